@@ -1,0 +1,3 @@
+#ifndef JPEG_SHIM_H
+#define JPEG_SHIM_H
+#endif

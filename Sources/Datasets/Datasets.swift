@@ -1,0 +1,1 @@
+// Datasets: see README.md in this folder.

@@ -1,0 +1,1 @@
+// ImageCodecs: see README.md in this folder.

@@ -1,0 +1,1 @@
+// Labeling: see README.md in this folder.

@@ -1,0 +1,1 @@
+// Layers: see README.md in this folder.

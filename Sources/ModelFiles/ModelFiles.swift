@@ -1,0 +1,1 @@
+// ModelFiles: see README.md in this folder.

@@ -1,0 +1,1 @@
+// Models: see README.md in this folder.

@@ -1,0 +1,1 @@
+// Training: see README.md in this folder.

@@ -1,0 +1,1 @@
+// Workbench: see README.md in this folder.

@@ -1,0 +1,5 @@
+import XCTest
+
+final class ModelFilesPlaceholderTests: XCTestCase {
+    func testModuleBuilds() { XCTAssertTrue(true) }
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class ModelsPlaceholderTests: XCTestCase {
+    func testModuleBuilds() { XCTAssertTrue(true) }
+}
