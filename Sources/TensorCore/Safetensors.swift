@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reading and writing the safetensors container: an 8-byte little-endian header length, a JSON header
+/// mapping each tensor name to `{"dtype", "shape", "data_offsets": [begin, end]}` (offsets relative to the
+/// byte after the header) plus an optional `"__metadata__"` object of string values, then the raw data.
+///
+/// Only F32 tensors are produced or accepted here; every check names the file and what is wrong.
+public struct SafetensorsFile: Sendable {
+    /// One named float tensor, row-major.
+    public struct Tensor: Sendable, Equatable {
+        public var shape: [Int]
+        public var values: [Float]
+        public init(shape: [Int], values: [Float]) {
+            precondition(shape.reduce(1, *) == values.count, "Safetensors tensor: shape \(shape) does not hold \(values.count) values")
+            self.shape = shape
+            self.values = values
+        }
+    }
+
+    /// Tensors by name.
+    public var tensors: [String: Tensor]
+    /// The `__metadata__` strings.
+    public var metadata: [String: String]
+
+    public init(tensors: [String: Tensor] = [:], metadata: [String: String] = [:]) {
+        self.tensors = tensors
+        self.metadata = metadata
+    }
+
+    /// The largest header accepted, so a corrupt length can't make the reader allocate gigabytes.
+    public static let maximumHeaderBytes = 100 * 1024 * 1024
+
+    /// Parses a safetensors file; `path` is used in error messages only.
+    public static func read(path: String) throws(SafetensorsError) -> SafetensorsFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SafetensorsError(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        }
+        return try parse([UInt8](data), path: path)
+    }
+
+    /// Parses safetensors bytes; `path` is used in error messages only.
+    public static func parse(_ bytes: [UInt8], path: String) throws(SafetensorsError) -> SafetensorsFile {
+        func fail(_ reason: String) -> SafetensorsError { SafetensorsError(path: path, reason: reason) }
+        guard bytes.count >= 8 else { throw fail("file too short for a safetensors header (\(bytes.count) bytes)") }
+        var headerLength: UInt64 = 0
+        for index in 0..<8 { headerLength |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        guard headerLength <= UInt64(maximumHeaderBytes), Int(headerLength) <= bytes.count - 8 else {
+            throw fail("header length \(headerLength) exceeds the file size (\(bytes.count) bytes): truncated or not a safetensors file")
+        }
+        let dataStart = 8 + Int(headerLength)
+        let headerBytes = Data(bytes[8..<dataStart])
+        guard let header = try? JSONSerialization.jsonObject(with: headerBytes) as? [String: Any] else {
+            throw fail("header is not a JSON object: not a safetensors file")
+        }
+        var file = SafetensorsFile()
+        let dataLength = bytes.count - dataStart
+        for (name, entry) in header {
+            if name == "__metadata__" {
+                guard let strings = entry as? [String: String] else { throw fail("__metadata__ must map strings to strings") }
+                file.metadata = strings
+                continue
+            }
+            guard let entry = entry as? [String: Any],
+                  let dtype = entry["dtype"] as? String,
+                  let shape = entry["shape"] as? [Int],
+                  let offsets = entry["data_offsets"] as? [Int], offsets.count == 2 else {
+                throw fail("tensor '\(name)' has a malformed header entry")
+            }
+            guard dtype == "F32" else { throw fail("tensor '\(name)' has dtype \(dtype); only F32 is supported") }
+            guard shape.allSatisfy({ $0 >= 0 }) else { throw fail("tensor '\(name)' has a negative dimension") }
+            let (count, overflow) = shape.reduce((1, false)) { partial, dimension in
+                let product = partial.0.multipliedReportingOverflow(by: dimension)
+                return (product.partialValue, partial.1 || product.overflow)
+            }
+            guard !overflow, offsets[0] >= 0, offsets[1] >= offsets[0], offsets[1] <= dataLength else {
+                throw fail("tensor '\(name)' points outside the file (offsets \(offsets), \(dataLength) data bytes): truncated?")
+            }
+            guard offsets[1] - offsets[0] == count * 4 else {
+                throw fail("tensor '\(name)' has shape \(shape) but \(offsets[1] - offsets[0]) bytes")
+            }
+            var values = [Float](repeating: 0, count: count)
+            values.withUnsafeMutableBytes { destination in
+                bytes.withUnsafeBytes { source in
+                    destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(dataStart + offsets[0])..<(dataStart + offsets[1])]))
+                }
+            }
+            // The format is little-endian; so is every machine Workbench runs on, but say so once.
+            #if _endian(big)
+            values = values.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
+            #endif
+            file.tensors[name] = Tensor(shape: shape, values: values)
+        }
+        return file
+    }
+
+    /// The file's bytes: tensors sorted by name, so equal contents give identical bytes.
+    public func serialized() -> [UInt8] {
+        var header: [(String, String)] = []
+        var offset = 0
+        let names = tensors.keys.sorted()
+        for name in names {
+            let tensor = tensors[name]!
+            let byteCount = tensor.values.count * 4
+            let shapeText = tensor.shape.map(String.init).joined(separator: ",")
+            header.append((name, "{\"dtype\":\"F32\",\"shape\":[\(shapeText)],\"data_offsets\":[\(offset),\(offset + byteCount)]}"))
+            offset += byteCount
+        }
+        var entries: [String] = []
+        if !metadata.isEmpty {
+            let pairs = metadata.keys.sorted().map { "\(Self.jsonString($0)):\(Self.jsonString(metadata[$0]!))" }
+            entries.append("\"__metadata__\":{\(pairs.joined(separator: ","))}")
+        }
+        entries += header.map { "\(Self.jsonString($0.0)):\($0.1)" }
+        var headerBytes = Array("{\(entries.joined(separator: ","))}".utf8)
+        // Pad with spaces so the data starts 8-byte aligned, as the reference implementation does.
+        while (8 + headerBytes.count) % 8 != 0 { headerBytes.append(0x20) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 + headerBytes.count + offset)
+        let length = UInt64(headerBytes.count)
+        for index in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: length >> (8 * UInt64(index)))) }
+        bytes += headerBytes
+        for name in names {
+            tensors[name]!.values.withUnsafeBytes { bytes += $0 }
+        }
+        return bytes
+    }
+
+    /// Writes the file atomically: a temporary file in the same folder, then a rename.
+    public func write(path: String) throws(SafetensorsError) {
+        do {
+            try AtomicFile.write(serialized(), to: path)
+        } catch {
+            throw SafetensorsError(path: path, reason: "cannot write: \(error.reason)")
+        }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// A safetensors file that cannot be read or written: `description` is "path: reason".
+public struct SafetensorsError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(path): \(reason)" }
+}
