@@ -61,7 +61,7 @@ final class PythonCompatibilityTests: XCTestCase {
         process.standardOutput = output
         // Standard error goes to a file so neither pipe can fill up while the other is being read.
         let errorPath = try makeTemporaryFolder(self) + "/stderr.txt"
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: errorPath, contents: nil))
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         do {
             try process.run()
