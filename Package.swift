@@ -3,7 +3,7 @@ import PackageDescription
 
 // Grouped by role; dependencies point down:
 // WorkbenchCLI → Workbench → {Labeling, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
-// Datasets → ImageCodecs → CJPEGShim (libjpeg + libpng)
+// Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}
 let package = Package(
     name: "Workbench",
     products: [
@@ -16,24 +16,28 @@ let package = Package(
     targets: [
         // C libraries, each behind one small target.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libjpeg and libpng report fatal errors by longjmp (libjpeg's default calls exit()): these C shims arm
+        // setjmp around every library call and hand Swift an error string instead.
+        .target(name: "CJPEGShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CPNGShim", dependencies: ["CPNG"], exclude: ["README.md"]),
 
         // Numerics and the network.
-        .target(name: "TensorCore", dependencies: ["CBLAS"]),
-        .target(name: "Layers", dependencies: ["TensorCore"]),
-        .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"]),
+        .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
+        .target(name: "Layers", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
 
         // Images and data.
-        .target(name: "ImageCodecs", dependencies: ["CJPEGShim"]),
-        .target(name: "Datasets", dependencies: ["ImageCodecs", "TensorCore"]),
+        .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim"], exclude: ["README.md"]),
+        .target(name: "Datasets", dependencies: ["ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
         // Workflows.
-        .target(name: "Training", dependencies: ["TensorCore"]),
-        .target(name: "ModelFiles", dependencies: ["TensorCore"]),
-        .target(name: "Labeling", dependencies: ["ImageCodecs"]),
+        .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        .target(name: "ModelFiles", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        .target(name: "Labeling", dependencies: ["ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "TensorCore",
-        ]),
+        ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -45,7 +49,7 @@ let package = Package(
         .testTarget(name: "LayersTests", dependencies: ["Layers", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "_TestSupport"],
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"]),

@@ -1,4 +1,4 @@
-import CJPEGShim
+import CPNGShim
 
 /// PNG decoding through libpng (the only Swift file that calls the PNG shim).
 ///

@@ -1,4 +1,4 @@
-import CJPEGShim
+import CPNGShim
 import Foundation
 import ImageCodecs
 import XCTest
