@@ -1,0 +1,141 @@
+import TensorCore
+
+/// A dense (ungrouped) 2-D convolution with a square kernel, computed as im2col + one matrix product per tile
+/// of output pixels. EfficientNet-Lite0 uses it for the stem (3×3, stride 2, 3 → 32 channels).
+///
+/// Every activation tensor in Workbench is NHWC float32: `[batch, height, width, channels]`, row-major, channels
+/// innermost. Weights are HWIO, `[kernelSize, kernelSize, inputChannels, outputChannels]`, which read as a
+/// matrix is `[kernelSize·kernelSize·inputChannels, outputChannels]`, the right-hand side of the product.
+public struct Convolution2D: Sendable {
+    /// Channels of the input tensor.
+    public let inputChannels: Int
+    /// Channels of the output tensor (filters).
+    public let outputChannels: Int
+    /// Side of the square kernel.
+    public let kernelSize: Int
+    /// Step between windows, the same on both axes.
+    public let stride: Int
+    /// How the input is padded.
+    public let padding: PaddingRule
+    /// Applied after the bias.
+    public let activation: Activation
+    /// `[kernelSize, kernelSize, inputChannels, outputChannels]` (HWIO).
+    public let weights: [Float]
+    /// `[outputChannels]`.
+    public let bias: [Float]
+
+    /// A convolution from HWIO weights.
+    public init(
+        weightsHWIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, kernelSize: Int,
+        stride: Int, padding: PaddingRule, activation: Activation
+    ) {
+        precondition(weightsHWIO.count == kernelSize * kernelSize * inputChannels * outputChannels, "Convolution2D: weights count")
+        precondition(bias.count == outputChannels, "Convolution2D: bias count")
+        precondition(stride > 0 && kernelSize > 0, "Convolution2D: stride and kernel must be positive")
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.kernelSize = kernelSize
+        self.stride = stride
+        self.padding = padding
+        self.activation = activation
+        self.weights = weightsHWIO
+        self.bias = bias
+    }
+
+    /// A convolution from OIHW weights (PyTorch's layout), repacked once to HWIO.
+    public init(
+        weightsOIHW: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, kernelSize: Int,
+        stride: Int, padding: PaddingRule, activation: Activation
+    ) {
+        precondition(weightsOIHW.count == kernelSize * kernelSize * inputChannels * outputChannels, "Convolution2D: weights count")
+        var hwio = [Float](repeating: 0, count: weightsOIHW.count)
+        for o in 0..<outputChannels {
+            for i in 0..<inputChannels {
+                for y in 0..<kernelSize {
+                    for x in 0..<kernelSize {
+                        hwio[((y * kernelSize + x) * inputChannels + i) * outputChannels + o] =
+                            weightsOIHW[((o * inputChannels + i) * kernelSize + y) * kernelSize + x]
+                    }
+                }
+            }
+        }
+        self.init(weightsHWIO: hwio, bias: bias, inputChannels: inputChannels, outputChannels: outputChannels,
+                  kernelSize: kernelSize, stride: stride, padding: padding, activation: activation)
+    }
+
+    /// Output height and width for an input of the given size.
+    public func outputSize(inputHeight: Int, inputWidth: Int) -> (height: Int, width: Int) {
+        let pad = padding.resolve(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
+        return (convolutionOutputSize(inputSize: inputHeight, kernelSize: kernelSize, stride: stride, before: pad.top, after: pad.bottom),
+                convolutionOutputSize(inputSize: inputWidth, kernelSize: kernelSize, stride: stride, before: pad.left, after: pad.right))
+    }
+
+    /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
+    public func forward(_ input: [Float], batch: Int, height: Int, width: Int) -> [Float] {
+        precondition(input.count == batch * height * width * inputChannels, "Convolution2D: input count")
+        let size = outputSize(inputHeight: height, inputWidth: width)
+        var output = [Float](repeating: 0, count: batch * size.height * size.width * outputChannels)
+        input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!)
+            }
+        }
+        return output
+    }
+
+    /// Output pixels per im2col tile: 256 rows of a 3×3×3 patch matrix are 27 KB, comfortably in L1/L2 with
+    /// the tile's output, so the epilogue runs on data the product just wrote.
+    static let tileRows = 256
+
+    /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
+    ///
+    /// For each tile of output pixels: gather the patches into `[rows, k·k·inputChannels]` (zeros where the
+    /// window hangs over the padding), multiply by the HWIO weights, then add bias and activate in place.
+    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>) {
+        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
+        let size = outputSize(inputHeight: height, inputWidth: width)
+        let (outputHeight, outputWidth) = size
+        let patchLength = kernelSize * kernelSize * inputChannels
+        let pixelCount = batch * outputHeight * outputWidth
+        let tileRows = Self.tileRows
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: tileRows * patchLength) { patches in
+            let patches = patches.baseAddress!
+            weights.withUnsafeBufferPointer { weights in
+                bias.withUnsafeBufferPointer { bias in
+                    var first = 0
+                    while first < pixelCount {
+                        let rows = min(tileRows, pixelCount - first)
+                        // Gather: p indexes output pixels over [batch, outHeight, outWidth].
+                        for row in 0..<rows {
+                            let p = first + row
+                            let n = p / (outputHeight * outputWidth)
+                            let oy = (p / outputWidth) % outputHeight
+                            let ox = p % outputWidth
+                            var patch = patches + row * patchLength
+                            for ky in 0..<kernelSize {
+                                let iy = oy * stride - pad.top + ky
+                                for kx in 0..<kernelSize {
+                                    let ix = ox * stride - pad.left + kx
+                                    if iy >= 0 && iy < height && ix >= 0 && ix < width {
+                                        patch.update(from: input + ((n * height + iy) * width + ix) * inputChannels, count: inputChannels)
+                                    } else {
+                                        patch.update(repeating: 0, count: inputChannels)
+                                    }
+                                    patch += inputChannels
+                                }
+                            }
+                        }
+                        let tileOutput = output + first * outputChannels
+                        GEMM.multiply(m: rows, n: outputChannels, k: patchLength,
+                                      a: patches, lda: patchLength,
+                                      b: weights.baseAddress!, ldb: outputChannels,
+                                      c: tileOutput, ldc: outputChannels)
+                        applyEpilogue(tileOutput, rows: rows, columns: outputChannels, bias: bias.baseAddress!,
+                                      activation: activation, residual: nil)
+                        first += rows
+                    }
+                }
+            }
+        }
+    }
+}

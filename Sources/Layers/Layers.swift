@@ -1,1 +1,0 @@
-// Layers: see README.md in this folder.

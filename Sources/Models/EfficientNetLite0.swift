@@ -1,0 +1,136 @@
+import Layers
+import TensorCore
+
+/// The pretrained EfficientNet-Lite0 backbone: 224×224 RGB in, 1280 features (and ImageNet logits) out.
+///
+/// Batch norm is folded into every convolution and the weights are repacked into the kernels' layouts once,
+/// at load. All stored properties are immutable and every call allocates its own workspace, so `features`
+/// may run on several threads at once.
+public final class EfficientNetLite0: Sendable {
+    /// Side of the square input image.
+    public static let inputSide = 224
+    /// Length of the feature vector.
+    public static let featureCount = EfficientNetLite0Architecture.headChannels
+    /// Classes of the pretrained ImageNet classifier.
+    public static let imageNetClassCount = EfficientNetLite0Architecture.classCount
+
+    /// 3×3 stride-2 stem: HWIO `[3, 3, 3, 32]` weights, bias `[32]`, TF SAME padding, ReLU6.
+    public let stem: Convolution2D
+    /// The 16 inverted-residual blocks (weights: expand IO, depthwise HWC, project IO; biases per output channel).
+    public let blocks: [MBConvBlock]
+    /// 1×1 head convolution: IO `[320, 1280]` weights, bias `[1280]`, ReLU6; its global average is the features.
+    public let head: PointwiseConvolution
+    /// ImageNet classifier: `[1000, 1280]` weights (out, in), bias `[1000]`.
+    public let classifier: Dense
+
+    /// Floats per image of the largest block input/output, expanded and depthwise-output tensors.
+    private let activationCapacity: Int, expandedCapacity: Int, spatialCapacity: Int
+
+    /// Loads and checks a safetensors file written by `scripts/convert_backbone.py`.
+    public convenience init(weightsPath: String) throws(BackboneWeightsError) {
+        let file: SafetensorsFile
+        do {
+            file = try SafetensorsFile.read(path: weightsPath)
+        } catch {
+            throw BackboneWeightsError(path: weightsPath, reason: error.reason)
+        }
+        try self.init(weights: file, path: weightsPath)
+    }
+
+    /// Builds the network from parsed weights; `path` names the source in errors. Strict: every expected tensor
+    /// must be present with its shape, and no other tensor may be.
+    public init(weights file: SafetensorsFile, path: String) throws(BackboneWeightsError) {
+        typealias Architecture = EfficientNetLite0Architecture
+        try BackboneWeights.validate(file, path: path)
+
+        let stemFolded = BackboneWeights.folded(file, weights: "_conv_stem.weight", batchNorm: "_bn0")
+        stem = Convolution2D(weightsOIHW: stemFolded.weights, bias: stemFolded.bias,
+                             inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels,
+                             kernelSize: Architecture.stemKernelSize, stride: Architecture.stemStride,
+                             padding: .tensorFlowSame, activation: .relu6)
+
+        blocks = Architecture.blocks.map { block in
+            let prefix = "_blocks.\(block.index)."
+            var expand: PointwiseConvolution?
+            if block.hasExpansion {
+                let folded = BackboneWeights.folded(file, weights: prefix + "_expand_conv.weight", batchNorm: prefix + "_bn0")
+                expand = PointwiseConvolution(weightsOIHW: folded.weights, bias: folded.bias, inputChannels: block.inputChannels,
+                                              outputChannels: block.expandedChannels, activation: .relu6)
+            }
+            let depthwiseFolded = BackboneWeights.folded(file, weights: prefix + "_depthwise_conv.weight", batchNorm: prefix + "_bn1")
+            let depthwise = DepthwiseConvolution2D(weightsOIHW: depthwiseFolded.weights, bias: depthwiseFolded.bias,
+                                                   channels: block.expandedChannels, kernelSize: block.kernelSize,
+                                                   stride: block.stride, padding: .tensorFlowSame, activation: .relu6)
+            let projectFolded = BackboneWeights.folded(file, weights: prefix + "_project_conv.weight", batchNorm: prefix + "_bn2")
+            let project = PointwiseConvolution(weightsOIHW: projectFolded.weights, bias: projectFolded.bias,
+                                               inputChannels: block.expandedChannels, outputChannels: block.outputChannels,
+                                               activation: .none)
+            return MBConvBlock(specification: block, expand: expand, depthwise: depthwise, project: project)
+        }
+
+        let headFolded = BackboneWeights.folded(file, weights: "_conv_head.weight", batchNorm: "_bn1")
+        head = PointwiseConvolution(weightsOIHW: headFolded.weights, bias: headFolded.bias,
+                                    inputChannels: Architecture.blocks.last!.outputChannels,
+                                    outputChannels: Architecture.headChannels, activation: .relu6)
+        classifier = Dense(weights: file.tensors["_fc.weight"]!.values, bias: file.tensors["_fc.bias"]!.values,
+                           inputCount: Architecture.headChannels, outputCount: Architecture.classCount)
+
+        // Workspace sizes, walked once through the spatial sizes of a 224-px input.
+        var side = stem.outputSize(inputHeight: Self.inputSide, inputWidth: Self.inputSide).height
+        var activation = side * side * Architecture.stemChannels
+        var expanded = 0, spatial = 0
+        for block in blocks {
+            expanded = max(expanded, side * side * block.specification.expandedChannels)
+            let next = block.outputSize(inputHeight: side, inputWidth: side).height
+            spatial = max(spatial, next * next * block.specification.expandedChannels)
+            side = next
+            activation = max(activation, side * side * block.specification.outputChannels)
+        }
+        expanded = max(expanded, side * side * Architecture.headChannels)
+        (activationCapacity, expandedCapacity, spatialCapacity) = (activation, expanded, spatial)
+    }
+
+    /// input `[batch, 224, 224, 3]` NHWC, already normalised (`(x − 127) / 128`, RGB). Returns `[batch, 1280]`.
+    ///
+    /// Images run one after another through four per-call buffers: two ping-pong buffers for block inputs and
+    /// outputs, one for the expanded tensor and one for the depthwise output. One image's tensors are a few
+    /// MB at most, so they stay closer to the caches than a whole batch's would; BLAS threading is the
+    /// caller's choice (`GEMM.setBLASThreads`).
+    public func features(_ input: [Float], batch: Int) -> [Float] {
+        let side = Self.inputSide, channels = EfficientNetLite0Architecture.inputChannels
+        precondition(batch >= 0 && input.count == batch * side * side * channels,
+                     "EfficientNetLite0.features: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
+        var output = [Float](repeating: 0, count: batch * Self.featureCount)
+        if batch == 0 { return output }
+        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: 2 * activationCapacity + expandedCapacity + spatialCapacity)
+        defer { workspace.deallocate() }
+        var current = workspace
+        var next = workspace + activationCapacity
+        let expanded = workspace + 2 * activationCapacity
+        let spatial = expanded + expandedCapacity
+        input.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                for image in 0..<batch {
+                    stem.forward(input: input.baseAddress! + image * side * side * channels, batch: 1, height: side, width: side, output: current)
+                    var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
+                    for block in blocks {
+                        block.forward(input: current, batch: 1, height: height, width: width, output: next,
+                                      expanded: expanded, spatial: spatial)
+                        (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
+                        swap(&current, &next)
+                    }
+                    head.forward(input: current, pixelCount: height * width, output: expanded, residual: nil)
+                    GlobalAveragePool.forward(input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
+                                              output: output.baseAddress! + image * Self.featureCount)
+                }
+            }
+        }
+        return output
+    }
+
+    /// features `[batch, 1280]` → ImageNet logits `[batch, 1000]` (no softmax).
+    public func imageNetLogits(features: [Float], batch: Int) -> [Float] {
+        precondition(features.count == batch * Self.featureCount, "EfficientNetLite0.imageNetLogits: features count")
+        return classifier.forward(features, batch: batch)
+    }
+}

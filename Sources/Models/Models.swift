@@ -1,1 +1,0 @@
-// Models: see README.md in this folder.

@@ -1,5 +1,0 @@
-import XCTest
-
-final class LayersPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}

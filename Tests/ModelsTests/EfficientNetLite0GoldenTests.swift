@@ -1,0 +1,48 @@
+import Models
+import TensorCore
+import XCTest
+import _TestSupport
+
+/// The whole network against onnxruntime's outputs in the reference's `golden.json`, on the exact 224-px inputs.
+final class EfficientNetLite0GoldenTests: XCTestCase {
+    /// Features must point the same way as the reference's: float32 sums in another order stay far above this.
+    static let featureCosineMinimum = 0.99999
+
+    func testFeaturesAndTopClassesMatchOnnxRuntime() throws {
+        let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
+        let names = ["chelsea", "coffee"]
+        // Both images in one batch, so the batch path is covered too.
+        let input = try names.flatMap { try ModelFixtures.networkInput($0) }
+        let features = network.features(input, batch: names.count)
+        XCTAssertEqual(features.count, names.count * EfficientNetLite0.featureCount)
+        let logits = network.imageNetLogits(features: features, batch: names.count)
+        XCTAssertEqual(logits.count, names.count * EfficientNetLite0.imageNetClassCount)
+
+        for (index, name) in names.enumerated() {
+            let golden = try ModelFixtures.golden(name)
+            let count = EfficientNetLite0.featureCount
+            let ours = Array(features[(index * count)..<((index + 1) * count)])
+            let cosine = cosineSimilarity(ours, golden.features)
+            XCTAssertGreaterThanOrEqual(cosine, Self.featureCosineMinimum, "\(name): feature cosine")
+            assertClose(ours, golden.features, absolute: Tolerance.goldenFeatureMaxAbs, "\(name): features")
+
+            let classes = EfficientNetLite0.imageNetClassCount
+            let row = Array(logits[(index * classes)..<((index + 1) * classes)])
+            let top5 = row.indices.sorted { row[$0] > row[$1] }.prefix(5)
+            XCTAssertEqual(Array(top5), golden.top5, "\(name): top-5 ImageNet classes")
+        }
+    }
+
+    func testConcurrentCallsGiveTheSameFeatures() throws {
+        let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
+        let input = try ModelFixtures.networkInput("coffee")
+        let alone = network.features(input, batch: 1)
+        let results = UncheckedSendable(UnsafeMutableBufferPointer<[Float]>.allocate(capacity: 2))
+        defer { results.value.deallocate() }
+        Parallel.forEach(2, threads: 2) { worker in
+            (results.value.baseAddress! + worker).initialize(to: network.features(input, batch: 1))
+        }
+        XCTAssertEqual(results.value[0], alone)
+        XCTAssertEqual(results.value[1], alone)
+    }
+}

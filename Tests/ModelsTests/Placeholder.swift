@@ -1,5 +1,0 @@
-import XCTest
-
-final class ModelsPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}
