@@ -31,7 +31,7 @@ let package = Package(
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"]),
         .target(name: "ModelFiles", dependencies: ["TensorCore"]),
-        .target(name: "Labeling", dependencies: ["ImageCodecs"]),
+        .target(name: "Labeling", dependencies: ["ImageCodecs", "TensorCore"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "TensorCore",
         ]),
