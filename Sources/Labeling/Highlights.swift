@@ -128,10 +128,13 @@ public enum Highlights {
     static func segmentArguments(clip: Clip, hasAudio: Bool, format: HighlightFormat, encoder: String,
                                  segment: String) -> [String] {
         let duration = max(clip.end - clip.start, 0.04)
+        // Fixed-point text: ffmpeg's time parser does not read exponents like "1e-05".
+        let startText = String(format: "%.3f", max(clip.start, 0))
+        let durationText = String(format: "%.3f", duration)
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                         "-ss", String(clip.start), "-t", String(duration), "-i", clip.video]
+                         "-ss", startText, "-t", durationText, "-i", clip.video]
         if !hasAudio {
-            arguments += ["-f", "lavfi", "-t", String(duration), "-i", "anullsrc=channel_layout=stereo:sample_rate=48000"]
+            arguments += ["-f", "lavfi", "-t", durationText, "-i", "anullsrc=channel_layout=stereo:sample_rate=48000"]
         }
         let video = "scale=\(format.width):\(format.height):force_original_aspect_ratio=decrease,"
             + "pad=\(format.width):\(format.height):(ow-iw)/2:(oh-ih)/2,setsar=1,fps=\(format.framesPerSecond),format=yuv420p"
