@@ -125,6 +125,26 @@ final class VideoFrameSourceTests: XCTestCase {
         XCTAssertNil(try source.nextFrame())
     }
 
+    func testClassifierFailureStopsFFmpegAndPropagates() throws {
+        struct Stop: Error {}
+        let folder = try makeTemporaryFolder(self)
+        let video = folder + "/long.mp4"
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=1:duration=600", "-c:v", "mpeg4", video])
+        let started = Date()
+        do {
+            let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
+            _ = try MovieLabeler(labels: ["A"]).label(source, sourcePath: video, classify: { _ in throw Stop() })
+            XCTFail("the classifier's error was swallowed")
+        } catch is Stop {
+        }
+        // A dropped source that was never closed must not hang either.
+        do {
+            let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
+            XCTAssertNotNil(try source.nextFrame())
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
     func testMissingVideo() throws {
         let error = assertLabelingError(.fileNotFound) {
             try VideoFrameSource(path: "/nonexistent/movie.mp4", tools: try requireTools())
