@@ -1,1 +1,0 @@
-// Workbench: see README.md in this folder.
