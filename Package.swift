@@ -3,7 +3,7 @@ import PackageDescription
 
 // Grouped by role; dependencies point down:
 // WorkbenchCLI → Workbench → {Labeling, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
-// Datasets → ImageCodecs → {CPNG, CJPEGShim}
+// Datasets → ImageCodecs → CJPEGShim (libjpeg + libpng)
 let package = Package(
     name: "Workbench",
     products: [
@@ -16,8 +16,7 @@ let package = Package(
     targets: [
         // C libraries, each behind one small target.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"]),
@@ -25,7 +24,7 @@ let package = Package(
         .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"]),
 
         // Images and data.
-        .target(name: "ImageCodecs", dependencies: ["CPNG", "CJPEGShim"]),
+        .target(name: "ImageCodecs", dependencies: ["CJPEGShim"]),
         .target(name: "Datasets", dependencies: ["ImageCodecs", "TensorCore"]),
 
         // Workflows.

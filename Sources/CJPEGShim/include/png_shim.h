@@ -1,0 +1,45 @@
+#ifndef PNG_SHIM_H
+#define PNG_SHIM_H
+
+#include <stddef.h>
+
+/// What a PNG's IHDR says.
+typedef struct {
+    int width;
+    int height;
+    int bit_depth;
+    /// PNG colour type: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA.
+    int color_type;
+    int is_interlaced;
+} png_shim_header;
+
+/// An open libpng reader over a memory buffer that must outlive it.
+typedef struct png_shim_reader png_shim_reader;
+
+/// Reads the PNG signature and every chunk up to the image data, and fills `header`.
+/// Returns NULL on failure with libpng's message in `error`.
+png_shim_reader *png_shim_open(const unsigned char *data, size_t size, png_shim_header *header,
+                               char *error, int error_capacity);
+
+/// Asks libpng for 8-bit RGBA rows whatever the file holds (palette and tRNS expanded, 16-bit reduced to its
+/// high byte, gray spread to RGB, opaque images given alpha 255). Call once, after png_shim_open.
+/// Returns 0, or -1 with the message in `error`.
+int png_shim_start_rgba(png_shim_reader *reader, char *error, int error_capacity);
+
+/// Reads the next row of a non-interlaced image into `row` (width * 4 bytes).
+/// Returns 0, or -1 with the message in `error`.
+int png_shim_read_row(png_shim_reader *reader, unsigned char *row, char *error, int error_capacity);
+
+/// Reads a whole image (needed for interlaced files) into `image` (width * height * 4 bytes, rows top to bottom).
+/// Returns 0, or -1 with the message in `error`.
+int png_shim_read_image(png_shim_reader *reader, unsigned char *image, char *error, int error_capacity);
+
+/// Frees the reader and everything libpng allocated for it.
+void png_shim_close(png_shim_reader *reader);
+
+/// Test support: writes a width × height 8-bit RGB PNG to `path`, one row at a time (constant memory), with
+/// pixel (x, y) = (x % 256, y * 255 / (height - 1), 128 + (x / 1000 % 2) * 64).
+/// Returns 0, or -1 with the message in `error`.
+int png_shim_write_test_gradient(const char *path, int width, int height, char *error, int error_capacity);
+
+#endif

@@ -1,1 +1,0 @@
-// Datasets: see README.md in this folder.

@@ -1,0 +1,31 @@
+/// The reference preprocessing's square centre crop: the crop that `Resize(outputSide + padding)` followed by
+/// `CenterCrop(outputSide)` selects, expressed on the original image.
+///
+/// Side `c = Int(outputSide / (outputSide + padding) · min(H, W))` in double precision (224/256 by default);
+/// top `((H − c) + 1) / 2`, left `((W − c) + 1) / 2`, rounding half up like the reference.
+public struct CenterCrop: Sendable, Equatable {
+    /// First column of the crop.
+    public let left: Int
+    /// First row of the crop.
+    public let top: Int
+    /// Width and height of the crop.
+    public let side: Int
+
+    /// The crop for a `width × height` image.
+    public init(width: Int, height: Int, outputSide: Int = 224, padding: Int = 32) {
+        precondition(width >= 0 && height >= 0 && outputSide > 0 && padding >= 0)
+        let ratio = Double(outputSide) / Double(outputSide + padding)
+        let side = Int(ratio * Double(min(width, height)))
+        self.side = side
+        self.top = ((height - side) + 1) / 2
+        self.left = ((width - side) + 1) / 2
+    }
+
+    /// A crop at an explicit place, e.g. to resize a region chosen elsewhere.
+    public init(left: Int, top: Int, side: Int) {
+        precondition(left >= 0 && top >= 0 && side >= 0)
+        self.left = left
+        self.top = top
+        self.side = side
+    }
+}

@@ -1,1 +1,0 @@
-// ImageCodecs: see README.md in this folder.

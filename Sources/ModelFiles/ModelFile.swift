@@ -1,0 +1,123 @@
+import TensorCore
+
+/// A trained Workbench classifier as one portable file (`.wbmodel`): the frozen backbone's weights, the
+/// logistic-regression head, the labels in output order, how images must be preprocessed, and the training report.
+///
+/// On disk it is a safetensors container (see `ModelFileFormat` for the names), so any safetensors reader can open
+/// it; `read` is strict and names the first thing that is wrong, `write` is atomic and deterministic.
+public struct ModelFile: Sendable, Equatable {
+    /// The newest layout this build writes and reads. Files that declare a higher version are refused.
+    public static let formatVersion = 1
+
+    /// Class names in the order of the head's outputs.
+    public var labels: [String]
+    /// How an image becomes the backbone's input tensor.
+    public var preprocessing: PreprocessingDescription
+    /// Which backbone architecture the weights belong to, e.g. "efficientnet-lite0".
+    public var backboneName: String
+    /// The backbone's weights under their original names (the file stores them as "backbone.<name>").
+    public var backboneTensors: [String: SafetensorsFile.Tensor]
+    /// The trained head: standardization and the linear layer.
+    public var head: HeadTensors
+    /// When the model was trained, ISO 8601. Set by the caller so that equal content gives equal bytes.
+    public var creationDate: String
+    /// The Workbench version that wrote the file.
+    public var workbenchVersion: String
+    /// The training report as JSON text; this module only checks that it is valid JSON.
+    public var trainingReportJSON: String
+
+    /// Creates a model file value; nothing is checked until `write`.
+    public init(
+        labels: [String], preprocessing: PreprocessingDescription, backboneName: String,
+        backboneTensors: [String: SafetensorsFile.Tensor], head: HeadTensors, creationDate: String,
+        workbenchVersion: String, trainingReportJSON: String
+    ) {
+        self.labels = labels
+        self.preprocessing = preprocessing
+        self.backboneName = backboneName
+        self.backboneTensors = backboneTensors
+        self.head = head
+        self.creationDate = creationDate
+        self.workbenchVersion = workbenchVersion
+        self.trainingReportJSON = trainingReportJSON
+    }
+}
+
+/// The classifier head: `logits = weights · ((features − featureMean) / featureScale) + bias`.
+///
+/// Shapes: featureMean [D], featureScale [D], weights [C, D] row-major, bias [C], with C the label count and
+/// D the backbone's feature dimension (1280 for EfficientNet-Lite0).
+public struct HeadTensors: Sendable, Equatable {
+    /// Per-feature mean subtracted before the linear layer, [D].
+    public var featureMean: [Float]
+    /// Per-feature divisor applied after subtracting the mean, [D].
+    public var featureScale: [Float]
+    /// Linear weights, [C, D] row-major.
+    public var weights: [Float]
+    /// Linear bias, [C].
+    public var bias: [Float]
+
+    /// Creates a head; `weights` must hold `bias.count × featureMean.count` values.
+    public init(featureMean: [Float], featureScale: [Float], weights: [Float], bias: [Float]) {
+        self.featureMean = featureMean
+        self.featureScale = featureScale
+        self.weights = weights
+        self.bias = bias
+    }
+
+    /// C, the number of outputs.
+    public var classCount: Int { bias.count }
+    /// D, the length of the feature vector the head consumes.
+    public var featureDimension: Int { featureMean.count }
+}
+
+/// How an image is turned into the backbone input. Stored as JSON in the file so other tools can reproduce it.
+public struct PreprocessingDescription: Sendable, Equatable, Codable {
+    /// Identifier of the whole recipe, e.g. "tf_crop_pad32".
+    public var name: String
+    /// Side of the square input in pixels.
+    public var inputSide: Int
+    /// The centre crop keeps `inputSide / (inputSide + cropPadding)` of the shorter side.
+    public var cropPadding: Int
+    /// Resampling filter, e.g. "bicubic-antialiased".
+    public var resample: String
+    /// Per-channel value subtracted from 0…255 pixels.
+    public var mean: [Float]
+    /// Per-channel divisor applied after subtracting `mean`.
+    public var std: [Float]
+    /// Channel order of the input tensor, e.g. "RGB".
+    public var channelOrder: String
+
+    /// Creates a description; the defaults are EfficientNet-Lite0's TensorFlow recipe.
+    public init(
+        name: String = "tf_crop_pad32", inputSide: Int = 224, cropPadding: Int = 32,
+        resample: String = "bicubic-antialiased", mean: [Float] = [127, 127, 127], std: [Float] = [128, 128, 128],
+        channelOrder: String = "RGB"
+    ) {
+        self.name = name
+        self.inputSide = inputSide
+        self.cropPadding = cropPadding
+        self.resample = resample
+        self.mean = mean
+        self.std = std
+        self.channelOrder = channelOrder
+    }
+
+    /// EfficientNet-Lite0 as Workbench uses it.
+    public static let efficientNetLite0 = PreprocessingDescription()
+}
+
+/// A model file that cannot be read or written. `description` is "path: reason", one line.
+public struct ModelFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file concerned.
+    public let path: String
+    /// What is wrong, for a person.
+    public let reason: String
+    /// Creates an error.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    /// "path: reason".
+    public var description: String { "\(path): \(reason)" }
+}

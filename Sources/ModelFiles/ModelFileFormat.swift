@@ -1,0 +1,54 @@
+import Foundation
+
+/// Names used inside the safetensors container, in one place so the writer and the reader can't drift apart.
+enum ModelFileFormat {
+    static let formatValue = "workbench-model"
+
+    enum MetadataKey {
+        static let format = "format"
+        static let formatVersion = "format_version"
+        static let labels = "labels"
+        static let preprocessing = "preprocessing"
+        static let backbone = "backbone"
+        static let created = "created"
+        static let workbenchVersion = "workbench_version"
+        static let trainingReport = "training_report"
+        /// Keys every file must have besides `format` and `format_version`, in the order they are checked.
+        static let required = [labels, preprocessing, backbone, created, workbenchVersion, trainingReport]
+    }
+
+    static let backbonePrefix = "backbone."
+    static let headPrefix = "head."
+
+    enum HeadName {
+        static let featureMean = "head.feature_mean"
+        static let featureScale = "head.feature_scale"
+        static let weight = "head.weight"
+        static let bias = "head.bias"
+        static let all = [featureMean, featureScale, weight, bias]
+    }
+
+    /// JSON text with sorted keys, so that equal values always give equal bytes.
+    static func canonicalJSON<Value: Encodable>(_ value: Value) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Whether `text` parses as JSON (any top-level value).
+    static func isValidJSON(_ text: String) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
+    }
+
+    /// "[2, 1280]" — how shapes appear in messages.
+    static func describe(_ shape: [Int]) -> String {
+        "[" + shape.map(String.init).joined(separator: ", ") + "]"
+    }
+
+    /// A list of names for a message, shortened when long.
+    static func list(_ names: [String], limit: Int = 8) -> String {
+        let quoted = names.prefix(limit).map { "'\($0)'" }.joined(separator: ", ")
+        return names.count > limit ? quoted + " and \(names.count - limit) more" : quoted
+    }
+}

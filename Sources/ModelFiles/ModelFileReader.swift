@@ -1,0 +1,176 @@
+import Foundation
+import TensorCore
+
+extension ModelFile {
+    /// Loads a model file strictly: anything unexpected is refused with one reason naming what is wrong.
+    ///
+    /// - Parameter expectedBackboneShapes: when given, the backbone tensors (original names, without the
+    ///   "backbone." prefix) must match it exactly: missing, unused and wrong-shape tensors are each named.
+    public static func read(path: String, expectedBackboneShapes: [String: [Int]]? = nil) throws(ModelFileError) -> ModelFile {
+        func fail(_ reason: String) -> ModelFileError { ModelFileError(path: path, reason: reason) }
+        let bytes = try readBytes(path: path)
+        let header = try parseHeader(bytes, path: path)
+        let metadata = try metadataStrings(header, path: path)
+
+        typealias Key = ModelFileFormat.MetadataKey
+        guard let format = metadata[Key.format] else { throw fail("not a Workbench model (no 'format' metadata)") }
+        guard format == ModelFileFormat.formatValue else {
+            throw fail("not a Workbench model (format is '\(format)', expected '\(ModelFileFormat.formatValue)')")
+        }
+        guard let versionText = metadata[Key.formatVersion] else { throw fail("corrupted header: no 'format_version' metadata") }
+        guard let version = Int(versionText), version >= 1 else {
+            throw fail("corrupted header: format_version '\(versionText)' is not a positive integer")
+        }
+        guard version <= formatVersion else {
+            throw fail("written by a newer Workbench (model format version \(version); this build reads up to version \(formatVersion)): update Workbench")
+        }
+        for key in Key.required where metadata[key] == nil {
+            throw fail("corrupted header: no '\(key)' metadata")
+        }
+        try checkDataLength(header, dataLength: bytes.count - 8 - headerLength(bytes), path: path)
+
+        let container: SafetensorsFile
+        do {
+            container = try SafetensorsFile.parse(bytes, path: path)
+        } catch {
+            throw fail("corrupted: \(error.reason)")
+        }
+
+        let labels = try decodeLabels(metadata[Key.labels]!, path: path)
+        guard let preprocessing = try? JSONDecoder().decode(PreprocessingDescription.self, from: Data(metadata[Key.preprocessing]!.utf8)) else {
+            throw fail("preprocessing metadata is not a valid description (JSON object with name, inputSide, cropPadding, resample, mean, std, channelOrder)")
+        }
+
+        var backbone: [String: SafetensorsFile.Tensor] = [:]
+        var unexpected: [String] = []
+        for (name, tensor) in container.tensors {
+            if name.hasPrefix(ModelFileFormat.backbonePrefix) {
+                backbone[String(name.dropFirst(ModelFileFormat.backbonePrefix.count))] = tensor
+            } else if !ModelFileFormat.HeadName.all.contains(name) {
+                unexpected.append(name)
+            }
+        }
+        if !unexpected.isEmpty {
+            throw fail("unexpected tensors (neither 'backbone.*' nor a head tensor): \(ModelFileFormat.list(unexpected.sorted()))")
+        }
+        let head = try decodeHead(container.tensors, classCount: labels.count, path: path)
+        if let expectedBackboneShapes {
+            try checkBackbone(backbone, expected: expectedBackboneShapes, path: path)
+        }
+
+        let model = ModelFile(
+            labels: labels, preprocessing: preprocessing, backboneName: metadata[Key.backbone]!,
+            backboneTensors: backbone, head: head, creationDate: metadata[Key.created]!,
+            workbenchVersion: metadata[Key.workbenchVersion]!, trainingReportJSON: metadata[Key.trainingReport]!)
+        if let problem = model.contentProblem() { throw fail(problem) }
+        return model
+    }
+
+    // MARK: - Container checks, before the generic safetensors parser sees the bytes
+
+    private static func readBytes(path: String) throws(ModelFileError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ModelFileError(path: path, reason: "no such file")
+        }
+        if isDirectory.boolValue { throw ModelFileError(path: path, reason: "is a folder, not a model file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ModelFileError(path: path, reason: "cannot read the file (permission denied?)")
+        }
+        return [UInt8](data)
+    }
+
+    private static func headerLength(_ bytes: [UInt8]) -> Int {
+        var length: UInt64 = 0
+        for index in 0..<8 { length |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        return Int(clamping: length)
+    }
+
+    /// Tells a foreign file from a truncated or corrupted model: a safetensors header is JSON right after the length.
+    private static func parseHeader(_ bytes: [UInt8], path: String) throws(ModelFileError) -> [String: Any] {
+        func fail(_ reason: String) -> ModelFileError { ModelFileError(path: path, reason: reason) }
+        guard bytes.count > 8 else {
+            throw fail("too short to be a model file (\(bytes.count) bytes): truncated or not a Workbench model")
+        }
+        guard bytes[8] == UInt8(ascii: "{") else { throw fail("not a Workbench model (not a safetensors file)") }
+        let length = headerLength(bytes)
+        guard length <= bytes.count - 8 else {
+            throw fail("truncated: the header needs \(length) bytes but only \(bytes.count - 8) follow its length field")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes[8..<(8 + length)])),
+              let header = object as? [String: Any] else {
+            throw fail("corrupted header: not a valid JSON object")
+        }
+        return header
+    }
+
+    private static func metadataStrings(_ header: [String: Any], path: String) throws(ModelFileError) -> [String: String] {
+        guard let entry = header["__metadata__"] else { return [:] }
+        guard let strings = entry as? [String: String] else {
+            throw ModelFileError(path: path, reason: "corrupted header: __metadata__ must map strings to strings")
+        }
+        return strings
+    }
+
+    /// Names the first tensor whose data would lie past the end of the file.
+    private static func checkDataLength(_ header: [String: Any], dataLength: Int, path: String) throws(ModelFileError) {
+        for name in header.keys.sorted() where name != "__metadata__" {
+            guard let entry = header[name] as? [String: Any], let offsets = entry["data_offsets"] as? [Int], offsets.count == 2 else {
+                throw ModelFileError(path: path, reason: "corrupted header: tensor '\(name)' has a malformed entry")
+            }
+            if offsets[1] > dataLength {
+                throw ModelFileError(path: path, reason: "truncated: tensor '\(name)' ends at data byte \(offsets[1]) but the file holds only \(dataLength) data bytes")
+            }
+        }
+    }
+
+    // MARK: - Content checks
+
+    private static func decodeLabels(_ text: String, path: String) throws(ModelFileError) -> [String] {
+        guard let labels = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            throw ModelFileError(path: path, reason: "labels metadata is not a JSON array of strings")
+        }
+        if let problem = labelsProblem(labels) { throw ModelFileError(path: path, reason: problem) }
+        return labels
+    }
+
+    private static func decodeHead(_ tensors: [String: SafetensorsFile.Tensor], classCount: Int, path: String) throws(ModelFileError) -> HeadTensors {
+        typealias Name = ModelFileFormat.HeadName
+        for name in Name.all where tensors[name] == nil {
+            throw ModelFileError(path: path, reason: "missing head tensor '\(name)'")
+        }
+        let mean = tensors[Name.featureMean]!
+        guard mean.shape.count == 1, mean.shape[0] > 0 else {
+            throw ModelFileError(path: path, reason: "tensor '\(Name.featureMean)' has shape \(ModelFileFormat.describe(mean.shape)), expected one non-empty dimension [D]")
+        }
+        let dimension = mean.shape[0]
+        let expected: [(String, [Int])] = [
+            (Name.featureScale, [dimension]), (Name.weight, [classCount, dimension]), (Name.bias, [classCount]),
+        ]
+        for (name, shape) in expected where tensors[name]!.shape != shape {
+            throw ModelFileError(path: path, reason: "tensor '\(name)' has shape \(ModelFileFormat.describe(tensors[name]!.shape)) but \(classCount) labels and feature dimension \(dimension) need \(ModelFileFormat.describe(shape))")
+        }
+        return HeadTensors(
+            featureMean: mean.values, featureScale: tensors[Name.featureScale]!.values,
+            weights: tensors[Name.weight]!.values, bias: tensors[Name.bias]!.values)
+    }
+
+    private static func checkBackbone(_ backbone: [String: SafetensorsFile.Tensor], expected: [String: [Int]], path: String) throws(ModelFileError) {
+        let missing = expected.keys.filter { backbone[$0] == nil }.sorted()
+        if !missing.isEmpty {
+            throw ModelFileError(path: path, reason: "missing backbone tensors: \(ModelFileFormat.list(missing))")
+        }
+        let unused = backbone.keys.filter { expected[$0] == nil }.sorted()
+        if !unused.isEmpty {
+            throw ModelFileError(path: path, reason: "unused backbone tensors: \(ModelFileFormat.list(unused))")
+        }
+        let wrong = expected.keys.filter { backbone[$0]!.shape != expected[$0]! }.sorted()
+        if !wrong.isEmpty {
+            let details = wrong.prefix(4).map {
+                "'\($0)' is \(ModelFileFormat.describe(backbone[$0]!.shape)), expected \(ModelFileFormat.describe(expected[$0]!))"
+            }
+            let more = wrong.count > 4 ? " and \(wrong.count - 4) more" : ""
+            throw ModelFileError(path: path, reason: "backbone tensors with the wrong shape: \(details.joined(separator: "; "))\(more)")
+        }
+    }
+}

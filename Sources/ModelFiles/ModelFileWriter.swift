@@ -1,0 +1,79 @@
+import TensorCore
+
+extension ModelFile {
+    /// Writes the model atomically (temporary file in the same folder, then rename): a failed write leaves any
+    /// existing file untouched. Equal values give byte-identical files.
+    ///
+    /// The content is checked first with the same rules `read` applies, so a written file always loads.
+    public func write(path: String) throws(ModelFileError) {
+        if let problem = contentProblem() {
+            throw ModelFileError(path: path, reason: "cannot write: \(problem)")
+        }
+        do {
+            try AtomicFile.write(serializedContainer().serialized(), to: path)
+        } catch {
+            throw ModelFileError(path: path, reason: "cannot write: \(error.reason)")
+        }
+    }
+
+    /// The safetensors container holding this model.
+    func serializedContainer() -> SafetensorsFile {
+        typealias Key = ModelFileFormat.MetadataKey
+        var tensors: [String: SafetensorsFile.Tensor] = [:]
+        for (name, tensor) in backboneTensors {
+            tensors[ModelFileFormat.backbonePrefix + name] = tensor
+        }
+        let classes = head.classCount, dimension = head.featureDimension
+        tensors[ModelFileFormat.HeadName.featureMean] = .init(shape: [dimension], values: head.featureMean)
+        tensors[ModelFileFormat.HeadName.featureScale] = .init(shape: [dimension], values: head.featureScale)
+        tensors[ModelFileFormat.HeadName.weight] = .init(shape: [classes, dimension], values: head.weights)
+        tensors[ModelFileFormat.HeadName.bias] = .init(shape: [classes], values: head.bias)
+        // Encoding [String] and a plain Codable struct cannot fail; contentProblem() has vetted the rest.
+        let metadata: [String: String] = [
+            Key.format: ModelFileFormat.formatValue,
+            Key.formatVersion: String(Self.formatVersion),
+            Key.labels: ModelFileFormat.canonicalJSON(labels) ?? "[]",
+            Key.preprocessing: ModelFileFormat.canonicalJSON(preprocessing) ?? "{}",
+            Key.backbone: backboneName,
+            Key.created: creationDate,
+            Key.workbenchVersion: workbenchVersion,
+            Key.trainingReport: trainingReportJSON,
+        ]
+        return SafetensorsFile(tensors: tensors, metadata: metadata)
+    }
+
+    /// The first rule this value breaks, or nil. `read` enforces the same rules on what it loads.
+    func contentProblem() -> String? {
+        if let problem = Self.labelsProblem(labels) { return problem }
+        let classes = labels.count, dimension = head.featureDimension
+        if dimension == 0 { return "tensor '\(ModelFileFormat.HeadName.featureMean)' is empty" }
+        let actual: [(String, Int, Int)] = [
+            (ModelFileFormat.HeadName.featureScale, head.featureScale.count, dimension),
+            (ModelFileFormat.HeadName.bias, head.bias.count, classes),
+            (ModelFileFormat.HeadName.weight, head.weights.count, classes * dimension),
+        ]
+        for (name, count, expected) in actual where count != expected {
+            return "tensor '\(name)' holds \(count) values but \(classes) labels and feature dimension \(dimension) need \(expected)"
+        }
+        if let empty = backboneTensors.keys.sorted().first(where: { $0.isEmpty }) {
+            return "backbone tensor with an empty name '\(empty)'"
+        }
+        if !ModelFileFormat.isValidJSON(trainingReportJSON) { return "the training report is not valid JSON" }
+        for (field, value) in [("backbone name", backboneName), ("creation date", creationDate), ("Workbench version", workbenchVersion)]
+        where value.isEmpty {
+            return "the \(field) is empty"
+        }
+        return nil
+    }
+
+    /// Labels must be a non-empty list of unique, non-empty names.
+    static func labelsProblem(_ labels: [String]) -> String? {
+        if labels.isEmpty { return "labels: the list is empty" }
+        if labels.contains(where: { $0.isEmpty }) { return "labels: a label is the empty string" }
+        var seen = Set<String>()
+        for label in labels where !seen.insert(label).inserted {
+            return "labels: '\(label)' appears more than once"
+        }
+        return nil
+    }
+}

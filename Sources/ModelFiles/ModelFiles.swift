@@ -1,1 +1,0 @@
-// ModelFiles: see README.md in this folder.

@@ -1,5 +1,0 @@
-import XCTest
-
-final class DatasetsPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}

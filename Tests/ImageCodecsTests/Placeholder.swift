@@ -1,5 +1,0 @@
-import XCTest
-
-final class ImageCodecsPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}

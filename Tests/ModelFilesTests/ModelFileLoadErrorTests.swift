@@ -1,0 +1,159 @@
+import Foundation
+import ModelFiles
+import TensorCore
+import XCTest
+
+/// Every way loading can fail, each with its one reason. Broken files are built in a temporary folder.
+final class ModelFileLoadErrorTests: XCTestCase {
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        folder = try makeTemporaryFolder(self)
+    }
+
+    /// Writes `bytes`, loads them, and returns the error message (failing the test if loading succeeds).
+    private func loadError(
+        _ bytes: [UInt8], expected: [String: [Int]]? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) -> String {
+        let path = folder + "/broken-\(UUID().uuidString).wbmodel"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)), file: file, line: line)
+        do {
+            _ = try ModelFile.read(path: path, expectedBackboneShapes: expected)
+            XCTFail("loading should have failed", file: file, line: line)
+            return ""
+        } catch {
+            XCTAssertEqual(error.path, path, file: file, line: line)
+            XCTAssertEqual(error.description, "\(path): \(error.reason)", file: file, line: line)
+            XCTAssertFalse(error.description.contains("\n"), "one line", file: file, line: line)
+            return error.reason
+        }
+    }
+
+    /// The sample model's container with `change` applied.
+    private func container(_ change: (inout SafetensorsFile) -> Void = { _ in }) -> [UInt8] {
+        let path = folder + "/valid.wbmodel"
+        try! sampleModel().write(path: path)
+        var file = try! SafetensorsFile.read(path: path)
+        change(&file)
+        return file.serialized()
+    }
+
+    private func validBytes() -> [UInt8] { container() }
+
+    func testMissingFile() {
+        XCTAssertThrowsError(try ModelFile.read(path: folder + "/nothing.wbmodel")) { error in
+            XCTAssertEqual("\(error)", folder + "/nothing.wbmodel: no such file")
+        }
+        XCTAssertThrowsError(try ModelFile.read(path: folder)) { error in
+            XCTAssertEqual("\(error)", folder + ": is a folder, not a model file")
+        }
+    }
+
+    func testTruncatedInsideTheHeader() {
+        let reason = loadError(Array(validBytes().prefix(40)))
+        XCTAssertTrue(reason.hasPrefix("truncated: the header needs "), reason)
+    }
+
+    func testTruncatedInsideTheData() {
+        let reason = loadError(Array(validBytes().dropLast(5)))
+        XCTAssertTrue(reason.hasPrefix("truncated: tensor '"), reason)
+        XCTAssertTrue(reason.contains("ends at data byte"), reason)
+    }
+
+    func testTooShort() {
+        XCTAssertEqual(loadError([1, 2, 3]), "too short to be a model file (3 bytes): truncated or not a Workbench model")
+    }
+
+    func testCorruptedHeader() {
+        var bytes = validBytes()
+        bytes[20] = 0xFF
+        XCTAssertEqual(loadError(bytes), "corrupted header: not a valid JSON object")
+    }
+
+    func testForeignSafetensorsFile() {
+        let foreign = SafetensorsFile(tensors: ["weight": .init(shape: [2], values: [1, 2])], metadata: ["format": "pt"])
+        XCTAssertEqual(loadError(foreign.serialized()), "not a Workbench model (format is 'pt', expected 'workbench-model')")
+        let bare = SafetensorsFile(tensors: ["weight": .init(shape: [2], values: [1, 2])])
+        XCTAssertEqual(loadError(bare.serialized()), "not a Workbench model (no 'format' metadata)")
+    }
+
+    func testNonSafetensorsFile() {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        XCTAssertEqual(loadError(png), "not a Workbench model (not a safetensors file)")
+        XCTAssertEqual(loadError(Array("just some text that is long enough".utf8)), "not a Workbench model (not a safetensors file)")
+    }
+
+    func testNewerFormatVersion() {
+        let bytes = container { $0.metadata["format_version"] = "2" }
+        XCTAssertEqual(loadError(bytes),
+                       "written by a newer Workbench (model format version 2; this build reads up to version 1): update Workbench")
+        XCTAssertEqual(loadError(container { $0.metadata["format_version"] = "one" }),
+                       "corrupted header: format_version 'one' is not a positive integer")
+    }
+
+    func testMissingMetadata() {
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = nil }), "corrupted header: no 'labels' metadata")
+        XCTAssertEqual(loadError(container { $0.metadata["training_report"] = nil }), "corrupted header: no 'training_report' metadata")
+    }
+
+    func testLabelsMustBeUniqueNonEmptyStrings() {
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = "cat, dog, bird" }),
+                       "labels metadata is not a JSON array of strings")
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = "[1, 2, 3]" }),
+                       "labels metadata is not a JSON array of strings")
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"{"a": "b"}"# }),
+                       "labels metadata is not a JSON array of strings")
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"["cat", "dog", "cat"]"# }),
+                       "labels: 'cat' appears more than once")
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"["cat", "", "bird"]"# }),
+                       "labels: a label is the empty string")
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = "[]" }), "labels: the list is empty")
+    }
+
+    func testHeadShapesMustMatchLabelsAndDimension() {
+        // Two labels while the head has three outputs.
+        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"["cat", "dog"]"# }),
+                       "tensor 'head.weight' has shape [3, 4] but 2 labels and feature dimension 4 need [2, 4]")
+        XCTAssertEqual(loadError(container { $0.tensors["head.feature_scale"] = .init(shape: [5], values: [1, 1, 1, 1, 1]) }),
+                       "tensor 'head.feature_scale' has shape [5] but 3 labels and feature dimension 4 need [4]")
+        XCTAssertEqual(loadError(container { $0.tensors["head.bias"] = .init(shape: [1, 3], values: [0, 0, 0]) }),
+                       "tensor 'head.bias' has shape [1, 3] but 3 labels and feature dimension 4 need [3]")
+        XCTAssertEqual(loadError(container { $0.tensors["head.feature_mean"] = .init(shape: [2, 2], values: [0, 0, 0, 0]) }),
+                       "tensor 'head.feature_mean' has shape [2, 2], expected one non-empty dimension [D]")
+    }
+
+    func testMissingHeadTensor() {
+        XCTAssertEqual(loadError(container { $0.tensors["head.bias"] = nil }), "missing head tensor 'head.bias'")
+    }
+
+    func testUnexpectedTensorNames() {
+        let bytes = container {
+            $0.tensors["classifier.weight"] = .init(shape: [1], values: [0])
+            $0.tensors["head.extra"] = .init(shape: [1], values: [0])
+        }
+        XCTAssertEqual(loadError(bytes),
+                       "unexpected tensors (neither 'backbone.*' nor a head tensor): 'classifier.weight', 'head.extra'")
+    }
+
+    func testBackboneMustMatchTheExpectedShapes() {
+        let bytes = validBytes()
+        var expected = sampleBackboneShapes
+        expected["stem.bn.weight"] = [2]
+        XCTAssertEqual(loadError(bytes, expected: expected), "missing backbone tensors: 'stem.bn.weight'")
+
+        expected = sampleBackboneShapes
+        expected["stem.bn.bias"] = nil
+        XCTAssertEqual(loadError(bytes, expected: expected), "unused backbone tensors: 'stem.bn.bias'")
+
+        expected = sampleBackboneShapes
+        expected["stem.conv.weight"] = [2, 1, 3, 1]
+        XCTAssertEqual(loadError(bytes, expected: expected),
+                       "backbone tensors with the wrong shape: 'stem.conv.weight' is [2, 3, 1, 1], expected [2, 1, 3, 1]")
+    }
+
+    func testMalformedPreprocessingAndReport() {
+        XCTAssertTrue(loadError(container { $0.metadata["preprocessing"] = #"{"name":"x"}"# })
+            .hasPrefix("preprocessing metadata is not a valid description"))
+        XCTAssertEqual(loadError(container { $0.metadata["training_report"] = "{oops" }), "the training report is not valid JSON")
+    }
+}

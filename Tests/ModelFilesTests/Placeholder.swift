@@ -1,5 +1,0 @@
-import XCTest
-
-final class ModelFilesPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}
