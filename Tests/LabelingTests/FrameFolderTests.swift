@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ImageCodecs
 @testable import Labeling
 
 final class FrameFolderTests: XCTestCase {
@@ -76,6 +77,24 @@ final class FrameFolderTests: XCTestCase {
         XCTAssertEqual(reported, source.skippedFrames)
         XCTAssertEqual(source.skippedFrames.map(\.second), [1, 2])
         XCTAssertEqual(source.skippedFrames[0].error.description, folder + "/2.jpg: corrupt JPEG data")
+    }
+
+    func testRealPicturesThroughImageLoader() throws {
+        let folder = try makeTemporaryFolder(self)
+        for (number, colour) in [(1, "red"), (2, "blue"), (10, "lime")] {
+            try ffmpeg(["-f", "lavfi", "-i", "color=c=\(colour):size=64x48", "-frames:v", "1", "\(folder)/\(number).png"])
+        }
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder + "/3.jpg"))
+        let source = try FrameFolder(path: folder, every: 1)
+        let frames = try drain(source)
+        XCTAssertEqual(frames.map(\.second), [0, 1, 3])
+        // ffmpeg's colour source goes through YUV, so pure colours come back a few steps off 255/0.
+        let dominantChannels = frames.map { frame in
+            (0..<3).filter { frame.image.pixels[$0] > 200 } + (0..<3).filter { frame.image.pixels[$0] > 50 && frame.image.pixels[$0] <= 200 }
+        }
+        XCTAssertEqual(dominantChannels, [[0], [2], [1]])
+        XCTAssertEqual(frames[0].image.width, 64)
+        XCTAssertEqual(source.skippedFrames.map(\.error.path), [folder + "/3.jpg"])
     }
 
     func testAllFramesCorruptIsAnError() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ImageCodecs
 @testable import Labeling
 
 final class VideoFrameSourceTests: XCTestCase {
@@ -101,13 +102,13 @@ final class VideoFrameSourceTests: XCTestCase {
         XCTAssertEqual(mismatches, 0)
     }
 
-    func testCropArithmeticMatchesTheDefinition() {
-        for (width, height) in [(320, 240), (240, 320), (1920, 1080), (257, 257), (3, 5), (1001, 999)] {
+    func testCropArithmeticMatchesImageCodecsCenterCrop() {
+        for (width, height) in [(320, 240), (240, 320), (1920, 1080), (257, 257), (3, 5), (1001, 999), (4032, 3024), (1, 1), (7, 2000)] {
             let crop = CropExpression.crop(width: width, height: height)
-            let side = Int(224.0 / 256.0 * Double(min(width, height)))
-            XCTAssertEqual(crop.side, side)
-            XCTAssertEqual(crop.left, ((width - side) + 1) / 2)
-            XCTAssertEqual(crop.top, ((height - side) + 1) / 2)
+            let reference = CenterCrop(width: width, height: height)
+            XCTAssertEqual(crop.side, reference.side)
+            XCTAssertEqual(crop.left, reference.left)
+            XCTAssertEqual(crop.top, reference.top)
         }
     }
 
