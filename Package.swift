@@ -34,7 +34,7 @@ let package = Package(
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "ModelFiles", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "Labeling", dependencies: ["ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Labeling", dependencies: ["ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "TensorCore",
         ], exclude: ["README.md"]),

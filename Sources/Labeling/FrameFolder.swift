@@ -1,0 +1,163 @@
+import Foundation
+import ImageCodecs
+
+/// A picture in a frame folder that could not be decoded; the source skips it and goes on.
+public struct SkippedFrame: Sendable, Equatable {
+    /// 0-based rank of the file among the numbered frames (its time slot is kept, unused).
+    public let index: Int
+    /// Its time in seconds.
+    public let second: Double
+    /// Why it could not be read ("path: reason").
+    public let error: ImageError
+}
+
+/// Frames from a folder of numbered pictures (`1.jpg`, `2.jpg`, … `10.jpg`), e.g. made by
+/// `ffmpeg -i movie.mp4 -vf fps=1 %d.jpg`.
+///
+/// Order is natural numeric by the number in the file name (the last run of digits in the name without its
+/// extension, so `frame_0002.png` is 2): 1, 2, 10 — never 1, 10, 2. Files with equal numbers are ordered by
+/// name. The n-th frame (1-based rank) is at (n − 1) · `every` seconds, or (n − 1) / `framesPerSecond` when that
+/// is given. Only `.jpg`, `.jpeg` and `.png` files with a number are frames; everything else (hidden files,
+/// other files, sub-folders) is ignored and listed in `ignoredFiles`. A picture that fails to decode is skipped,
+/// recorded in `skippedFrames` and reported to `onSkip`; it keeps its time slot so later frames stay on time.
+public final class FrameFolder: FrameSource {
+    /// Loads one picture; injectable so tests and callers can choose decoding options.
+    public typealias Loader = (String) throws(ImageError) -> RGBImage
+
+    /// The folder.
+    public let path: String
+    /// Full paths of the frames, in frame order.
+    public let framePaths: [String]
+    /// Names of entries in the folder that are not frames, sorted.
+    public let ignoredFiles: [String]
+    /// Seconds between consecutive frames.
+    public let interval: Double
+    /// The frame rate, when the caller gave one instead of an interval.
+    public let framesPerSecond: Double?
+    /// Frames that failed to decode so far.
+    public private(set) var skippedFrames: [SkippedFrame] = []
+    private let load: Loader
+    private let onSkip: ((SkippedFrame) -> Void)?
+    private var nextRank = 0
+    private var yielded = 0
+    private var closed = false
+
+    /// Lists the folder. Throws when it is missing, unreadable, or holds no numbered frames, or when the interval
+    /// is not positive.
+    public init(path: String, every: Double = 1, framesPerSecond: Double? = nil,
+                load: @escaping Loader = { path throws(ImageError) in try ImageLoader.load(path: path) },
+                onSkip: ((SkippedFrame) -> Void)? = nil) throws(LabelingError) {
+        let interval: Double
+        if let framesPerSecond {
+            guard framesPerSecond.isFinite, framesPerSecond > 0 else {
+                throw LabelingError(.invalidArgument, path: path, reason: "frames per second must be positive, got \(framesPerSecond)")
+            }
+            interval = 1 / framesPerSecond
+        } else {
+            guard every.isFinite, every > 0 else {
+                throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
+            }
+            interval = every
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw LabelingError(.fileNotFound, path: path, reason: "folder not found")
+        }
+        guard isDirectory.boolValue else {
+            throw LabelingError(.unreadableFolder, path: path, reason: "not a folder")
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw LabelingError(.unreadableFolder, path: path, reason: "cannot list folder: \(error.localizedDescription)")
+        }
+        var frames: [(number: String, name: String)] = []
+        var ignored: [String] = []
+        for name in names {
+            var isSubfolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isSubfolder)
+            if !isSubfolder.boolValue, let number = Self.frameNumber(of: name) {
+                frames.append((number, name))
+            } else {
+                ignored.append(name)
+            }
+        }
+        guard !frames.isEmpty else {
+            throw LabelingError(.noFrames, path: path, reason: "no numbered frames (1.jpg, 2.jpg, …) in the folder")
+        }
+        frames.sort { Self.naturalOrder($0.number, $1.number) ?? ($0.name < $1.name) }
+        self.path = path
+        self.framePaths = frames.map { path + "/" + $0.name }
+        self.ignoredFiles = ignored.sorted()
+        self.interval = interval
+        self.framesPerSecond = framesPerSecond
+        self.load = load
+        self.onSkip = onSkip
+    }
+
+    /// The digits that number a frame file, without leading zeros ("0" for all zeros); nil if the file is not a
+    /// frame (hidden, wrong extension, or no digits).
+    static func frameNumber(of name: String) -> String? {
+        guard !name.hasPrefix(".") else { return nil }
+        let url = URL(fileURLWithPath: name)
+        guard ["jpg", "jpeg", "png"].contains(url.pathExtension.lowercased()) else { return nil }
+        let stem = url.deletingPathExtension().lastPathComponent
+        guard let lastDigit = stem.lastIndex(where: \.isASCIIDigitCharacter) else { return nil }
+        var start = lastDigit
+        while start > stem.startIndex, stem[stem.index(before: start)].isASCIIDigitCharacter {
+            start = stem.index(before: start)
+        }
+        let digits = stem[start...lastDigit].drop { $0 == "0" }
+        return digits.isEmpty ? "0" : String(digits)
+    }
+
+    /// Compares digit strings without leading zeros as numbers (any length, no overflow); nil when equal.
+    static func naturalOrder(_ left: String, _ right: String) -> Bool? {
+        if left.count != right.count { return left.count < right.count }
+        if left == right { return nil }
+        return left < right
+    }
+
+    /// One per numbered file; the count includes files that will turn out unreadable.
+    public var expectedFrameCount: Int? { framePaths.count }
+
+    /// Time of the frame of 0-based rank `rank`. Divides by the rate rather than multiplying by its reciprocal,
+    /// so whole seconds stay whole (3 / 3 is exactly 1; 3 · (1/3) need not be) and markers land on the right key.
+    public func second(ofRank rank: Int) -> Double {
+        if let framesPerSecond { return Double(rank) / framesPerSecond }
+        return Double(rank) * interval
+    }
+
+    /// The next readable frame, skipping (and reporting) unreadable ones. Throws `.noFrames` at the end when no
+    /// frame at all could be read.
+    public func nextFrame() throws(LabelingError) -> Frame? {
+        while !closed, nextRank < framePaths.count {
+            let rank = nextRank
+            nextRank += 1
+            let second = second(ofRank: rank)
+            do {
+                let image = try load(framePaths[rank])
+                yielded += 1
+                return Frame(index: rank, second: second, image: image, isNetworkInput: false)
+            } catch {
+                let skipped = SkippedFrame(index: rank, second: second, error: error)
+                skippedFrames.append(skipped)
+                onSkip?(skipped)
+            }
+        }
+        if !closed, yielded == 0 {
+            closed = true
+            throw LabelingError(.noFrames, path: path,
+                                reason: "none of the \(framePaths.count) frames could be read (first: \(skippedFrames.first.map { $0.error.description } ?? "?"))")
+        }
+        return nil
+    }
+
+    /// Nothing to release; further calls to `nextFrame()` return nil.
+    public func close() { closed = true }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
+}

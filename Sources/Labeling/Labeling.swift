@@ -1,1 +1,0 @@
-// Labeling: see README.md in this folder.

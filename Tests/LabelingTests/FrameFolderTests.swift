@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+import ImageCodecs
+@testable import Labeling
+
+final class FrameFolderTests: XCTestCase {
+    private let fakeImage = RGBImage(width: 1, height: 1, pixels: [1, 2, 3])
+
+    /// Files whose content is their own name, read back by a loader that fails on "corrupt".
+    private func makeFolder(_ names: [String]) throws -> String {
+        let folder = try makeTemporaryFolder(self)
+        for name in names { try Data(name.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        return folder
+    }
+
+    private func loader(failing: Set<String> = []) -> FrameFolder.Loader {
+        { [fakeImage] path throws(ImageError) in
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            if failing.contains(name) { throw ImageError(path: path, reason: "corrupt JPEG data") }
+            return fakeImage
+        }
+    }
+
+    private func drain(_ source: FrameFolder) throws -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try source.nextFrame() { frames.append(frame) }
+        return frames
+    }
+
+    func testNaturalNumericOrder() throws {
+        let folder = try makeFolder(["10.jpg", "2.jpg", "1.jpg", "11.png", "3.jpeg", "20.JPG", "100.jpg"])
+        let source = try FrameFolder(path: folder, load: loader())
+        let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
+        XCTAssertEqual(names, ["1.jpg", "2.jpg", "3.jpeg", "10.jpg", "11.png", "20.JPG", "100.jpg"])
+    }
+
+    func testPaddedAndPrefixedNumbersAndIgnoredFiles() throws {
+        let folder = try makeFolder(["frame_0010.png", "frame_0002.png", "frame_0001.png", ".hidden1.jpg",
+                                     "notes.txt", "cover.jpg", "7.gif", "99999999999999999999999.jpg"])
+        try FileManager.default.createDirectory(atPath: folder + "/5.jpg", withIntermediateDirectories: false)
+        let source = try FrameFolder(path: folder, load: loader())
+        let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
+        XCTAssertEqual(names, ["frame_0001.png", "frame_0002.png", "frame_0010.png", "99999999999999999999999.jpg"])
+        XCTAssertEqual(source.ignoredFiles, [".hidden1.jpg", "5.jpg", "7.gif", "cover.jpg", "notes.txt"])
+    }
+
+    func testSecondsFromEvery() throws {
+        let folder = try makeFolder((1...5).map { "\($0).jpg" })
+        let frames = try drain(try FrameFolder(path: folder, every: 2, load: loader()))
+        XCTAssertEqual(frames.map(\.second), [0, 2, 4, 6, 8])
+        XCTAssertEqual(frames.map(\.index), [0, 1, 2, 3, 4])
+        XCTAssertTrue(frames.allSatisfy { !$0.isNetworkInput })
+    }
+
+    func testSecondsFromFramesPerSecondKeepWholeSecondsExact() throws {
+        let folder = try makeFolder((1...10).map { "\($0).jpg" })
+        let frames = try drain(try FrameFolder(path: folder, framesPerSecond: 3, load: loader()))
+        // frame n at (n − 1)/3: frames 4, 7, 10 are exactly 1, 2, 3 seconds.
+        XCTAssertEqual(frames[3].second, 1)
+        XCTAssertEqual(frames[6].second, 2)
+        XCTAssertEqual(frames[9].second, 3)
+        XCTAssertEqual(frames[1].second, 1.0 / 3.0, accuracy: 1e-12)
+        let keys = MarkerPolicy(changesOnly: false).markers(frames.map {
+            LabeledFrame(index: $0.index, second: $0.second, label: "A", confidence: 1, probabilities: [1])
+        }).map(\.second)
+        XCTAssertEqual(keys, [0, 1, 2, 3])
+    }
+
+    func testCorruptFramesAreSkippedCountedAndKeepTheirSlot() throws {
+        let folder = try makeFolder(["1.jpg", "2.jpg", "3.jpg", "4.jpg"])
+        var reported: [SkippedFrame] = []
+        let source = try FrameFolder(path: folder, load: loader(failing: ["2.jpg", "3.jpg"]),
+                                     onSkip: { reported.append($0) })
+        let frames = try drain(source)
+        XCTAssertEqual(frames.map(\.second), [0, 3])
+        XCTAssertEqual(source.skippedFrames.count, 2)
+        XCTAssertEqual(reported, source.skippedFrames)
+        XCTAssertEqual(source.skippedFrames.map(\.second), [1, 2])
+        XCTAssertEqual(source.skippedFrames[0].error.description, folder + "/2.jpg: corrupt JPEG data")
+    }
+
+    func testRealPicturesThroughImageLoader() throws {
+        let folder = try makeTemporaryFolder(self)
+        for (number, colour) in [(1, "red"), (2, "blue"), (10, "lime")] {
+            try ffmpeg(["-f", "lavfi", "-i", "color=c=\(colour):size=64x48", "-frames:v", "1", "\(folder)/\(number).png"])
+        }
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder + "/3.jpg"))
+        let source = try FrameFolder(path: folder, every: 1)
+        let frames = try drain(source)
+        XCTAssertEqual(frames.map(\.second), [0, 1, 3])
+        // ffmpeg's colour source goes through YUV, so pure colours come back a few steps off 255/0.
+        let dominantChannels = frames.map { frame in
+            (0..<3).filter { frame.image.pixels[$0] > 200 } + (0..<3).filter { frame.image.pixels[$0] > 50 && frame.image.pixels[$0] <= 200 }
+        }
+        XCTAssertEqual(dominantChannels, [[0], [2], [1]])
+        XCTAssertEqual(frames[0].image.width, 64)
+        XCTAssertEqual(source.skippedFrames.map(\.error.path), [folder + "/3.jpg"])
+    }
+
+    func testAllFramesCorruptIsAnError() throws {
+        let folder = try makeFolder(["1.jpg", "2.jpg"])
+        let source = try FrameFolder(path: folder, load: loader(failing: ["1.jpg", "2.jpg"]))
+        assertLabelingError(.noFrames) { try source.nextFrame() }
+        XCTAssertNil(try source.nextFrame())
+    }
+
+    func testEmptyFolderIsAnError() throws {
+        let folder = try makeFolder(["readme.txt"])
+        let error = assertLabelingError(.noFrames) { try FrameFolder(path: folder, load: loader()) }
+        XCTAssertEqual(error?.description.hasPrefix(folder + ": no numbered frames"), true)
+    }
+
+    func testMissingFolderAndBadInterval() throws {
+        assertLabelingError(.fileNotFound) { try FrameFolder(path: "/nonexistent/frames", load: loader()) }
+        let folder = try makeFolder(["1.jpg"])
+        assertLabelingError(.invalidArgument) { try FrameFolder(path: folder, every: 0, load: loader()) }
+        assertLabelingError(.invalidArgument) { try FrameFolder(path: folder, framesPerSecond: -1, load: loader()) }
+    }
+
+    func testCloseStopsTheSource() throws {
+        let folder = try makeFolder(["1.jpg", "2.jpg"])
+        let source = try FrameFolder(path: folder, load: loader())
+        XCTAssertNotNil(try source.nextFrame())
+        source.close()
+        XCTAssertNil(try source.nextFrame())
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class LabelingPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}

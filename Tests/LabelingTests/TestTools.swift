@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+@testable import Labeling
+
+/// A fresh temporary folder, removed when the test ends.
+func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("labeling-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    testCase.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+    return path
+}
+
+/// ffmpeg/ffprobe on PATH; fails the test (never skips) when they are missing.
+func requireTools(file: StaticString = #filePath, line: UInt = #line) throws -> ExternalTools {
+    do {
+        return try ExternalTools.locate(for: "tests")
+    } catch {
+        XCTFail("\(error) — the Labeling tests need ffmpeg", file: file, line: line)
+        throw error
+    }
+}
+
+/// Runs ffmpeg to make a test input; fails the test with ffmpeg's stderr when it does not succeed.
+func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    let tools = try requireTools(file: file, line: line)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tools.ffmpeg)
+    process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    if process.terminationStatus != 0 {
+        let text = String(decoding: message, as: UTF8.self)
+        XCTFail("ffmpeg \(arguments.joined(separator: " ")) failed: \(text)", file: file, line: line)
+        throw LabelingError(.toolFailed, path: "test", reason: text)
+    }
+}
+
+/// Asserts that `body` throws a `LabelingError` of `kind` and returns it for further checks.
+@discardableResult
+func assertLabelingError<T>(_ kind: LabelingError.Kind, file: StaticString = #filePath, line: UInt = #line,
+                            _ body: () throws -> T) -> LabelingError? {
+    do {
+        _ = try body()
+        XCTFail("expected a \(kind) error, got success", file: file, line: line)
+    } catch let error as LabelingError {
+        XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+        XCTAssertFalse(error.description.contains("\n"), "error must be one line: \(error)", file: file, line: line)
+        return error
+    } catch {
+        XCTFail("expected a LabelingError, got \(error)", file: file, line: line)
+    }
+    return nil
+}
+
+/// A labeled frame with given probabilities; the label is the arg-max, as MovieLabeler makes it.
+func labeledFrame(_ second: Double, _ labels: [String], _ probabilities: [Float]) -> LabeledFrame {
+    let best = MovieLabeler.indexOfMaximum(probabilities)
+    return LabeledFrame(index: Int(second), second: second, label: labels[best], confidence: probabilities[best],
+                        probabilities: probabilities)
+}
