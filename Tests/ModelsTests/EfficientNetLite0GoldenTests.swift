@@ -33,6 +33,22 @@ final class EfficientNetLite0GoldenTests: XCTestCase {
         }
     }
 
+    /// Full-size images through Workbench's decoders and preprocessing (crop, antialiased bicubic) against the
+    /// reference's features from Pillow's decoding and resize: a whole pipeline, so a looser bound than above.
+    static let pipelineCosineMinimum = 0.999
+
+    func testFullSizePNGAndJPEGThroughOurPreprocessingMatchTheReference() throws {
+        let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
+        for name in ["chelsea", "coffee"] {
+            let golden = try ModelFixtures.golden(name)
+            let fromPNG = network.features(try ModelFixtures.preprocessedInput("\(name).png"), batch: 1)
+            XCTAssertGreaterThanOrEqual(cosineSimilarity(fromPNG, golden.features), Self.pipelineCosineMinimum, "\(name).png")
+            let fromJPEG = network.features(try ModelFixtures.preprocessedInput("\(name).jpg"), batch: 1)
+            XCTAssertGreaterThanOrEqual(cosineSimilarity(fromJPEG, golden.featuresFromJPEG), Self.pipelineCosineMinimum,
+                                        "\(name).jpg")
+        }
+    }
+
     func testConcurrentCallsGiveTheSameFeatures() throws {
         let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
         let input = try ModelFixtures.networkInput("coffee")

@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodecs
+import Models
 import XCTest
 
 /// Locations and readers for the ModelsTests fixtures and the pretrained weights.
@@ -24,17 +26,23 @@ enum ModelFixtures {
         Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(name)
     }
 
-    /// A 224×224 network input from `NAME_224.rgb` (raw RGB bytes decoded by Pillow in
-    /// `scripts/make-model-fixtures.py`), normalised as the reference does: `(pixel − 127) / 128`, NHWC.
+    /// The reference's exact 224×224 network input `NAME_224.png`, normalised as the reference does:
+    /// `(pixel − 127) / 128`, NHWC.
     static func networkInput(_ name: String) throws -> [Float] {
-        let bytes = try Data(contentsOf: fixture("\(name)_224.rgb"))
-        XCTAssertEqual(bytes.count, 224 * 224 * 3, "\(name)_224.rgb should hold 224×224 RGB pixels")
-        return bytes.map { (Float($0) - 127) / 128 }
+        let image = try ImageLoader.load(path: fixture("\(name)_224.png").path)
+        XCTAssertEqual([image.width, image.height], [224, 224], "\(name)_224.png should be the network's input size")
+        return Preprocessing.networkInput(from: image)
+    }
+
+    /// A full-size fixture image (`NAME.png` or `NAME.jpg`) through Workbench's own decoding and preprocessing.
+    static func preprocessedInput(_ fileName: String) throws -> [Float] {
+        Preprocessing.networkInput(from: try ImageLoader.load(path: fixture(fileName).path))
     }
 
     /// The reference numbers for one image from `golden.json`.
     struct Golden {
         let features: [Float]
+        let featuresFromJPEG: [Float]
         let top5: [Int]
     }
 
@@ -46,6 +54,7 @@ enum ModelFixtures {
         let features = try XCTUnwrap(image["features_full_from_png"] as? [Double]).map(Float.init)
         let ort = try XCTUnwrap(image["ort_from_png"] as? [String: Any])
         let top5 = try XCTUnwrap(ort["top5"] as? [Int])
-        return Golden(features: features, top5: top5)
+        let featuresFromJPEG = try XCTUnwrap(image["features_full_from_jpeg"] as? [Double]).map(Float.init)
+        return Golden(features: features, featuresFromJPEG: featuresFromJPEG, top5: top5)
     }
 }
