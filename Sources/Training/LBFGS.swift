@@ -1,3 +1,50 @@
+/// An objective L-BFGS can minimise, seen from a current point and along one search direction at a time.
+///
+/// Splitting "value along the line" from "move and take the gradient" lets an objective make line-search trials
+/// cheap and exact: `LogisticLineObjective` evaluates `f(x + α d)` from cached logits in Double, so the line
+/// search sees a smooth function rather than Float32 rounding noise.
+protocol LineSearchObjective: AnyObject {
+    /// Makes `parameters` the current point; returns `f` and `∇f` there.
+    func reset(to parameters: [Double]) -> (loss: Double, gradient: [Double])
+    /// Fixes the search direction `d` from the current point.
+    func setDirection(_ direction: [Double])
+    /// `φ(α) = f(x + α d)` and `φ'(α)` for the current point `x` and direction `d`.
+    func valueAndSlope(at step: Double) -> (loss: Double, slope: Double)
+    /// Moves the current point to `x + α d`; returns `f` and `∇f` there.
+    func move(by step: Double) -> (loss: Double, gradient: [Double])
+}
+
+/// A `LineSearchObjective` from a plain `f, ∇f` function, for objectives without a cheaper line restriction.
+final class FunctionObjective: LineSearchObjective {
+    private let function: (_ x: [Double], _ gradient: inout [Double]) -> Double
+    private var point: [Double] = []
+    private var direction: [Double] = []
+
+    init(_ function: @escaping (_ x: [Double], _ gradient: inout [Double]) -> Double) { self.function = function }
+
+    func reset(to parameters: [Double]) -> (loss: Double, gradient: [Double]) {
+        point = parameters
+        var gradient: [Double] = []
+        let loss = function(point, &gradient)
+        return (loss, gradient)
+    }
+
+    func setDirection(_ direction: [Double]) { self.direction = direction }
+
+    func valueAndSlope(at step: Double) -> (loss: Double, slope: Double) {
+        var trial = point
+        axpy(step, direction, &trial)
+        var gradient: [Double] = []
+        let loss = function(trial, &gradient)
+        return (loss, dot(gradient, direction))
+    }
+
+    func move(by step: Double) -> (loss: Double, gradient: [Double]) {
+        axpy(step, direction, &point)
+        return reset(to: point)
+    }
+}
+
 /// Limited-memory BFGS for smooth unconstrained minimisation in Double.
 ///
 /// The search direction comes from the two-loop recursion over the last `memory` pairs
@@ -14,7 +61,7 @@ struct LBFGS {
         case lossChangeSmall
         /// `maxIterations` steps were taken.
         case iterationLimit
-        /// No step along the search direction lowered `f` enough: the objective is flat to its rounding noise.
+        /// No step along the search direction lowered `f` enough.
         case lineSearchFailed
     }
 
@@ -34,32 +81,31 @@ struct LBFGS {
     /// Absolute tolerance on the largest gradient component.
     var gradientTolerance = 1e-6
     /// Tolerance on the decrease of `f` in one step, relative to `max(|f|, 1)`.
-    var relativeLossTolerance = 1e-10
-    /// Maximum objective evaluations per line search.
-    var maxLineSearchEvaluations = 25
+    var relativeLossTolerance = 1e-12
+    /// Maximum trial steps per line search.
+    var maxLineSearchEvaluations = 30
 
     /// Sufficient-decrease (Armijo) constant.
     private let sufficientDecrease = 1e-4
     /// Curvature constant; 0.9 is the usual choice for quasi-Newton methods.
     private let curvature = 0.9
 
-    /// Minimises `objective`, which returns `f(x)` and writes `∇f(x)` into its second argument.
-    func minimize(from start: [Double], objective: (_ x: [Double], _ gradient: inout [Double]) -> Double) -> Result {
+    /// Minimises `objective` starting at `start`.
+    func minimize(_ objective: some LineSearchObjective, from start: [Double]) -> Result {
         var parameters = start
-        var gradient = [Double](repeating: 0, count: start.count)
-        var loss = objective(parameters, &gradient)
+        var (loss, gradient) = objective.reset(to: parameters)
         var steps: [[Double]] = []
         var gradientChanges: [[Double]] = []
         var curvatures: [Double] = []  // 1 / (sᵀy) for each stored pair
         var iteration = 0
+        func result(_ reason: StopReason) -> Result {
+            Result(parameters: parameters, loss: loss, gradient: gradient, iterations: iteration, stopReason: reason)
+        }
         while true {
-            if maxAbsolute(gradient) <= gradientTolerance {
-                return Result(parameters: parameters, loss: loss, gradient: gradient, iterations: iteration, stopReason: .gradientSmall)
-            }
-            if iteration >= maxIterations {
-                return Result(parameters: parameters, loss: loss, gradient: gradient, iterations: iteration, stopReason: .iterationLimit)
-            }
-            var direction = twoLoopDirection(gradient: gradient, steps: steps, gradientChanges: gradientChanges, curvatures: curvatures)
+            if maxAbsolute(gradient) <= gradientTolerance { return result(.gradientSmall) }
+            if iteration >= maxIterations { return result(.iterationLimit) }
+            var direction = twoLoopDirection(gradient: gradient, steps: steps, gradientChanges: gradientChanges,
+                                             curvatures: curvatures)
             var slope = dot(direction, gradient)
             if !(slope < 0) {
                 // Rounding can spoil the quasi-Newton direction; restart from steepest descent.
@@ -67,32 +113,31 @@ struct LBFGS {
                 direction = gradient.map { -$0 }
                 slope = dot(direction, gradient)
             }
-            // Without curvature information, take a first step of unit length in the largest coordinate.
-            let initialStep = steps.isEmpty ? min(1, 1 / maxAbsolute(gradient)) : 1
-            guard let accepted = lineSearch(parameters: parameters, loss: loss, slope: slope, direction: direction,
-                                            initialStep: initialStep, objective: objective) else {
-                return Result(parameters: parameters, loss: loss, gradient: gradient, iterations: iteration, stopReason: .lineSearchFailed)
+            objective.setDirection(direction)
+            // Without curvature information, make the first step move the largest coordinate by at most 1.
+            let initialStep = steps.isEmpty ? min(1, 1 / maxAbsolute(direction)) : 1
+            guard let step = lineSearch(objective, loss: loss, slope: slope, initialStep: initialStep) else {
+                return result(.lineSearchFailed)
             }
             iteration += 1
-            let step = zip(accepted.parameters, parameters).map { $0 - $1 }
-            let gradientChange = zip(accepted.gradient, gradient).map { $0 - $1 }
-            let stepCurvature = dot(step, gradientChange)
+            let moved = objective.move(by: step)
+            let change = direction.map { step * $0 }
+            let gradientChange = zip(moved.gradient, gradient).map { $0 - $1 }
+            let stepCurvature = dot(change, gradientChange)
             let previousLoss = loss
-            parameters = accepted.parameters
-            gradient = accepted.gradient
-            loss = accepted.loss
-            // Keep the pair only if it describes positive curvature; otherwise the update would lose definiteness.
+            axpy(1, change, &parameters)
+            (loss, gradient) = moved
+            // Keep the pair only if it shows positive curvature; otherwise the update would lose definiteness.
             if stepCurvature > 1e-12 * dot(gradientChange, gradientChange) && stepCurvature > 0 {
                 if steps.count == memory {
                     steps.removeFirst(); gradientChanges.removeFirst(); curvatures.removeFirst()
                 }
-                steps.append(step)
+                steps.append(change)
                 gradientChanges.append(gradientChange)
                 curvatures.append(1 / stepCurvature)
             }
             if previousLoss - loss <= relativeLossTolerance * max(abs(previousLoss), abs(loss), 1) {
-                let reason: StopReason = maxAbsolute(gradient) <= gradientTolerance ? .gradientSmall : .lossChangeSmall
-                return Result(parameters: parameters, loss: loss, gradient: gradient, iterations: iteration, stopReason: reason)
+                return result(maxAbsolute(gradient) <= gradientTolerance ? .gradientSmall : .lossChangeSmall)
             }
         }
     }
@@ -118,35 +163,29 @@ struct LBFGS {
         return q
     }
 
-    /// A point along the search direction with its objective value and gradient.
+    /// A trial step with `φ(step)` and `φ'(step)`.
     private struct Trial {
         var step: Double
-        var parameters: [Double]
         var loss: Double
-        var gradient: [Double]
         var slope: Double
     }
 
-    /// Strong-Wolfe line search: bracket a step by expansion, then zoom. Returns nil if no evaluated step
-    /// gave sufficient decrease; if the budget runs out after one did, returns the best such step.
-    private func lineSearch(parameters: [Double], loss: Double, slope: Double, direction: [Double], initialStep: Double,
-                            objective: (_ x: [Double], _ gradient: inout [Double]) -> Double) -> Trial? {
+    /// Strong-Wolfe line search: bracket a step by expansion, then zoom. Returns nil if no trial gave sufficient
+    /// decrease; if the budget runs out after one did, returns the best such step.
+    private func lineSearch(_ objective: some LineSearchObjective, loss: Double, slope: Double,
+                            initialStep: Double) -> Double? {
         var evaluations = 0
         func evaluate(_ step: Double) -> Trial {
             evaluations += 1
-            var point = parameters
-            axpy(step, direction, &point)
-            var gradient = [Double](repeating: 0, count: point.count)
-            let value = objective(point, &gradient)
-            return Trial(step: step, parameters: point, loss: value, gradient: gradient, slope: dot(gradient, direction))
+            let (value, valueSlope) = objective.valueAndSlope(at: step)
+            return Trial(step: step, loss: value, slope: valueSlope)
         }
         func sufficient(_ trial: Trial) -> Bool {
             trial.loss.isFinite && trial.loss <= loss + sufficientDecrease * trial.step * slope
         }
         func flatEnough(_ trial: Trial) -> Bool { abs(trial.slope) <= -curvature * slope }
 
-        let origin = Trial(step: 0, parameters: parameters, loss: loss, gradient: [], slope: slope)
-        var previous = origin
+        var previous = Trial(step: 0, loss: loss, slope: slope)
         var step = initialStep
         var low: Trial
         var high: Trial
@@ -155,16 +194,16 @@ struct LBFGS {
             if !sufficient(trial) || (previous.step > 0 && trial.loss >= previous.loss) {
                 low = previous; high = trial; break
             }
-            if flatEnough(trial) { return trial }
+            if flatEnough(trial) { return trial.step }
             if trial.slope >= 0 { low = trial; high = previous; break }
-            if evaluations >= maxLineSearchEvaluations { return trial }
+            if evaluations >= maxLineSearchEvaluations { return trial.step }
             previous = trial
-            step *= 2
+            step *= 4
         }
-        // Zoom: `low` always satisfies sufficient decrease and has the lowest value seen; the minimiser lies between.
+        // Zoom: `low` satisfies sufficient decrease with the lowest value seen; a Wolfe step lies between the two.
         while evaluations < maxLineSearchEvaluations {
             let width = high.step - low.step
-            if abs(width) <= 1e-16 * max(1, abs(low.step)) { break }
+            if abs(width) <= 1e-14 * max(abs(low.step), abs(high.step)) { break }
             var candidate = cubicMinimizer(low, high)
             // Stay clear of the ends so the bracket shrinks by a fixed fraction at worst.
             let lower = min(low.step, high.step) + 0.1 * abs(width)
@@ -174,12 +213,12 @@ struct LBFGS {
             if !sufficient(trial) || trial.loss >= low.loss {
                 high = trial
             } else {
-                if flatEnough(trial) { return trial }
+                if flatEnough(trial) { return trial.step }
                 if trial.slope * (high.step - low.step) >= 0 { high = low }
                 low = trial
             }
         }
-        return low.step > 0 ? low : nil
+        return low.step > 0 ? low.step : nil
     }
 
     /// Step at the minimum of the cubic matching value and slope at both trials (may be non-finite).

@@ -17,8 +17,8 @@ public struct LogisticRegressionSettings: Sendable, Equatable {
     /// Maximum number of L-BFGS iterations.
     public var maxIterations: Int = 1000
     /// Convergence tolerance on the largest gradient component of the objective divided by the total sample weight
-    /// (the mean-loss gradient, like scikit-learn's `tol` for lbfgs). A step that lowers the objective by less than
-    /// `1e-4 · tolerance` relative also ends training, because Float32 logits cannot resolve smaller changes.
+    /// (the mean-loss gradient, like scikit-learn's `tol` for lbfgs). Training also ends, converged, when a step
+    /// changes the objective by less than 1e-13 relative (nothing left to gain at Double precision).
     public var tolerance: Double = 1e-6
     /// How samples are weighted.
     public var classWeighting: ClassWeighting = .uniform
@@ -156,13 +156,13 @@ public enum LogisticRegressionTrainer {
                          "LogisticRegressionTrainer: initial model has the wrong shape")
             start = initialModel.weights.map { Double($0) } + initialModel.bias.map { Double($0) }
         }
-        let gradientScale = max(1, objective.totalWeight)
         let optimizer = LBFGS(memory: 10, maxIterations: settings.maxIterations,
-                              gradientTolerance: settings.tolerance * gradientScale,
-                              relativeLossTolerance: settings.tolerance * 1e-4)
-        let result = optimizer.minimize(from: start) { parameters, gradient in
-            objective.evaluate(parameters, gradient: &gradient)
-        }
+                              gradientTolerance: settings.tolerance * max(1, objective.totalWeight),
+                              relativeLossTolerance: relativeLossTolerance)
+        let result = optimizer.minimize(LogisticLineObjective(objective), from: start)
+        // The optimiser's loss comes from logits moved step by step; report one computed afresh.
+        var gradient: [Double] = []
+        let finalLoss = objective.evaluate(result.parameters, gradient: &gradient)
         let weightCount = classCount * dimension
         let model = LogisticRegressionModel(
             classCount: classCount, dimension: dimension,
@@ -173,8 +173,12 @@ public enum LogisticRegressionTrainer {
         case .gradientSmall, .lossChangeSmall: converged = true
         case .iterationLimit, .lineSearchFailed: converged = false
         }
-        return TrainingOutcome(model: model, iterations: result.iterations, finalLoss: result.loss, converged: converged)
+        return TrainingOutcome(model: model, iterations: result.iterations, finalLoss: finalLoss, converged: converged)
     }
+
+    /// Relative decrease of the objective in one step below which training stops: about 100 Double roundings
+    /// of a sum over samples, so it only ends runs whose steps no longer change the objective at all.
+    static let relativeLossTolerance = 1e-13
 
     /// Per-sample weights for `weighting`, `[labels.count]`.
     public static func sampleWeights(labels: [Int], classCount: Int, weighting: ClassWeighting) -> [Double] {
