@@ -11,7 +11,7 @@ final class TrainingBenchmarkTests: XCTestCase {
         let count = 1000, dimension = 1280, classCount = 5
         var generator = SeededGenerator(seed: 2024)
         // Structured like pooled CNN features: non-negative, a shared low-rank part, a class-specific mean shift.
-        let classMeans = (0..<classCount).map { _ in generator.floats(dimension, in: 0...0.1) }
+        let classMeans = (0..<classCount).map { _ in generator.floats(dimension, in: 0...0.2) }
         let factors = (0..<8).map { _ in generator.floats(dimension, in: -0.3...0.3) }
         var raw = [Float](repeating: 0, count: count * dimension)
         var labels = [Int](repeating: 0, count: count)
