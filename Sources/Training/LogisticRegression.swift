@@ -45,12 +45,26 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
 
     /// Creates a model from its parameters.
     public init(classCount: Int, dimension: Int, weights: [Float], bias: [Float]) {
-        precondition(weights.count == classCount * dimension && bias.count == classCount,
+        precondition(classCount >= 1 && weights.count == classCount * dimension && bias.count == classCount,
                      "LogisticRegressionModel: weights must be [classCount, dimension] and bias [classCount]")
         self.classCount = classCount
         self.dimension = dimension
         self.weights = weights
         self.bias = bias
+    }
+
+    /// Decodes a model, rejecting parameter arrays whose lengths do not match `classCount` and `dimension`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let classCount = try container.decode(Int.self, forKey: .classCount)
+        let dimension = try container.decode(Int.self, forKey: .dimension)
+        let weights = try container.decode([Float].self, forKey: .weights)
+        let bias = try container.decode([Float].self, forKey: .bias)
+        guard classCount >= 1, dimension >= 0, weights.count == classCount * dimension, bias.count == classCount else {
+            throw DecodingError.dataCorruptedError(forKey: .weights, in: container,
+                debugDescription: "expected \(max(classCount, 0)) × \(max(dimension, 0)) weights and \(max(classCount, 0)) biases, found \(weights.count) and \(bias.count)")
+        }
+        self.init(classCount: classCount, dimension: dimension, weights: weights, bias: bias)
     }
 
     /// Logits `[count, classCount]` for `features` `[count, dimension]`.
@@ -98,7 +112,7 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
         return (0..<count).map { sample in
             let row = values[(sample * classCount)..<((sample + 1) * classCount)]
             var best = 0
-            for k in 1..<classCount where row[row.startIndex + k] > row[row.startIndex + best] { best = k }
+            for k in 0..<classCount where row[row.startIndex + k] > row[row.startIndex + best] { best = k }
             return best
         }
     }

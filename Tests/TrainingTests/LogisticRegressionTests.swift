@@ -95,3 +95,20 @@ final class StandardizerTests: XCTestCase {
         XCTAssertEqual(standardizer.scale, [1, 1, 1])
     }
 }
+
+final class LogisticRegressionEdgeCaseTests: XCTestCase {
+    func testEmptyTrainingSetGivesZeroModel() {
+        let outcome = LogisticRegressionTrainer.train(features: [], labels: [], count: 0, dimension: 3, classCount: 2,
+                                                      settings: .init(l2: 1))
+        XCTAssertTrue(outcome.converged)
+        XCTAssertEqual(outcome.model.weights, [0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(outcome.model.predictions([], count: 0), [])
+    }
+
+    func testModelJSONRoundTripAndRejection() throws {
+        let model = LogisticRegressionModel(classCount: 2, dimension: 1, weights: [0.5, -0.5], bias: [0.1, -0.1])
+        XCTAssertEqual(try JSONDecoder().decode(LogisticRegressionModel.self, from: JSONEncoder().encode(model)), model)
+        let bad = Data(#"{"classCount": 2, "dimension": 3, "weights": [1, 2], "bias": [0, 0]}"#.utf8)
+        XCTAssertThrowsError(try JSONDecoder().decode(LogisticRegressionModel.self, from: bad))
+    }
+}
