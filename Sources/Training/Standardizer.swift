@@ -1,0 +1,64 @@
+/// Per-dimension standardisation `(x − mean) / scale`, fitted on the training features only.
+///
+/// Layout: features are row-major `[count, dimension]`. `scale` is the population standard deviation
+/// (divisor `count`, as scikit-learn's `StandardScaler`). A dimension whose standard deviation is negligible
+/// next to its mean (≤ 1e-10 · max(1, |mean|)) gets scale 1, so a constant feature maps to 0 instead of dividing
+/// by zero or amplifying rounding noise.
+public struct Standardizer: Sendable, Equatable, Codable {
+    /// Number of feature dimensions.
+    public var dimension: Int
+    /// Per-dimension mean, `[dimension]`.
+    public var mean: [Float]
+    /// Per-dimension divisor, `[dimension]`, never zero.
+    public var scale: [Float]
+
+    /// Creates a standardiser from known statistics.
+    public init(mean: [Float], scale: [Float]) {
+        precondition(mean.count == scale.count, "Standardizer: mean and scale differ in length")
+        self.dimension = mean.count
+        self.mean = mean
+        self.scale = scale
+    }
+
+    /// Fits the mean and population standard deviation of each dimension of `features` (`[count, dimension]`).
+    /// Sums run in Double, in row order, so the result does not depend on anything but the input.
+    /// With `count == 0` the standardiser is the identity.
+    public init(fitting features: [Float], count: Int, dimension: Int) {
+        precondition(count >= 0 && dimension >= 0 && features.count == count * dimension,
+                     "Standardizer: features must hold count × dimension values")
+        var sums = [Double](repeating: 0, count: dimension)
+        for row in 0..<count {
+            for column in 0..<dimension { sums[column] += Double(features[row * dimension + column]) }
+        }
+        let means = sums.map { count > 0 ? $0 / Double(count) : 0 }
+        // Two passes: the centred sum of squares does not cancel catastrophically like E[x²] − E[x]².
+        var squares = [Double](repeating: 0, count: dimension)
+        for row in 0..<count {
+            for column in 0..<dimension {
+                let centred = Double(features[row * dimension + column]) - means[column]
+                squares[column] += centred * centred
+            }
+        }
+        var scales = [Float](repeating: 1, count: dimension)
+        if count > 0 {
+            for column in 0..<dimension {
+                let deviation = (squares[column] / Double(count)).squareRoot()
+                if deviation > 1e-10 * max(1, abs(means[column])) { scales[column] = Float(deviation) }
+            }
+        }
+        self.init(mean: means.map { Float($0) }, scale: scales)
+    }
+
+    /// Returns `(features − mean) / scale` for `features` laid out `[count, dimension]`.
+    public func apply(_ features: [Float], count: Int) -> [Float] {
+        precondition(features.count == count * dimension, "Standardizer: features must hold count × dimension values")
+        var result = features
+        for row in 0..<count {
+            for column in 0..<dimension {
+                let index = row * dimension + column
+                result[index] = (features[index] - mean[column]) / scale[column]
+            }
+        }
+        return result
+    }
+}

@@ -1,1 +1,0 @@
-// Training: see README.md in this folder.

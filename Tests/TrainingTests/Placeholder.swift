@@ -1,5 +1,0 @@
-import XCTest
-
-final class TrainingPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}
