@@ -56,6 +56,6 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "_TestSupport"]),
-        .testTarget(name: "WorkbenchCLITests", dependencies: ["Workbench", "_TestSupport"]),
+        .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
     ]
 )

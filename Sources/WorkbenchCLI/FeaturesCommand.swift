@@ -37,6 +37,8 @@ struct FeaturesCommand: ParsableCommand {
             let extractor = try FeatureExtractor(backbonePath: BackboneLocation.resolve(explicit: compute.backbone),
                                                  decodeOptions: options)
             let sink = try OutputSink(path: output)
+            var committed = false
+            defer { if !committed { sink.abandon() } }
             let progress = ProgressBar(total: paths.count, label: "features")
             var failures = 0
             extractor.extract(paths: paths, threads: compute.threadCount) { index, path, result in
@@ -52,6 +54,7 @@ struct FeaturesCommand: ParsableCommand {
             }
             progress.finish()
             try sink.commit()
+            committed = true
             let seconds = progress.elapsed
             let embedded = paths.count - failures
             Console.warn("\(embedded) of \(paths.count) images embedded in \(String(format: "%.2f", seconds)) s "

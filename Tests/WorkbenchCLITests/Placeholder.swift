@@ -1,5 +1,0 @@
-import XCTest
-
-final class WorkbenchCLIPlaceholderTests: XCTestCase {
-    func testModuleBuilds() { XCTAssertTrue(true) }
-}
