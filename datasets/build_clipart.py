@@ -4,7 +4,7 @@
     datasets/<name>/Training Data/<label>/*.png
     datasets/<name>/Testing Data/<label>/*.png
 
-The clip art is public domain. Files are taken in sorted path order, at most --per-label per label; every 5th
+The clip art is public domain. Files are taken in sorted path order, duplicates dropped, at most --per-label per label; every 5th
 file goes to testing, the rest to training, so the split is deterministic. Images are downscaled so the longer
 side is at most 512 px (transparency kept: Workbench composites it onto white). Re-running with the same
 arguments rebuilds nothing that is already complete.
@@ -12,6 +12,7 @@ arguments rebuilds nothing that is already complete.
 Usage: python3 datasets/build_clipart.py [--recipe drawings|objects] [--per-label N] [--out DIR]
 """
 import argparse
+import hashlib
 import os
 import pathlib
 import shutil
@@ -79,23 +80,32 @@ def downscaled(source: pathlib.Path):
 
 def build(recipe: str, per_label: int, out: pathlib.Path, cache: pathlib.Path) -> None:
     marker = out / ".complete"
-    if marker.exists() and marker.read_text() == f"{recipe} {per_label}\n":
+    if marker.exists() and marker.read_text() == f"{recipe} {per_label} v2\n":
         return
     root = clipart_root(cache)
     staging = out.with_name(out.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     counts = {}
+    seen = set()  # openclipart holds the same drawing under several names: keep one, or testing leaks into training
     for label, folders in RECIPES[recipe].items():
-        files = sorted(p for folder in folders for p in (root / folder).rglob("*.png"))[:per_label]
-        if len(files) < 25:
-            sys.exit(f"datasets: label {label} has only {len(files)} images in {folders}")
-        for index, source in enumerate(files):
+        index = 0
+        for source in sorted(p for folder in folders for p in (root / folder).rglob("*.png")):
+            if index == per_label:
+                break
+            image = downscaled(source)
+            fingerprint = hashlib.sha256(image.tobytes() + repr(image.size).encode()).hexdigest()
+            if fingerprint in seen:
+                continue
+            seen.add(fingerprint)
             split = "Testing Data" if index % TEST_EVERY == TEST_EVERY - 1 else "Training Data"
             destination = staging / split / label / f"{index + 1:03d}-{source.stem}.png"
             destination.parent.mkdir(parents=True, exist_ok=True)
-            downscaled(source).save(destination, optimize=False)
+            image.save(destination, optimize=False)
             counts[(label, split)] = counts.get((label, split), 0) + 1
-    (staging / ".complete").write_text(f"{recipe} {per_label}\n")
+            index += 1
+        if index < 25:
+            sys.exit(f"datasets: label {label} has only {index} distinct images in {folders}")
+    (staging / ".complete").write_text(f"{recipe} {per_label} v2\n")
     shutil.rmtree(out, ignore_errors=True)
     os.replace(staging, out)
     for label in RECIPES[recipe]:

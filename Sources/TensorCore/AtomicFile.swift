@@ -4,9 +4,10 @@ import Foundation
 /// destination's folder (same file system), are flushed, and the temporary file is renamed over the destination.
 public enum AtomicFile {
     /// A failed atomic write; `reason` is one line.
-    public struct WriteError: Error, Sendable {
+    public struct WriteError: Error, Sendable, CustomStringConvertible {
         public let path: String
         public let reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
     /// Writes `bytes` to `path` atomically.

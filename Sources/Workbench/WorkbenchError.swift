@@ -1,7 +1,19 @@
-/// A user-facing failure of a workflow, one line, naming the file where there is one.
+/// A user-facing failure of a workflow, one line, naming the file where there is one: "path: reason".
 public struct WorkbenchError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-    /// An error about one file: "path: reason".
-    public init(path: String, reason: String) { self.description = "\(path): \(reason)" }
+    /// The file or folder concerned, if any.
+    public let path: String?
+    /// What is wrong, in one line.
+    public let reason: String
+
+    public init(_ reason: String) {
+        path = nil
+        self.reason = reason
+    }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { path.map { "\($0): \(reason)" } ?? reason }
 }

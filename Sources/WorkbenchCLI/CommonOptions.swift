@@ -7,9 +7,6 @@ struct ComputeOptions: ParsableArguments {
     @Option(name: .long, help: "Worker threads (default: all cores).")
     var threads: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The backbone weights (default: models/efficientnet-lite0.safetensors from set-up).", valueName: "path"))
-    var backbone: String?
-
     @Option(name: .long, help: ArgumentHelp("Refuse images larger than this many megapixels.", valueName: "megapixels"))
     var maxMegapixels: Int = 300
 
@@ -18,5 +15,25 @@ struct ComputeOptions: ParsableArguments {
         if maxMegapixels < 1 { throw ValidationError("--max-megapixels must be at least 1") }
     }
 
-    var threadCount: Int { threads ?? Parallel.coreCount }
+    /// A feature extractor over `backbone` with these settings.
+    func extractor(backbone: Backbone, usesCache: Bool) -> FeatureExtractor {
+        FeatureExtractor(backbone: backbone, settings: FeatureSettings(
+            threads: threads ?? Parallel.coreCount, maximumPixels: maxMegapixels * 1_000_000, usesCache: usesCache))
+    }
+}
+
+/// Where set-up's backbone weights are, for the commands that start from the pretrained network.
+struct BackboneOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The backbone weights (default: models/efficientnet-lite0.safetensors from set-up).", valueName: "path"))
+    var backbone: String?
+
+    func load() throws -> Backbone {
+        try Backbone.load(path: BackboneLocation.resolve(explicit: backbone))
+    }
+}
+
+/// The feature cache switch.
+struct CacheOptions: ParsableArguments {
+    @Flag(name: .long, help: "Do not read or write the feature cache (~/.cache/workbench/features, or $WORKBENCH_CACHE).")
+    var noCache = false
 }

@@ -6,6 +6,8 @@ import Workbench
 enum Console {
     /// Writes one line to stderr.
     static func warn(_ line: String) {
+        // Results printed so far go out first, so a warning lands after them even when stdout is a pipe.
+        fflush(nil)  // nil flushes every output stream, stdout included
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 

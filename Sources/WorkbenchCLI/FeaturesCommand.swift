@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ImageCodecs
 import Workbench
 
 struct FeaturesCommand: ParsableCommand {
@@ -27,21 +26,20 @@ struct FeaturesCommand: ParsableCommand {
     var output: String?
 
     @OptionGroup var compute: ComputeOptions
+    @OptionGroup var backboneOptions: BackboneOptions
 
     func run() throws {
         try Console.run {
             let paths = try ImageFileList.expand(inputs)
             guard !paths.isEmpty else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
-            var options = DecodeOptions()
-            options.maximumPixels = compute.maxMegapixels * 1_000_000
-            let extractor = try FeatureExtractor(backbonePath: BackboneLocation.resolve(explicit: compute.backbone),
-                                                 decodeOptions: options)
+            // Embedding is a raw measurement: always computed, never served from the training cache.
+            let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: false)
             let sink = try OutputSink(path: output)
             var committed = false
             defer { if !committed { sink.abandon() } }
             let progress = ProgressBar(total: paths.count, label: "features")
             var failures = 0
-            extractor.extract(paths: paths, threads: compute.threadCount) { index, path, result in
+            extractor.extract(paths: paths) { index, path, result in
                 switch result {
                 case .success(let features):
                     sink.write(json ? jsonLine(path: path, features: features) : textLine(path: path, features: features))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Workbench
 
 @main
 struct WorkbenchCommand: ParsableCommand {
@@ -9,13 +10,13 @@ struct WorkbenchCommand: ParsableCommand {
             A pretrained EfficientNet-Lite0 turns each image into 1280 features; a classifier head is trained on them.
 
             Examples:
+              workbench train datasets/drawings -o Drawings.wbmodel
+              workbench classify Drawings.wbmodel photo.jpg --top 3
+              workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
+              workbench inspect Drawings.wbmodel
               workbench features photos/ --json -o features.jsonl
             """,
-        version: WorkbenchVersion.current,
-        subcommands: [FeaturesCommand.self]
+        version: WorkbenchInfo.version,
+        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, InspectCommand.self, FeaturesCommand.self]
     )
-}
-
-enum WorkbenchVersion {
-    static let current = "0.1.0"
 }

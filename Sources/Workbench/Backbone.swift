@@ -1,0 +1,56 @@
+import Datasets
+import Foundation
+import ModelFiles
+import Models
+import TensorCore
+
+/// The pretrained backbone's tensors (original names, unfolded), wherever they came from: set-up's weights file
+/// or a model file, which carries its own copy. The identifier is a SHA-256 over names and values, so features
+/// cached for one are valid for the other exactly when the tensors are the same.
+public struct Backbone: Sendable {
+    /// The tensors by their original names (`_conv_stem.weight`, ...).
+    public let weights: SafetensorsFile
+    /// Where they were read from, for messages.
+    public let source: String
+    /// Hex SHA-256 of the tensors (sorted names, shapes, little-endian values).
+    public let identifier: String
+
+    /// The backbone name model files record.
+    public static let name = "efficientnet-lite0"
+
+    /// Reads set-up's weights file.
+    public static func load(path: String) throws(WorkbenchError) -> Backbone {
+        do {
+            return Backbone(weights: try SafetensorsFile.read(path: path), source: path)
+        } catch {
+            throw WorkbenchError(path: path, reason: "cannot load the backbone: \(error.reason)")
+        }
+    }
+
+    /// The backbone stored in a model file (its tensors are named `backbone.<original name>` there; the model file
+    /// API hands them back without the prefix).
+    public init(modelFile: ModelFile, source: String) {
+        self.init(weights: SafetensorsFile(tensors: modelFile.backboneTensors), source: source)
+    }
+
+    init(weights: SafetensorsFile, source: String) {
+        self.weights = weights
+        self.source = source
+        var hasher = SHA256()
+        for name in weights.tensors.keys.sorted() {
+            let tensor = weights.tensors[name]!
+            hasher.update(Array("\(name)\u{0}\(tensor.shape)\u{0}".utf8))
+            tensor.values.withUnsafeBytes { hasher.update($0) }
+        }
+        identifier = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Builds the network (folds batch norm, packs weights). Strict: missing, unused or wrong-shape tensors fail.
+    public func makeNetwork() throws(WorkbenchError) -> EfficientNetLite0 {
+        do {
+            return try EfficientNetLite0(weights: weights, path: source)
+        } catch {
+            throw WorkbenchError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import ModelFiles
+import Models
+import Training
+
+/// A trained classifier: the model file's labels and head over its own backbone.
+public struct Classifier: Sendable {
+    /// The model file as loaded.
+    public let modelFile: ModelFile
+    /// Where it was loaded from.
+    public let path: String
+    /// The backbone the model file carries.
+    public let backbone: Backbone
+    /// Standardisation of the features, then the linear layer.
+    public let standardizer: Standardizer
+    public let head: LogisticRegressionModel
+
+    /// The labels, in output order.
+    public var labels: [String] { modelFile.labels }
+
+    /// Loads and checks a model file: format, labels, head shapes, and every backbone tensor's name and shape.
+    public static func load(path: String) throws(WorkbenchError) -> Classifier {
+        let file: ModelFile
+        do {
+            file = try ModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes)
+        } catch {
+            throw WorkbenchError("\(error)")
+        }
+        return Classifier(modelFile: file, path: path)
+    }
+
+    /// A classifier over an in-memory model file.
+    public init(modelFile: ModelFile, path: String) {
+        self.modelFile = modelFile
+        self.path = path
+        backbone = Backbone(modelFile: modelFile, source: path)
+        standardizer = Standardizer(mean: modelFile.head.featureMean, scale: modelFile.head.featureScale)
+        head = LogisticRegressionModel(classCount: modelFile.head.classCount, dimension: modelFile.head.featureDimension,
+                                       weights: modelFile.head.weights, bias: modelFile.head.bias)
+    }
+
+    /// Class probabilities `[count, labels.count]` for features `[count, 1280]`.
+    public func probabilities(features: [Float], count: Int) -> [Float] {
+        head.probabilities(standardizer.apply(features, count: count), count: count)
+    }
+
+    /// The training report the model file carries, if it parses.
+    public var trainingReport: TrainingReport? {
+        try? JSONDecoder().decode(TrainingReport.self, from: Data(modelFile.trainingReportJSON.utf8))
+    }
+}

@@ -1,0 +1,29 @@
+import Training
+
+/// Scores predictions against the truth: accuracy, confusion matrix, per-label metrics, the files it got wrong.
+public enum Evaluation {
+    /// Evaluates one split. `probabilities` is `[paths.count, labels.count]`; `truths` index into `labels`.
+    public static func evaluate(labels: [String], paths: [String], truths: [Int], probabilities: [Float]) -> TrainingReport.SplitEvaluation {
+        let classCount = labels.count
+        precondition(truths.count == paths.count && probabilities.count == paths.count * classCount,
+                     "Evaluation: one truth and one probability row per file")
+        var matrix = ConfusionMatrix(classCount: classCount)
+        var misclassified: [TrainingReport.Misclassified] = []
+        for index in paths.indices {
+            let row = probabilities[(index * classCount)..<((index + 1) * classCount)]
+            let predicted = row.indices.max { row[$0] < row[$1] || (row[$0] == row[$1] && $0 > $1) }! - index * classCount
+            matrix.add(truth: truths[index], predicted: predicted)
+            if predicted != truths[index] {
+                misclassified.append(.init(path: paths[index], truth: labels[truths[index]], predicted: labels[predicted],
+                                           confidence: Double(row[row.startIndex + predicted])))
+            }
+        }
+        let summary = matrix.summary
+        let perLabel = labels.indices.map { index in
+            TrainingReport.LabelMetrics(label: labels[index], precision: summary.precision[index], recall: summary.recall[index],
+                                        f1: summary.f1[index], support: summary.support[index])
+        }
+        return .init(accuracy: paths.isEmpty ? 0 : matrix.accuracy, count: paths.count, confusionMatrix: matrix.counts,
+                     perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified)
+    }
+}

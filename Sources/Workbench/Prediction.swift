@@ -1,0 +1,87 @@
+import Datasets
+import Foundation
+
+/// One image's classification.
+public struct Prediction: Sendable, Equatable {
+    public var path: String
+    /// The most probable label and its probability.
+    public var label: String
+    public var confidence: Float
+    /// Every label's probability, in the model's label order.
+    public var probabilities: [Float]
+
+    /// The `count` most probable labels, best first (ties: model order).
+    public func top(_ count: Int, labels: [String]) -> [(label: String, probability: Float)] {
+        probabilities.indices.sorted { probabilities[$0] > probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 < $1) }
+            .prefix(count).map { (labels[$0], probabilities[$0]) }
+    }
+}
+
+/// `workbench classify` and `workbench evaluate`: a trained model over image files.
+public enum ClassificationWorkflow {
+    /// Classifies `paths` on the extractor's worker threads, delivering predictions in input order.
+    public static func classify(
+        paths: [String], classifier: Classifier, extractor: FeatureExtractor,
+        deliver: (_ index: Int, _ path: String, _ result: Result<Prediction, WorkbenchError>) -> Void
+    ) {
+        extractor.extract(paths: paths) { index, path, result in
+            deliver(index, path, result.map { features in
+                let probabilities = classifier.probabilities(features: features, count: 1)
+                let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 > $1) }!
+                return Prediction(path: path, label: classifier.labels[best], confidence: probabilities[best], probabilities: probabilities)
+            })
+        }
+    }
+
+    /// A labelled folder's evaluation and the files that could not be read.
+    public struct EvaluationResult: Sendable {
+        public var evaluation: TrainingReport.SplitEvaluation
+        public var labels: [String]
+        public var unreadable: [TrainingReport.Problem]
+    }
+
+    /// Evaluates `folder`: its label subfolders (or, for a dataset folder, its testing split) against the model.
+    /// A label the model does not know is an error naming it.
+    public static func evaluate(
+        folder: String, classifier: Classifier, extractor: FeatureExtractor,
+        progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
+    ) throws(WorkbenchError) -> EvaluationResult {
+        let labelled: ImageFolder
+        do throws(DatasetError) {
+            // A whole dataset folder is evaluated on its testing split; otherwise the folder's own label subfolders.
+            if let testing = (try? DatasetLayout.resolve(path: folder))?.testing {
+                labelled = testing
+            } else {
+                labelled = try ImageFolder.scan(path: folder)
+            }
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+        let labelIndex = Dictionary(uniqueKeysWithValues: classifier.labels.enumerated().map { ($1, $0) })
+        var paths: [String] = [], truths: [Int] = []
+        for labelFolder in labelled.classes {
+            guard let index = labelIndex[labelFolder.label] else {
+                throw WorkbenchError(path: labelFolder.path, reason: "label '\(labelFolder.label)' is not one of the model's labels (\(classifier.labels.joined(separator: ", ")))")
+            }
+            paths += labelFolder.files
+            truths += Array(repeating: index, count: labelFolder.files.count)
+        }
+        guard !paths.isEmpty else { throw WorkbenchError(path: folder, reason: "no labelled images (expected one subfolder of images per label)") }
+        var usedPaths: [String] = [], usedTruths: [Int] = [], probabilities: [Float] = []
+        var unreadable: [TrainingReport.Problem] = []
+        classify(paths: paths, classifier: classifier, extractor: extractor) { index, path, result in
+            switch result {
+            case .success(let prediction):
+                usedPaths.append(path)
+                usedTruths.append(truths[index])
+                probabilities += prediction.probabilities
+            case .failure(let error):
+                unreadable.append(.init(path: path, reason: error.reason))
+                warning("\(error) (skipped)")
+            }
+            progress(index + 1, paths.count)
+        }
+        let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
+        return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: unreadable)
+    }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import TensorCore
+import Training
+import Workbench
+
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a classifier from folders of images, one subfolder per label.",
+        discussion: """
+            DATASET holds "Training Data/" and "Testing Data/" (Create ML's layout), or train/, val/ and test/, or is \
+            itself a folder of label subfolders. Without a validation folder, a stratified 10 % of the training images \
+            is held out for validation and never trained on. Features are cached, so training again with other head \
+            settings skips the network.
+
+            Examples:
+              workbench train datasets/drawings
+              workbench train "Training Data" --test "Testing Data" -o models/Drawings.wbmodel
+              workbench train datasets/drawings --l2 10 --class-weights balanced --report report.json
+            """)
+
+    @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
+    var dataset: String
+
+    @Option(name: .long, help: ArgumentHelp("A testing folder (label subfolders).", valueName: "folder"))
+    var test: String?
+
+    @Option(name: .long, help: ArgumentHelp("A validation folder (label subfolders).", valueName: "folder"))
+    var validation: String?
+
+    @Option(name: .long, help: "Share of training images held out for validation when there is no validation folder (0 turns it off).")
+    var validationFraction: Double = 0.1
+
+    @Option(name: .long, help: "Seed of the validation split.")
+    var seed: UInt64 = 42
+
+    @Option(name: .long, help: "L2 regularisation strength (default: chosen by validation accuracy).")
+    var l2: Double?
+
+    @Option(name: .long, help: "Most optimiser iterations.")
+    var maxIterations: Int = 1000
+
+    @Option(name: .long, help: ArgumentHelp("uniform, or balanced for imbalanced labels.", valueName: "weighting"))
+    var classWeights: String = "uniform"
+
+    @Flag(name: .long, help: "Fail on the first unreadable image instead of skipping it.")
+    var strict = false
+
+    @Flag(name: .long, help: "List the non-image files passed over.")
+    var verbose = false
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The model file to write (default: DATASET-NAME.wbmodel).", valueName: "file"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also write the full report as JSON.", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Print the full report as JSON instead of tables.")
+    var json = false
+
+    @OptionGroup var compute: ComputeOptions
+    @OptionGroup var backboneOptions: BackboneOptions
+    @OptionGroup var cache: CacheOptions
+
+    func validate() throws {
+        guard (0..<1).contains(validationFraction) else { throw ValidationError("--validation-fraction must be at least 0 and below 1") }
+        if let l2, !(l2 >= 0) { throw ValidationError("--l2 must be 0 or more") }
+        guard maxIterations >= 1 else { throw ValidationError("--max-iterations must be at least 1") }
+        guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
+    }
+
+    func run() throws {
+        try Console.run {
+            var request = TrainingRequest(datasetPath: dataset)
+            request.testingPath = test
+            request.validationPath = validation
+            request.validationFraction = validationFraction
+            request.seed = seed
+            request.l2 = l2
+            request.maxIterations = maxIterations
+            request.classWeighting = ClassWeighting(rawValue: classWeights)!
+            request.strict = strict
+            let modelPath = output ?? defaultModelPath()
+            try checkWritable(modelPath)
+            if let report { try checkWritable(report) }
+
+            let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: !cache.noCache)
+            var progress: ProgressBar?
+            let result = try TrainingWorkflow.run(request, extractor: extractor) { event in
+                switch event {
+                case .scanned(let counts, let skipped):
+                    if !json { print(ReportRendering.counts(counts)) }
+                    if verbose { for file in skipped { Console.warn("skipped \(file)") } }
+                case .warning(let line):
+                    progress?.finish()
+                    Console.warn("warning: \(line)")
+                case .features(let done, let total):
+                    if progress == nil { progress = ProgressBar(total: total, label: "features") }
+                    progress?.update(completed: done)
+                case .fitting:
+                    progress?.finish()
+                }
+            }
+            let trained = result.report
+            if json {
+                print(ReportRendering.json(trained), terminator: "")
+            } else {
+                print(ReportRendering.accuracies(trained))
+                if let testing = trained.testingEvaluation {
+                    print(ReportRendering.evaluation(testing, labels: trained.labels, title: "Testing"))
+                } else if let validation = trained.validationEvaluation {
+                    print(ReportRendering.evaluation(validation, labels: trained.labels, title: "Validation"))
+                }
+                if !trained.unreadable.isEmpty { print("\(trained.unreadable.count) unreadable images skipped") }
+            }
+            if let report { try AtomicFile.write(text: ReportRendering.json(trained), to: report) }
+            try result.modelFile.write(path: modelPath)
+            Console.warn(String(format: "features %.1f s, head %.2f s, total %.1f s",
+                                trained.timings?.features ?? 0, trained.timings?.training ?? 0, trained.timings?.total ?? 0))
+            // With --json, stdout is the report alone, for machines; the path still comes last, on stderr.
+            if json { Console.warn("model written to \(modelPath)") } else { print("model written to \(modelPath)") }
+        }
+    }
+
+    /// `NAME.wbmodel` in the working directory, NAME from the dataset folder (its parent for "Training Data").
+    private func defaultModelPath() -> String {
+        var url = URL(fileURLWithPath: dataset).standardizedFileURL
+        if ["training data", "train"].contains(url.lastPathComponent.lowercased()) { url.deleteLastPathComponent() }
+        let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? "model" : url.lastPathComponent
+        return "\(name).wbmodel"
+    }
+
+    /// Fails before any work when the output's folder is missing, so a long run never ends without its file.
+    private func checkWritable(_ path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.isWritableFile(atPath: folder) else {
+            throw WorkbenchError(path: path, reason: "cannot write here: folder \(folder) does not exist or is not writable")
+        }
+    }
+}
