@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Set up everything, build the bundled sample dataset (clip art from Debian's openclipart-png) and run the main
-# job on it end to end.
+# Set up everything, build the bundled sample dataset (clip art from Debian's openclipart-png), train a classifier
+# on it and label its test images with the trained model: the main job, end to end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 python3 datasets/build_clipart.py >/dev/null
-.build/release/workbench features datasets/drawings --json -o models/drawings-features.jsonl
-echo "features written to models/drawings-features.jsonl"
+.build/release/workbench train datasets/drawings -o models/Drawings.wbmodel --report models/Drawings-report.json
+echo
+echo "workbench classify models/Drawings.wbmodel \"datasets/drawings/Testing Data/Fruit\" --top 2"
+.build/release/workbench classify models/Drawings.wbmodel "datasets/drawings/Testing Data/Fruit" --top 2

@@ -1,0 +1,164 @@
+import Foundation
+import XCTest
+import _TestSupport
+
+/// `train → evaluate → classify → inspect` through the release binary on a small generated dataset, and the
+/// bad inputs each command must refuse with one line.
+final class TrainCommandTests: XCTestCase {
+    var folder: URL!
+    var dataset: URL!
+    var environment: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        folder = try WorkbenchBinary.temporaryFolder()
+        dataset = folder.appendingPathComponent("tiny")
+        let root = WorkbenchBinary.repositoryRoot()
+        let maker = Process()
+        maker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        maker.arguments = ["python3", root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+                           root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path]
+        try maker.run()
+        maker.waitUntilExit()
+        XCTAssertEqual(maker.terminationStatus, 0, "scripts/make_tiny_dataset.py needs Pillow: run scripts/setup.sh")
+        // A private cache, so runs neither read nor pollute the user's.
+        environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
+        try WorkbenchBinary.run(arguments, environment: environment, file: file, line: line)
+    }
+
+    func testTrainEvaluateClassifyInspect() throws {
+        let model = folder.appendingPathComponent("Tiny.wbmodel").path
+        let reportPath = folder.appendingPathComponent("report.json").path
+        let train = try run(["train", dataset.path, "-o", model, "--report", reportPath])
+        XCTAssertEqual(train.status, 0, train.standardError)
+        XCTAssertTrue(train.standardOutput.contains("training"), train.standardOutput)
+        XCTAssertTrue(train.standardOutput.hasSuffix("model written to \(model)\n"), "the model's path comes last")
+
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        for split in ["training", "validation", "testing"] {
+            let summary = try XCTUnwrap(report[split] as? [String: Any], split)
+            let accuracy = try XCTUnwrap(summary["accuracy"] as? Double)
+            XCTAssertTrue((0...1).contains(accuracy), "\(split) accuracy is a fraction")
+            XCTAssertNotNil(summary["count"] as? Int)
+        }
+        XCTAssertEqual((report["testing"] as? [String: Any])?["count"] as? Int, 4)
+        XCTAssertEqual((report["testing"] as? [String: Any])?["accuracy"] as? Double, 1.0, "a cat and an espresso are easy")
+        XCTAssertEqual(report["labels"] as? [String], ["cat", "espresso"])
+
+        let evaluate = try run(["evaluate", model, dataset.appendingPathComponent("Testing Data").path, "--json"])
+        XCTAssertEqual(evaluate.status, 0, evaluate.standardError)
+        let evaluation = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(evaluate.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(evaluation["accuracy"] as? Double, 1.0)
+        XCTAssertEqual(evaluation["confusionMatrix"] as? [[Int]], [[2, 0], [0, 2]])
+
+        let testingCat = dataset.appendingPathComponent("Testing Data/cat").path
+        let classify = try run(["classify", model, testingCat, "--json"])
+        XCTAssertEqual(classify.status, 0, classify.standardError)
+        let predictions = try classify.standardOutput.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(predictions.count, 2)
+        for prediction in predictions {
+            XCTAssertEqual(prediction["label"] as? String, "cat")
+            let probabilities = try XCTUnwrap(prediction["probabilities"] as? [String: Double])
+            XCTAssertEqual(Set(probabilities.keys), ["cat", "espresso"])
+            XCTAssertEqual(probabilities.values.reduce(0, +), 1, accuracy: 1e-5)
+            XCTAssertEqual(prediction["confidence"] as? Double ?? -1, probabilities["cat"]!, accuracy: 1e-6)
+        }
+        let score = try run(["classify", model, testingCat, "--label", "espresso", "--json"])
+        XCTAssertEqual(score.status, 0, score.standardError)
+        let first = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(score.standardOutput.split(separator: "\n")[0].utf8)) as? [String: Any])
+        XCTAssertEqual(first["label"] as? String, "espresso", "--label reports the asked label")
+        XCTAssertLessThan(first["confidence"] as? Double ?? 1, 0.5)
+
+        let inspect = try run(["inspect", model])
+        XCTAssertEqual(inspect.status, 0, inspect.standardError)
+        XCTAssertTrue(inspect.standardOutput.contains("cat, espresso"), inspect.standardOutput)
+        XCTAssertTrue(inspect.standardOutput.contains("224"), inspect.standardOutput)
+    }
+
+    func testSameDataAndSeedGiveAByteIdenticalModelAndTheCacheServesTheSecondRun() throws {
+        let first = folder.appendingPathComponent("a.wbmodel").path, second = folder.appendingPathComponent("b.wbmodel").path
+        XCTAssertEqual(try run(["train", dataset.path, "-o", first]).status, 0)
+        let cached = try FileManager.default.subpathsOfDirectory(atPath: folder.appendingPathComponent("cache").path)
+        XCTAssertEqual(cached.filter { $0.hasSuffix(".feat") }.count, 16, "one cache entry per image")
+        XCTAssertEqual(try run(["train", dataset.path, "-o", second]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: second)))
+        let uncached = folder.appendingPathComponent("c.wbmodel").path
+        XCTAssertEqual(try run(["train", dataset.path, "-o", uncached, "--no-cache"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: uncached)),
+                       "cached features are the computed ones")
+    }
+
+    func testBadDatasetsFailWithOneLineAndWriteNothing() throws {
+        let model = folder.appendingPathComponent("bad.wbmodel").path
+        func expectFailure(_ arguments: [String], mentioning fragment: String, line: UInt = #line) throws {
+            let outcome = try run(arguments, line: line)
+            XCTAssertEqual(outcome.status, 1, "\(arguments): \(outcome.standardError)", line: line)
+            let errors = outcome.errorLines.filter { $0.hasPrefix("workbench: ") }
+            XCTAssertEqual(errors.count, 1, outcome.standardError, line: line)
+            XCTAssertTrue(errors.first?.contains(fragment) ?? false, "\(errors) should mention \(fragment)", line: line)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: model), "no model may be written", line: line)
+        }
+        try expectFailure(["train", folder.appendingPathComponent("missing").path, "-o", model], mentioning: "missing")
+
+        let oneLabel = folder.appendingPathComponent("one-label")
+        try FileManager.default.createDirectory(at: oneLabel.appendingPathComponent("cat"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: dataset.appendingPathComponent("Training Data/cat/1.jpg"),
+                                         to: oneLabel.appendingPathComponent("cat/1.jpg"))
+        try expectFailure(["train", oneLabel.path, "-o", model], mentioning: "fewer than two labels")
+
+        let unreadable = folder.appendingPathComponent("unreadable")
+        try FileManager.default.copyItem(at: dataset.appendingPathComponent("Training Data"), to: unreadable)
+        let dog = unreadable.appendingPathComponent("dog")
+        try FileManager.default.createDirectory(at: dog, withIntermediateDirectories: true)
+        try Data("not a picture".utf8).write(to: dog.appendingPathComponent("1.jpg"))
+        try expectFailure(["train", unreadable.path, "-o", model], mentioning: "dog")
+
+        let unknownTestLabel = folder.appendingPathComponent("unknown-test")
+        try FileManager.default.createDirectory(at: unknownTestLabel.appendingPathComponent("bird"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: dataset.appendingPathComponent("Training Data/cat/1.jpg"),
+                                         to: unknownTestLabel.appendingPathComponent("bird/1.jpg"))
+        try expectFailure(["train", dataset.appendingPathComponent("Training Data").path, "--test", unknownTestLabel.path, "-o", model],
+                          mentioning: "bird")
+        try expectFailure(["train", dataset.path, "-o", folder.appendingPathComponent("no/such/folder/x.wbmodel").path],
+                          mentioning: "no/such/folder")
+
+        let strict = try run(["train", unreadable.deletingLastPathComponent().appendingPathComponent("unreadable").path, "--strict", "-o", model])
+        XCTAssertEqual(strict.status, 1)
+    }
+
+    func testCorruptOrForeignModelFilesAreRefusedByClassify() throws {
+        let model = folder.appendingPathComponent("good.wbmodel").path
+        XCTAssertEqual(try run(["train", dataset.path, "-o", model, "--validation-fraction", "0"]).status, 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: model))
+        let image = dataset.appendingPathComponent("Testing Data/cat").path
+        let cases: [(String, Data, String)] = [
+            ("truncated.wbmodel", bytes.prefix(bytes.count / 2), "truncated.wbmodel: "),
+            ("empty.wbmodel", Data(), "empty.wbmodel: "),
+            ("text.wbmodel", Data("hello, I am not a model".utf8), "text.wbmodel: "),
+            ("backbone.wbmodel", try Data(contentsOf: WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors")),
+             "not a Workbench model"),
+        ]
+        for (name, data, fragment) in cases {
+            let path = folder.appendingPathComponent(name).path
+            try data.write(to: URL(fileURLWithPath: path))
+            let outcome = try run(["classify", path, image])
+            XCTAssertEqual(outcome.status, 1, name)
+            XCTAssertEqual(outcome.errorLines.count, 1, "\(name): \(outcome.standardError)")
+            XCTAssertTrue(outcome.standardError.contains(fragment), "\(name): \(outcome.standardError)")
+            XCTAssertTrue(outcome.standardOutput.isEmpty, name)
+        }
+        let missing = try run(["classify", folder.appendingPathComponent("absent.wbmodel").path, image])
+        XCTAssertEqual(missing.status, 1)
+        let unknownLabel = try run(["classify", model, image, "--label", "dog"])
+        XCTAssertEqual(unknownLabel.status, 1)
+        XCTAssertTrue(unknownLabel.standardError.contains("'dog'"), unknownLabel.standardError)
+    }
+}

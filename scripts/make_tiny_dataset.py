@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Writes a tiny two-label dataset in Create ML's layout for end-to-end tests: crops, flips and tints of the
+reference's cat (chelsea) and espresso (coffee) photos, made with Pillow.
+
+Usage: python3 scripts/make_tiny_dataset.py FIXTURES_DIR OUT_DIR [--per-label N]
+"""
+import argparse
+import pathlib
+
+from PIL import Image, ImageEnhance, ImageOps
+
+
+def variants(image, count):
+    width, height = image.size
+    for index in range(count):
+        fraction = 0.7 + 0.05 * (index % 5)
+        crop_width, crop_height = int(width * fraction), int(height * fraction)
+        left = (index * 37) % max(1, width - crop_width)
+        top = (index * 23) % max(1, height - crop_height)
+        variant = image.crop((left, top, left + crop_width, top + crop_height))
+        if index % 2:
+            variant = ImageOps.mirror(variant)
+        yield ImageEnhance.Color(variant).enhance(0.6 + 0.15 * (index % 4))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("fixtures", type=pathlib.Path)
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--per-label", type=int, default=8)
+    arguments = parser.parse_args()
+    for label, source in (("cat", "chelsea.png"), ("espresso", "coffee.png")):
+        image = Image.open(arguments.fixtures / source).convert("RGB")
+        for index, variant in enumerate(variants(image, arguments.per_label)):
+            split = "Testing Data" if index % 4 == 3 else "Training Data"
+            folder = arguments.out / split / label
+            folder.mkdir(parents=True, exist_ok=True)
+            if index % 3 == 0:
+                variant.save(folder / f"{index + 1}.jpg", quality=90)
+            else:
+                variant.save(folder / f"{index + 1}.png")
+
+
+if __name__ == "__main__":
+    main()
