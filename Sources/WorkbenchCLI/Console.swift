@@ -26,7 +26,7 @@ enum Console {
 
 /// A progress bar on stderr, redrawn at most ten times a second, shown only when stderr is a terminal.
 final class ProgressBar {
-    private let total: Int
+    private var total: Int
     private let label: String
     private let start = Date()
     private var lastDraw = Date.distantPast
@@ -40,13 +40,14 @@ final class ProgressBar {
     /// Seconds since the bar was created.
     var elapsed: Double { Date().timeIntervalSince(start) }
 
-    func update(completed: Int) {
+    func update(completed: Int, total newTotal: Int? = nil) {
+        if let newTotal { total = max(newTotal, completed) }
         guard enabled else { return }
         let now = Date()
         guard completed == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
         let width = 30
-        let filled = total == 0 ? width : width * completed / total
+        let filled = total == 0 ? 0 : min(width, width * completed / total)
         let rate = Double(completed) / max(elapsed, 1e-9)
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
         let line = "\r\(label) \(bar) \(completed)/\(total)  \(String(format: "%.1f", rate))/s "

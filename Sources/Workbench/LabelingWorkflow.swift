@@ -1,0 +1,81 @@
+import Foundation
+import ImageCodecs
+import Labeling
+import Models
+import TensorCore
+
+/// `workbench label`: a trained model over movies (video files or folders of numbered frames), one frame every
+/// `every` seconds, giving per-frame labels from which markers, summaries and highlight reels are made.
+public enum LabelingWorkflow {
+    /// How frames are taken from a movie.
+    public struct Sampling: Sendable {
+        /// Seconds between sampled frames (video), or between numbered frames (folders, unless `framesPerSecond`).
+        public var every: Double = 1
+        /// The frame rate of a frame folder, when its frames are not `every` seconds apart.
+        public var framesPerSecond: Double?
+        public init(every: Double = 1, framesPerSecond: Double? = nil) {
+            self.every = every
+            self.framesPerSecond = framesPerSecond
+        }
+    }
+
+    /// One labelled movie.
+    public struct MovieResult: Sendable {
+        public var path: String
+        public var frames: [LabeledFrame]
+        /// Frames of a frame folder that could not be decoded: skipped and counted, not fatal.
+        public var skippedFrames: [SkippedFrame]
+        public var seconds: Double
+    }
+
+    /// Labels one movie. Frames are decoded ahead on a reader thread (ffmpeg for video) while the network
+    /// classifies the previous ones on the extractor's worker threads.
+    public static func label(
+        movie path: String, classifier: Classifier, extractor: FeatureExtractor, sampling: Sampling,
+        progress: @escaping (_ done: Int, _ expected: Int?) -> Void
+    ) throws(WorkbenchError) -> MovieResult {
+        let started = Date()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw WorkbenchError(path: path, reason: "no such video file or frames folder")
+        }
+        var skipped: [SkippedFrame] = []
+        let source: FrameSource
+        do {
+            if isDirectory.boolValue {
+                let options = DecodeOptions(maximumPixels: extractor.settings.maximumPixels)
+                source = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
+                                         load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
+                                         onSkip: { skipped.append($0) })
+            } else {
+                source = try VideoFrameSource(path: path, every: sampling.every)
+            }
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+        let threads = max(1, extractor.settings.threads)
+        let labeler = MovieLabeler(labels: classifier.labels, batchSize: 4 * threads)
+        let network = try extractor.loadedNetwork()
+        GEMM.setBLASThreads(1)
+        let frames: [LabeledFrame]
+        do {
+            frames = try labeler.label(PrefetchingFrameSource(source), sourcePath: path, classify: { batch in
+                // One frame per worker thread at a time, like image folders.
+                let features = UncheckedSendable(UnsafeMutableBufferPointer<Float>.allocate(capacity: batch.count * EfficientNetLite0.featureCount))
+                defer { features.value.deallocate() }
+                Parallel.forEach(batch.count, threads: threads) { index in
+                    let vector = network.features(Preprocessing.networkInput(from: batch[index].image), batch: 1)
+                    _ = UnsafeMutableBufferPointer(rebasing: features.value[(index * EfficientNetLite0.featureCount)..<((index + 1) * EfficientNetLite0.featureCount)]).initialize(from: vector)
+                }
+                let probabilities = classifier.probabilities(features: Array(features.value), count: batch.count)
+                let classCount = classifier.labels.count
+                return (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
+            }, progress: { update in progress(update.framesDone, update.totalFrames) })
+        } catch let error as LabelingError {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        } catch {
+            throw WorkbenchError(path: path, reason: "\(error)")
+        }
+        return MovieResult(path: path, frames: frames, skippedFrames: skipped, seconds: Date().timeIntervalSince(started))
+    }
+}

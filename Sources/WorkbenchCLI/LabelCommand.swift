@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import Labeling
+import Workbench
+
+struct LabelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "label",
+        abstract: "Label movies second by second: markers for the player's MovieData.json, video scores, highlight reels.",
+        discussion: """
+            A MOVIE is a video file (decoded by ffmpeg, one frame every --every seconds, never written to disk) or \
+            a folder of numbered frames (1.jpg, 2.jpg, ... 10.jpg in numeric order; frame n is at second \
+            (n - 1) * every, or set --fps). Prints one line per sampled second: second, label, confidence.
+
+            Examples:
+              workbench label Emotions.wbmodel movie.mp4
+              workbench label Emotions.wbmodel movie.mp4 --movie-data MovieData.json --id 3 --title "The Movie" \\
+                  --min-confidence 0.6 --fallback Neutral --smooth 3 --changes-only
+              workbench label Emotions.wbmodel frames/ --fps 2 --json
+              workbench label Boards.wbmodel clips/*.mp4 --summary --window 5
+              workbench label Boards.wbmodel clips/*.mp4 --highlights Longboard --count 3 -o reel.mp4
+            """)
+
+    @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
+    var model: String
+
+    @Argument(help: ArgumentHelp("Video files or folders of numbered frames.", valueName: "movie"))
+    var movies: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Seconds between sampled frames.", valueName: "seconds"))
+    var every: Double = 1
+
+    @Option(name: .long, help: ArgumentHelp("Frame rate of a frames folder (overrides --every for folders).", valueName: "fps"))
+    var fps: Double?
+
+    @Flag(help: "Write one JSON object per movie: frames, markers, and the summary.")
+    var json = false
+
+    @OptionGroup(title: "Markers") var markerOptions: MarkerOptions
+    @OptionGroup(title: "MovieData.json") var movieData: MovieDataOptions
+    @OptionGroup(title: "Scores and highlights") var highlightOptions: HighlightOptions
+    @OptionGroup var compute: ComputeOptions
+    @OptionGroup var cache: CacheOptions
+
+    func validate() throws {
+        guard every.isFinite, every > 0 else { throw ValidationError("--every must be a positive number of seconds") }
+        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be positive") }
+        guard (0...1).contains(markerOptions.minConfidence) else { throw ValidationError("--min-confidence must be between 0 and 1") }
+        guard markerOptions.smooth >= 1 else { throw ValidationError("--smooth must be at least 1") }
+        if movieData.movieData != nil {
+            guard movies.count == 1 else { throw ValidationError("--movie-data takes exactly one movie") }
+            guard movieData.id != nil else { throw ValidationError("--movie-data needs --id, the movie's id in the file") }
+        } else if movieData.id != nil || movieData.title != nil || movieData.description != nil || movieData.poster != nil {
+            throw ValidationError("--id, --title, --description and --poster go with --movie-data")
+        }
+        guard highlightOptions.window > 0 else { throw ValidationError("--window must be positive") }
+        if highlightOptions.highlights != nil, highlightOptions.output == nil {
+            throw ValidationError("--highlights needs -o, the reel to write (e.g. -o reel.mp4)")
+        }
+        if let count = highlightOptions.count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() throws {
+        try Console.run {
+            let classifier = try Classifier.load(path: model)
+            for label in [markerOptions.fallback, highlightOptions.highlights].compactMap({ $0 }) where !classifier.labels.contains(label) {
+                throw WorkbenchError(path: model, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
+            }
+            if let movieDataPath = movieData.movieData, FileManager.default.fileExists(atPath: movieDataPath) {
+                // A broken MovieData.json fails before the long labeling run, and is never overwritten.
+                _ = try MovieData.load(path: movieDataPath)
+            }
+            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
+            let policy = MarkerPolicy(minimumConfidence: Float(markerOptions.minConfidence),
+                                      fallbackLabel: markerOptions.fallback ?? "Unsure",
+                                      smoothing: markerOptions.smooth, changesOnly: markerOptions.changesOnly)
+            var summaries: [VideoSummary] = []
+            var totalFrames = 0
+            let started = Date()
+            for movie in movies {
+                let progress = ProgressBar(total: 0, label: (movie as NSString).lastPathComponent)
+                let result = try LabelingWorkflow.label(
+                    movie: movie, classifier: classifier, extractor: extractor,
+                    sampling: .init(every: every, framesPerSecond: fps),
+                    progress: { done, expected in progress.update(completed: done, total: expected) })
+                progress.finish()
+                totalFrames += result.frames.count
+                for skipped in result.skippedFrames { Console.warn("warning: \(skipped.error) (frame skipped)") }
+                let summary = VideoSummary(video: movie, labels: classifier.labels, frames: result.frames, window: highlightOptions.window)
+                summaries.append(summary)
+                let markers = policy.markerObject(result.frames)
+                if json {
+                    print(jsonObject(result: result, markers: markers, summary: summary))
+                } else {
+                    render(result: result, policy: policy, summary: highlightOptions.summary ? summary : nil)
+                }
+                if let movieDataPath = movieData.movieData, let id = movieData.id {
+                    let update = MovieUpdate(id: id, markers: markers, title: movieData.title,
+                                             description: movieData.description, poster: movieData.poster)
+                    try MovieData.update(path: movieDataPath, with: update)
+                    Console.warn("\(markers.count) markers written to \(movieDataPath) (movie id \(id))")
+                }
+                if !result.skippedFrames.isEmpty { Console.warn("\(result.skippedFrames.count) unreadable frames skipped in \(movie)") }
+            }
+            if let label = highlightOptions.highlights, let output = highlightOptions.output {
+                let selection: HighlightSelection = highlightOptions.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
+                let clips = Highlights.choose(label: label, from: summaries, selection: selection)
+                guard !clips.isEmpty else { throw WorkbenchError("no video has '\(label)' as its top label; try --count N") }
+                try Highlights.render(clips: clips, to: output)
+                Console.warn("\(clips.count) clips of '\(label)' joined into \(output)")
+            }
+            let seconds = Date().timeIntervalSince(started)
+            Console.warn("\(totalFrames) frames from \(movies.count) movie\(movies.count == 1 ? "" : "s") in "
+                         + String(format: "%.1f s (%.1f frames/s)", seconds, Double(totalFrames) / max(seconds, 1e-9)))
+        }
+    }
+
+    private func render(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, summary: VideoSummary?) {
+        if movies.count > 1 { print("\(result.path)") }
+        let labels = policy.frameLabels(result.frames)
+        var previous: String?
+        for (frame, label) in zip(result.frames, labels) where !(markerOptions.changesOnly && label == previous) {
+            print(String(format: "%6d  %@  %.2f", Int(frame.second.rounded(.down)), label, frame.confidence))
+            previous = label
+        }
+        if let summary {
+            print("")
+            print(ReportRendering.table(
+                header: ["label", "mean confidence", "best \(formatSeconds(highlightOptions.window)) window", "its mean"],
+                rows: summary.labels.map { label in
+                    let window = summary.bestWindows[label]
+                    return [label == summary.topLabel ? "\(label) (top)" : label,
+                            String(format: "%.3f", summary.meanConfidence[label] ?? 0),
+                            window.map { "\(formatSeconds($0.start))–\(formatSeconds($0.end))" } ?? "-",
+                            window.map { String(format: "%.3f", $0.meanConfidence) } ?? "-"]
+                }))
+        }
+    }
+
+    private func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+
+    private func jsonObject(result: LabelingWorkflow.MovieResult, markers: [String: String], summary: VideoSummary) -> String {
+        let frames = result.frames.map { frame in
+            "{\"second\":\(frame.second),\"label\":\(jsonString(frame.label)),\"confidence\":\(frame.confidence)}"
+        }
+        let markerText = markers.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { "\(jsonString($0)):\(jsonString(markers[$0]!))" }
+        let means = summary.labels.map { "\(jsonString($0)):\(summary.meanConfidence[$0] ?? 0)" }
+        let windows = summary.labels.compactMap { label in
+            summary.bestWindows[label].map { "\(jsonString(label)):{\"start\":\($0.start),\"end\":\($0.end),\"mean_confidence\":\($0.meanConfidence)}" }
+        }
+        return "{\"movie\":\(jsonString(result.path)),\"frames\":[\(frames.joined(separator: ","))],"
+            + "\"markers\":{\(markerText.joined(separator: ","))},\"skipped_frames\":\(result.skippedFrames.count),"
+            + "\"summary\":{\"top_label\":\(jsonString(summary.topLabel)),\"mean_confidence\":{\(means.joined(separator: ","))},"
+            + "\"best_windows\":{\(windows.joined(separator: ","))}}}"
+    }
+}
+
+struct MarkerOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Below this confidence the marker is the --fallback label.", valueName: "p"))
+    var minConfidence: Double = 0
+
+    @Option(name: .long, help: ArgumentHelp("The label used when unsure (e.g. Neutral).", valueName: "label"))
+    var fallback: String?
+
+    @Option(name: .long, help: ArgumentHelp("Majority vote over a window of N seconds, so labels don't flicker.", valueName: "n"))
+    var smooth: Int = 1
+
+    @Flag(name: .long, help: "A marker only where the label changes (default: one per second).")
+    var changesOnly = false
+}
+
+struct MovieDataOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Insert or update this movie's markers in the player's MovieData.json.", valueName: "file"))
+    var movieData: String?
+
+    @Option(name: .long, help: "The movie's id in MovieData.json.")
+    var id: String?
+
+    @Option(name: .long, help: "The movie's title (kept when not given).")
+    var title: String?
+
+    @Option(name: .long, help: "The movie's description (kept when not given).")
+    var description: String?
+
+    @Option(name: .long, help: "The movie's poster image name (kept when not given).")
+    var poster: String?
+}
+
+struct HighlightOptions: ParsableArguments {
+    @Flag(name: .long, help: "Per video: mean confidence of each label, the top label, each label's best window.")
+    var summary = false
+
+    @Option(name: .long, help: ArgumentHelp("Window length for --summary and --highlights.", valueName: "seconds"))
+    var window: Double = 5
+
+    @Option(name: .long, help: ArgumentHelp("Cut the best window of each video whose top label is LABEL into one reel.", valueName: "label"))
+    var highlights: String?
+
+    @Option(name: .long, help: "With --highlights: the N videos that score highest on LABEL, whatever their top label.")
+    var count: Int?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The highlight reel to write.", valueName: "file"))
+    var output: String?
+}
