@@ -1,8 +1,6 @@
 import Foundation
 import ModelFiles
 import Models
-import SwiftProtobuf
-import TensorCore
 
 /// Writes a Workbench classifier as a Core ML neural-network classifier (`.mlmodel`, specification version 4,
 /// iOS 13 / macOS 10.15).
@@ -21,6 +19,12 @@ public enum CoreMLExporter {
     public static let labelOutputName = "classLabel"
     /// Name of the label → probability output.
     public static let probabilitiesOutputName = "classLabelProbs"
+
+    /// Exports `model` with the backbone rebuilt from its own `backboneTensors` (atomically; nothing is left
+    /// behind on failure).
+    public static func export(model: ModelFile, to path: String) throws(ExportError) {
+        try export(model: model, network: try ExportWriting.network(for: model, path: path), to: path)
+    }
 
     /// Exports `model`'s head on top of `network` to `path` (atomically; nothing is left behind on failure).
     public static func export(model: ModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
@@ -51,17 +55,7 @@ public enum CoreMLExporter {
         specification.description_p = description(model: model, plan: plan)
         specification.neuralNetworkClassifier = classifier
 
-        let bytes: [UInt8]
-        do {
-            bytes = try specification.serializedBytes()
-        } catch {
-            throw ExportError(path: path, reason: "cannot encode the Core ML model: \(error)")
-        }
-        do {
-            try AtomicFile.write(bytes, to: path)
-        } catch {
-            throw ExportError(path: path, reason: error.reason)
-        }
+        try ExportWriting.write(specification, format: "Core ML", to: path)
     }
 
     private static func description(model: ModelFile, plan: ExportPlan) -> CoreML_Specification_ModelDescription {

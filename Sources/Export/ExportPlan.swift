@@ -82,8 +82,8 @@ struct ExportPlan {
         walk(network)
     }
 
-    /// `W·((f − mean) / scale) + b = (W / scale)·f + (b − W·(mean / scale))`, computed in double precision so the
-    /// folded layer rounds once, like the unfolded head's float32 arithmetic at worst.
+    /// `W·((f − mean) / scale) + b = (W / scale)·f + (b − W·(mean / scale))`, computed in double precision so
+    /// each folded weight and bias carries a single float32 rounding (the bias sums 1280 terms).
     private static func foldStandardization(
         _ head: HeadTensors, featureCount: Int, fail: (String) -> ExportError
     ) throws(ExportError) -> ([Float], [Float]) {

@@ -1,8 +1,6 @@
 import Foundation
 import ModelFiles
 import Models
-import SwiftProtobuf
-import TensorCore
 
 /// Writes a Workbench classifier as one ONNX graph (opset 13): raw RGB pixels in, class probabilities out.
 ///
@@ -20,6 +18,12 @@ public enum ONNXExporter {
     public static let inputName = "image"
     /// Name of the graph output.
     public static let outputName = "probabilities"
+
+    /// Exports `model` with the backbone rebuilt from its own `backboneTensors` (atomically; nothing is left
+    /// behind on failure).
+    public static func export(model: ModelFile, to path: String) throws(ExportError) {
+        try export(model: model, network: try ExportWriting.network(for: model, path: path), to: path)
+    }
 
     /// Exports `model`'s head on top of `network` to `path` (atomically; nothing is left behind on failure).
     public static func export(model: ModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
@@ -44,16 +48,6 @@ public enum ONNXExporter {
             ("workbench_version", model.workbenchVersion),
         ].map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
 
-        let bytes: [UInt8]
-        do {
-            bytes = try onnxModel.serializedBytes()
-        } catch {
-            throw ExportError(path: path, reason: "cannot encode the ONNX model: \(error)")
-        }
-        do {
-            try AtomicFile.write(bytes, to: path)
-        } catch {
-            throw ExportError(path: path, reason: error.reason)
-        }
+        try ExportWriting.write(onnxModel, format: "ONNX", to: path)
     }
 }
