@@ -23,7 +23,7 @@ enum ExportMetadata {
     /// A one-line, human-readable version of the same recipe.
     static func preprocessingSummary(_ description: PreprocessingDescription) -> String {
         let side = description.inputSide, outer = description.inputSide + description.cropPadding
-        return "Centre-crop the largest square of side Int(\(side)/\(outer)·min(height, width)), resize it to "
+        return "Centre-crop a square of side Int(\(side)/\(outer)·min(height, width)), resize it to "
             + "\(side)×\(side) with \(description.resample) resampling, and feed \(description.channelOrder) pixels 0…255; "
             + "the model subtracts \(description.mean) and divides by \(description.std) itself."
     }
@@ -44,7 +44,8 @@ enum ExportMetadata {
             name = description.name
             inputSide = description.inputSide
             cropPadding = description.cropPadding
-            crop = "centre square of side Int(\(description.inputSide) / \(description.inputSide + description.cropPadding) * min(height, width))"
+            crop = "centre square of side c = Int(\(description.inputSide) / \(description.inputSide + description.cropPadding) * min(height, width)), "
+                + "top (height - c + 1) / 2, left (width - c + 1) / 2 (integer division), after EXIF orientation"
             resample = description.resample
             channelOrder = description.channelOrder
             pixelRange = [0, 255]
