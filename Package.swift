@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Grouped by role; dependencies point down:
-// WorkbenchCLI → Workbench → {Labeling, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
+// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
 // Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}
 let package = Package(
     name: "Workbench",
@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.28.0"),
     ],
     targets: [
         // C libraries, each behind one small target.
@@ -35,8 +36,13 @@ let package = Package(
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "ModelFiles", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
+        .target(name: "Export", dependencies: [
+            "Models", "ModelFiles", "TensorCore",
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
-            "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "TensorCore",
+            "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "TensorCore",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
@@ -55,6 +61,7 @@ let package = Package(
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "_TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Models", "ModelFiles", "TensorCore", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
     ]

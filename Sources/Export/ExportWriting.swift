@@ -1,0 +1,39 @@
+import ModelFiles
+import Models
+import SwiftProtobuf
+import TensorCore
+
+/// What both exporters share around the format-specific part: building the backbone from the model file, and
+/// encoding and writing the message.
+enum ExportWriting {
+    /// The backbone rebuilt from `model.backboneTensors`, so that the exported network is the one the head was
+    /// trained on; a weight problem is reported against the output `path`.
+    static func network(for model: ModelFile, path: String) throws(ExportError) -> EfficientNetLite0 {
+        guard model.backboneName == "efficientnet-lite0" else {
+            throw ExportError(path: path, reason: "cannot export backbone \"\(model.backboneName)\", only efficientnet-lite0")
+        }
+        do {
+            return try EfficientNetLite0(weights: SafetensorsFile(tensors: model.backboneTensors), path: path)
+        } catch {
+            throw ExportError(path: path, reason: "the model's backbone weights: \(error.reason)")
+        }
+    }
+
+    /// Encodes `message` with map entries in sorted order (equal models give equal bytes) and writes it
+    /// atomically to `path`.
+    static func write(_ message: some SwiftProtobuf.Message, format: String, to path: String) throws(ExportError) {
+        var options = BinaryEncodingOptions()
+        options.useDeterministicOrdering = true
+        let bytes: [UInt8]
+        do {
+            bytes = try message.serializedBytes(options: options)
+        } catch {
+            throw ExportError(path: path, reason: "cannot encode the \(format) model: \(error)")
+        }
+        do {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            throw ExportError(path: path, reason: error.reason)
+        }
+    }
+}

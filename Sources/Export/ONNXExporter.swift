@@ -1,0 +1,53 @@
+import Foundation
+import ModelFiles
+import Models
+
+/// Writes a Workbench classifier as one ONNX graph (opset 13): raw RGB pixels in, class probabilities out.
+///
+/// Graph: `image [N, 3, 224, 224]` float, 0…255, RGB → `Sub(mean)` → `Mul(1/std)` → stem and the 16 blocks as
+/// `Conv` (explicit, asymmetric `pads` reproducing TensorFlow SAME) + `Clip(0, 6)` + `Add` for residuals →
+/// head `Conv` + `Clip` → `GlobalAveragePool` → `Flatten` → `Gemm` (the head, standardisation folded in) →
+/// `Softmax` → `probabilities [N, classes]`. The batch dimension is symbolic (`N`). Cropping and resizing stay
+/// outside the model and are described in the `preprocessing` metadata; `labels` holds the class names.
+public enum ONNXExporter {
+    /// The operator set the graph uses (`Clip` with tensor bounds needs 11+, `Softmax` over one axis 13+).
+    public static let opsetVersion: Int64 = 13
+    /// ONNX IR version matching opset 13.
+    public static let irVersion: Int64 = 7
+    /// Name of the graph input.
+    public static let inputName = "image"
+    /// Name of the graph output.
+    public static let outputName = "probabilities"
+
+    /// Exports `model` with the backbone rebuilt from its own `backboneTensors` (atomically; nothing is left
+    /// behind on failure).
+    public static func export(model: ModelFile, to path: String) throws(ExportError) {
+        try export(model: model, network: try ExportWriting.network(for: model, path: path), to: path)
+    }
+
+    /// Exports `model`'s head on top of `network` to `path` (atomically; nothing is left behind on failure).
+    public static func export(model: ModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
+        let plan = try ExportPlan(model: model, network: network, path: path)
+        var builder = ONNXGraphBuilder()
+        builder.build(plan)
+
+        var onnxModel = Onnx_ModelProto()
+        onnxModel.irVersion = irVersion
+        onnxModel.producerName = ExportMetadata.producerName
+        onnxModel.producerVersion = ExportMetadata.producerVersion
+        onnxModel.modelVersion = 1
+        onnxModel.docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion)"
+        onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
+        onnxModel.graph = builder.graph
+        onnxModel.metadataProps = [
+            ("labels", ExportMetadata.labelsJSON(plan.labels)),
+            ("preprocessing", ExportMetadata.preprocessingJSON(model.preprocessing)),
+            ("preprocessing_summary", ExportMetadata.preprocessingSummary(model.preprocessing)),
+            ("backbone", model.backboneName),
+            ("created", model.creationDate),
+            ("workbench_version", model.workbenchVersion),
+        ].map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
+
+        try ExportWriting.write(onnxModel, format: "ONNX", to: path)
+    }
+}

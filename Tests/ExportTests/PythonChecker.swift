@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// Runs the checked-in Python checkers (`scripts/check_*_export.py`).
+///
+/// The tests install what those scripts import: when `python3` cannot import onnx, onnxruntime, coremltools
+/// and numpy, `python3 -m pip install` is run once; if the imports still fail, the test fails (it never skips).
+enum PythonChecker {
+    /// Python modules the checkers import, and the PyPI packages that provide them.
+    static let modules = ["numpy", "onnx", "onnxruntime", "coremltools"]
+    static let packages = ["numpy", "onnx", "onnxruntime", "coremltools"]
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The outcome of making sure the modules import, computed once per test process.
+    private static let installation: Result<Void, Failure> = {
+        let probe = ["-c", "import " + modules.joined(separator: ", ")]
+        if (try? run(probe))?.status == 0 { return .success(()) }
+        do {
+            let install = try run(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages)
+            guard install.status == 0 else {
+                return .failure(Failure(description: "pip install \(packages.joined(separator: " ")) failed: \(install.errors)"))
+            }
+            let again = try run(probe)
+            guard again.status == 0 else {
+                return .failure(Failure(description: "after pip install, python3 still cannot import them: \(again.errors)"))
+            }
+            return .success(())
+        } catch {
+            return .failure(Failure(description: "cannot run python3: \(error)"))
+        }
+    }()
+
+    /// Runs `scripts/<script> model result images…` and returns the JSON object it wrote.
+    static func check(script: String, model: String, images: [String], folder: URL) throws -> [String: Any] {
+        try installation.get()
+        let scriptPath = ExportFixtures.repositoryRoot.appendingPathComponent("scripts/\(script)").path
+        let resultPath = folder.appendingPathComponent("\(script).json").path
+        let outcome = try run([scriptPath, model, resultPath] + images)
+        guard outcome.status == 0 else {
+            throw Failure(description: "\(script) exited with \(outcome.status): \(outcome.errors)")
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: resultPath))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure(description: "\(script) wrote something other than a JSON object")
+        }
+        return object
+    }
+
+    /// `probabilities` (or another key) of a checker's result as float vectors.
+    static func probabilities(_ result: [String: Any], key: String = "probabilities") throws -> [[Float]] {
+        guard let rows = result[key] as? [[Double]] else {
+            throw Failure(description: "result has no `\(key)` array of arrays")
+        }
+        return rows.map { $0.map(Float.init) }
+    }
+
+    private static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Read before waiting so a chatty stderr cannot fill the pipe and block the child.
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = text.split(separator: "\n").suffix(5).joined(separator: " | ")
+        return (process.terminationStatus, lines)
+    }
+}
