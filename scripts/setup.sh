@@ -20,8 +20,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. Python tools used by the converter, the dataset recipes and the tests.
-python_modules=(numpy PIL safetensors sklearn)
-python_packages=(numpy pillow safetensors scikit-learn)
+python_modules=(numpy PIL safetensors sklearn onnx onnxruntime coremltools)
+python_packages=(numpy pillow safetensors scikit-learn onnx onnxruntime coremltools)
 need=()
 for index in "${!python_modules[@]}"; do
     python3 -c "import ${python_modules[$index]}" 2>/dev/null || need+=("${python_packages[$index]}")

@@ -17,6 +17,6 @@ struct WorkbenchCommand: ParsableCommand {
               workbench features photos/ --json -o features.jsonl
             """,
         version: WorkbenchInfo.version,
-        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, InspectCommand.self, FeaturesCommand.self]
+        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self]
     )
 }

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Workbench
+
+extension ExportWorkflow.Format: ExpressibleByArgument {}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a trained model as ONNX or Core ML, for other runtimes and iOS apps.",
+        discussion: """
+            ONNX: input "image", float RGB pixels 0-255, shape [N, 3, 224, 224] (normalisation inside); output \
+            "probabilities" [N, labels]; metadata "labels" and "preprocessing" say how to crop and resize. Core ML: \
+            a neural-network classifier (iOS 13+) with image input "image" (RGB 224 x 224) and outputs "classLabel" \
+            and "classLabelProbs", as Create ML's image classifiers have, so Vision's VNCoreMLRequest works unchanged.
+
+            Examples:
+              workbench export Drawings.wbmodel --format onnx
+              workbench export Drawings.wbmodel --format coreml -o Drawings.mlmodel
+            """)
+
+    @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
+    var model: String
+
+    @Option(name: .long, help: "onnx or coreml.")
+    var format: ExportWorkflow.Format
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: the model's name with .onnx or .mlmodel).", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        try Console.run {
+            let classifier = try Classifier.load(path: model)
+            let destination = output ?? ExportWorkflow.defaultOutputPath(model: model, format: format)
+            try ExportWorkflow.export(classifier, format: format, to: destination)
+            print("\(format == .onnx ? "ONNX" : "Core ML") model written to \(destination)")
+        }
+    }
+}
