@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "_TestSupport"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Models", "ModelFiles", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "ImageCodecs", "Models", "ModelFiles", "TensorCore", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
     ]

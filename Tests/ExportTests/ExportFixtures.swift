@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import Models
 import ModelFiles
 import TensorCore
@@ -66,8 +67,8 @@ enum ExportFixtures {
     static func images() throws -> [TestImage] {
         var images: [TestImage] = []
         for name in ["chelsea", "coffee"] {
-            let url = repositoryRoot.appendingPathComponent("Tests/ModelsTests/Fixtures/\(name)_224.rgb")
-            images.append(TestImage(name: name, pixels: Array(try Data(contentsOf: url))))
+            let path = repositoryRoot.appendingPathComponent("Tests/ModelsTests/Fixtures/\(name)_224.png").path
+            images.append(TestImage(name: name, pixels: try ImageLoader.load(path: path).pixels))
         }
         var generator = SeededGenerator(seed: 7)
         images.append(TestImage(name: "noise", pixels: (0..<(224 * 224 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
