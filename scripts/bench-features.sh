@@ -2,8 +2,8 @@
 # Images per second of `workbench features` on real JPEGs, beside Pillow + onnxruntime on the same images with the
 # same preprocessing, at 1 and 2 threads; medians of RUNS runs each, printed with their ratios.
 #
-# Images: the ~175 photos and artworks (1 to 15 megapixels) of Debian's plasma-workspace-wallpapers and
-# ukui-wallpapers (downloaded and unpacked, not installed) plus the sample dataset re-encoded as JPEG.
+# Images: see scripts/bench-images.sh (Debian's wallpaper photos of 1 to 15 megapixels, and the sample dataset
+# re-encoded as JPEG).
 # The onnxruntime graph is built by the reference's tools in ../shared until Workbench exports its own.
 #
 # Usage: scripts/bench-features.sh [RUNS]   (default 5)
@@ -15,34 +15,17 @@ mkdir -p "$work"
 scripts/setup.sh
 
 # 1. The images.
-images="$work/images"
-if [ ! -f "$images/.complete" ]; then
-    rm -rf "$images" "$work/debs" && mkdir -p "$images" "$work/debs"
-    (cd "$work/debs" && apt-get download plasma-workspace-wallpapers ukui-wallpapers 2>/dev/null)
-    for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$work/debs/unpacked"; done
-    find "$work/debs/unpacked" -type f \( -iname '*.jpg' -o -iname '*.jpeg' \) | sort | while read -r file; do
-        cp "$file" "$images/wallpaper-$(printf '%s' "$file" | sha256sum | cut -c1-12).jpg"
-    done
-    python3 datasets/build_clipart.py >/dev/null
-    python3 - "$images" <<'PY'
-import pathlib, sys
-from PIL import Image
-out = pathlib.Path(sys.argv[1])
-for index, path in enumerate(sorted(pathlib.Path("datasets/drawings").rglob("*.png"))):
-    image = Image.open(path)
-    if image.mode in ("RGBA", "LA", "P"):
-        image = image.convert("RGBA")
-        white = Image.new("RGBA", image.size, (255, 255, 255, 255))
-        image = Image.alpha_composite(white, image)
-    image.convert("RGB").save(out / f"drawing-{index:04d}.jpg", quality=90)
-PY
-    touch "$images/.complete"
-fi
+images=$(scripts/bench-images.sh)
 find "$images" -name '*.jpg' | sort > "$work/files.txt"
 count=$(wc -l < "$work/files.txt")
 
-# 2. The onnxruntime feature graph, built by the reference's tools.
+# 2. The onnxruntime graphs: the reference's feature network, and Workbench's own exported classifier (trained on
+#    the sample dataset), which takes pixels 0-255 and normalises inside.
 onnx=$(scripts/reference-onnx.sh)
+model="$work/drawings.wbmodel"
+[ -f "$model" ] || .build/release/workbench train datasets/drawings -o "$model" >/dev/null 2>&1
+exported="$work/drawings.onnx"
+.build/release/workbench export "$model" --format onnx -o "$exported" >/dev/null
 
 median() { sort -n | awk '{ values[NR] = $1 } END { print (NR % 2) ? values[(NR + 1) / 2] : (values[NR / 2] + values[NR / 2 + 1]) / 2 }'; }
 
@@ -57,6 +40,8 @@ for threads in 1 2; do
     done
     workbench_rate=$(printf '%s\n' "${rates[@]}" | median)
     python_rate=$(python3 scripts/bench_python_pipeline.py "$onnx" "$work/files.txt" --threads "$threads" --runs "$runs" | awk '/^median/ { print $2 }')
-    printf 'threads %d: workbench %7.1f images/s   pillow+onnxruntime %7.1f images/s   ratio %.2fx\n' \
-        "$threads" "$workbench_rate" "$python_rate" "$(awk -v a="$workbench_rate" -v b="$python_rate" 'BEGIN { print a / b }')"
+    exported_rate=$(python3 scripts/bench_python_pipeline.py "$exported" "$work/files.txt" --threads "$threads" --runs "$runs" --raw-pixels | awk '/^median/ { print $2 }')
+    printf 'threads %d: workbench features %7.1f images/s | pillow + onnxruntime, reference graph %7.1f images/s: ratio %.2fx | pillow + onnxruntime, workbench export %7.1f images/s: ratio %.2fx\n' \
+        "$threads" "$workbench_rate" "$python_rate" "$(awk -v a="$workbench_rate" -v b="$python_rate" 'BEGIN { print a / b }')" \
+        "$exported_rate" "$(awk -v a="$workbench_rate" -v b="$exported_rate" 'BEGIN { print a / b }')"
 done

@@ -3,7 +3,7 @@
 reference preprocessing (centre crop of int(224/256 * min side), antialiased bicubic to 224, (x - 127) / 128) and
 onnxruntime on a 1280-d feature graph, in batches of 16.
 
-Usage: python3 scripts/bench_python_pipeline.py FEATURES.onnx FILE_LIST --threads N [--runs R]
+Usage: python3 scripts/bench_python_pipeline.py MODEL.onnx FILE_LIST --threads N [--runs R] [--raw-pixels]
 Prints one line per run and, last, `median_images_per_second <value>`.
 """
 import argparse
@@ -19,7 +19,7 @@ SIDE = 224
 MINIMUM_CROP = 2 * SIDE
 
 
-def network_input(path):
+def network_input(path, raw_pixels=False):
     image = Image.open(path)
     if image.format == "JPEG":
         # Let libjpeg shrink by DCT scaling while the crop stays at least 448 px, as Workbench does.
@@ -32,14 +32,16 @@ def network_input(path):
     crop = int((SIDE / (SIDE + 32)) * min(width, height))
     top, left = ((height - crop) + 1) // 2, ((width - crop) + 1) // 2
     image = image.crop((left, top, left + crop, top + crop)).resize((SIDE, SIDE), Image.BICUBIC)
-    pixels = (np.asarray(image, np.float32) - 127.0) / 128.0
+    pixels = np.asarray(image, np.float32)
+    if not raw_pixels:
+        pixels = (pixels - 127.0) / 128.0
     return pixels.transpose(2, 0, 1)
 
 
-def run_once(session, input_name, paths, batch):
+def run_once(session, input_name, paths, batch, raw_pixels=False):
     start = time.perf_counter()
     for first in range(0, len(paths), batch):
-        inputs = np.stack([network_input(p) for p in paths[first:first + batch]])
+        inputs = np.stack([network_input(p, raw_pixels) for p in paths[first:first + batch]])
         session.run(None, {input_name: inputs})
     return len(paths) / (time.perf_counter() - start)
 
@@ -51,6 +53,8 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--raw-pixels", action="store_true",
+                        help="feed pixels 0-255 (Workbench's exported models normalise inside the graph)")
     arguments = parser.parse_args()
     paths = [line.strip() for line in open(arguments.file_list) if line.strip()]
     options = onnxruntime.SessionOptions()
@@ -58,10 +62,10 @@ def main():
     options.inter_op_num_threads = 1
     session = onnxruntime.InferenceSession(arguments.model, options, providers=["CPUExecutionProvider"])
     input_name = session.get_inputs()[0].name
-    run_once(session, input_name, paths[:16], arguments.batch)  # warm-up
+    run_once(session, input_name, paths[:16], arguments.batch, arguments.raw_pixels)  # warm-up
     rates = []
     for run in range(arguments.runs):
-        rates.append(run_once(session, input_name, paths, arguments.batch))
+        rates.append(run_once(session, input_name, paths, arguments.batch, arguments.raw_pixels))
         print(f"run {run + 1}: {rates[-1]:.1f} images/s", flush=True)
     print(f"median_images_per_second {statistics.median(rates):.2f}")
 
