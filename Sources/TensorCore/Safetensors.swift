@@ -107,10 +107,10 @@ public struct SafetensorsFile: Sendable {
         }
         var entries: [String] = []
         if !metadata.isEmpty {
-            let pairs = metadata.keys.sorted().map { "\(Self.jsonString($0)):\(Self.jsonString(metadata[$0]!))" }
+            let pairs = metadata.keys.sorted().map { "\(JSONText.quoted($0)):\(JSONText.quoted(metadata[$0]!))" }
             entries.append("\"__metadata__\":{\(pairs.joined(separator: ","))}")
         }
-        entries += header.map { "\(Self.jsonString($0.0)):\($0.1)" }
+        entries += header.map { "\(JSONText.quoted($0.0)):\($0.1)" }
         var headerBytes = Array("{\(entries.joined(separator: ","))}".utf8)
         // Pad with spaces so the data starts 8-byte aligned, as the reference implementation does.
         while (8 + headerBytes.count) % 8 != 0 { headerBytes.append(0x20) }
@@ -132,22 +132,6 @@ public struct SafetensorsFile: Sendable {
         } catch {
             throw SafetensorsError(path: path, reason: "cannot write: \(error.reason)")
         }
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TensorCore
 import Workbench
 
 /// Everything the CLI writes to the terminal: results on stdout, progress and problems on stderr.
@@ -116,18 +117,4 @@ final class OutputSink {
 }
 
 /// JSON string literal for `text`.
-func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
-}
+func jsonString(_ text: String) -> String { JSONText.quoted(text) }

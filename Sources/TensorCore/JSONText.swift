@@ -1,0 +1,21 @@
+import Foundation
+
+/// Writing JSON by hand where the byte layout matters (safetensors headers, JSON Lines output).
+public enum JSONText {
+    /// `text` as a JSON string literal, quotes included, with the escapes RFC 8259 requires.
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
