@@ -57,7 +57,10 @@ public final class VideoFrameSource: FrameSource {
             "scale=\(Self.side):\(Self.side):flags=bicubic",
             "format=rgb24",
         ].joined(separator: ",")
-        return ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", path,
+        // Sampling a frame every half second or more never needs the frames no other frame refers to (most
+        // B-frames): skipping their decoding saves a third or more of the work, and moves a sample by a frame at most.
+        let skipping = every >= 0.5 ? ["-skip_frame", "noref"] : []
+        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + ["-i", path,
                 "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters,
                 "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
     }
