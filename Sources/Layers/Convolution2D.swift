@@ -23,6 +23,8 @@ public struct Convolution2D: Sendable {
     public let weights: [Float]
     /// `[outputChannels]`.
     public let bias: [Float]
+    /// `weights` as a `[k·k·inputChannels, outputChannels]` matrix packed for the AVX2 kernel (empty without it).
+    let packedWeights: [Float]
 
     /// A convolution from HWIO weights.
     public init(
@@ -40,6 +42,8 @@ public struct Convolution2D: Sendable {
         self.activation = activation
         self.weights = weightsHWIO
         self.bias = bias
+        self.packedWeights = VectorKernels.packPointwise(weightsHWIO, inputs: kernelSize * kernelSize * inputChannels,
+                                                         outputs: outputChannels)
     }
 
     /// A convolution from OIHW weights (PyTorch's layout), repacked once to HWIO.
@@ -71,13 +75,14 @@ public struct Convolution2D: Sendable {
     }
 
     /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
-    public func forward(_ input: [Float], batch: Int, height: Int, width: Int) -> [Float] {
+    public func forward(_ input: [Float], batch: Int, height: Int, width: Int, kernel: KernelChoice = .automatic) -> [Float] {
         precondition(input.count == batch * height * width * inputChannels, "Convolution2D: input count")
         let size = outputSize(inputHeight: height, inputWidth: width)
         var output = [Float](repeating: 0, count: batch * size.height * size.width * outputChannels)
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!)
+                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
+                        kernel: kernel)
             }
         }
         return output
@@ -91,7 +96,10 @@ public struct Convolution2D: Sendable {
     ///
     /// For each tile of output pixels: gather the patches into `[rows, k·k·inputChannels]` (zeros where the
     /// window hangs over the padding), multiply by the HWIO weights, then add bias and activate in place.
-    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>) {
+    /// With AVX2 the product and epilogue are one `CKernels` call per tile.
+    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+                        kernel: KernelChoice = .automatic) {
+        let vector = kernel.usesVectorKernels
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let size = outputSize(inputHeight: height, inputWidth: width)
         let (outputHeight, outputWidth) = size
@@ -126,6 +134,15 @@ public struct Convolution2D: Sendable {
                             }
                         }
                         let tileOutput = output + first * outputChannels
+                        if vector {
+                            packedWeights.withUnsafeBufferPointer { packed in
+                                VectorKernels.pointwise(input: patches, pixels: rows, inputs: patchLength, inputStride: patchLength,
+                                                        packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                                        activation: activation, residual: nil, output: tileOutput)
+                            }
+                            first += rows
+                            continue
+                        }
                         GEMM.multiply(m: rows, n: outputChannels, k: patchLength,
                                       a: patches, lda: patchLength,
                                       b: weights.baseAddress!, ldb: outputChannels,
