@@ -1,6 +1,7 @@
 // workbench-bench-network: images per second of EfficientNetLite0.features on decoded 224×224 inputs.
 //
 // Usage: workbench-bench-network [--weights PATH] [--input RGB_FILE] [--threads T] [--batch B] [--images N] [--runs R]
+//                                [--profile yes]
 // Each run pushes N images through the network on T threads (each thread runs whole batches of B images with
 // BLAS single-threaded, as Workbench's feature extraction does) and prints its images/s; the last line is the
 // median. The input is raw 224×224 RGB bytes (a test fixture), normalised as the network expects.
@@ -17,7 +18,7 @@ func fail(_ message: String) -> Never {
 var options: [String: String] = [
     "--weights": "models/efficientnet-lite0.safetensors",
     "--input": "Tests/ModelsTests/Fixtures/coffee_224.rgb",
-    "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5",
+    "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5", "--profile": "no",
 ]
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
@@ -48,6 +49,13 @@ GEMM.setBLASThreads(1)
 let batchesPerThread = max(1, (images + batch * threads - 1) / (batch * threads))
 let imagesPerRun = batchesPerThread * batch * threads
 _ = network.features(input, batch: batch)  // warm-up: page in weights and workspace
+
+if options["--profile"] == "yes" {
+    for (name, milliseconds) in profileLayers(network, image: image, runs: runs) {
+        print(name.padding(toLength: 15, withPad: " ", startingAt: 0) + String(format: "%6.2f ms/image", milliseconds))
+    }
+    exit(0)
+}
 
 var rates: [Double] = []
 for run in 1...runs {

@@ -15,6 +15,8 @@
 
 #define AVX2 __attribute__((target("avx2,fma")))
 #define INLINE_AVX2 static inline __attribute__((always_inline, target("avx2,fma")))
+/* The accumulators must be registers: the loops of the four-pixel path are unrolled completely. */
+#define UNROLL _Pragma("clang loop unroll(full)")
 
 INLINE_AVX2 __m256i lane_mask(long count) {
     static const int ones[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -60,16 +62,16 @@ INLINE_AVX2 void four(const float *image, long width, long channels, long fullCh
             const float *source = image + ((top + ky) * width + left) * channels + c;
             const float *row = weights + ky * K * channels + c;
             __m256 tap[5];
-            for (long kx = 0; kx < K; kx++) tap[kx] = _mm256_loadu_ps(row + kx * channels);
-            for (long j = 0; j < 3 * S + K; j++) {
+            UNROLL for (long kx = 0; kx < K; kx++) tap[kx] = _mm256_loadu_ps(row + kx * channels);
+            UNROLL for (long j = 0; j < 3 * S + K; j++) {
                 const __m256 x = _mm256_loadu_ps(source + j * channels);
-                for (long p = 0; p < 4; p++) {
+                UNROLL for (long p = 0; p < 4; p++) {
                     const long kx = j - S * p;
                     if (kx >= 0 && kx < K) sum[p] = _mm256_fmadd_ps(x, tap[kx], sum[p]);
                 }
             }
         }
-        for (long p = 0; p < 4; p++) {
+        UNROLL for (long p = 0; p < 4; p++) {
             _mm256_storeu_ps(destination + p * channels + c, _mm256_min_ps(_mm256_max_ps(sum[p], lower), upper));
         }
     }

@@ -2,6 +2,7 @@
  * 1×1 convolution as a register-blocked matrix product with the bias, clamp and residual applied while the
  * results are still in registers.
  *
+ * Weights are packed in panels of 32 columns (narrower at the right edge), shared with the AVX-512 kernel.
  * Micro-tile: 6 pixels × 16 output channels in 12 ymm accumulators; per input channel, two loads of the packed
  * weight panel and six broadcasts of the pixels' inputs feed 12 FMAs. The activations are read in place (no
  * packing: the network's input rows are short and already contiguous); the weights are packed once at load so a
@@ -14,10 +15,16 @@ long wb_packed_pointwise_count(long inputs, long outputs) {
     return inputs * ((outputs + 7) / 8 * 8);
 }
 
+long wb_pointwise_panel_width(long remaining) {
+    long width = 32;
+    while (width > 8 && width > remaining) width /= 2;
+    return width;
+}
+
 void wb_pack_pointwise_weights(const float *weights, long inputs, long outputs, float *packed) {
     const long padded = (outputs + 7) / 8 * 8;
-    for (long first = 0; first < padded; first += 16) {
-        const long panelWidth = padded - first >= 16 ? 16 : 8;
+    for (long first = 0, panelWidth; first < padded; first += panelWidth) {
+        panelWidth = wb_pointwise_panel_width(padded - first);
         float *panel = packed + first * inputs;
         for (long i = 0; i < inputs; i++) {
             for (long j = 0; j < panelWidth; j++) {
@@ -62,7 +69,7 @@ INLINE_AVX2 void finish8(__m256 sum, const float *bias, const float *residual, f
  * `columns` is how many of the panel's channels exist (may be below its width at the right edge).
  */
 INLINE_AVX2 void tile(const float *a, long lda, long rows, long inputs, const float *panel, long panelWidth,
-                      const float *bias, const float *residual, float *output, long ldc, long columns,
+                      long panelStride, const float *bias, const float *residual, float *output, long ldc, long columns,
                       __m256 lower, __m256 upper) {
     const float *a0 = a;
     const float *a1 = a + (rows > 1 ? 1 : 0) * lda;
@@ -74,7 +81,7 @@ INLINE_AVX2 void tile(const float *a, long lda, long rows, long inputs, const fl
     for (int r = 0; r < 6; r++) { c[r][0] = _mm256_setzero_ps(); c[r][1] = _mm256_setzero_ps(); }
     if (panelWidth == 16) {
         const float *b = panel;
-        for (long k = 0; k < inputs; k++, b += 16) {
+        for (long k = 0; k < inputs; k++, b += panelStride) {
             const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
             __m256 x;
             x = _mm256_broadcast_ss(a0 + k); c[0][0] = _mm256_fmadd_ps(x, b0, c[0][0]); c[0][1] = _mm256_fmadd_ps(x, b1, c[0][1]);
@@ -86,7 +93,7 @@ INLINE_AVX2 void tile(const float *a, long lda, long rows, long inputs, const fl
         }
     } else {
         const float *b = panel;
-        for (long k = 0; k < inputs; k++, b += 8) {
+        for (long k = 0; k < inputs; k++, b += panelStride) {
             const __m256 b0 = _mm256_loadu_ps(b);
             c[0][0] = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + k), b0, c[0][0]);
             c[1][0] = _mm256_fmadd_ps(_mm256_broadcast_ss(a1 + k), b0, c[1][0]);
@@ -116,15 +123,20 @@ AVX2 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long i
     if (block > 384) block = 384;
     for (long first = 0; first < pixels; first += block) {
         const long blockRows = pixels - first < block ? pixels - first : block;
-        for (long column = 0; column < padded; column += 16) {
-            const long panelWidth = padded - column >= 16 ? 16 : 8;
-            const float *panel = packed + column * inputs;
-            const long columns = outputs - column;
-            for (long row = first; row < first + blockRows; row += 6) {
-                const long rows = first + blockRows - row < 6 ? first + blockRows - row : 6;
-                tile(input + row * inputStride, inputStride, rows, inputs, panel, panelWidth,
-                     bias + column, residual ? residual + row * outputs + column : 0,
-                     output + row * outputs + column, outputs, columns, lowerVector, upperVector);
+        for (long panelStart = 0, panelStride; panelStart < padded; panelStart += panelStride) {
+            panelStride = wb_pointwise_panel_width(padded - panelStart);
+            /* A 32-wide panel is two 16-wide halves for this kernel, read with the panel's row stride. */
+            for (long part = 0, panelWidth; part < panelStride; part += panelWidth) {
+                panelWidth = panelStride - part >= 16 ? 16 : 8;
+                const long column = panelStart + part;
+                const float *panel = packed + panelStart * inputs + part;
+                const long columns = outputs - column;
+                for (long row = first; row < first + blockRows; row += 6) {
+                    const long rows = first + blockRows - row < 6 ? first + blockRows - row : 6;
+                    tile(input + row * inputStride, inputStride, rows, inputs, panel, panelWidth, panelStride,
+                         bias + column, residual ? residual + row * outputs + column : 0,
+                         output + row * outputs + column, outputs, columns, lowerVector, upperVector);
+                }
             }
         }
     }

@@ -138,7 +138,7 @@ public struct Convolution2D: Sendable {
                             packedWeights.withUnsafeBufferPointer { packed in
                                 VectorKernels.pointwise(input: patches, pixels: rows, inputs: patchLength, inputStride: patchLength,
                                                         packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
-                                                        activation: activation, residual: nil, output: tileOutput)
+                                                        activation: activation, residual: nil, output: tileOutput, level: kernel.level)
                             }
                             first += rows
                             continue

@@ -87,7 +87,7 @@ public struct DepthwiseConvolution2D: Sendable {
                                                 channels: channels, weights: weights.baseAddress!, bias: bias.baseAddress!,
                                                 kernelSize: kernelSize, stride: stride, padding: pad,
                                                 outputHeight: outputHeight, outputWidth: outputWidth, activation: activation,
-                                                output: output + n * outputHeight * outputWidth * channels)
+                                                output: output + n * outputHeight * outputWidth * channels, level: kernel.level)
                     }
                 }
             }

@@ -80,7 +80,7 @@ public struct PointwiseConvolution: Sendable {
                 bias.withUnsafeBufferPointer { bias in
                     VectorKernels.pointwise(input: input, pixels: pixelCount, inputs: inputChannels, inputStride: inputChannels,
                                             packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
-                                            activation: activation, residual: residual, output: output)
+                                            activation: activation, residual: residual, output: output, level: kernel.level)
                 }
             }
             return

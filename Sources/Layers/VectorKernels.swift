@@ -1,21 +1,41 @@
 import CKernels
 
-/// Which implementation a layer runs. `.automatic` takes the AVX2 + FMA kernels of `CKernels` when the CPU
-/// has them and the portable Swift/BLAS path otherwise; `.portable` forces the latter (tests compare both).
-public enum KernelChoice: Sendable {
+/// Which implementation a layer runs. `.automatic` takes the widest `CKernels` kernels the CPU supports
+/// (AVX-512, else AVX2 + FMA) and the portable Swift/BLAS path on other CPUs; the other cases cap the choice
+/// (tests run every level the machine has against the reference).
+public enum KernelChoice: Sendable, CaseIterable {
     /// The fastest kernels this CPU supports.
     case automatic
+    /// At most the AVX2 + FMA kernels (portable when the CPU lacks them).
+    case avx2
     /// The portable path (Swift loops and OpenBLAS), whatever the CPU.
     case portable
 
-    /// Whether this choice runs the AVX2 kernels on this machine.
-    var usesVectorKernels: Bool { self == .automatic && VectorKernels.isAvailable }
+    /// The instruction set this choice runs on this machine.
+    var level: VectorKernels.Level {
+        switch self {
+        case .automatic: return VectorKernels.level
+        case .avx2: return min(VectorKernels.level, .avx2)
+        case .portable: return .portable
+        }
+    }
+
+    /// Whether this choice runs `CKernels` on this machine.
+    var usesVectorKernels: Bool { level != .portable }
 }
 
-/// The only Swift file that calls `CKernels`: AVX2 + FMA kernels behind a once-per-process CPU check.
+/// The only Swift file that calls `CKernels`: AVX2 + FMA and AVX-512 kernels behind a once-per-process CPU check.
 enum VectorKernels {
-    /// True when the CPU and OS support AVX2 and FMA. Checked once; the kernels must never run otherwise.
-    static let isAvailable: Bool = wb_kernels_available() != 0
+    /// Instruction sets, in order.
+    enum Level: Int, Comparable {
+        case portable = 0, avx2 = 1, avx512 = 2
+        static func < (left: Level, right: Level) -> Bool { left.rawValue < right.rawValue }
+    }
+
+    /// What the CPU and OS support. Checked once; a kernel must never run above this level.
+    static let level = Level(rawValue: Int(wb_kernel_level())) ?? .portable
+    /// True when at least the AVX2 + FMA kernels can run.
+    static var isAvailable: Bool { level != .portable }
 
     /// IO weights `[inputs, outputs]` repacked into the column panels `pointwise` reads; empty when the kernels
     /// are unavailable (the portable path reads the IO weights directly).
@@ -37,11 +57,16 @@ enum VectorKernels {
     static func pointwise(
         input: UnsafePointer<Float>, pixels: Int, inputs: Int, inputStride: Int,
         packed: UnsafePointer<Float>, outputs: Int, bias: UnsafePointer<Float>,
-        activation: Activation, residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+        activation: Activation, residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
+        level: Level
     ) {
-        precondition(isAvailable, "VectorKernels.pointwise needs AVX2 and FMA")
+        precondition(level != .portable && level <= self.level, "VectorKernels.pointwise: \(level) unsupported here")
         let (lower, upper) = activation.clampBounds
-        wb_pointwise_avx2(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, output)
+        if level == .avx512 {
+            wb_pointwise_avx512(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, output)
+        } else {
+            wb_pointwise_avx2(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, output)
+        }
     }
 
     /// Depthwise convolution of one image. Shapes: input `[height, width, channels]`, weights HWC
@@ -50,12 +75,17 @@ enum VectorKernels {
         input: UnsafePointer<Float>, height: Int, width: Int, channels: Int,
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, kernelSize: Int, stride: Int,
         padding: Padding2D, outputHeight: Int, outputWidth: Int, activation: Activation,
-        output: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, level: Level
     ) {
-        precondition(isAvailable, "VectorKernels.depthwise needs AVX2 and FMA")
+        precondition(level != .portable && level <= self.level, "VectorKernels.depthwise: \(level) unsupported here")
         let (lower, upper) = activation.clampBounds
-        wb_depthwise_avx2(input, height, width, channels, weights, bias, kernelSize, stride,
-                          padding.top, padding.left, outputHeight, outputWidth, lower, upper, output)
+        if level == .avx512 {
+            wb_depthwise_avx512(input, height, width, channels, weights, bias, kernelSize, stride,
+                                padding.top, padding.left, outputHeight, outputWidth, lower, upper, output)
+        } else {
+            wb_depthwise_avx2(input, height, width, channels, weights, bias, kernelSize, stride,
+                              padding.top, padding.left, outputHeight, outputWidth, lower, upper, output)
+        }
     }
 }
 

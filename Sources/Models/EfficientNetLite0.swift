@@ -1,4 +1,5 @@
 import Layers
+import Synchronization
 import TensorCore
 
 /// The pretrained EfficientNet-Lite0 backbone: 224×224 RGB in, 1280 features (and ImageNet logits) out.
@@ -25,6 +26,10 @@ public final class EfficientNetLite0: Sendable {
 
     /// Floats per image of the largest block input/output, expanded and depthwise-output tensors.
     private let activationCapacity: Int, expandedCapacity: Int, spatialCapacity: Int
+    /// Idle workspaces, reused across calls: a fresh 10 MB allocation per image costs page faults (about a
+    /// quarter of the forward pass) that also serialise concurrent callers on the kernel's memory-map lock.
+    /// A call takes one (or makes one) and gives it back, so there are at most as many as concurrent callers.
+    private let idleWorkspaces = Mutex<[Workspace]>([])
 
     /// Loads and checks a safetensors file written by `scripts/convert_backbone.py`.
     public convenience init(weightsPath: String) throws(BackboneWeightsError) {
@@ -92,8 +97,9 @@ public final class EfficientNetLite0: Sendable {
 
     /// input `[batch, 224, 224, 3]` NHWC, already normalised (`(x − 127) / 128`, RGB). Returns `[batch, 1280]`.
     ///
-    /// Images run one after another through four per-call buffers: two ping-pong buffers for block inputs and
-    /// outputs, one for the expanded tensor and one for the depthwise output. One image's tensors are a few
+    /// Images run one after another through four buffers of one workspace (reused, never shared between
+    /// concurrent calls): two ping-pong buffers for block inputs and outputs, one for the expanded tensor and one
+    /// for the depthwise output. One image's tensors are a few
     /// MB at most, so they stay closer to the caches than a whole batch's would; BLAS threading is the
     /// caller's choice (`GEMM.setBLASThreads`).
     public func features(_ input: [Float], batch: Int) -> [Float] {
@@ -102,8 +108,10 @@ public final class EfficientNetLite0: Sendable {
                      "EfficientNetLite0.features: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
         var output = [Float](repeating: 0, count: batch * Self.featureCount)
         if batch == 0 { return output }
-        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: 2 * activationCapacity + expandedCapacity + spatialCapacity)
-        defer { workspace.deallocate() }
+        let capacity = 2 * activationCapacity + expandedCapacity + spatialCapacity
+        let borrowed = idleWorkspaces.withLock { $0.popLast() } ?? Workspace(capacity: capacity)
+        defer { idleWorkspaces.withLock { $0.append(borrowed) } }
+        let workspace = borrowed.floats
         var current = workspace
         var next = workspace + activationCapacity
         let expanded = workspace + 2 * activationCapacity
@@ -133,4 +141,11 @@ public final class EfficientNetLite0: Sendable {
         precondition(features.count == batch * Self.featureCount, "EfficientNetLite0.imageNetLogits: features count")
         return classifier.forward(features, batch: batch)
     }
+}
+
+/// Scratch memory for one `features` call at a time; handed between threads only through the pool's mutex.
+private final class Workspace: @unchecked Sendable {
+    let floats: UnsafeMutablePointer<Float>
+    init(capacity: Int) { floats = .allocate(capacity: capacity) }
+    deinit { floats.deallocate() }
 }

@@ -7,7 +7,7 @@ import _TestSupport
 /// at and above multiples of 8 and 16, rows that leave 1–5 pixels after the 6-pixel tiles, rows wide enough for
 /// several four-pixel groups plus leftovers, both strides and lopsided padding.
 final class VectorKernelTests: XCTestCase {
-    let choices: [KernelChoice] = [.automatic, .portable]
+    let choices = KernelChoice.allCases
     let lopsided = Padding2D(top: 2, bottom: 0, left: 0, right: 2)
 
     func testDepthwiseKernelsMatchReference() {
@@ -102,9 +102,11 @@ final class VectorKernelTests: XCTestCase {
         }
     }
 
-    func testVectorKernelsRunOnThisMachine() {
-        // The benchmarks and the speed claims assume the AVX2 path; say loudly when this CPU lacks it.
-        XCTAssertEqual(VectorKernels.isAvailable, KernelChoice.automatic.usesVectorKernels)
-        if !VectorKernels.isAvailable { print("note: no AVX2/FMA on this CPU, only the portable path was tested") }
+    func testKernelLevelsOnThisMachine() {
+        // The speed claims assume the vector paths; say loudly which ones this CPU could test.
+        XCTAssertEqual(KernelChoice.automatic.level, VectorKernels.level)
+        XCTAssertLessThanOrEqual(KernelChoice.avx2.level, .avx2)
+        XCTAssertEqual(KernelChoice.portable.level, .portable)
+        if VectorKernels.level != .avx512 { print("note: this CPU tested only up to \(VectorKernels.level)") }
     }
 }
