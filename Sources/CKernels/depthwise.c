@@ -25,7 +25,7 @@ INLINE_AVX2 __m256i lane_mask(long count) {
 
 /* One output pixel, channels [firstChannel, channels), with bounds checks on both axes. */
 static AVX2 void pixel(const float *image, long height, long width, long channels, const float *weights,
-                       const float *bias, long kernel, long stride, long padTop, long padLeft, long oy, long ox,
+                       const float *bias, long kernel, long stride, long padTop, long padLeft, long rowOffset, long oy, long ox,
                        long firstChannel, __m256 lower, __m256 upper, float *destination) {
     const long top = oy * stride - padTop, left = ox * stride - padLeft;
     const long firstRow = top < 0 ? -top : 0;
@@ -38,7 +38,7 @@ static AVX2 void pixel(const float *image, long height, long width, long channel
         __m256 sum = _mm256_maskload_ps(bias + c, mask);
         for (long ky = firstRow; ky <= lastRow; ky++) {
             for (long kx = firstColumn; kx <= lastColumn; kx++) {
-                const float *source = image + ((top + ky) * width + (left + kx)) * channels + c;
+                const float *source = image + ((top + ky - rowOffset) * width + (left + kx)) * channels + c;
                 const float *tap = weights + (ky * kernel + kx) * channels + c;
                 sum = _mm256_fmadd_ps(_mm256_maskload_ps(source, mask), _mm256_maskload_ps(tap, mask), sum);
             }
@@ -53,13 +53,13 @@ static AVX2 void pixel(const float *image, long height, long width, long channel
  * column under tap 0 of the first pixel; kernel rows [firstRow, lastRow] are inside the image.
  */
 INLINE_AVX2 void four(const float *image, long width, long channels, long fullChannels, const float *weights,
-                      const float *bias, const long K, const long S, long top, long left, long firstRow,
+                      const float *bias, const long K, const long S, long top, long rowOffset, long left, long firstRow,
                       long lastRow, __m256 lower, __m256 upper, float *destination) {
     for (long c = 0; c < fullChannels; c += 8) {
         __m256 sum[4];
         sum[0] = sum[1] = sum[2] = sum[3] = _mm256_loadu_ps(bias + c);
         for (long ky = firstRow; ky <= lastRow; ky++) {
-            const float *source = image + ((top + ky) * width + left) * channels + c;
+            const float *source = image + ((top + ky - rowOffset) * width + left) * channels + c;
             const float *row = weights + ky * K * channels + c;
             __m256 tap[5];
             UNROLL for (long kx = 0; kx < K; kx++) tap[kx] = _mm256_loadu_ps(row + kx * channels);
@@ -80,7 +80,7 @@ INLINE_AVX2 void four(const float *image, long width, long channels, long fullCh
 /* One output row; K and S are constants in each specialised caller. */
 INLINE_AVX2 void output_row(const float *image, long height, long width, long channels, const float *weights,
                             const float *bias, const long K, const long S, long padTop, long padLeft,
-                            long outputWidth, long oy, __m256 lower, __m256 upper, float *row) {
+                            long rowOffset, long outputWidth, long oy, __m256 lower, __m256 upper, float *row) {
     const long top = oy * S - padTop;
     const long firstRow = top < 0 ? -top : 0;
     const long lastRow = height - 1 - top < K - 1 ? height - 1 - top : K - 1;
@@ -92,34 +92,35 @@ INLINE_AVX2 void output_row(const float *image, long height, long width, long ch
     if (firstInterior > lastInterior + 1) firstInterior = lastInterior + 1;
     long ox = 0;
     for (; ox < firstInterior && ox < outputWidth; ox++) {
-        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, oy, ox, 0, lower, upper,
+        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, rowOffset, oy, ox, 0, lower, upper,
               row + ox * channels);
     }
     for (; ox + 3 <= lastInterior; ox += 4) {
         if (fullChannels > 0) {
-            four(image, width, channels, fullChannels, weights, bias, K, S, top, ox * S - padLeft, firstRow,
+            four(image, width, channels, fullChannels, weights, bias, K, S, top, rowOffset, ox * S - padLeft, firstRow,
                  lastRow, lower, upper, row + ox * channels);
         }
         if (fullChannels < channels) {
             for (long p = 0; p < 4; p++) {
-                pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, oy, ox + p,
+                pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, rowOffset, oy, ox + p,
                       fullChannels, lower, upper, row + (ox + p) * channels);
             }
         }
     }
     for (; ox < outputWidth; ox++) {
-        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, oy, ox, 0, lower, upper,
+        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, rowOffset, oy, ox, 0, lower, upper,
               row + ox * channels);
     }
 }
 
 #define SPECIALISE(NAME, KERNEL, STRIDE)                                                                       \
     static AVX2 void NAME(const float *image, long height, long width, long channels, const float *weights,   \
-                          const float *bias, long padTop, long padLeft, long outputHeight, long outputWidth,   \
-                          __m256 lower, __m256 upper, float *output) {                                         \
-        for (long oy = 0; oy < outputHeight; oy++) {                                                           \
+                          const float *bias, long padTop, long padLeft, long rowOffset, long outputWidth,      \
+                          long firstOutputRow, long endOutputRow, __m256 lower, __m256 upper, float *output) {     \
+        for (long oy = firstOutputRow; oy < endOutputRow; oy++) {                                             \
             output_row(image, height, width, channels, weights, bias, KERNEL, STRIDE, padTop, padLeft,         \
-                       outputWidth, oy, lower, upper, output + oy * outputWidth * channels);                   \
+                       rowOffset, outputWidth, oy, lower, upper,                                               \
+                       output + (oy - firstOutputRow) * outputWidth * channels);                               \
         }                                                                                                      \
     }
 
@@ -130,34 +131,38 @@ SPECIALISE(depthwise_k5_s2, 5, 2)
 
 AVX2 void wb_depthwise_avx2(const float *input, long height, long width, long channels,
                             const float *weights, const float *bias, long kernel, long stride,
-                            long padTop, long padLeft, long outputHeight, long outputWidth,
-                            float lower, float upper, float *output) {
+                            long padTop, long padLeft, long outputWidth, long firstOutputRow, long endOutputRow,
+                            long inputFirstRow, float lower, float upper, float *output) {
     const __m256 lowerVector = _mm256_set1_ps(lower), upperVector = _mm256_set1_ps(upper);
+#define ARGUMENTS input, height, width, channels, weights, bias, padTop, padLeft, inputFirstRow, outputWidth, \
+                  firstOutputRow, endOutputRow, lowerVector, upperVector, output
     if (kernel == 3 && stride == 1) {
-        depthwise_k3_s1(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k3_s1(ARGUMENTS);
     } else if (kernel == 3 && stride == 2) {
-        depthwise_k3_s2(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k3_s2(ARGUMENTS);
     } else if (kernel == 5 && stride == 1) {
-        depthwise_k5_s1(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k5_s1(ARGUMENTS);
     } else if (kernel == 5 && stride == 2) {
-        depthwise_k5_s2(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k5_s2(ARGUMENTS);
     } else {
         /* Other shapes: the checked one-pixel path everywhere. */
-        for (long oy = 0; oy < outputHeight; oy++) {
+        for (long oy = firstOutputRow; oy < endOutputRow; oy++) {
             for (long ox = 0; ox < outputWidth; ox++) {
-                pixel(input, height, width, channels, weights, bias, kernel, stride, padTop, padLeft, oy, ox, 0,
-                      lowerVector, upperVector, output + (oy * outputWidth + ox) * channels);
+                pixel(input, height, width, channels, weights, bias, kernel, stride, padTop, padLeft, inputFirstRow,
+                      oy, ox, 0,
+                      lowerVector, upperVector, output + ((oy - firstOutputRow) * outputWidth + ox) * channels);
             }
         }
     }
+#undef ARGUMENTS
 }
 #else
 void wb_depthwise_avx2(const float *input, long height, long width, long channels,
                        const float *weights, const float *bias, long kernel, long stride,
-                       long padTop, long padLeft, long outputHeight, long outputWidth,
-                       float lower, float upper, float *output) {
-    (void)input; (void)height; (void)width; (void)channels; (void)weights; (void)bias; (void)kernel;
-    (void)stride; (void)padTop; (void)padLeft; (void)outputHeight; (void)outputWidth; (void)lower; (void)upper;
+                       long padTop, long padLeft, long outputWidth, long firstOutputRow, long endOutputRow,
+                       long inputFirstRow, float lower, float upper, float *output) {
+    (void)input; (void)firstOutputRow; (void)endOutputRow; (void)inputFirstRow; (void)height; (void)width; (void)channels; (void)weights; (void)bias; (void)kernel;
+    (void)stride; (void)padTop; (void)padLeft; (void)outputWidth; (void)lower; (void)upper;
     (void)output;
 }
 #endif

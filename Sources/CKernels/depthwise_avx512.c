@@ -17,7 +17,7 @@ INLINE_AVX512 __mmask16 lanes(long count) {
 
 /* One output pixel, all channels, with bounds checks on both axes. */
 static AVX512 void pixel(const float *image, long height, long width, long channels, const float *weights,
-                         const float *bias, long kernel, long stride, long padTop, long padLeft, long oy, long ox,
+                         const float *bias, long kernel, long stride, long padTop, long padLeft, long rowOffset, long oy, long ox,
                          __m512 lower, __m512 upper, float *destination) {
     const long top = oy * stride - padTop, left = ox * stride - padLeft;
     const long firstRow = top < 0 ? -top : 0;
@@ -29,7 +29,7 @@ static AVX512 void pixel(const float *image, long height, long width, long chann
         __m512 sum = _mm512_maskz_loadu_ps(mask, bias + c);
         for (long ky = firstRow; ky <= lastRow; ky++) {
             for (long kx = firstColumn; kx <= lastColumn; kx++) {
-                const float *source = image + ((top + ky) * width + (left + kx)) * channels + c;
+                const float *source = image + ((top + ky - rowOffset) * width + (left + kx)) * channels + c;
                 const float *tap = weights + (ky * kernel + kx) * channels + c;
                 sum = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mask, source), _mm512_maskz_loadu_ps(mask, tap), sum);
             }
@@ -40,14 +40,14 @@ static AVX512 void pixel(const float *image, long height, long width, long chann
 
 /* Four horizontally adjacent interior pixels; `left` is the input column under tap 0 of the first. */
 INLINE_AVX512 void four(const float *image, long width, long channels, const float *weights, const float *bias,
-                        const long K, const long S, long top, long left, long firstRow, long lastRow,
+                        const long K, const long S, long top, long rowOffset, long left, long firstRow, long lastRow,
                         __m512 lower, __m512 upper, float *destination) {
     for (long c = 0; c < channels; c += 16) {
         const __mmask16 mask = lanes(channels - c);
         __m512 sum[4];
         sum[0] = sum[1] = sum[2] = sum[3] = _mm512_maskz_loadu_ps(mask, bias + c);
         for (long ky = firstRow; ky <= lastRow; ky++) {
-            const float *source = image + ((top + ky) * width + left) * channels + c;
+            const float *source = image + ((top + ky - rowOffset) * width + left) * channels + c;
             const float *row = weights + ky * K * channels + c;
             __m512 tap[5];
             UNROLL for (long kx = 0; kx < K; kx++) tap[kx] = _mm512_maskz_loadu_ps(mask, row + kx * channels);
@@ -67,7 +67,7 @@ INLINE_AVX512 void four(const float *image, long width, long channels, const flo
 
 INLINE_AVX512 void output_row(const float *image, long height, long width, long channels, const float *weights,
                               const float *bias, const long K, const long S, long padTop, long padLeft,
-                              long outputWidth, long oy, __m512 lower, __m512 upper, float *row) {
+                              long rowOffset, long outputWidth, long oy, __m512 lower, __m512 upper, float *row) {
     const long top = oy * S - padTop;
     const long firstRow = top < 0 ? -top : 0;
     const long lastRow = height - 1 - top < K - 1 ? height - 1 - top : K - 1;
@@ -77,24 +77,25 @@ INLINE_AVX512 void output_row(const float *image, long height, long width, long 
     if (firstInterior > lastInterior + 1) firstInterior = lastInterior + 1;
     long ox = 0;
     for (; ox < firstInterior && ox < outputWidth; ox++) {
-        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, oy, ox, lower, upper, row + ox * channels);
+        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, rowOffset, oy, ox, lower, upper, row + ox * channels);
     }
     for (; ox + 3 <= lastInterior; ox += 4) {
-        four(image, width, channels, weights, bias, K, S, top, ox * S - padLeft, firstRow, lastRow, lower, upper,
+        four(image, width, channels, weights, bias, K, S, top, rowOffset, ox * S - padLeft, firstRow, lastRow, lower, upper,
              row + ox * channels);
     }
     for (; ox < outputWidth; ox++) {
-        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, oy, ox, lower, upper, row + ox * channels);
+        pixel(image, height, width, channels, weights, bias, K, S, padTop, padLeft, rowOffset, oy, ox, lower, upper, row + ox * channels);
     }
 }
 
 #define SPECIALISE(NAME, KERNEL, STRIDE)                                                                       \
-    static AVX512 void NAME(const float *image, long height, long width, long channels, const float *weights, \
-                            const float *bias, long padTop, long padLeft, long outputHeight, long outputWidth, \
-                            __m512 lower, __m512 upper, float *output) {                                       \
-        for (long oy = 0; oy < outputHeight; oy++) {                                                           \
+    static AVX512 void NAME(const float *image, long height, long width, long channels, const float *weights,   \
+                          const float *bias, long padTop, long padLeft, long rowOffset, long outputWidth,      \
+                          long firstOutputRow, long endOutputRow, __m512 lower, __m512 upper, float *output) {     \
+        for (long oy = firstOutputRow; oy < endOutputRow; oy++) {                                             \
             output_row(image, height, width, channels, weights, bias, KERNEL, STRIDE, padTop, padLeft,         \
-                       outputWidth, oy, lower, upper, output + oy * outputWidth * channels);                   \
+                       rowOffset, outputWidth, oy, lower, upper,                                               \
+                       output + (oy - firstOutputRow) * outputWidth * channels);                               \
         }                                                                                                      \
     }
 
@@ -104,34 +105,39 @@ SPECIALISE(depthwise_k5_s1, 5, 1)
 SPECIALISE(depthwise_k5_s2, 5, 2)
 
 AVX512 void wb_depthwise_avx512(const float *input, long height, long width, long channels,
-                                const float *weights, const float *bias, long kernel, long stride,
-                                long padTop, long padLeft, long outputHeight, long outputWidth,
-                                float lower, float upper, float *output) {
+                            const float *weights, const float *bias, long kernel, long stride,
+                            long padTop, long padLeft, long outputWidth, long firstOutputRow, long endOutputRow,
+                            long inputFirstRow, float lower, float upper, float *output) {
     const __m512 lowerVector = _mm512_set1_ps(lower), upperVector = _mm512_set1_ps(upper);
+#define ARGUMENTS input, height, width, channels, weights, bias, padTop, padLeft, inputFirstRow, outputWidth, \
+                  firstOutputRow, endOutputRow, lowerVector, upperVector, output
     if (kernel == 3 && stride == 1) {
-        depthwise_k3_s1(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k3_s1(ARGUMENTS);
     } else if (kernel == 3 && stride == 2) {
-        depthwise_k3_s2(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k3_s2(ARGUMENTS);
     } else if (kernel == 5 && stride == 1) {
-        depthwise_k5_s1(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k5_s1(ARGUMENTS);
     } else if (kernel == 5 && stride == 2) {
-        depthwise_k5_s2(input, height, width, channels, weights, bias, padTop, padLeft, outputHeight, outputWidth, lowerVector, upperVector, output);
+        depthwise_k5_s2(ARGUMENTS);
     } else {
-        for (long oy = 0; oy < outputHeight; oy++) {
+        /* Other shapes: the checked one-pixel path everywhere. */
+        for (long oy = firstOutputRow; oy < endOutputRow; oy++) {
             for (long ox = 0; ox < outputWidth; ox++) {
-                pixel(input, height, width, channels, weights, bias, kernel, stride, padTop, padLeft, oy, ox,
-                      lowerVector, upperVector, output + (oy * outputWidth + ox) * channels);
+                pixel(input, height, width, channels, weights, bias, kernel, stride, padTop, padLeft, inputFirstRow,
+                      oy, ox, 
+                      lowerVector, upperVector, output + ((oy - firstOutputRow) * outputWidth + ox) * channels);
             }
         }
     }
+#undef ARGUMENTS
 }
 #else
 void wb_depthwise_avx512(const float *input, long height, long width, long channels,
                          const float *weights, const float *bias, long kernel, long stride,
-                         long padTop, long padLeft, long outputHeight, long outputWidth,
-                         float lower, float upper, float *output) {
-    (void)input; (void)height; (void)width; (void)channels; (void)weights; (void)bias; (void)kernel;
-    (void)stride; (void)padTop; (void)padLeft; (void)outputHeight; (void)outputWidth; (void)lower; (void)upper;
+                         long padTop, long padLeft, long outputWidth, long firstOutputRow, long endOutputRow,
+                         long inputFirstRow, float lower, float upper, float *output) {
+    (void)input; (void)firstOutputRow; (void)endOutputRow; (void)inputFirstRow; (void)height; (void)width; (void)channels; (void)weights; (void)bias; (void)kernel;
+    (void)stride; (void)padTop; (void)padLeft; (void)outputWidth; (void)lower; (void)upper;
     (void)output;
 }
 #endif

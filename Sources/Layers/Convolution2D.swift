@@ -112,27 +112,13 @@ public struct Convolution2D: Sendable {
                 bias.withUnsafeBufferPointer { bias in
                     var first = 0
                     while first < pixelCount {
-                        let rows = min(tileRows, pixelCount - first)
-                        // Gather: p indexes output pixels over [batch, outHeight, outWidth].
-                        for row in 0..<rows {
-                            let p = first + row
-                            let n = p / (outputHeight * outputWidth)
-                            let oy = (p / outputWidth) % outputHeight
-                            let ox = p % outputWidth
-                            var patch = patches + row * patchLength
-                            for ky in 0..<kernelSize {
-                                let iy = oy * stride - pad.top + ky
-                                for kx in 0..<kernelSize {
-                                    let ix = ox * stride - pad.left + kx
-                                    if iy >= 0 && iy < height && ix >= 0 && ix < width {
-                                        patch.update(from: input + ((n * height + iy) * width + ix) * inputChannels, count: inputChannels)
-                                    } else {
-                                        patch.update(repeating: 0, count: inputChannels)
-                                    }
-                                    patch += inputChannels
-                                }
-                            }
-                        }
+                        // Tiles never straddle two images, so each is one gather from one image.
+                        let imagePixels = outputHeight * outputWidth
+                        let n = first / imagePixels, firstInImage = first % imagePixels
+                        let rows = min(tileRows, imagePixels - firstInImage)
+                        gatherPatches(image: input + n * height * width * inputChannels, height: height, width: width,
+                                      channels: inputChannels, kernelSize: kernelSize, stride: stride, padding: pad,
+                                      outputWidth: outputWidth, firstPixel: firstInImage, count: rows, patches: patches)
                         let tileOutput = output + first * outputChannels
                         if vector {
                             packedWeights.withUnsafeBufferPointer { packed in

@@ -80,16 +80,10 @@ public struct DepthwiseConvolution2D: Sendable {
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let (outputHeight, outputWidth) = outputSize(inputHeight: height, inputWidth: width)
         if kernel.usesVectorKernels {
-            weights.withUnsafeBufferPointer { weights in
-                bias.withUnsafeBufferPointer { bias in
-                    for n in 0..<batch {
-                        VectorKernels.depthwise(input: input + n * height * width * channels, height: height, width: width,
-                                                channels: channels, weights: weights.baseAddress!, bias: bias.baseAddress!,
-                                                kernelSize: kernelSize, stride: stride, padding: pad,
-                                                outputHeight: outputHeight, outputWidth: outputWidth, activation: activation,
-                                                output: output + n * outputHeight * outputWidth * channels, level: kernel.level)
-                    }
-                }
+            for n in 0..<batch {
+                forwardRows(input: input + n * height * width * channels, height: height, width: width,
+                            outputRows: 0..<outputHeight, inputFirstRow: 0,
+                            output: output + n * outputHeight * outputWidth * channels, level: kernel.level)
             }
             return
         }
@@ -127,6 +121,23 @@ public struct DepthwiseConvolution2D: Sendable {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Output rows `outputRows` of one image with the vector kernels (the building block of the fused
+    /// inverted-residual pass). The image is `[height, width, channels]`; `input` holds its rows from
+    /// `inputFirstRow` on; `output` receives `[outputRows.count, outWidth, channels]`.
+    func forwardRows(input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>, inputFirstRow: Int,
+                     output: UnsafeMutablePointer<Float>, level: VectorKernels.Level) {
+        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
+        let outputWidth = outputSize(inputHeight: height, inputWidth: width).width
+        weights.withUnsafeBufferPointer { weights in
+            bias.withUnsafeBufferPointer { bias in
+                VectorKernels.depthwise(input: input, height: height, width: width, channels: channels,
+                                        weights: weights.baseAddress!, bias: bias.baseAddress!, kernelSize: kernelSize,
+                                        stride: stride, padding: pad, outputWidth: outputWidth, outputRows: outputRows,
+                                        inputFirstRow: inputFirstRow, activation: activation, output: output, level: level)
             }
         }
     }

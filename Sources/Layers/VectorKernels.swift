@@ -69,24 +69,36 @@ enum VectorKernels {
         }
     }
 
-    /// Depthwise convolution of one image. Shapes: input `[height, width, channels]`, weights HWC
-    /// `[kernel, kernel, channels]`, bias `[channels]`, output `[outputHeight, outputWidth, channels]`.
+    /// Depthwise convolution of output rows `outputRows` of one image.
+    ///
+    /// Shapes: the image is `[height, width, channels]`, of which `input` holds the rows from `inputFirstRow` on;
+    /// weights HWC `[kernel, kernel, channels]`, bias `[channels]`; output `[outputRows.count, outputWidth, channels]`.
     static func depthwise(
         input: UnsafePointer<Float>, height: Int, width: Int, channels: Int,
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, kernelSize: Int, stride: Int,
-        padding: Padding2D, outputHeight: Int, outputWidth: Int, activation: Activation,
+        padding: Padding2D, outputWidth: Int, outputRows: Range<Int>, inputFirstRow: Int, activation: Activation,
         output: UnsafeMutablePointer<Float>, level: Level
     ) {
         precondition(level != .portable && level <= self.level, "VectorKernels.depthwise: \(level) unsupported here")
         let (lower, upper) = activation.clampBounds
         if level == .avx512 {
-            wb_depthwise_avx512(input, height, width, channels, weights, bias, kernelSize, stride,
-                                padding.top, padding.left, outputHeight, outputWidth, lower, upper, output)
+            wb_depthwise_avx512(input, height, width, channels, weights, bias, kernelSize, stride, padding.top, padding.left,
+                                outputWidth, outputRows.lowerBound, outputRows.upperBound, inputFirstRow, lower, upper, output)
         } else {
-            wb_depthwise_avx2(input, height, width, channels, weights, bias, kernelSize, stride,
-                              padding.top, padding.left, outputHeight, outputWidth, lower, upper, output)
+            wb_depthwise_avx2(input, height, width, channels, weights, bias, kernelSize, stride, padding.top, padding.left,
+                              outputWidth, outputRows.lowerBound, outputRows.upperBound, inputFirstRow, lower, upper, output)
         }
     }
+}
+
+/// im2col rows `[firstPixel, firstPixel + count)` of one image (portable C; see `Convolution2D`).
+/// Shapes: image `[height, width, channels]`, patches `[count, kernelSize·kernelSize·channels]`.
+func gatherPatches(
+    image: UnsafePointer<Float>, height: Int, width: Int, channels: Int, kernelSize: Int, stride: Int,
+    padding: Padding2D, outputWidth: Int, firstPixel: Int, count: Int, patches: UnsafeMutablePointer<Float>
+) {
+    wb_gather_patches(image, height, width, channels, kernelSize, stride, padding.top, padding.left, outputWidth,
+                      firstPixel, count, patches)
 }
 
 extension Activation {

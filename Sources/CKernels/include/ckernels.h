@@ -43,21 +43,30 @@ void wb_pointwise_avx512(const float *input, long pixels, long inputs, long inpu
                          const float *packed, long outputs, const float *bias,
                          float lower, float upper, const float *residual, float *output);
 
-/// Depthwise k×k convolution of one image, then clamp(·, lower, upper).
+/// Depthwise k×k convolution of output rows `[firstOutputRow, endOutputRow)` of one image, then
+/// clamp(·, lower, upper).
 ///
-/// Shapes: input `[height, width, channels]`, weights `[kernel, kernel, channels]` (HWC), bias `[channels]`,
-/// output `[outputHeight, outputWidth, channels]`. `padTop`/`padLeft` are the zero rows/columns before the
-/// image; taps beyond the bottom/right edge are skipped. Requires level 1.
+/// Shapes: the image is `[height, width, channels]`, of which `input` holds the rows from `inputFirstRow` on
+/// (at least those the requested output rows read); weights `[kernel, kernel, channels]` (HWC), bias
+/// `[channels]`; `output` receives `[endOutputRow − firstOutputRow, outputWidth, channels]`. `padTop`/`padLeft`
+/// are the zero rows/columns before the image; taps beyond the bottom/right edge are skipped. Level 1.
 void wb_depthwise_avx2(const float *input, long height, long width, long channels,
                        const float *weights, const float *bias, long kernel, long stride,
-                       long padTop, long padLeft, long outputHeight, long outputWidth,
-                       float lower, float upper, float *output);
+                       long padTop, long padLeft, long outputWidth, long firstOutputRow, long endOutputRow,
+                       long inputFirstRow, float lower, float upper, float *output);
+
+/// im2col for one image: rows `[firstPixel, firstPixel + pixelCount)` of the patch matrix
+/// `[outputHeight·outputWidth, kernel·kernel·channels]` (tap-major, channels innermost, zeros over the padding)
+/// from input `[height, width, channels]`. Portable C.
+void wb_gather_patches(const float *image, long height, long width, long channels, long kernel, long stride,
+                       long padTop, long padLeft, long outputWidth, long firstPixel, long pixelCount,
+                       float *patches);
 
 /// `wb_depthwise_avx2` with 16 channels per 512-bit register. Requires level 2.
 void wb_depthwise_avx512(const float *input, long height, long width, long channels,
                          const float *weights, const float *bias, long kernel, long stride,
-                         long padTop, long padLeft, long outputHeight, long outputWidth,
-                         float lower, float upper, float *output);
+                         long padTop, long padLeft, long outputWidth, long firstOutputRow, long endOutputRow,
+                         long inputFirstRow, float lower, float upper, float *output);
 
 #ifdef __cplusplus
 }
