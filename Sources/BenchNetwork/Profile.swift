@@ -2,46 +2,45 @@ import Dispatch
 import Layers
 import Models
 
-/// Milliseconds per image spent in each kind of layer: the public folded layers run one at a time on one image
-/// through preallocated buffers, as `features` runs them. Medians over `runs`.
+/// Milliseconds per image in the stem, each inverted-residual block (run as `features` runs it) and the head,
+/// through preallocated buffers. Medians over `runs`.
 func profileLayers(_ network: EfficientNetLite0, image: [Float], runs: Int) -> [(String, Double)] {
     let capacity = 112 * 112 * 96  // the largest tensor: block 1's expanded input
     let buffers = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: capacity) }
     defer { buffers.forEach { $0.deallocate() } }
-    var samples: [String: [Double]] = [:]
-    func timed(_ name: String, _ totals: inout [String: Double], _ body: () -> Void) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        totals[name, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    }
-    for _ in 0..<runs {
-        var totals: [String: Double] = [:]
-        let side = EfficientNetLite0.inputSide
-        var (current, next, expanded, spatial) = (buffers[0], buffers[1], buffers[2], buffers[3])
-        image.withUnsafeBufferPointer { image in
-            timed("stem", &totals) { network.stem.forward(input: image.baseAddress!, batch: 1, height: side, width: side, output: current) }
+    var samples: [[Double]] = []
+    var names: [String] = []
+    for run in 0..<runs {
+        var times: [Double] = []
+        var clock = DispatchTime.now().uptimeNanoseconds
+        func lap(_ name: String) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            times.append(Double(now - clock) / 1e6)
+            if run == 0 { names.append(name) }
+            clock = now
         }
+        let side = EfficientNetLite0.inputSide
+        var (current, next) = (buffers[0], buffers[1])
+        image.withUnsafeBufferPointer { image in
+            network.stem.forward(input: image.baseAddress!, batch: 1, height: side, width: side, output: current)
+        }
+        lap("stem")
         var (height, width) = network.stem.outputSize(inputHeight: side, inputWidth: side)
         for block in network.blocks {
-            var depthwiseInput = current
-            if let expand = block.expand {
-                timed("expand 1×1", &totals) { expand.forward(input: current, pixelCount: height * width, output: expanded, residual: nil) }
-                depthwiseInput = expanded
-            }
-            timed("depthwise k×k", &totals) { block.depthwise.forward(input: depthwiseInput, batch: 1, height: height, width: width, output: spatial) }
+            InvertedResidual.forward(expand: block.expand, depthwise: block.depthwise, project: block.project,
+                                     addsInput: block.specification.hasResidual, input: current, batch: 1,
+                                     height: height, width: width, output: next, expanded: buffers[2], spatial: buffers[3])
+            let spec = block.specification
+            lap("block \(spec.index) \(height)² \(spec.inputChannels)→\(spec.expandedChannels)→\(spec.outputChannels) k\(spec.kernelSize)s\(spec.stride)")
             (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
-            timed("project 1×1", &totals) {
-                block.project.forward(input: spatial, pixelCount: height * width, output: next,
-                                      residual: block.specification.hasResidual ? current : nil)
-            }
             swap(&current, &next)
         }
-        timed("head 1×1", &totals) { network.head.forward(input: current, pixelCount: height * width, output: expanded, residual: nil) }
-        for (name, value) in totals { samples[name, default: []].append(value) }
+        network.head.forward(input: current, pixelCount: height * width, output: buffers[2], residual: nil)
+        lap("head")
+        samples.append(times)
     }
-    let order = ["stem", "expand 1×1", "depthwise k×k", "project 1×1", "head 1×1"]
-    return order.map { name in
-        let sorted = samples[name]!.sorted()
-        return (name, sorted[sorted.count / 2])
+    return names.indices.map { index in
+        let sorted = samples.map { $0[index] }.sorted()
+        return (names[index], sorted[sorted.count / 2])
     }
 }

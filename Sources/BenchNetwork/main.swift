@@ -52,7 +52,7 @@ _ = network.features(input, batch: batch)  // warm-up: page in weights and works
 
 if options["--profile"] == "yes" {
     for (name, milliseconds) in profileLayers(network, image: image, runs: runs) {
-        print(name.padding(toLength: 15, withPad: " ", startingAt: 0) + String(format: "%6.2f ms/image", milliseconds))
+        print(name.padding(toLength: 36, withPad: " ", startingAt: 0) + String(format: "%6.3f ms/image", milliseconds))
     }
     exit(0)
 }

@@ -10,8 +10,11 @@ import Foundation
 /// memory. The portable path runs the three layers one after another over whole tensors.
 public enum InvertedResidual {
     /// Bytes of expanded rows one band may hold: with the band's depthwise output and the layers' weights, this
-    /// stays inside a 1 MB L2.
+    /// stays inside a 1 MB L2. An image whose whole expanded tensor is below `singleBandBytes` goes in one band:
+    /// there the weights (up to 0.9 MB per 1×1 layer on the 7×7 blocks) outweigh the activations, and every
+    /// extra band would stream them through the cache again.
     static let bandBudgetBytes = 256 * 1024
+    static let singleBandBytes = 1024 * 1024
 
     /// Runs the block. `expanded` and `spatial` are scratch of at least `height·width·expandedChannels` and
     /// `outHeight·outWidth·expandedChannels` floats; `output` overlaps neither them nor `input`. `addsInput`
@@ -57,7 +60,10 @@ public enum InvertedResidual {
         let top = depthwise.padding.resolve(inputHeight: height, inputWidth: width, kernelSize: k, stride: s).top
         let rowFloats = width * channels
         let budgetRows = bandBudgetBytes / (rowFloats * MemoryLayout<Float>.size)
-        let bandRows = max(1, (budgetRows - max(k - s, 0)) / s)
+        var bandRows = max(1, (budgetRows - max(k - s, 0)) / s)
+        if height * rowFloats * MemoryLayout<Float>.size <= singleBandBytes && bandBudgetBytes >= Self.bandBudgetBytes {
+            bandRows = outputHeight
+        }
         for n in 0..<batch {
             let image = input + n * height * width * inputChannels
             let imageOutput = output + n * outputHeight * outputWidth * project.outputChannels
