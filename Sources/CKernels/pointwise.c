@@ -16,9 +16,7 @@ long wb_packed_pointwise_count(long inputs, long outputs) {
 }
 
 long wb_pointwise_panel_width(long remaining) {
-    long width = 32;
-    while (width > 8 && width > remaining) width /= 2;
-    return width;
+    return remaining >= 32 ? 32 : remaining;
 }
 
 void wb_pack_pointwise_weights(const float *weights, long inputs, long outputs, float *packed) {

@@ -1,7 +1,7 @@
 /*
  * The 1×1 convolution of pointwise.c with 512-bit registers: 12 pixels × 32 output channels in 24 zmm
  * accumulators (14 loads feed 24 FMAs per input channel). Panels narrower than 32 (the last 8 or 16 columns)
- * use one register with a masked weight load; AVX-512 masks also handle the last, partial store.
+ * use one register with a masked weight load (24-wide ones two); AVX-512 masks also handle the last, partial store.
  */
 #include "ckernels.h"
 
@@ -43,10 +43,12 @@ INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows
     UNROLL for (long r = 0; r < tileRows; r++) row[r] = a + (r < rows ? r : 0) * lda;
     __m512 c0[12], c1[12];
     UNROLL for (long r = 0; r < tileRows; r++) { c0[r] = _mm512_setzero_ps(); c1[r] = _mm512_setzero_ps(); }
-    if (panelWidth == 32) {
+    if (panelWidth > 16) {
+        /* 24 or 32 columns: two registers, the second masked for 24 (the 24-channel project layers). */
+        const __mmask16 secondMask = lanes(panelWidth - 16);
         const float *b = panel;
-        for (long k = 0; k < inputs; k++, b += 32) {
-            const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+        for (long k = 0; k < inputs; k++, b += panelWidth) {
+            const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_maskz_loadu_ps(secondMask, b + 16);
             UNROLL for (long r = 0; r < tileRows; r++) {
                 const __m512 x = _mm512_set1_ps(row[r][k]);
                 c0[r] = _mm512_fmadd_ps(x, b0, c0[r]);
@@ -61,7 +63,7 @@ INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows
             UNROLL for (long r = 0; r < tileRows; r++) c0[r] = _mm512_fmadd_ps(_mm512_set1_ps(row[r][k]), b0, c0[r]);
         }
     }
-    const __mmask16 first = lanes(columns), second = panelWidth == 32 ? lanes(columns - 16) : 0;
+    const __mmask16 first = lanes(columns), second = panelWidth > 16 ? lanes(columns - 16) : 0;
     UNROLL for (long r = 0; r < tileRows; r++) {
         if (r < rows) {
             const float *skip = residual ? residual + r * ldc : 0;

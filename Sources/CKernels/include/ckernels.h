@@ -20,8 +20,8 @@ int wb_kernel_level(void);
 /// Floats needed by `wb_pack_pointwise_weights` for a `[inputs, outputs]` matrix.
 long wb_packed_pointwise_count(long inputs, long outputs);
 
-/// The width of the next column panel when `remaining` (a multiple of 8) columns are left: 32, halved until
-/// it fits (so 32, 16 or 8).
+/// The width of the next column panel when `remaining` (a multiple of 8) columns are left: 32, or all that is
+/// left (8, 16 or 24) at the right edge.
 long wb_pointwise_panel_width(long remaining);
 
 /// Repacks row-major IO weights `[inputs, outputs]` into column panels (widths from
