@@ -96,7 +96,7 @@ public struct Convolution2D: Sendable {
     ///
     /// For each tile of output pixels: gather the patches into `[rows, k·k·inputChannels]` (zeros where the
     /// window hangs over the padding), multiply by the HWIO weights, then add bias and activate in place.
-    /// With AVX2 the product and epilogue are one `CKernels` call per tile.
+    /// With AVX2 or AVX-512 the product and epilogue are one `CKernels` call per tile; the gather is portable C.
     public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
                         kernel: KernelChoice = .automatic) {
         let vector = kernel.usesVectorKernels

@@ -73,8 +73,9 @@ public struct DepthwiseConvolution2D: Sendable {
     /// accumulators and against a tap-outer loop over whole rows, this was the fastest (4.3 ms vs 7.3 and
     /// 4.9 ms for the network's 16 depthwise layers on one Zen 3 core), and it stays quick in debug builds.
     ///
-    /// With AVX2 the `CKernels` version runs instead: 8-channel blocks of four neighbouring pixels, each input
-    /// loaded once per kernel row and shared by the windows that cover it (about 4× faster on Zen 3).
+    /// With AVX2 or AVX-512 the `CKernels` version runs instead (see `Sources/CKernels/README.md`): channel
+    /// blocks of four neighbouring pixels, each input loaded once per kernel row and shared by the windows that
+    /// cover it; the loop above is the portable path.
     public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
                         kernel: KernelChoice = .automatic) {
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)

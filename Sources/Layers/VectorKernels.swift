@@ -1,4 +1,5 @@
 import CKernels
+import Foundation
 
 /// Which implementation a layer runs. `.automatic` takes the widest `CKernels` kernels the CPU supports
 /// (AVX-512, else AVX2 + FMA) and the portable Swift/BLAS path on other CPUs; the other cases cap the choice
@@ -32,8 +33,16 @@ enum VectorKernels {
         static func < (left: Level, right: Level) -> Bool { left.rawValue < right.rawValue }
     }
 
-    /// What the CPU and OS support. Checked once; a kernel must never run above this level.
-    static let level = Level(rawValue: Int(wb_kernel_level())) ?? .portable
+    /// What the CPU and OS support, capped by `WORKBENCH_KERNELS` (`portable`, `avx2`; for comparing the paths
+    /// on one machine, like OpenBLAS's `OPENBLAS_CORETYPE`). Checked once; a kernel must never run above it.
+    static let level: Level = {
+        let supported = Level(rawValue: Int(wb_kernel_level())) ?? .portable
+        switch getenv("WORKBENCH_KERNELS").map({ String(cString: $0) }) {
+        case "portable": return .portable
+        case "avx2": return min(supported, .avx2)
+        default: return supported
+        }
+    }()
     /// True when at least the AVX2 + FMA kernels can run.
     static var isAvailable: Bool { level != .portable }
 
