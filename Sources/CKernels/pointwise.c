@@ -67,7 +67,7 @@ INLINE_AVX2 void finish8(__m256 sum, const float *bias, const float *residual, f
  * `columns` is how many of the panel's channels exist (may be below its width at the right edge).
  */
 INLINE_AVX2 void tile(const float *a, long lda, long rows, long inputs, const float *panel, long panelWidth,
-                      long panelStride, const float *bias, const float *residual, float *output, long ldc, long columns,
+                      long panelStride, const float *ahead, const float *bias, const float *residual, float *output, long ldc, long columns,
                       __m256 lower, __m256 upper) {
     const float *a0 = a;
     const float *a1 = a + (rows > 1 ? 1 : 0) * lda;
@@ -80,6 +80,9 @@ INLINE_AVX2 void tile(const float *a, long lda, long rows, long inputs, const fl
     if (panelWidth == 16) {
         const float *b = panel;
         for (long k = 0; k < inputs; k++, b += panelStride) {
+            /* Pull the next panel toward L2 while this one computes (see pointwise_avx512.c). */
+            _mm_prefetch((const char *)(ahead + k * 32), _MM_HINT_T1);
+            _mm_prefetch((const char *)(ahead + k * 32 + 16), _MM_HINT_T1);
             const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
             __m256 x;
             x = _mm256_broadcast_ss(a0 + k); c[0][0] = _mm256_fmadd_ps(x, b0, c[0][0]); c[0][1] = _mm256_fmadd_ps(x, b1, c[0][1]);
@@ -129,9 +132,12 @@ AVX2 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long i
                 const long column = panelStart + part;
                 const float *panel = packed + panelStart * inputs + part;
                 const long columns = outputs - column;
+                /* The block's first tile of a panel prefetches the next panel (harmless past the end). */
+                const float *nextPanel = panelStart + panelStride < padded ? packed + (panelStart + panelStride) * inputs : packed;
                 for (long row = first; row < first + blockRows; row += 6) {
                     const long rows = first + blockRows - row < 6 ? first + blockRows - row : 6;
-                    tile(input + row * inputStride, inputStride, rows, inputs, panel, panelWidth, panelStride,
+                    const float *ahead = row == first && part == 0 ? nextPanel : panel;
+                    tile(input + row * inputStride, inputStride, rows, inputs, panel, panelWidth, panelStride, ahead,
                          bias + column, residual ? residual + row * outputs + column : 0,
                          output + row * outputs + column, outputs, columns, lowerVector, upperVector);
                 }

@@ -37,8 +37,8 @@ INLINE_AVX512 void finish(__m512 sum, const float *bias, const float *residual, 
  * compute 11 dead rows on the 7×7 layers, 30 % of the network's multiply-adds).
  */
 INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows, long inputs, const float *panel,
-                        long panelWidth, const float *bias, const float *residual, float *output, long ldc,
-                        long columns, __m512 lower, __m512 upper) {
+                        long panelWidth, const float *ahead, const float *bias, const float *residual, float *output,
+                        long ldc, long columns, __m512 lower, __m512 upper) {
     const float *row[12];
     UNROLL for (long r = 0; r < tileRows; r++) row[r] = a + (r < rows ? r : 0) * lda;
     __m512 c0[12], c1[12];
@@ -48,6 +48,10 @@ INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows
         const __mmask16 secondMask = lanes(panelWidth - 16);
         const float *b = panel;
         for (long k = 0; k < inputs; k++, b += panelWidth) {
+            /* Pull the next panel toward L2 while this one computes: the late layers' weights (up to 1.8 MB a
+             * block) are usually out of cache at batch 1, and the first tile would otherwise wait on memory. */
+            _mm_prefetch((const char *)(ahead + k * 32), _MM_HINT_T1);
+            _mm_prefetch((const char *)(ahead + k * 32 + 16), _MM_HINT_T1);
             const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_maskz_loadu_ps(secondMask, b + 16);
             UNROLL for (long r = 0; r < tileRows; r++) {
                 const __m512 x = _mm512_set1_ps(row[r][k]);
@@ -87,20 +91,25 @@ AVX512 void wb_pointwise_avx512(const float *input, long pixels, long inputs, lo
         for (long column = 0, panelWidth; column < padded; column += panelWidth) {
             panelWidth = wb_pointwise_panel_width(padded - column);
             const float *panel = packed + column * inputs;
+            /* The panel after this one (the first one again at the end: prefetching it is harmless). */
+            const float *nextPanel = column + panelWidth < padded ? panel + panelWidth * inputs : packed;
             const long columns = outputs - column;
             for (long row = first; row < first + blockRows; row += 12) {
                 const long rows = first + blockRows - row < 12 ? first + blockRows - row : 12;
                 const float *a = input + row * inputStride;
                 const float *skip = residual ? residual + row * outputs + column : 0;
                 float *destination = output + row * outputs + column;
+                /* Only the block's first tile prefetches the next panel (32 floats a row; past a narrower last
+                 * panel's end it touches nothing, as prefetches never fault); later tiles re-touch their own. */
+                const float *ahead = row == first ? nextPanel : panel;
                 if (rows > 8) {
-                    tile(12, a, inputStride, rows, inputs, panel, panelWidth, bias + column, skip, destination,
+                    tile(12, a, inputStride, rows, inputs, panel, panelWidth, ahead, bias + column, skip, destination,
                          outputs, columns, lowerVector, upperVector);
                 } else if (rows > 4) {
-                    tile(8, a, inputStride, rows, inputs, panel, panelWidth, bias + column, skip, destination,
+                    tile(8, a, inputStride, rows, inputs, panel, panelWidth, ahead, bias + column, skip, destination,
                          outputs, columns, lowerVector, upperVector);
                 } else {
-                    tile(4, a, inputStride, rows, inputs, panel, panelWidth, bias + column, skip, destination,
+                    tile(4, a, inputStride, rows, inputs, panel, panelWidth, ahead, bias + column, skip, destination,
                          outputs, columns, lowerVector, upperVector);
                 }
             }
