@@ -23,7 +23,7 @@ public struct Convolution2D: Sendable {
     public let weights: [Float]
     /// `[outputChannels]`.
     public let bias: [Float]
-    /// `weights` as a `[k·k·inputChannels, outputChannels]` matrix packed for the AVX2 kernel (empty without it).
+    /// `weights` as a `[k·k·inputChannels, outputChannels]` matrix packed for the vector kernels (empty without them).
     let packedWeights: [Float]
 
     /// A convolution from HWIO weights.

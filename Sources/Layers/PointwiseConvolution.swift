@@ -17,7 +17,7 @@ public struct PointwiseConvolution: Sendable {
     public let weights: [Float]
     /// `[outputChannels]`.
     public let bias: [Float]
-    /// `weights` repacked once into the AVX2 kernel's column panels (empty when that kernel is unavailable).
+    /// `weights` repacked once into the vector kernels' column panels (empty when they cannot run here).
     let packedWeights: [Float]
 
     /// A 1×1 convolution from IO weights.
@@ -71,8 +71,8 @@ public struct PointwiseConvolution: Sendable {
     /// input `[pixels, inputChannels]` (+ residual `[pixels, outputChannels]`) → output `[pixels, outputChannels]`.
     /// `output` must overlap neither `input` nor `residual` (the product overwrites it before the residual is read).
     ///
-    /// With the AVX2 kernel the whole layer is one call whose epilogue runs on registers; otherwise BLAS
-    /// products over row tiles, each followed by `applyEpilogue` while it is in cache.
+    /// With the vector kernels (AVX2 or AVX-512) the whole layer is one call whose epilogue runs on registers;
+    /// the portable path is BLAS products over row tiles, each followed by `applyEpilogue` while it is in cache.
     public func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
                         kernel: KernelChoice = .automatic) {
         if kernel.usesVectorKernels {

@@ -32,7 +32,8 @@ public struct MBConvBlock: Sendable {
         depthwise.outputSize(inputHeight: inputHeight, inputWidth: inputWidth)
     }
 
-    /// Runs the block (fused over row bands when the vector kernels run; see `InvertedResidual`). `expanded` holds at least `batch·height·width·expandedChannels` floats and `spatial`
+    /// Runs the block, fused over row bands when the vector kernels run (see `InvertedResidual`). `expanded`
+    /// holds at least `batch·height·width·expandedChannels` floats and `spatial`
     /// `batch·outHeight·outWidth·expandedChannels`; both are scratch. `output` must not overlap `input`.
     func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
                  output: UnsafeMutablePointer<Float>,
