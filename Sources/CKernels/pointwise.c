@@ -115,7 +115,8 @@ INLINE_AVX2 void tile(const float *a, long lda, long rows, long inputs, const fl
 
 AVX2 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long inputStride,
                             const float *packed, long outputs, const float *bias,
-                            float lower, float upper, const float *residual, float *output) {
+                            float lower, float upper, const float *residual, const float *following,
+                            float *output) {
     const __m256 lowerVector = _mm256_set1_ps(lower), upperVector = _mm256_set1_ps(upper);
     const long padded = (outputs + 7) / 8 * 8;
     /* About 96 KB of inputs per block: L2-resident while all panels pass over it. */
@@ -133,7 +134,8 @@ AVX2 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long i
                 const float *panel = packed + panelStart * inputs + part;
                 const long columns = outputs - column;
                 /* The block's first tile of a panel prefetches the next panel (harmless past the end). */
-                const float *nextPanel = panelStart + panelStride < padded ? packed + (panelStart + panelStride) * inputs : packed;
+                const float *nextPanel = panelStart + panelStride < padded ? packed + (panelStart + panelStride) * inputs
+                                       : first + blockRows < pixels || !following ? packed : following;
                 for (long row = first; row < first + blockRows; row += 6) {
                     const long rows = first + blockRows - row < 6 ? first + blockRows - row : 6;
                     const float *ahead = row == first && part == 0 ? nextPanel : panel;
@@ -148,8 +150,9 @@ AVX2 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long i
 #else
 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long inputStride,
                        const float *packed, long outputs, const float *bias,
-                       float lower, float upper, const float *residual, float *output) {
-    (void)input; (void)pixels; (void)inputs; (void)inputStride; (void)packed; (void)outputs; (void)bias;
+                       float lower, float upper, const float *residual, const float *following,
+                       float *output) {
+    (void)following; (void)input; (void)pixels; (void)inputs; (void)inputStride; (void)packed; (void)outputs; (void)bias;
     (void)lower; (void)upper; (void)residual; (void)output;
 }
 #endif

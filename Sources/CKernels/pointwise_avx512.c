@@ -79,7 +79,8 @@ INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows
 
 AVX512 void wb_pointwise_avx512(const float *input, long pixels, long inputs, long inputStride,
                                 const float *packed, long outputs, const float *bias,
-                                float lower, float upper, const float *residual, float *output) {
+                                float lower, float upper, const float *residual, const float *following,
+                                float *output) {
     const __m512 lowerVector = _mm512_set1_ps(lower), upperVector = _mm512_set1_ps(upper);
     const long padded = (outputs + 7) / 8 * 8;
     /* About 96 KB of inputs per block: L2-resident while all panels pass over it. */
@@ -92,7 +93,8 @@ AVX512 void wb_pointwise_avx512(const float *input, long pixels, long inputs, lo
             panelWidth = wb_pointwise_panel_width(padded - column);
             const float *panel = packed + column * inputs;
             /* The panel after this one (the first one again at the end: prefetching it is harmless). */
-            const float *nextPanel = column + panelWidth < padded ? panel + panelWidth * inputs : packed;
+            const float *nextPanel = column + panelWidth < padded ? panel + panelWidth * inputs
+                                   : first + blockRows < pixels || !following ? packed : following;
             const long columns = outputs - column;
             for (long row = first; row < first + blockRows; row += 12) {
                 const long rows = first + blockRows - row < 12 ? first + blockRows - row : 12;
@@ -119,8 +121,9 @@ AVX512 void wb_pointwise_avx512(const float *input, long pixels, long inputs, lo
 #else
 void wb_pointwise_avx512(const float *input, long pixels, long inputs, long inputStride,
                          const float *packed, long outputs, const float *bias,
-                         float lower, float upper, const float *residual, float *output) {
-    (void)input; (void)pixels; (void)inputs; (void)inputStride; (void)packed; (void)outputs; (void)bias;
+                         float lower, float upper, const float *residual, const float *following,
+                         float *output) {
+    (void)following; (void)input; (void)pixels; (void)inputs; (void)inputStride; (void)packed; (void)outputs; (void)bias;
     (void)lower; (void)upper; (void)residual; (void)output;
 }
 #endif

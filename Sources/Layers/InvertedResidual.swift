@@ -18,15 +18,17 @@ public enum InvertedResidual {
 
     /// Runs the block. `expanded` and `spatial` are scratch of at least `height·width·expandedChannels` and
     /// `outHeight·outWidth·expandedChannels` floats; `output` overlaps neither them nor `input`. `addsInput`
-    /// adds the input to the output (only valid when the shapes match).
+    /// adds the input to the output (only valid when the shapes match). `next`, when given, is the 1×1 layer
+    /// that runs after the block: the project layer starts pulling its weights into cache.
     public static func forward(
         expand: PointwiseConvolution?, depthwise: DepthwiseConvolution2D, project: PointwiseConvolution, addsInput: Bool,
         input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
-        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice = .automatic
+        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice = .automatic,
+        next: PointwiseConvolution? = nil
     ) {
         forward(expand: expand, depthwise: depthwise, project: project, addsInput: addsInput, input: input, batch: batch,
                 height: height, width: width, output: output, expanded: expanded, spatial: spatial, kernel: kernel,
-                bandBudgetBytes: bandBudgetBytes)
+                bandBudgetBytes: bandBudgetBytes, next: next)
     }
 
     /// `forward` with the band size as a parameter, so tests can force many bands on small images.
@@ -34,7 +36,7 @@ public enum InvertedResidual {
         expand: PointwiseConvolution?, depthwise: DepthwiseConvolution2D, project: PointwiseConvolution, addsInput: Bool,
         input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
         expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice,
-        bandBudgetBytes: Int
+        bandBudgetBytes: Int, next: PointwiseConvolution? = nil
     ) {
         let channels = depthwise.channels
         let inputChannels = expand?.inputChannels ?? channels
@@ -86,7 +88,8 @@ public enum InvertedResidual {
                     }
                     if endRow > computeFrom {
                         expand.forward(input: image + computeFrom * width * inputChannels, pixelCount: (endRow - computeFrom) * width,
-                                       output: expanded + (computeFrom - firstRow) * rowFloats, residual: nil, kernel: kernel)
+                                       output: expanded + (computeFrom - firstRow) * rowFloats, residual: nil, kernel: kernel,
+                                       prefetching: project)
                     }
                     (haveFirst, haveEnd) = (firstRow, endRow)
                     depthwiseInput = UnsafePointer(expanded)
@@ -95,8 +98,11 @@ public enum InvertedResidual {
                                       outputRows: firstOutputRow..<endOutputRow, inputFirstRow: firstRow,
                                       output: spatial, level: kernel.level)
                 let pixelOffset = firstOutputRow * outputWidth * project.outputChannels
+                // The last band hands over to the next layer; earlier ones to this block's expand (next band).
+                let isLast = endOutputRow == outputHeight && n == batch - 1
                 project.forward(input: spatial, pixelCount: (endOutputRow - firstOutputRow) * outputWidth,
-                                output: imageOutput + pixelOffset, residual: addsInput ? image + pixelOffset : nil, kernel: kernel)
+                                output: imageOutput + pixelOffset, residual: addsInput ? image + pixelOffset : nil, kernel: kernel,
+                                prefetching: isLast ? next : expand)
             }
         }
     }

@@ -75,12 +75,23 @@ public struct PointwiseConvolution: Sendable {
     /// the portable path is BLAS products over row tiles, each followed by `applyEpilogue` while it is in cache.
     public func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
                         kernel: KernelChoice = .automatic) {
+        forward(input: input, pixelCount: pixelCount, output: output, residual: residual, kernel: kernel, prefetching: nil)
+    }
+
+    /// `forward`, also pulling the start of `next`'s weights (the 1×1 layer that runs after this one) into cache
+    /// while the last weight panel computes: at batch 1 the late layers' weights are usually out of cache.
+    func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
+                 kernel: KernelChoice, prefetching next: PointwiseConvolution?) {
         if kernel.usesVectorKernels {
+            let following = next?.packedWeights ?? []
             packedWeights.withUnsafeBufferPointer { packed in
                 bias.withUnsafeBufferPointer { bias in
-                    VectorKernels.pointwise(input: input, pixels: pixelCount, inputs: inputChannels, inputStride: inputChannels,
-                                            packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
-                                            activation: activation, residual: residual, output: output, level: kernel.level)
+                    following.withUnsafeBufferPointer { following in
+                        VectorKernels.pointwise(input: input, pixels: pixelCount, inputs: inputChannels, inputStride: inputChannels,
+                                                packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                                activation: activation, residual: residual, output: output, level: kernel.level,
+                                                following: following.baseAddress)
+                    }
                 }
             }
             return

@@ -59,7 +59,8 @@ enum VectorKernels {
         }
     }
 
-    /// `output[p, o] = clamp(Σᵢ input[p, i]·W[i, o] + bias[o]) + residual[p, o]`.
+    /// `output[p, o] = clamp(Σᵢ input[p, i]·W[i, o] + bias[o]) + residual[p, o]`; `following` is the packed
+    /// weights of the layer that runs next, which the kernel starts pulling into cache.
     ///
     /// Shapes: input `[pixels, inputs]` with row stride `inputStride`, packed from `packPointwise`, bias
     /// `[outputs]`, residual and output `[pixels, outputs]`.
@@ -67,14 +68,14 @@ enum VectorKernels {
         input: UnsafePointer<Float>, pixels: Int, inputs: Int, inputStride: Int,
         packed: UnsafePointer<Float>, outputs: Int, bias: UnsafePointer<Float>,
         activation: Activation, residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
-        level: Level
+        level: Level, following: UnsafePointer<Float>? = nil
     ) {
         precondition(level != .portable && level <= self.level, "VectorKernels.pointwise: \(level) unsupported here")
         let (lower, upper) = activation.clampBounds
         if level == .avx512 {
-            wb_pointwise_avx512(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, output)
+            wb_pointwise_avx512(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, following, output)
         } else {
-            wb_pointwise_avx2(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, output)
+            wb_pointwise_avx2(input, pixels, inputs, inputStride, packed, outputs, bias, lower, upper, residual, following, output)
         }
     }
 

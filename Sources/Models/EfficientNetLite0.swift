@@ -141,9 +141,10 @@ public final class EfficientNetLite0: Sendable {
                         stem.forward(input: input.baseAddress! + (first + slot) * side * side * channels, batch: 1,
                                      height: side, width: side, output: current)
                         (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
-                        for block in blocks[..<lateStart] {
+                        for index in 0..<lateStart {
+                            let block = blocks[index]
                             block.forward(input: current, batch: 1, height: height, width: width, output: next,
-                                          expanded: expanded, spatial: spatial)
+                                          expanded: expanded, spatial: spatial, next: followingLayer(index))
                             (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
                             swap(&current, &next)
                         }
@@ -152,10 +153,13 @@ public final class EfficientNetLite0: Sendable {
                         (lateCurrent + slot * lateCapacity).update(from: current, count: floats)
                     }
                     // Late blocks, block by block over the group.
-                    for block in blocks[lateStart...] {
+                    for index in lateStart..<blocks.count {
+                        let block = blocks[index]
                         for slot in 0..<count {
+                            // Within a group the same block runs again next, for the following image.
                             block.forward(input: lateCurrent + slot * lateCapacity, batch: 1, height: height, width: width,
-                                          output: lateNext + slot * lateCapacity, expanded: expanded, spatial: spatial)
+                                          output: lateNext + slot * lateCapacity, expanded: expanded, spatial: spatial,
+                                          next: slot + 1 < count ? (block.expand ?? block.project) : followingLayer(index))
                         }
                         (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
                         swap(&lateCurrent, &lateNext)
@@ -169,6 +173,11 @@ public final class EfficientNetLite0: Sendable {
             }
         }
         return output
+    }
+
+    /// The first 1×1 layer after block `index`: the next block's expand (its project when it has none), or the head.
+    private func followingLayer(_ index: Int) -> PointwiseConvolution {
+        index + 1 < blocks.count ? (blocks[index + 1].expand ?? blocks[index + 1].project) : head
     }
 
     /// features `[batch, 1280]` → ImageNet logits `[batch, 1000]` (no softmax).

@@ -34,12 +34,13 @@ public struct MBConvBlock: Sendable {
 
     /// Runs the block, fused over row bands when the vector kernels run (see `InvertedResidual`). `expanded`
     /// holds at least `batch·height·width·expandedChannels` floats and `spatial`
-    /// `batch·outHeight·outWidth·expandedChannels`; both are scratch. `output` must not overlap `input`.
+    /// `batch·outHeight·outWidth·expandedChannels`; both are scratch. `output` must not overlap `input`. `next` is
+    /// the 1×1 layer that runs after this block (its weights are prefetched).
     func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
                  output: UnsafeMutablePointer<Float>,
-                 expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>) {
+                 expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, next: PointwiseConvolution?) {
         InvertedResidual.forward(expand: expand, depthwise: depthwise, project: project, addsInput: specification.hasResidual,
                                  input: input, batch: batch, height: height, width: width, output: output,
-                                 expanded: expanded, spatial: spatial)
+                                 expanded: expanded, spatial: spatial, next: next)
     }
 }

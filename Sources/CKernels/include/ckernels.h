@@ -33,15 +33,17 @@ void wb_pack_pointwise_weights(const float *weights, long inputs, long outputs, 
 ///
 /// Shapes: input `[pixels, inputs]` (row stride `inputStride`), packed weights from `wb_pack_pointwise_weights`,
 /// bias `[outputs]`, residual and output `[pixels, outputs]` (residual may be NULL; output overlaps neither).
+/// `following` (may be NULL) is the packed weights of the layer that runs next: the last panel pulls its start
+/// toward the cache, as each panel does for the one after it.
 /// Requires level 1.
 void wb_pointwise_avx2(const float *input, long pixels, long inputs, long inputStride,
                        const float *packed, long outputs, const float *bias,
-                       float lower, float upper, const float *residual, float *output);
+                       float lower, float upper, const float *residual, const float *following, float *output);
 
 /// `wb_pointwise_avx2` with 512-bit registers: 12 pixels × 32 channels per tile. Requires level 2.
 void wb_pointwise_avx512(const float *input, long pixels, long inputs, long inputStride,
                          const float *packed, long outputs, const float *bias,
-                         float lower, float upper, const float *residual, float *output);
+                         float lower, float upper, const float *residual, const float *following, float *output);
 
 /// Depthwise k×k convolution of output rows `[firstOutputRow, endOutputRow)` of one image, then
 /// clamp(·, lower, upper).
