@@ -141,4 +141,30 @@ public struct Convolution2D: Sendable {
             }
         }
     }
+
+    /// Output rows `outputRows` of one image with the vector kernels (the stem's part of the fused first block).
+    /// input `[height, width, inputChannels]` → output `[outputRows.count, outWidth, outputChannels]`.
+    func forwardRows(input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>,
+                     output: UnsafeMutablePointer<Float>, level: VectorKernels.Level) {
+        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
+        let outputWidth = outputSize(inputHeight: height, inputWidth: width).width
+        let patchLength = kernelSize * kernelSize * inputChannels
+        let firstPixel = outputRows.lowerBound * outputWidth, endPixel = outputRows.upperBound * outputWidth
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.tileRows * patchLength) { patches in
+            packedWeights.withUnsafeBufferPointer { packed in
+                bias.withUnsafeBufferPointer { bias in
+                    for first in Swift.stride(from: firstPixel, to: endPixel, by: Self.tileRows) {
+                        let rows = min(Self.tileRows, endPixel - first)
+                        gatherPatches(image: input, height: height, width: width, channels: inputChannels, kernelSize: kernelSize,
+                                      stride: stride, padding: pad, outputWidth: outputWidth, firstPixel: first, count: rows,
+                                      patches: patches.baseAddress!)
+                        VectorKernels.pointwise(input: patches.baseAddress!, pixels: rows, inputs: patchLength, inputStride: patchLength,
+                                                packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                                activation: activation, residual: nil,
+                                                output: output + (first - firstPixel) * outputChannels, level: level)
+                    }
+                }
+            }
+        }
+    }
 }

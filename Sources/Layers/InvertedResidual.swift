@@ -58,6 +58,83 @@ public enum InvertedResidual {
             return
         }
 
+        for n in 0..<batch {
+            let image = input + n * height * width * inputChannels
+            let produce: ((Int, Int, UnsafeMutablePointer<Float>) -> Void)? = expand.map { expand in
+                { first, end, destination in
+                    expand.forward(input: image + first * width * inputChannels, pixelCount: (end - first) * width,
+                                   output: destination, residual: nil, kernel: kernel, prefetching: project)
+                }
+            }
+            bands(depthwise: depthwise, project: project, height: height, width: width, rows: image, produce: produce,
+                  residual: addsInput ? image : nil, output: output + n * outputHeight * outputWidth * project.outputChannels,
+                  expanded: expanded, spatial: spatial, kernel: kernel, bandBudgetBytes: bandBudgetBytes,
+                  between: expand, next: n == batch - 1 ? next : expand)
+        }
+    }
+
+    /// The stem and a block without expansion (EfficientNet-Lite0's block 0) as one pass: the stem's output rows
+    /// are computed band by band where an expand layer's would be, so its 1.6 MB output never leaves L2.
+    ///
+    /// Shapes: input `[batch, imageHeight, imageWidth, stem.inputChannels]` → output `[batch, outHeight,
+    /// outWidth, project.outputChannels]`, where the block's input is the stem's output. `expanded` holds at least
+    /// one image's stem output and `spatial` one image's depthwise output. No residual (block 0 has none).
+    public static func forward(
+        stem: Convolution2D, depthwise: DepthwiseConvolution2D, project: PointwiseConvolution,
+        input: UnsafePointer<Float>, batch: Int, imageHeight: Int, imageWidth: Int, output: UnsafeMutablePointer<Float>,
+        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice = .automatic,
+        next: PointwiseConvolution? = nil
+    ) {
+        forward(stem: stem, depthwise: depthwise, project: project, input: input, batch: batch, imageHeight: imageHeight,
+                imageWidth: imageWidth, output: output, expanded: expanded, spatial: spatial, kernel: kernel,
+                bandBudgetBytes: bandBudgetBytes, next: next)
+    }
+
+    /// The stem variant with the band size as a parameter, for tests.
+    static func forward(
+        stem: Convolution2D, depthwise: DepthwiseConvolution2D, project: PointwiseConvolution,
+        input: UnsafePointer<Float>, batch: Int, imageHeight: Int, imageWidth: Int, output: UnsafeMutablePointer<Float>,
+        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice,
+        bandBudgetBytes: Int, next: PointwiseConvolution?
+    ) {
+        precondition(stem.outputChannels == depthwise.channels && project.inputChannels == depthwise.channels,
+                     "InvertedResidual: stem/depthwise/project channels")
+        let (height, width) = stem.outputSize(inputHeight: imageHeight, inputWidth: imageWidth)
+        let (outputHeight, outputWidth) = depthwise.outputSize(inputHeight: height, inputWidth: width)
+        let imageFloats = imageHeight * imageWidth * stem.inputChannels
+        let outputFloats = outputHeight * outputWidth * project.outputChannels
+        for n in 0..<batch {
+            let image = input + n * imageFloats
+            guard kernel.usesVectorKernels else {
+                stem.forward(input: image, batch: 1, height: imageHeight, width: imageWidth, output: expanded, kernel: kernel)
+                depthwise.forward(input: expanded, batch: 1, height: height, width: width, output: spatial, kernel: kernel)
+                project.forward(input: spatial, pixelCount: outputHeight * outputWidth, output: output + n * outputFloats,
+                                residual: nil, kernel: kernel)
+                continue
+            }
+            bands(depthwise: depthwise, project: project, height: height, width: width, rows: nil,
+                  produce: { first, end, destination in
+                      stem.forwardRows(input: image, height: imageHeight, width: imageWidth, outputRows: first..<end,
+                                       output: destination, level: kernel.level)
+                  },
+                  residual: nil, output: output + n * outputFloats, expanded: expanded, spatial: spatial,
+                  kernel: kernel, bandBudgetBytes: bandBudgetBytes, between: nil, next: next)
+        }
+    }
+
+    /// One image in bands of output rows. The depthwise input rows come from `produce` (rows `[first, end)` of
+    /// the block input, written to a destination; shared rows are kept between bands) or, without it, straight
+    /// from `rows` (`[height, width, channels]`). `residual` is added to the output (same shape) when given.
+    /// The project layer prefetches `between` (the layer the next band starts with) or, after the last band, `next`.
+    private static func bands(
+        depthwise: DepthwiseConvolution2D, project: PointwiseConvolution, height: Int, width: Int,
+        rows: UnsafePointer<Float>?, produce: ((Int, Int, UnsafeMutablePointer<Float>) -> Void)?,
+        residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
+        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice,
+        bandBudgetBytes: Int, between: PointwiseConvolution?, next: PointwiseConvolution?
+    ) {
+        let channels = depthwise.channels
+        let (outputHeight, outputWidth) = depthwise.outputSize(inputHeight: height, inputWidth: width)
         let k = depthwise.kernelSize, s = depthwise.stride
         let top = depthwise.padding.resolve(inputHeight: height, inputWidth: width, kernelSize: k, stride: s).top
         let rowFloats = width * channels
@@ -66,44 +143,36 @@ public enum InvertedResidual {
         if height * rowFloats * MemoryLayout<Float>.size <= singleBandBytes && bandBudgetBytes >= Self.bandBudgetBytes {
             bandRows = outputHeight
         }
-        for n in 0..<batch {
-            let image = input + n * height * width * inputChannels
-            let imageOutput = output + n * outputHeight * outputWidth * project.outputChannels
-            // Expanded rows [haveFirst, haveEnd) sit at the start of `expanded`.
-            var haveFirst = 0, haveEnd = 0
-            for firstOutputRow in stride(from: 0, to: outputHeight, by: bandRows) {
-                let endOutputRow = min(outputHeight, firstOutputRow + bandRows)
-                // Input rows read by the band's windows, clipped to the image.
-                let firstRow = min(height, max(0, firstOutputRow * s - top))
-                let endRow = max(firstRow, min(height, (endOutputRow - 1) * s - top + k))
-                var depthwiseInput = image + firstRow * rowFloats
-                if let expand {
-                    let keptEnd = min(haveEnd, endRow)
-                    var computeFrom = firstRow
-                    if keptEnd > firstRow && firstRow >= haveFirst {
-                        // Rows shared with the previous band move to the front instead of being expanded again.
-                        memmove(expanded, expanded + (firstRow - haveFirst) * rowFloats,
-                                (keptEnd - firstRow) * rowFloats * MemoryLayout<Float>.size)
-                        computeFrom = keptEnd
-                    }
-                    if endRow > computeFrom {
-                        expand.forward(input: image + computeFrom * width * inputChannels, pixelCount: (endRow - computeFrom) * width,
-                                       output: expanded + (computeFrom - firstRow) * rowFloats, residual: nil, kernel: kernel,
-                                       prefetching: project)
-                    }
-                    (haveFirst, haveEnd) = (firstRow, endRow)
-                    depthwiseInput = UnsafePointer(expanded)
+        // Produced rows [haveFirst, haveEnd) sit at the start of `expanded`.
+        var haveFirst = 0, haveEnd = 0
+        for firstOutputRow in stride(from: 0, to: outputHeight, by: bandRows) {
+            let endOutputRow = min(outputHeight, firstOutputRow + bandRows)
+            // Input rows read by the band's windows, clipped to the image.
+            let firstRow = min(height, max(0, firstOutputRow * s - top))
+            let endRow = max(firstRow, min(height, (endOutputRow - 1) * s - top + k))
+            let depthwiseInput: UnsafePointer<Float>
+            if let produce {
+                let keptEnd = min(haveEnd, endRow)
+                var computeFrom = firstRow
+                if keptEnd > firstRow && firstRow >= haveFirst {
+                    // Rows shared with the previous band move to the front instead of being computed again.
+                    memmove(expanded, expanded + (firstRow - haveFirst) * rowFloats,
+                            (keptEnd - firstRow) * rowFloats * MemoryLayout<Float>.size)
+                    computeFrom = keptEnd
                 }
-                depthwise.forwardRows(input: depthwiseInput, height: height, width: width,
-                                      outputRows: firstOutputRow..<endOutputRow, inputFirstRow: firstRow,
-                                      output: spatial, level: kernel.level)
-                let pixelOffset = firstOutputRow * outputWidth * project.outputChannels
-                // The last band hands over to the next layer; earlier ones to this block's expand (next band).
-                let isLast = endOutputRow == outputHeight && n == batch - 1
-                project.forward(input: spatial, pixelCount: (endOutputRow - firstOutputRow) * outputWidth,
-                                output: imageOutput + pixelOffset, residual: addsInput ? image + pixelOffset : nil, kernel: kernel,
-                                prefetching: isLast ? next : expand)
+                if endRow > computeFrom { produce(computeFrom, endRow, expanded + (computeFrom - firstRow) * rowFloats) }
+                (haveFirst, haveEnd) = (firstRow, endRow)
+                depthwiseInput = UnsafePointer(expanded)
+            } else {
+                depthwiseInput = rows! + firstRow * rowFloats
             }
+            depthwise.forwardRows(input: depthwiseInput, height: height, width: width,
+                                  outputRows: firstOutputRow..<endOutputRow, inputFirstRow: firstRow,
+                                  output: spatial, level: kernel.level)
+            let pixelOffset = firstOutputRow * outputWidth * project.outputChannels
+            project.forward(input: spatial, pixelCount: (endOutputRow - firstOutputRow) * outputWidth,
+                            output: output + pixelOffset, residual: residual.map { $0 + pixelOffset },
+                            kernel: kernel, prefetching: endOutputRow == outputHeight ? next : between)
         }
     }
 }

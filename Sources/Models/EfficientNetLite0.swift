@@ -138,10 +138,20 @@ public final class EfficientNetLite0: Sendable {
                     // Early blocks, one image at a time; each image's last early output lands in its group slot.
                     for slot in 0..<count {
                         var current = workspace, next = workspace + activationCapacity
-                        stem.forward(input: input.baseAddress! + (first + slot) * side * side * channels, batch: 1,
-                                     height: side, width: side, output: current)
+                        let image = input.baseAddress! + (first + slot) * side * side * channels
                         (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
-                        for index in 0..<lateStart {
+                        var firstBlock = 0
+                        if fusesStem {
+                            // The stem's rows are produced band by band inside block 0 (see InvertedResidual).
+                            InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
+                                                     input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
+                                                     expanded: expanded, spatial: spatial, next: followingLayer(0))
+                            (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
+                            firstBlock = 1
+                        } else {
+                            stem.forward(input: image, batch: 1, height: side, width: side, output: current)
+                        }
+                        for index in firstBlock..<lateStart {
                             let block = blocks[index]
                             block.forward(input: current, batch: 1, height: height, width: width, output: next,
                                           expanded: expanded, spatial: spatial, next: followingLayer(index))
@@ -173,6 +183,12 @@ public final class EfficientNetLite0: Sendable {
             }
         }
         return output
+    }
+
+    /// Whether the stem runs inside block 0: possible when that block has neither expansion nor residual (true
+    /// for EfficientNet-Lite0) and is an early block.
+    private var fusesStem: Bool {
+        lateStart > 0 && blocks[0].expand == nil && !blocks[0].specification.hasResidual
     }
 
     /// The first 1×1 layer after block `index`: the next block's expand (its project when it has none), or the head.

@@ -77,4 +77,49 @@ final class InvertedResidualTests: XCTestCase {
             }
         }
     }
+
+    func testStemFusedIntoTheFirstBlockMatchesChainedReference() {
+        var random = SeededGenerator(seed: 22)
+        let (batch, height, width, colours, channels, outputs) = (2, 23, 19, 3, 12, 5)
+        let input = random.floats(batch * height * width * colours, in: -2...2)
+        let stemWeights = random.floats(channels * colours * 9), stemBias = random.floats(channels)
+        let depthwiseWeights = random.floats(channels * 9), depthwiseBias = random.floats(channels)
+        let projectWeights = random.floats(outputs * channels), projectBias = random.floats(outputs)
+        let stem = Convolution2D(weightsOIHW: stemWeights, bias: stemBias, inputChannels: colours, outputChannels: channels,
+                                 kernelSize: 3, stride: 2, padding: .tensorFlowSame, activation: .relu6)
+        let depthwise = DepthwiseConvolution2D(weightsOIHW: depthwiseWeights, bias: depthwiseBias, channels: channels, kernelSize: 3,
+                                               stride: 1, padding: .tensorFlowSame, activation: .relu6)
+        let project = PointwiseConvolution(weightsOIHW: projectWeights, bias: projectBias, inputChannels: channels,
+                                           outputChannels: outputs, activation: .none)
+        let (stemHeight, stemWidth) = stem.outputSize(inputHeight: height, inputWidth: width)
+        var stage = ReferenceConvolution.direct(
+            input: input, batch: batch, height: height, width: width, inputChannels: colours, weightsOIHW: stemWeights,
+            outputChannels: channels, kernelSize: 3, stride: 2,
+            padding: .tensorFlowSame(inputHeight: height, inputWidth: width, kernelSize: 3, stride: 2), bias: stemBias, activation: .relu6)
+        stage = ReferenceConvolution.direct(
+            input: stage, batch: batch, height: stemHeight, width: stemWidth, inputChannels: channels, weightsOIHW: depthwiseWeights,
+            outputChannels: channels, kernelSize: 3, groups: channels, stride: 1,
+            padding: .tensorFlowSame(inputHeight: stemHeight, inputWidth: stemWidth, kernelSize: 3, stride: 1),
+            bias: depthwiseBias, activation: .relu6)
+        let expected = ReferenceConvolution.direct(
+            input: stage, batch: batch, height: stemHeight, width: stemWidth, inputChannels: channels, weightsOIHW: projectWeights,
+            outputChannels: outputs, kernelSize: 1, stride: 1, padding: .zero, bias: projectBias)
+        for budget in [1, 2 * stemWidth * channels * 4, InvertedResidual.bandBudgetBytes] {
+            for choice in KernelChoice.allCases {
+                var actual = [Float](repeating: .nan, count: expected.count)
+                let expanded = UnsafeMutablePointer<Float>.allocate(capacity: stemHeight * stemWidth * channels)
+                let spatial = UnsafeMutablePointer<Float>.allocate(capacity: stemHeight * stemWidth * channels)
+                defer { expanded.deallocate(); spatial.deallocate() }
+                input.withUnsafeBufferPointer { input in
+                    actual.withUnsafeMutableBufferPointer { actual in
+                        InvertedResidual.forward(
+                            stem: stem, depthwise: depthwise, project: project, input: input.baseAddress!, batch: batch,
+                            imageHeight: height, imageWidth: width, output: actual.baseAddress!, expanded: expanded,
+                            spatial: spatial, kernel: choice, bandBudgetBytes: budget, next: nil)
+                    }
+                }
+                assertClose(actual, expected, "budget \(budget) \(choice)")
+            }
+        }
+    }
 }
