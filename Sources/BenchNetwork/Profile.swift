@@ -2,7 +2,7 @@ import Dispatch
 import Layers
 import Models
 
-/// Milliseconds per image in the stem, each inverted-residual block (run as `features` runs it) and the head,
+/// Milliseconds per image in the stem with block 0, each other block (run as `features` runs them) and the head,
 /// through preallocated buffers. Medians over `runs`.
 func profileLayers(_ network: EfficientNetLite0, image: [Float], runs: Int) -> [(String, Double)] {
     let capacity = 112 * 112 * 96  // the largest tensor: block 1's expanded input
@@ -21,12 +21,18 @@ func profileLayers(_ network: EfficientNetLite0, image: [Float], runs: Int) -> [
         }
         let side = EfficientNetLite0.inputSide
         var (current, next) = (buffers[0], buffers[1])
-        image.withUnsafeBufferPointer { image in
-            network.stem.forward(input: image.baseAddress!, batch: 1, height: side, width: side, output: current)
-        }
-        lap("stem")
         var (height, width) = network.stem.outputSize(inputHeight: side, inputWidth: side)
-        for block in network.blocks {
+        // The stem runs inside block 0, as `features` runs it.
+        let first = network.blocks[0]
+        image.withUnsafeBufferPointer { image in
+            InvertedResidual.forward(stem: network.stem, depthwise: first.depthwise, project: first.project,
+                                     input: image.baseAddress!, batch: 1, imageHeight: side, imageWidth: side, output: next,
+                                     expanded: buffers[2], spatial: buffers[3])
+        }
+        lap("stem + block 0 \(height)² 3→32→16")
+        (height, width) = first.outputSize(inputHeight: height, inputWidth: width)
+        swap(&current, &next)
+        for block in network.blocks.dropFirst() {
             InvertedResidual.forward(expand: block.expand, depthwise: block.depthwise, project: block.project,
                                      addsInput: block.specification.hasResidual, input: current, batch: 1,
                                      height: height, width: width, output: next, expanded: buffers[2], spatial: buffers[3])
