@@ -23,7 +23,11 @@ INLINE_AVX2 __m256i lane_mask(long count) {
     return _mm256_loadu_si256((const __m256i *)(ones + 8 - count));
 }
 
-/* One output pixel, channels [firstChannel, channels), with bounds checks on both axes. */
+/*
+ * One output pixel, channels [firstChannel, channels), with bounds checks on both axes. Four channel blocks at a
+ * time (masked past the end): each sum is a chain of up to k² dependent FMAs, and four independent chains hide
+ * the FMA latency on the 7×7 layers, where every pixel is an edge pixel.
+ */
 static AVX2 void pixel(const float *image, long height, long width, long channels, const float *weights,
                        const float *bias, long kernel, long stride, long padTop, long padLeft, long rowOffset, long oy, long ox,
                        long firstChannel, __m256 lower, __m256 upper, float *destination) {
@@ -32,19 +36,27 @@ static AVX2 void pixel(const float *image, long height, long width, long channel
     const long lastRow = height - 1 - top < kernel - 1 ? height - 1 - top : kernel - 1;
     const long firstColumn = left < 0 ? -left : 0;
     const long lastColumn = width - 1 - left < kernel - 1 ? width - 1 - left : kernel - 1;
-    for (long c = firstChannel; c < channels; c += 8) {
-        const long remaining = channels - c;
-        const __m256i mask = lane_mask(remaining >= 8 ? 8 : remaining);
-        __m256 sum = _mm256_maskload_ps(bias + c, mask);
+    for (long c = firstChannel; c < channels; c += 32) {
+        __m256i mask[4];
+        __m256 sum[4];
+        UNROLL for (long b = 0; b < 4; b++) {
+            const long remaining = channels - c - 8 * b;
+            mask[b] = lane_mask(remaining <= 0 ? 0 : remaining >= 8 ? 8 : remaining);
+            sum[b] = _mm256_maskload_ps(bias + c + 8 * b, mask[b]);
+        }
         for (long ky = firstRow; ky <= lastRow; ky++) {
             for (long kx = firstColumn; kx <= lastColumn; kx++) {
                 const float *source = image + ((top + ky - rowOffset) * width + (left + kx)) * channels + c;
                 const float *tap = weights + (ky * kernel + kx) * channels + c;
-                sum = _mm256_fmadd_ps(_mm256_maskload_ps(source, mask), _mm256_maskload_ps(tap, mask), sum);
+                UNROLL for (long b = 0; b < 4; b++) {
+                    sum[b] = _mm256_fmadd_ps(_mm256_maskload_ps(source + 8 * b, mask[b]),
+                                             _mm256_maskload_ps(tap + 8 * b, mask[b]), sum[b]);
+                }
             }
         }
-        sum = _mm256_min_ps(_mm256_max_ps(sum, lower), upper);
-        _mm256_maskstore_ps(destination + c, mask, sum);
+        UNROLL for (long b = 0; b < 4; b++) {
+            _mm256_maskstore_ps(destination + c + 8 * b, mask[b], _mm256_min_ps(_mm256_max_ps(sum[b], lower), upper));
+        }
     }
 }
 
