@@ -8,6 +8,7 @@ let package = Package(
     name: "Workbench",
     products: [
         .executable(name: "workbench", targets: ["WorkbenchCLI"]),
+        .executable(name: "workbench-bench-network", targets: ["BenchNetwork"]),
         .library(name: "Workbench", targets: ["Workbench"]),
     ],
     dependencies: [
@@ -22,10 +23,12 @@ let package = Package(
         // setjmp around every library call and hand Swift an error string instead.
         .target(name: "CJPEGShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNGShim", dependencies: ["CPNG"], exclude: ["README.md"]),
+        // AVX2 + FMA kernels, enabled per function (target attributes) behind a runtime CPU check.
+        .target(name: "CKernels", exclude: ["README.md"]),
 
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
-        .target(name: "Layers", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        .target(name: "Layers", dependencies: ["TensorCore", "CKernels"], exclude: ["README.md"]),
         .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
 
         // Images and data.
@@ -48,6 +51,9 @@ let package = Package(
             "Workbench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // Benchmarks.
+        .executableTarget(name: "BenchNetwork", dependencies: ["Models", "TensorCore"]),
 
         // Tests.
         .target(name: "_TestSupport"),

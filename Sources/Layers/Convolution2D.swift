@@ -23,6 +23,8 @@ public struct Convolution2D: Sendable {
     public let weights: [Float]
     /// `[outputChannels]`.
     public let bias: [Float]
+    /// `weights` as a `[k·k·inputChannels, outputChannels]` matrix packed for the vector kernels (empty without them).
+    let packedWeights: [Float]
 
     /// A convolution from HWIO weights.
     public init(
@@ -40,6 +42,8 @@ public struct Convolution2D: Sendable {
         self.activation = activation
         self.weights = weightsHWIO
         self.bias = bias
+        self.packedWeights = VectorKernels.packPointwise(weightsHWIO, inputs: kernelSize * kernelSize * inputChannels,
+                                                         outputs: outputChannels)
     }
 
     /// A convolution from OIHW weights (PyTorch's layout), repacked once to HWIO.
@@ -71,13 +75,14 @@ public struct Convolution2D: Sendable {
     }
 
     /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
-    public func forward(_ input: [Float], batch: Int, height: Int, width: Int) -> [Float] {
+    public func forward(_ input: [Float], batch: Int, height: Int, width: Int, kernel: KernelChoice = .automatic) -> [Float] {
         precondition(input.count == batch * height * width * inputChannels, "Convolution2D: input count")
         let size = outputSize(inputHeight: height, inputWidth: width)
         var output = [Float](repeating: 0, count: batch * size.height * size.width * outputChannels)
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!)
+                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
+                        kernel: kernel)
             }
         }
         return output
@@ -91,7 +96,10 @@ public struct Convolution2D: Sendable {
     ///
     /// For each tile of output pixels: gather the patches into `[rows, k·k·inputChannels]` (zeros where the
     /// window hangs over the padding), multiply by the HWIO weights, then add bias and activate in place.
-    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>) {
+    /// With AVX2 or AVX-512 the product and epilogue are one `CKernels` call per tile; the gather is portable C.
+    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+                        kernel: KernelChoice = .automatic) {
+        let vector = kernel.usesVectorKernels
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let size = outputSize(inputHeight: height, inputWidth: width)
         let (outputHeight, outputWidth) = size
@@ -104,28 +112,23 @@ public struct Convolution2D: Sendable {
                 bias.withUnsafeBufferPointer { bias in
                     var first = 0
                     while first < pixelCount {
-                        let rows = min(tileRows, pixelCount - first)
-                        // Gather: p indexes output pixels over [batch, outHeight, outWidth].
-                        for row in 0..<rows {
-                            let p = first + row
-                            let n = p / (outputHeight * outputWidth)
-                            let oy = (p / outputWidth) % outputHeight
-                            let ox = p % outputWidth
-                            var patch = patches + row * patchLength
-                            for ky in 0..<kernelSize {
-                                let iy = oy * stride - pad.top + ky
-                                for kx in 0..<kernelSize {
-                                    let ix = ox * stride - pad.left + kx
-                                    if iy >= 0 && iy < height && ix >= 0 && ix < width {
-                                        patch.update(from: input + ((n * height + iy) * width + ix) * inputChannels, count: inputChannels)
-                                    } else {
-                                        patch.update(repeating: 0, count: inputChannels)
-                                    }
-                                    patch += inputChannels
-                                }
-                            }
-                        }
+                        // Tiles never straddle two images, so each is one gather from one image.
+                        let imagePixels = outputHeight * outputWidth
+                        let n = first / imagePixels, firstInImage = first % imagePixels
+                        let rows = min(tileRows, imagePixels - firstInImage)
+                        gatherPatches(image: input + n * height * width * inputChannels, height: height, width: width,
+                                      channels: inputChannels, kernelSize: kernelSize, stride: stride, padding: pad,
+                                      outputWidth: outputWidth, firstPixel: firstInImage, count: rows, patches: patches)
                         let tileOutput = output + first * outputChannels
+                        if vector {
+                            packedWeights.withUnsafeBufferPointer { packed in
+                                VectorKernels.pointwise(input: patches, pixels: rows, inputs: patchLength, inputStride: patchLength,
+                                                        packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                                        activation: activation, residual: nil, output: tileOutput, level: kernel.level)
+                            }
+                            first += rows
+                            continue
+                        }
                         GEMM.multiply(m: rows, n: outputChannels, k: patchLength,
                                       a: patches, lda: patchLength,
                                       b: weights.baseAddress!, ldb: outputChannels,
@@ -133,6 +136,32 @@ public struct Convolution2D: Sendable {
                         applyEpilogue(tileOutput, rows: rows, columns: outputChannels, bias: bias.baseAddress!,
                                       activation: activation, residual: nil)
                         first += rows
+                    }
+                }
+            }
+        }
+    }
+
+    /// Output rows `outputRows` of one image with the vector kernels (the stem's part of the fused first block).
+    /// input `[height, width, inputChannels]` → output `[outputRows.count, outWidth, outputChannels]`.
+    func forwardRows(input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>,
+                     output: UnsafeMutablePointer<Float>, level: VectorKernels.Level) {
+        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
+        let outputWidth = outputSize(inputHeight: height, inputWidth: width).width
+        let patchLength = kernelSize * kernelSize * inputChannels
+        let firstPixel = outputRows.lowerBound * outputWidth, endPixel = outputRows.upperBound * outputWidth
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.tileRows * patchLength) { patches in
+            packedWeights.withUnsafeBufferPointer { packed in
+                bias.withUnsafeBufferPointer { bias in
+                    for first in Swift.stride(from: firstPixel, to: endPixel, by: Self.tileRows) {
+                        let rows = min(Self.tileRows, endPixel - first)
+                        gatherPatches(image: input, height: height, width: width, channels: inputChannels, kernelSize: kernelSize,
+                                      stride: stride, padding: pad, outputWidth: outputWidth, firstPixel: first, count: rows,
+                                      patches: patches.baseAddress!)
+                        VectorKernels.pointwise(input: patches.baseAddress!, pixels: rows, inputs: patchLength, inputStride: patchLength,
+                                                packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                                activation: activation, residual: nil,
+                                                output: output + (first - firstPixel) * outputChannels, level: level)
                     }
                 }
             }

@@ -52,13 +52,14 @@ public struct DepthwiseConvolution2D: Sendable {
     }
 
     /// input `[batch, height, width, channels]` → output `[batch, outHeight, outWidth, channels]`.
-    public func forward(_ input: [Float], batch: Int, height: Int, width: Int) -> [Float] {
+    public func forward(_ input: [Float], batch: Int, height: Int, width: Int, kernel: KernelChoice = .automatic) -> [Float] {
         precondition(input.count == batch * height * width * channels, "DepthwiseConvolution2D: input count")
         let size = outputSize(inputHeight: height, inputWidth: width)
         var output = [Float](repeating: 0, count: batch * size.height * size.width * channels)
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!)
+                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
+                        kernel: kernel)
             }
         }
         return output
@@ -71,9 +72,22 @@ public struct DepthwiseConvolution2D: Sendable {
     /// (at most 4.6 KB) and the kernel stay in L1 across its taps. Measured against explicit `SIMD8<Float>`
     /// accumulators and against a tap-outer loop over whole rows, this was the fastest (4.3 ms vs 7.3 and
     /// 4.9 ms for the network's 16 depthwise layers on one Zen 3 core), and it stays quick in debug builds.
-    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>) {
+    ///
+    /// With AVX2 or AVX-512 the `CKernels` version runs instead (see `Sources/CKernels/README.md`): channel
+    /// blocks of four neighbouring pixels, each input loaded once per kernel row and shared by the windows that
+    /// cover it; the loop above is the portable path.
+    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+                        kernel: KernelChoice = .automatic) {
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let (outputHeight, outputWidth) = outputSize(inputHeight: height, inputWidth: width)
+        if kernel.usesVectorKernels {
+            for n in 0..<batch {
+                forwardRows(input: input + n * height * width * channels, height: height, width: width,
+                            outputRows: 0..<outputHeight, inputFirstRow: 0,
+                            output: output + n * outputHeight * outputWidth * channels, level: kernel.level)
+            }
+            return
+        }
         let c = channels, k = kernelSize, s = stride
         let upper: Float = activation == .relu6 ? 6 : .infinity
         let lower: Float = activation == .relu6 ? 0 : -.infinity
@@ -108,6 +122,23 @@ public struct DepthwiseConvolution2D: Sendable {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Output rows `outputRows` of one image with the vector kernels (the building block of the fused
+    /// inverted-residual pass). The image is `[height, width, channels]`; `input` holds its rows from
+    /// `inputFirstRow` on; `output` receives `[outputRows.count, outWidth, channels]`.
+    func forwardRows(input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>, inputFirstRow: Int,
+                     output: UnsafeMutablePointer<Float>, level: VectorKernels.Level) {
+        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
+        let outputWidth = outputSize(inputHeight: height, inputWidth: width).width
+        weights.withUnsafeBufferPointer { weights in
+            bias.withUnsafeBufferPointer { bias in
+                VectorKernels.depthwise(input: input, height: height, width: width, channels: channels,
+                                        weights: weights.baseAddress!, bias: bias.baseAddress!, kernelSize: kernelSize,
+                                        stride: stride, padding: pad, outputWidth: outputWidth, outputRows: outputRows,
+                                        inputFirstRow: inputFirstRow, activation: activation, output: output, level: level)
             }
         }
     }

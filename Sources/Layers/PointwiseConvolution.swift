@@ -17,6 +17,8 @@ public struct PointwiseConvolution: Sendable {
     public let weights: [Float]
     /// `[outputChannels]`.
     public let bias: [Float]
+    /// `weights` repacked once into the vector kernels' column panels (empty when they cannot run here).
+    let packedWeights: [Float]
 
     /// A 1×1 convolution from IO weights.
     public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, activation: Activation) {
@@ -27,6 +29,7 @@ public struct PointwiseConvolution: Sendable {
         self.activation = activation
         self.weights = weightsIO
         self.bias = bias
+        self.packedWeights = VectorKernels.packPointwise(weightsIO, inputs: inputChannels, outputs: outputChannels)
     }
 
     /// A 1×1 convolution from OIHW (`[out, in, 1, 1]`) weights, transposed once to IO.
@@ -40,7 +43,7 @@ public struct PointwiseConvolution: Sendable {
     }
 
     /// input `[pixels, inputChannels]` (+ residual `[pixels, outputChannels]`) → `[pixels, outputChannels]`.
-    public func forward(_ input: [Float], pixelCount: Int, residual: [Float]? = nil) -> [Float] {
+    public func forward(_ input: [Float], pixelCount: Int, residual: [Float]? = nil, kernel: KernelChoice = .automatic) -> [Float] {
         precondition(input.count == pixelCount * inputChannels, "PointwiseConvolution: input count")
         precondition(residual == nil || residual!.count == pixelCount * outputChannels, "PointwiseConvolution: residual count")
         var output = [Float](repeating: 0, count: pixelCount * outputChannels)
@@ -48,10 +51,12 @@ public struct PointwiseConvolution: Sendable {
             output.withUnsafeMutableBufferPointer { destination in
                 if let residual {
                     residual.withUnsafeBufferPointer { skip in
-                        forward(input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: skip.baseAddress!)
+                        forward(input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: skip.baseAddress!,
+                                kernel: kernel)
                     }
                 } else {
-                    forward(input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: nil)
+                    forward(input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: nil,
+                            kernel: kernel)
                 }
             }
         }
@@ -65,7 +70,32 @@ public struct PointwiseConvolution: Sendable {
 
     /// input `[pixels, inputChannels]` (+ residual `[pixels, outputChannels]`) → output `[pixels, outputChannels]`.
     /// `output` must overlap neither `input` nor `residual` (the product overwrites it before the residual is read).
-    public func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?) {
+    ///
+    /// With the vector kernels (AVX2 or AVX-512) the whole layer is one call whose epilogue runs on registers;
+    /// the portable path is BLAS products over row tiles, each followed by `applyEpilogue` while it is in cache.
+    public func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
+                        kernel: KernelChoice = .automatic) {
+        forward(input: input, pixelCount: pixelCount, output: output, residual: residual, kernel: kernel, prefetching: nil)
+    }
+
+    /// `forward`, also pulling the start of `next`'s weights (the 1×1 layer that runs after this one) into cache
+    /// while the last weight panel computes: at batch 1 the late layers' weights are usually out of cache.
+    func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
+                 kernel: KernelChoice, prefetching next: PointwiseConvolution?) {
+        if kernel.usesVectorKernels {
+            let following = next?.packedWeights ?? []
+            packedWeights.withUnsafeBufferPointer { packed in
+                bias.withUnsafeBufferPointer { bias in
+                    following.withUnsafeBufferPointer { following in
+                        VectorKernels.pointwise(input: input, pixels: pixelCount, inputs: inputChannels, inputStride: inputChannels,
+                                                packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                                activation: activation, residual: residual, output: output, level: kernel.level,
+                                                following: following.baseAddress)
+                    }
+                }
+            }
+            return
+        }
         weights.withUnsafeBufferPointer { weights in
             bias.withUnsafeBufferPointer { bias in
                 var first = 0

@@ -1,4 +1,5 @@
 import Layers
+import Synchronization
 import TensorCore
 
 /// The pretrained EfficientNet-Lite0 backbone: 224×224 RGB in, 1280 features (and ImageNet logits) out.
@@ -25,6 +26,17 @@ public final class EfficientNetLite0: Sendable {
 
     /// Floats per image of the largest block input/output, expanded and depthwise-output tensors.
     private let activationCapacity: Int, expandedCapacity: Int, spatialCapacity: Int
+    /// The first block whose input is at most `lateSideLimit` pixels square; from there on, images of a batch go
+    /// block by block (see `features`). `lateCapacity` is the largest late block input/output per image.
+    private let lateStart: Int, lateCapacity: Int
+    /// Late blocks have small activations (≤ 14×14×192 floats) but the largest weights (up to 1.8 MB a block).
+    private static let lateSideLimit = 14
+    /// Images per group in the late blocks: enough to stream each block's weights once for several images.
+    private static let lateGroupSize = 8
+    /// Idle workspaces, reused across calls: a fresh 10 MB allocation per image costs page faults (about a
+    /// quarter of the forward pass) that also serialise concurrent callers on the kernel's memory-map lock.
+    /// A call takes one (or makes one) and gives it back, so there are at most as many as concurrent callers.
+    private let idleWorkspaces = Mutex<[Workspace]>([])
 
     /// Loads and checks a safetensors file written by `scripts/convert_backbone.py`.
     public convenience init(weightsPath: String) throws(BackboneWeightsError) {
@@ -79,53 +91,109 @@ public final class EfficientNetLite0: Sendable {
         var side = stem.outputSize(inputHeight: Self.inputSide, inputWidth: Self.inputSide).height
         var activation = side * side * Architecture.stemChannels
         var expanded = 0, spatial = 0
-        for block in blocks {
+        var late = blocks.count, lateFloats = 0
+        for (index, block) in blocks.enumerated() {
+            if late == blocks.count && side <= Self.lateSideLimit { late = index }
+            if late <= index { lateFloats = max(lateFloats, side * side * block.specification.inputChannels) }
             expanded = max(expanded, side * side * block.specification.expandedChannels)
             let next = block.outputSize(inputHeight: side, inputWidth: side).height
             spatial = max(spatial, next * next * block.specification.expandedChannels)
             side = next
             activation = max(activation, side * side * block.specification.outputChannels)
+            if late <= index { lateFloats = max(lateFloats, side * side * block.specification.outputChannels) }
         }
         expanded = max(expanded, side * side * Architecture.headChannels)
         (activationCapacity, expandedCapacity, spatialCapacity) = (activation, expanded, spatial)
+        (lateStart, lateCapacity) = (late, lateFloats)
     }
 
     /// input `[batch, 224, 224, 3]` NHWC, already normalised (`(x − 127) / 128`, RGB). Returns `[batch, 1280]`.
     ///
-    /// Images run one after another through four per-call buffers: two ping-pong buffers for block inputs and
-    /// outputs, one for the expanded tensor and one for the depthwise output. One image's tensors are a few
-    /// MB at most, so they stay closer to the caches than a whole batch's would; BLAS threading is the
-    /// caller's choice (`GEMM.setBLASThreads`).
+    /// Images go in groups of up to eight. Each image runs alone through the stem and the early blocks, whose
+    /// activations are large (one image's fit the caches, a batch's would not); then the group runs through
+    /// the late blocks (14×14 and 7×7) block by block, so each block's weights, the largest of the network, are
+    /// fetched once for the whole group instead of once per image. Buffers come from a workspace that is
+    /// reused, never shared between concurrent calls. BLAS threading is the caller's choice
+    /// (`GEMM.setBLASThreads`).
     public func features(_ input: [Float], batch: Int) -> [Float] {
         let side = Self.inputSide, channels = EfficientNetLite0Architecture.inputChannels
         precondition(batch >= 0 && input.count == batch * side * side * channels,
                      "EfficientNetLite0.features: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
         var output = [Float](repeating: 0, count: batch * Self.featureCount)
         if batch == 0 { return output }
-        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: 2 * activationCapacity + expandedCapacity + spatialCapacity)
-        defer { workspace.deallocate() }
-        var current = workspace
-        var next = workspace + activationCapacity
+        let groupCapacity = Self.lateGroupSize * lateCapacity
+        let capacity = 2 * activationCapacity + expandedCapacity + spatialCapacity + 2 * groupCapacity
+        let borrowed = idleWorkspaces.withLock { $0.popLast() } ?? Workspace(capacity: capacity)
+        defer { idleWorkspaces.withLock { $0.append(borrowed) } }
+        let workspace = borrowed.floats
         let expanded = workspace + 2 * activationCapacity
         let spatial = expanded + expandedCapacity
+        var lateCurrent = spatial + spatialCapacity
+        var lateNext = lateCurrent + groupCapacity
         input.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { output in
-                for image in 0..<batch {
-                    stem.forward(input: input.baseAddress! + image * side * side * channels, batch: 1, height: side, width: side, output: current)
-                    var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
-                    for block in blocks {
-                        block.forward(input: current, batch: 1, height: height, width: width, output: next,
-                                      expanded: expanded, spatial: spatial)
-                        (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
-                        swap(&current, &next)
+                for first in stride(from: 0, to: batch, by: Self.lateGroupSize) {
+                    let count = min(Self.lateGroupSize, batch - first)
+                    var height = 0, width = 0
+                    // Early blocks, one image at a time; each image's last early output lands in its group slot.
+                    for slot in 0..<count {
+                        var current = workspace, next = workspace + activationCapacity
+                        let image = input.baseAddress! + (first + slot) * side * side * channels
+                        (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
+                        var firstBlock = 0
+                        if fusesStem {
+                            // The stem's rows are produced band by band inside block 0 (see InvertedResidual).
+                            InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
+                                                     input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
+                                                     expanded: expanded, spatial: spatial, next: followingLayer(0))
+                            (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
+                            firstBlock = 1
+                        } else {
+                            stem.forward(input: image, batch: 1, height: side, width: side, output: current)
+                        }
+                        for index in firstBlock..<lateStart {
+                            let block = blocks[index]
+                            block.forward(input: current, batch: 1, height: height, width: width, output: next,
+                                          expanded: expanded, spatial: spatial, next: followingLayer(index))
+                            (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
+                            swap(&current, &next)
+                        }
+                        let floats = height * width * (lateStart > 0 ? blocks[lateStart - 1].specification.outputChannels
+                                                                     : EfficientNetLite0Architecture.stemChannels)
+                        (lateCurrent + slot * lateCapacity).update(from: current, count: floats)
                     }
-                    head.forward(input: current, pixelCount: height * width, output: expanded, residual: nil)
-                    GlobalAveragePool.forward(input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
-                                              output: output.baseAddress! + image * Self.featureCount)
+                    // Late blocks, block by block over the group.
+                    for index in lateStart..<blocks.count {
+                        let block = blocks[index]
+                        for slot in 0..<count {
+                            // Within a group the same block runs again next, for the following image.
+                            block.forward(input: lateCurrent + slot * lateCapacity, batch: 1, height: height, width: width,
+                                          output: lateNext + slot * lateCapacity, expanded: expanded, spatial: spatial,
+                                          next: slot + 1 < count ? (block.expand ?? block.project) : followingLayer(index))
+                        }
+                        (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
+                        swap(&lateCurrent, &lateNext)
+                    }
+                    for slot in 0..<count {
+                        head.forward(input: lateCurrent + slot * lateCapacity, pixelCount: height * width, output: expanded, residual: nil)
+                        GlobalAveragePool.forward(input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
+                                                  output: output.baseAddress! + (first + slot) * Self.featureCount)
+                    }
                 }
             }
         }
         return output
+    }
+
+    /// Whether the stem runs inside block 0: possible when that block has neither expansion nor residual (true
+    /// for EfficientNet-Lite0) and is an early block.
+    private var fusesStem: Bool {
+        lateStart > 0 && blocks[0].expand == nil && !blocks[0].specification.hasResidual
+    }
+
+    /// The first 1×1 layer after block `index`: the next block's expand (its project when it has none), or the head.
+    private func followingLayer(_ index: Int) -> PointwiseConvolution {
+        index + 1 < blocks.count ? (blocks[index + 1].expand ?? blocks[index + 1].project) : head
     }
 
     /// features `[batch, 1280]` → ImageNet logits `[batch, 1000]` (no softmax).
@@ -133,4 +201,11 @@ public final class EfficientNetLite0: Sendable {
         precondition(features.count == batch * Self.featureCount, "EfficientNetLite0.imageNetLogits: features count")
         return classifier.forward(features, batch: batch)
     }
+}
+
+/// Scratch memory for one `features` call at a time; handed between threads only through the pool's mutex.
+private final class Workspace: @unchecked Sendable {
+    let floats: UnsafeMutablePointer<Float>
+    init(capacity: Int) { floats = .allocate(capacity: capacity) }
+    deinit { floats.deallocate() }
 }

@@ -32,19 +32,15 @@ public struct MBConvBlock: Sendable {
         depthwise.outputSize(inputHeight: inputHeight, inputWidth: inputWidth)
     }
 
-    /// Runs the block. `expanded` holds at least `batch·height·width·expandedChannels` floats and `spatial`
-    /// `batch·outHeight·outWidth·expandedChannels`; both are scratch. `output` must not overlap `input`.
+    /// Runs the block, fused over row bands when the vector kernels run (see `InvertedResidual`). `expanded`
+    /// holds at least `batch·height·width·expandedChannels` floats and `spatial`
+    /// `batch·outHeight·outWidth·expandedChannels`; both are scratch. `output` must not overlap `input`. `next` is
+    /// the 1×1 layer that runs after this block (its weights are prefetched).
     func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
                  output: UnsafeMutablePointer<Float>,
-                 expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>) {
-        var depthwiseInput = input
-        if let expand {
-            expand.forward(input: input, pixelCount: batch * height * width, output: expanded, residual: nil)
-            depthwiseInput = UnsafePointer(expanded)
-        }
-        depthwise.forward(input: depthwiseInput, batch: batch, height: height, width: width, output: spatial)
-        let size = outputSize(inputHeight: height, inputWidth: width)
-        project.forward(input: spatial, pixelCount: batch * size.height * size.width, output: output,
-                        residual: specification.hasResidual ? input : nil)
+                 expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, next: PointwiseConvolution?) {
+        InvertedResidual.forward(expand: expand, depthwise: depthwise, project: project, addsInput: specification.hasResidual,
+                                 input: input, batch: batch, height: height, width: width, output: output,
+                                 expanded: expanded, spatial: spatial, next: next)
     }
 }

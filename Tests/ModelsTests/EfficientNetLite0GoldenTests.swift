@@ -49,6 +49,20 @@ final class EfficientNetLite0GoldenTests: XCTestCase {
         }
     }
 
+    func testBatchesSpanningSeveralGroupsMatchSingleImages() throws {
+        // 10 images: a group of 8 and one of 2 in the late blocks. Each image's arithmetic is the same whatever
+        // its group, so the features must be identical to running it alone.
+        let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
+        let images = [try ModelFixtures.networkInput("chelsea"), try ModelFixtures.networkInput("coffee")]
+        let order = (0..<10).map { $0 % 3 == 0 ? 1 : 0 }
+        let features = network.features(order.flatMap { images[$0] }, batch: order.count)
+        let alone = images.map { network.features($0, batch: 1) }
+        let count = EfficientNetLite0.featureCount
+        for (index, image) in order.enumerated() {
+            XCTAssertEqual(Array(features[(index * count)..<((index + 1) * count)]), alone[image], "image \(index) of the batch")
+        }
+    }
+
     func testConcurrentCallsGiveTheSameFeatures() throws {
         let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
         let input = try ModelFixtures.networkInput("coffee")

@@ -1,0 +1,73 @@
+// workbench-bench-network: images per second of EfficientNetLite0.features on decoded 224×224 inputs.
+//
+// Usage: workbench-bench-network [--weights PATH] [--input RGB_FILE] [--threads T] [--batch B] [--images N] [--runs R]
+//                                [--profile yes]
+// Each run pushes N images through the network on T threads (each thread runs whole batches of B images with
+// BLAS single-threaded, as Workbench's feature extraction does) and prints its images/s; the last line is the
+// median. The input is raw 224×224 RGB bytes (a test fixture), normalised as the network expects.
+import Dispatch
+import Foundation
+import Models
+import TensorCore
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("workbench-bench-network: \(message)\n".utf8))
+    exit(2)
+}
+
+var options: [String: String] = [
+    "--weights": "models/efficientnet-lite0.safetensors",
+    "--input": "Tests/ModelsTests/Fixtures/coffee_224.rgb",
+    "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5", "--profile": "no",
+]
+var arguments = CommandLine.arguments.dropFirst()
+while let name = arguments.popFirst() {
+    guard options[name] != nil, let value = arguments.popFirst() else { fail("unknown option or missing value: \(name)") }
+    options[name] = value
+}
+func positive(_ name: String, _ text: String) -> Int {
+    guard let value = Int(text), value > 0 else { fail("\(name) must be a positive integer") }
+    return value
+}
+let threads = positive("--threads", options["--threads"]!), batch = positive("--batch", options["--batch"]!)
+let images = positive("--images", options["--images"]!), runs = positive("--runs", options["--runs"]!)
+
+let network: EfficientNetLite0
+do {
+    network = try EfficientNetLite0(weightsPath: options["--weights"]!)
+} catch {
+    fail("\(error)")
+}
+guard let bytes = FileManager.default.contents(atPath: options["--input"]!), bytes.count == 224 * 224 * 3 else {
+    fail("\(options["--input"]!): expected 224×224 raw RGB bytes")
+}
+let image = bytes.map { (Float($0) - 127) / 128 }
+let input = Array((0..<batch).map { _ in image }.joined())
+GEMM.setBLASThreads(1)
+
+// Batches per run, split evenly over the threads.
+let batchesPerThread = max(1, (images + batch * threads - 1) / (batch * threads))
+let imagesPerRun = batchesPerThread * batch * threads
+_ = network.features(input, batch: batch)  // warm-up: page in weights and workspace
+
+if options["--profile"] == "yes" {
+    for (name, milliseconds) in profileLayers(network, image: image, runs: runs) {
+        print(name.padding(toLength: 36, withPad: " ", startingAt: 0) + String(format: "%6.3f ms/image", milliseconds))
+    }
+    exit(0)
+}
+
+var rates: [Double] = []
+for run in 1...runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    Parallel.forEach(threads, threads: threads) { _ in
+        for _ in 0..<batchesPerThread { _ = network.features(input, batch: batch) }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let rate = Double(imagesPerRun) / seconds
+    rates.append(rate)
+    print(String(format: "run %d: %.1f images/s (%.2f ms/image per thread)", run, rate, 1000 * Double(threads) / rate))
+}
+let sorted = rates.sorted()
+let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+print(String(format: "median images/s: %.1f threads=%d batch=%d", median, threads, batch))

@@ -1,0 +1,44 @@
+"""Images per second of onnxruntime on an EfficientNet-Lite0 feature graph, for scripts/bench-network.sh.
+
+Usage: python3 scripts/bench_onnxruntime_network.py MODEL.onnx INPUT_224.rgb THREADS BATCH RUNS IMAGES
+
+The input is one 224x224 raw RGB image, normalised like Workbench's ((x - 127) / 128) and repeated to fill a
+batch (NCHW, as the graph expects). Each run pushes about IMAGES images through session.run with
+intra_op_num_threads = THREADS; prints each run's images/s, then the median on the last line.
+"""
+import statistics
+import sys
+import time
+
+import numpy as np
+import onnxruntime
+
+
+def main() -> None:
+    model, input_path, threads, batch, runs, images = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:7])
+    pixels = np.fromfile(input_path, dtype=np.uint8).reshape(224, 224, 3).astype(np.float32)
+    chw = ((pixels - 127.0) / 128.0).transpose(2, 0, 1)
+    feed = {"input": np.ascontiguousarray(np.broadcast_to(chw, (batch, 3, 224, 224)))}
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    for _ in range(3):
+        session.run(None, feed)  # warm-up
+
+    calls = max(1, -(-images // batch))
+    rates = []
+    for run in range(1, runs + 1):
+        start = time.perf_counter()
+        for _ in range(calls):
+            session.run(None, feed)
+        rate = calls * batch / (time.perf_counter() - start)
+        rates.append(rate)
+        print(f"run {run}: {rate:.1f} images/s")
+    print(f"median images/s: {statistics.median(rates):.1f} threads={threads} batch={batch}")
+
+
+if __name__ == "__main__":
+    main()
