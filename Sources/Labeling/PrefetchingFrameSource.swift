@@ -22,10 +22,20 @@ public final class PrefetchingFrameSource: FrameSource, @unchecked Sendable {
 
     public var expectedFrameCount: Int? { source.expectedFrameCount }
 
+    /// Starts reading ahead now rather than at the first `nextFrame()`.
+    public func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        if reader == nil && !stopped { startReader() }
+    }
+
     public func nextFrame() throws(LabelingError) -> Frame? {
         condition.lock()
         defer { condition.unlock() }
-        if reader == nil { startReader() }
+        if reader == nil {
+            if stopped { return nil }
+            startReader()
+        }
         while queue.isEmpty && finished == nil { condition.wait() }
         if !queue.isEmpty {
             condition.broadcast()

@@ -11,6 +11,18 @@ import ImageCodecs
 /// The file is probed with ffprobe when the source is made (so "not a video" fails before any work starts);
 /// ffmpeg starts on the first `nextFrame()`. Closing early, or dropping the source, terminates ffmpeg.
 public final class VideoFrameSource: FrameSource {
+    /// A stretch of the video: `frameCount` samples starting with sample number `firstIndex` (at
+    /// `firstIndex · every` seconds). ffmpeg seeks there itself (`-ss` before `-i`: to the keyframe before, then
+    /// decoding forward), so several segments can be decoded by several ffmpeg processes at once.
+    public struct Segment: Sendable, Equatable {
+        public var firstIndex: Int
+        public var frameCount: Int
+        public init(firstIndex: Int, frameCount: Int) {
+            self.firstIndex = firstIndex
+            self.frameCount = frameCount
+        }
+    }
+
     /// Side of the square frames produced (the network's input size).
     public static let side = 224
     private static let frameBytes = side * side * 3
@@ -21,30 +33,41 @@ public final class VideoFrameSource: FrameSource {
     public let every: Double
     /// What ffprobe reported.
     public let probe: VideoProbe
+    /// The stretch this source decodes; nil is the whole video.
+    public let segment: Segment?
     private let tools: ExternalTools
     private var running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)?
-    private var nextIndex = 0
+    private var nextIndex: Int
     private var finished = false
 
     /// Probes `path` and prepares to decode one frame every `every` seconds (must be positive).
     ///
     /// `tools` defaults to ffmpeg/ffprobe found on PATH.
-    public init(path: String, every: Double = 1, tools: ExternalTools? = nil) throws(LabelingError) {
+    public convenience init(path: String, every: Double = 1, tools: ExternalTools? = nil) throws(LabelingError) {
         guard every.isFinite, every > 0 else {
             throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
         }
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
+        self.init(path: path, every: every, probe: try VideoProbe.probe(path: path, tools: resolvedTools),
+                  tools: resolvedTools, segment: nil)
+    }
+
+    /// A source over an already probed video, optionally one segment of it.
+    init(path: String, every: Double, probe: VideoProbe, tools: ExternalTools, segment: Segment?) {
         self.path = path
         self.every = every
-        self.tools = resolvedTools
-        self.probe = try VideoProbe.probe(path: path, tools: resolvedTools)
+        self.probe = probe
+        self.tools = tools
+        self.segment = segment
+        nextIndex = segment?.firstIndex ?? 0
     }
 
     deinit { close() }
 
     /// Estimated from the probed duration: the `fps` filter emits about one frame per `every` seconds.
     public var expectedFrameCount: Int? {
+        if let segment { return segment.frameCount }
         guard let duration = probe.duration else { return nil }
         return max(1, Int((duration / every).rounded(.up)))
     }
@@ -60,14 +83,21 @@ public final class VideoFrameSource: FrameSource {
         // Sampling a frame every half second or more never needs the frames no other frame refers to (most
         // B-frames): skipping their decoding saves a third or more of the work, and moves a sample by a frame at most.
         let skipping = every >= 0.5 ? ["-skip_frame", "noref"] : []
-        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + ["-i", path,
-                "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters,
-                "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
+        // Segments run side by side, one per core: each decoder keeps to one thread.
+        let seeking = segment.map { ["-threads", "1", "-ss", "\(Double($0.firstIndex) * every)"] } ?? []
+        let limit = segment.map { ["-frames:v", "\($0.frameCount)"] } ?? []
+        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + ["-i", path,
+                "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters] + limit
+                + ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
     }
 
     /// The next 224×224 frame, or nil at the end of the video.
     public func nextFrame() throws(LabelingError) -> Frame? {
         if finished { return nil }
+        if let segment, nextIndex >= segment.firstIndex + segment.frameCount {
+            close()
+            return nil
+        }
         if running == nil {
             running = try ToolRunner.start(tools.ffmpeg, ffmpegArguments, subject: path)
         }

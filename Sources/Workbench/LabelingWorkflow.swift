@@ -39,6 +39,7 @@ public enum LabelingWorkflow {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw WorkbenchError(path: path, reason: "no such video file or frames folder")
         }
+        let threads = max(1, extractor.settings.threads)
         var skipped: [SkippedFrame] = []
         let source: FrameSource
         do {
@@ -47,25 +48,33 @@ public enum LabelingWorkflow {
                 source = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
                                          load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
                                          onSkip: { skipped.append($0) })
+            } else if extractor.settings.threads > 1 {
+                // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
+                source = try SegmentedVideoFrameSource(path: path, every: sampling.every, parallelism: extractor.settings.threads)
             } else {
                 source = try VideoFrameSource(path: path, every: sampling.every)
             }
         } catch {
             throw WorkbenchError(path: error.path, reason: error.reason)
         }
-        let threads = max(1, extractor.settings.threads)
-        let labeler = MovieLabeler(labels: classifier.labels, batchSize: 4 * threads)
+        let labeler = MovieLabeler(labels: classifier.labels, batchSize: FeatureExtractor.maximumBatch * threads)
         let network = try extractor.loadedNetwork()
         GEMM.setBLASThreads(1)
+        let width = EfficientNetLite0.featureCount
         let frames: [LabeledFrame]
         do {
             frames = try labeler.label(PrefetchingFrameSource(source), sourcePath: path, classify: { batch in
-                // One frame per worker thread at a time, like image folders.
-                let features = UncheckedSendable(UnsafeMutableBufferPointer<Float>.allocate(capacity: batch.count * EfficientNetLite0.featureCount))
+                // Each worker thread runs one contiguous share of the frames as a network batch.
+                let features = UncheckedSendable(UnsafeMutableBufferPointer<Float>.allocate(capacity: batch.count * width))
                 defer { features.value.deallocate() }
-                Parallel.forEach(batch.count, threads: threads) { index in
-                    let vector = network.features(Preprocessing.networkInput(from: batch[index].image), batch: 1)
-                    _ = UnsafeMutableBufferPointer(rebasing: features.value[(index * EfficientNetLite0.featureCount)..<((index + 1) * EfficientNetLite0.featureCount)]).initialize(from: vector)
+                let share = (batch.count + threads - 1) / threads
+                Parallel.forEach(threads, threads: threads) { worker in
+                    let range = (worker * share)..<min(batch.count, (worker + 1) * share)
+                    guard !range.isEmpty else { return }
+                    let inputs = range.flatMap { Preprocessing.networkInput(from: batch[$0].image) }
+                    let vectors = network.features(inputs, batch: range.count)
+                    _ = UnsafeMutableBufferPointer(rebasing: features.value[(range.lowerBound * width)..<(range.upperBound * width)])
+                        .initialize(from: vectors)
                 }
                 let probabilities = classifier.probabilities(features: Array(features.value), count: batch.count)
                 let classCount = classifier.labels.count

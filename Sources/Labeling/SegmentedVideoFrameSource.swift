@@ -1,0 +1,81 @@
+import Foundation
+
+/// Frames from a video decoded by several ffmpeg processes at once, one segment each, delivered in order.
+///
+/// ffmpeg's H.264 decoder keeps barely more than one core busy however many threads it is given, and at one frame
+/// a second it still has to decode every reference frame in between: on a long movie decoding, not the network,
+/// sets the pace. Cutting the movie into segments (ffmpeg seeks to each one's start) lets `parallelism` decoders
+/// run side by side; each segment is read ahead on its own thread, and at most `parallelism` segments are in
+/// flight, so memory stays bounded by `parallelism × framesPerSegment` frames.
+public final class SegmentedVideoFrameSource: FrameSource {
+    /// The video file.
+    public let path: String
+    /// Seconds between sampled frames.
+    public let every: Double
+    /// What ffprobe reported.
+    public let probe: VideoProbe
+    /// The segments, in order.
+    public let segments: [VideoFrameSource.Segment]
+    private let tools: ExternalTools
+    private let parallelism: Int
+    private var inFlight: [PrefetchingFrameSource] = []
+    private var nextSegment = 0
+
+    /// Probes `path` and plans segments of `segmentSeconds` (rounded to whole samples) over its probed duration.
+    /// A video whose duration is unknown is one segment.
+    public init(path: String, every: Double = 1, segmentSeconds: Double = 60, parallelism: Int = 2,
+                tools: ExternalTools? = nil) throws(LabelingError) {
+        guard every.isFinite, every > 0 else {
+            throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
+        }
+        let resolvedTools: ExternalTools
+        if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
+        self.path = path
+        self.every = every
+        self.tools = resolvedTools
+        self.parallelism = max(1, parallelism)
+        probe = try VideoProbe.probe(path: path, tools: resolvedTools)
+        if let duration = probe.duration, duration > 0 {
+            let total = max(1, Int((duration / every).rounded(.up)))
+            let perSegment = max(1, Int((segmentSeconds / every).rounded(.down)))
+            segments = stride(from: 0, to: total, by: perSegment).map {
+                VideoFrameSource.Segment(firstIndex: $0, frameCount: min(perSegment, total - $0))
+            }
+        } else {
+            segments = [VideoFrameSource.Segment(firstIndex: 0, frameCount: Int.max / 2)]
+        }
+    }
+
+    deinit { close() }
+
+    public var expectedFrameCount: Int? { segments.reduce(0) { $0 + $1.frameCount } }
+
+    public func nextFrame() throws(LabelingError) -> Frame? {
+        while true {
+            fill()
+            guard let current = inFlight.first else { return nil }
+            if let frame = try current.nextFrame() { return frame }
+            current.close()
+            inFlight.removeFirst()
+        }
+    }
+
+    public func close() {
+        for source in inFlight { source.close() }
+        inFlight.removeAll()
+        nextSegment = segments.count
+    }
+
+    /// Starts segments until `parallelism` are decoding.
+    private func fill() {
+        while inFlight.count < parallelism && nextSegment < segments.count {
+            let segment = segments[nextSegment]
+            nextSegment += 1
+            let source = PrefetchingFrameSource(
+                VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment),
+                depth: max(1, min(segment.frameCount, 256)))
+            source.start()
+            inFlight.append(source)
+        }
+    }
+}
