@@ -53,7 +53,7 @@ let package = Package(
         ]),
 
         // Benchmarks.
-        .executableTarget(name: "BenchNetwork", dependencies: ["Models", "TensorCore"]),
+        .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"]),
 
         // Tests.
         .target(name: "_TestSupport"),

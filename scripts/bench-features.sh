@@ -6,6 +6,8 @@
 # re-encoded as JPEG).
 # The onnxruntime graph is built by the reference's tools in ../shared until Workbench exports its own.
 #
+# Then the same end to end on 500+ photos of 1 to 12 megapixels (scripts/bench-photos.sh) at 2 threads.
+#
 # Usage: scripts/bench-features.sh [RUNS]   (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,3 +47,20 @@ for threads in 1 2; do
         "$threads" "$workbench_rate" "$python_rate" "$(awk -v a="$workbench_rate" -v b="$python_rate" 'BEGIN { print a / b }')" \
         "$exported_rate" "$(awk -v a="$workbench_rate" -v b="$exported_rate" 'BEGIN { print a / b }')"
 done
+
+# 3. End to end on at least 500 JPEG photos of 1 to 12 megapixels (scripts/bench-photos.sh), 2 threads: decoding
+#    dominates here, so this shows how well decoding overlaps with the network.
+photos=$(scripts/bench-photos.sh)
+find "$photos" -name '*.jpg' | sort > "$work/photos.txt"
+photo_count=$(wc -l < "$work/photos.txt")
+rates=()
+for run in $(seq "$runs"); do
+    start=$(date +%s.%N)
+    .build/release/workbench features "$photos" --threads 2 -o "$work/out.txt" 2>/dev/null
+    end=$(date +%s.%N)
+    rates+=("$(awk -v n="$photo_count" -v a="$start" -v b="$end" 'BEGIN { print n / (b - a) }')")
+done
+workbench_rate=$(printf '%s\n' "${rates[@]}" | median)
+python_rate=$(python3 scripts/bench_python_pipeline.py "$onnx" "$work/photos.txt" --threads 2 --runs "$runs" | awk '/^median/ { print $2 }')
+printf 'photos (%d JPEGs, 1-12 MP), 2 threads: workbench features %7.1f images/s | pillow (draft) + onnxruntime %7.1f images/s: ratio %.2fx\n' \
+    "$photo_count" "$workbench_rate" "$python_rate" "$(awk -v a="$workbench_rate" -v b="$python_rate" 'BEGIN { print a / b }')"

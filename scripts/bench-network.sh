@@ -38,7 +38,7 @@ if [ ! -f "$onnx" ]; then
     (cd "$reference" && python3 build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
 fi
 
-input=Tests/ModelsTests/Fixtures/coffee_224.rgb
+input=Tests/ModelsTests/Fixtures/coffee_224.png
 images=128
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 rate() { tail -1 | sed -E 's/^median images\/s: ([0-9.]+).*/\1/'; }

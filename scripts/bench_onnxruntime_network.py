@@ -1,8 +1,8 @@
 """Images per second of onnxruntime on an EfficientNet-Lite0 feature graph, for scripts/bench-network.sh.
 
-Usage: python3 scripts/bench_onnxruntime_network.py MODEL.onnx INPUT_224.rgb THREADS BATCH RUNS IMAGES
+Usage: python3 scripts/bench_onnxruntime_network.py MODEL.onnx INPUT_224.png THREADS BATCH RUNS IMAGES
 
-The input is one 224x224 raw RGB image, normalised like Workbench's ((x - 127) / 128) and repeated to fill a
+The input is one 224x224 RGB image, normalised like Workbench's ((x - 127) / 128) and repeated to fill a
 batch (NCHW, as the graph expects). Each run pushes about IMAGES images through session.run with
 intra_op_num_threads = THREADS; prints each run's images/s, then the median on the last line.
 """
@@ -12,11 +12,13 @@ import time
 
 import numpy as np
 import onnxruntime
+from PIL import Image
 
 
 def main() -> None:
     model, input_path, threads, batch, runs, images = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:7])
-    pixels = np.fromfile(input_path, dtype=np.uint8).reshape(224, 224, 3).astype(np.float32)
+    pixels = np.asarray(Image.open(input_path).convert("RGB"), np.float32)
+    assert pixels.shape == (224, 224, 3), f"{input_path}: expected a 224x224 image"
     chw = ((pixels - 127.0) / 128.0).transpose(2, 0, 1)
     feed = {"input": np.ascontiguousarray(np.broadcast_to(chw, (batch, 3, 224, 224)))}
 

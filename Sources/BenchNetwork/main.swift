@@ -1,12 +1,13 @@
 // workbench-bench-network: images per second of EfficientNetLite0.features on decoded 224×224 inputs.
 //
-// Usage: workbench-bench-network [--weights PATH] [--input RGB_FILE] [--threads T] [--batch B] [--images N] [--runs R]
+// Usage: workbench-bench-network [--weights PATH] [--input IMAGE] [--threads T] [--batch B] [--images N] [--runs R]
 //                                [--profile yes]
 // Each run pushes N images through the network on T threads (each thread runs whole batches of B images with
 // BLAS single-threaded, as Workbench's feature extraction does) and prints its images/s; the last line is the
-// median. The input is raw 224×224 RGB bytes (a test fixture), normalised as the network expects.
+// median. The input is an image (default: the golden 224×224 test fixture), preprocessed as Workbench does.
 import Dispatch
 import Foundation
+import ImageCodecs
 import Models
 import TensorCore
 
@@ -17,7 +18,7 @@ func fail(_ message: String) -> Never {
 
 var options: [String: String] = [
     "--weights": "models/efficientnet-lite0.safetensors",
-    "--input": "Tests/ModelsTests/Fixtures/coffee_224.rgb",
+    "--input": "Tests/ModelsTests/Fixtures/coffee_224.png",
     "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5", "--profile": "no",
 ]
 var arguments = CommandLine.arguments.dropFirst()
@@ -38,10 +39,12 @@ do {
 } catch {
     fail("\(error)")
 }
-guard let bytes = FileManager.default.contents(atPath: options["--input"]!), bytes.count == 224 * 224 * 3 else {
-    fail("\(options["--input"]!): expected 224×224 raw RGB bytes")
+let image: [Float]
+do {
+    image = Preprocessing.networkInput(from: try ImageLoader.load(path: options["--input"]!))
+} catch {
+    fail("\(error)")
 }
-let image = bytes.map { (Float($0) - 127) / 128 }
 let input = Array((0..<batch).map { _ in image }.joined())
 GEMM.setBLASThreads(1)
 
