@@ -16,6 +16,8 @@ public final class SegmentedVideoFrameSource: FrameSource {
     public let probe: VideoProbe
     /// The segments, in order.
     public let segments: [VideoFrameSource.Segment]
+    /// The frames the decoders may skip, proven safe on the video's first seconds.
+    public let skipping: FrameSkipping
     private let tools: ExternalTools
     private let parallelism: Int
     private var inFlight: [PrefetchingFrameSource] = []
@@ -35,6 +37,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
         self.tools = resolvedTools
         self.parallelism = max(1, parallelism)
         probe = try VideoProbe.probe(path: path, tools: resolvedTools)
+        skipping = every >= 0.5 ? FrameSkipping.choose(path: path, tools: resolvedTools) : .noReferences
         if let duration = probe.duration, duration > 0 {
             let total = max(1, Int((duration / every).rounded(.up)))
             let perSegment = max(1, Int((segmentSeconds / every).rounded(.down)))
@@ -72,7 +75,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
             let segment = segments[nextSegment]
             nextSegment += 1
             let source = PrefetchingFrameSource(
-                VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment),
+                VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment, skipping: skipping),
                 depth: max(1, min(segment.frameCount, 256)))
             source.start()
             inFlight.append(source)
