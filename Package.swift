@@ -50,13 +50,13 @@ let package = Package(
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["README.md"]),
 
         // Benchmarks.
-        .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"]),
+        .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
-        .target(name: "_TestSupport"),
+        .target(name: "_TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "_TestSupport"],
