@@ -1,3 +1,5 @@
+import TensorCore
+
 /// A JSON document as a plain value tree, so files can be edited without dropping what we do not model.
 ///
 /// Numbers keep their exact source text (`1.50` stays `1.50`, huge integers stay exact), so a value read and
@@ -300,22 +302,6 @@ public enum JSONWriter {
     }
 
     private static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        output += JSONText.quoted(text)
     }
 }

@@ -12,6 +12,8 @@ public enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
             case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
