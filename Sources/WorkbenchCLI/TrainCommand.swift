@@ -16,8 +16,9 @@ struct TrainCommand: ParsableCommand {
 
             Examples:
               workbench train datasets/drawings
-              workbench train "Training Data" --test "Testing Data" -o models/Drawings.wbmodel
-              workbench train datasets/drawings --l2 10 --class-weights balanced --report report.json
+              workbench train "Training Data" --test "Testing Data" -o Drawings.wbmodel
+              workbench train datasets/drawings --l2 10 --class-weights balanced
+              workbench train datasets/drawings --report report.json --json
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
