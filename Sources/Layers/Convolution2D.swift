@@ -69,9 +69,7 @@ public struct Convolution2D: Sendable {
 
     /// Output height and width for an input of the given size.
     public func outputSize(inputHeight: Int, inputWidth: Int) -> (height: Int, width: Int) {
-        let pad = padding.resolve(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
-        return (convolutionOutputSize(inputSize: inputHeight, kernelSize: kernelSize, stride: stride, before: pad.top, after: pad.bottom),
-                convolutionOutputSize(inputSize: inputWidth, kernelSize: kernelSize, stride: stride, before: pad.left, after: pad.right))
+        padding.outputSize(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
     }
 
     /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.

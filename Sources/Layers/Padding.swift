@@ -54,6 +54,14 @@ public enum PaddingRule: Sendable, Equatable {
             return padding
         }
     }
+
+    /// Output height and width of a `kernelSize` × `kernelSize` window at `stride` over an input of the given
+    /// size, padded by this rule.
+    public func outputSize(inputHeight: Int, inputWidth: Int, kernelSize: Int, stride: Int) -> (height: Int, width: Int) {
+        let pad = resolve(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
+        return (convolutionOutputSize(inputSize: inputHeight, kernelSize: kernelSize, stride: stride, before: pad.top, after: pad.bottom),
+                convolutionOutputSize(inputSize: inputWidth, kernelSize: kernelSize, stride: stride, before: pad.left, after: pad.right))
+    }
 }
 
 /// The number of window positions along one axis: `(input + before + after - kernel) / stride + 1`.
