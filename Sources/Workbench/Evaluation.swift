@@ -10,12 +10,12 @@ public enum Evaluation {
         var matrix = ConfusionMatrix(classCount: classCount)
         var misclassified: [TrainingReport.Misclassified] = []
         for index in paths.indices {
-            let row = probabilities[(index * classCount)..<((index + 1) * classCount)]
-            let predicted = row.indices.max { row[$0] < row[$1] || (row[$0] == row[$1] && $0 > $1) }! - index * classCount
+            let row = Array(probabilities[(index * classCount)..<((index + 1) * classCount)])
+            let predicted = mostProbable(row)
             matrix.add(truth: truths[index], predicted: predicted)
             if predicted != truths[index] {
                 misclassified.append(.init(path: paths[index], truth: labels[truths[index]], predicted: labels[predicted],
-                                           confidence: Double(row[row.startIndex + predicted])))
+                                           confidence: Double(row[predicted])))
             }
         }
         let summary = matrix.summary
@@ -25,5 +25,10 @@ public enum Evaluation {
         }
         return .init(accuracy: paths.isEmpty ? 0 : matrix.accuracy, count: paths.count, confusionMatrix: matrix.counts,
                      perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified)
+    }
+
+    /// The index of the largest probability; the first label wins a tie, so predictions are deterministic.
+    static func mostProbable(_ probabilities: [Float]) -> Int {
+        probabilities.indices.max { probabilities[$0] < probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 > $1) }!
     }
 }

@@ -27,7 +27,7 @@ public enum ClassificationWorkflow {
         extractor.extract(paths: paths) { index, path, result in
             deliver(index, path, result.map { features in
                 let probabilities = classifier.probabilities(features: features, count: 1)
-                let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 > $1) }!
+                let best = Evaluation.mostProbable(probabilities)
                 return Prediction(path: path, label: classifier.labels[best], confidence: probabilities[best], probabilities: probabilities)
             })
         }
