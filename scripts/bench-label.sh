@@ -5,9 +5,9 @@
 # The video is a slideshow of the photos in Debian's wallpaper packages (see bench-images.sh), 720p at 25 fps
 # with film grain so that every frame is a real decode, H.264. Medians of RUNS runs.
 #
-# PRESET picks x264's preset (default veryfast, one reference frame: ffmpeg may then skip decoding B-frames,
-# which Workbench proves exact on the video's first seconds; with medium, P-frames refer to B-frames and only
-# frames nothing refers to are skipped).
+# PRESET picks x264's preset (default veryfast, one reference frame: ffmpeg may then skip decoding B-frames, which
+# Workbench reads from x264's settings in the stream; with medium, P-frames refer to B-frames and only frames
+# nothing refers to are skipped).
 #
 # Usage: [PRESET=medium] scripts/bench-label.sh [RUNS]   (default 3)
 set -euo pipefail

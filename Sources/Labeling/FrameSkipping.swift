@@ -1,49 +1,55 @@
 import Foundation
-import TensorCore
 
 /// Which frames ffmpeg may leave undecoded when only one frame a second (or fewer) is wanted.
 ///
-/// Frames nothing refers to (`noref`) can always be skipped. Skipping every B-frame (`bidir`) saves much more,
-/// but is only right when no P-frame refers to a B-frame: H.264 allows it (x264 does it with several reference
-/// frames, not with its fast presets' single one) and in HEVC nearly every frame is such a B-frame.
-/// Rather than trust the encoder, `choose` proves it on the stream's first seconds: it decodes them fully and with
-/// B-frames skipped, and takes `bidir` only when every frame the skipping decoder produced is bit-identical to the
-/// full decoder's (checked by ffmpeg's per-frame MD5). Otherwise, or when the check cannot run, it keeps `noref`.
+/// Frames nothing refers to (`noref`) can always be skipped. Skipping every B-frame (`bidir`) saves much more, but
+/// is only right when no P-frame refers to a B-frame. H.264 allows that, and x264 does it whenever it keeps more
+/// than one reference frame (its default preset keeps three), so a P-frame may predict from the middle B-frame of
+/// a pyramid; in HEVC nearly every frame is such a B-frame. With one reference frame, x264's P-frames predict
+/// only from the P- or I-frame before them, and B-frames only serve other B-frames.
+///
+/// So `bidir` is taken only when the stream says it was made that way: x264 writes its settings into the first
+/// keyframe as text (`x264 - core … options: … ref=1 … bframes=3 …`), and `choose` reads them from the start of
+/// the file. Anything else (other encoders, no settings found, several references) keeps `noref`.
+///
+/// Comparing a full and a B-skipping decode of the first seconds is not a safe test: a movie that opens on a still
+/// or black picture decodes identically either way, and breaks later.
 public enum FrameSkipping: String, Sendable, Equatable {
     case noReferences = "noref"
     case bidirectional = "bidir"
 
-    /// Seconds of video the check decodes twice.
-    public static let checkedSeconds = 4
+    /// How much of the file's start is searched for x264's settings: the first keyframe lies behind the container's
+    /// header, which for an MP4 with its index in front (`faststart`) grows with the movie's length.
+    public static let searchedBytes = 16 << 20
 
-    /// The deepest skipping that decodes `path` exactly as a full decode would, as far as its start shows.
-    public static func choose(path: String, tools: ExternalTools) -> FrameSkipping {
-        @Sendable func frameHashes(skipping: [String]) -> [String: String]? {
-            // Hashing quarter-size frames (area-averaged) is cheap, and still differs wherever a missing reference
-            // has spoilt a block.
-            let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-threads", "1"] + skipping
-                + ["-i", path, "-map", "0:v:0", "-t", "\(checkedSeconds)", "-vf", "scale=iw/4:ih/4:flags=area",
-                   "-fps_mode", "passthrough", "-f", "framemd5", "-"]
-            guard let result = try? ToolRunner.run(tools.ffmpeg, arguments, subject: path), result.status == 0 else { return nil }
-            var hashes: [String: String] = [:]
-            for line in String(decoding: result.output, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
-                // stream, dts, pts, duration, size, hash
-                let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                if fields.count >= 6 { hashes[fields[2]] = fields[5] }
-            }
-            return hashes
-        }
-        // Both decodes at once: the check runs before labeling starts.
-        let runs = UncheckedSendable(UnsafeMutableBufferPointer<[String: String]?>.allocate(capacity: 2))
-        defer { runs.value.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: 2) { run in
-            (runs.value.baseAddress! + run).initialize(to: frameHashes(skipping: run == 0 ? [] : ["-skip_frame", "bidir"]))
-        }
-        guard let full = runs.value[0], let skipped = runs.value[1],
-              !skipped.isEmpty, skipped.count < full.count,
-              skipped.allSatisfy({ full[$0.key] == $0.value }) else {
+    /// The deepest skipping that decodes `path` exactly as a full decode would.
+    public static func choose(path: String) -> FrameSkipping {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .noReferences }
+        defer { try? handle.close() }
+        guard let start = try? handle.read(upToCount: searchedBytes) else { return .noReferences }
+        return choose(x264Settings: x264Settings(in: start))
+    }
+
+    /// `bidir` for x264 settings with B-frames and one reference frame, else `noref`.
+    public static func choose(x264Settings settings: [String: String]?) -> FrameSkipping {
+        guard let settings, settings["ref"] == "1", let bFrames = settings["bframes"].flatMap({ Int($0) }), bFrames > 0 else {
             return .noReferences
         }
         return .bidirectional
+    }
+
+    /// The `key=value` options of the first x264 settings text in `bytes`, or nil when there is none.
+    public static func x264Settings(in bytes: Data) -> [String: String]? {
+        guard let signature = bytes.firstRange(of: Data("x264 - core ".utf8)) else { return nil }
+        // The text runs to the NUL that ends the SEI payload; stop at any other control byte too.
+        let text = bytes[signature.lowerBound...].prefix { $0 >= 0x20 && $0 < 0x7f }
+        guard let options = String(decoding: text, as: UTF8.self).range(of: " - options: ") else { return nil }
+        var settings: [String: String] = [:]
+        let line = String(decoding: text, as: UTF8.self)
+        for token in line[options.upperBound...].split(separator: " ") {
+            let parts = token.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { settings[String(parts[0])] = String(parts[1]) }
+        }
+        return settings
     }
 }

@@ -6,7 +6,11 @@ import Foundation
 /// a second it still has to decode every reference frame in between: on a long movie decoding, not the network,
 /// sets the pace. Cutting the movie into segments (ffmpeg seeks to each one's start) lets `parallelism` decoders
 /// run side by side; each segment is read ahead on its own thread, and at most `parallelism` segments are in
-/// flight, so memory stays bounded by `parallelism × framesPerSegment` frames.
+/// flight, so memory stays bounded by `parallelism × maximumSegmentFrames` frames.
+///
+/// Segments are as few and as long as that bound allows, and their number is a multiple of `parallelism`, so the
+/// decoders finish together: every ffmpeg start costs about 0.1 core-seconds (Debian's ffmpeg loads some 200
+/// libraries), which sixty-second segments made a tenth of the work on a ten-minute movie.
 public final class SegmentedVideoFrameSource: FrameSource {
     /// The video file.
     public let path: String
@@ -16,16 +20,16 @@ public final class SegmentedVideoFrameSource: FrameSource {
     public let probe: VideoProbe
     /// The segments, in order.
     public let segments: [VideoFrameSource.Segment]
-    /// The frames the decoders may skip, proven safe on the video's first seconds.
+    /// The frames the decoders may skip (see `FrameSkipping`).
     public let skipping: FrameSkipping
     private let tools: ExternalTools
     private let parallelism: Int
     private var inFlight: [PrefetchingFrameSource] = []
     private var nextSegment = 0
 
-    /// Probes `path` and plans segments of `segmentSeconds` (rounded to whole samples) over its probed duration.
-    /// A video whose duration is unknown is one segment.
-    public init(path: String, every: Double = 1, segmentSeconds: Double = 60, parallelism: Int = 2,
+    /// Probes `path` and plans segments of at most `maximumSegmentFrames` samples (each one's read-ahead) over its
+    /// probed duration. A video whose duration is unknown is one segment.
+    public init(path: String, every: Double = 1, maximumSegmentFrames: Int = 300, parallelism: Int = 2,
                 tools: ExternalTools? = nil) throws(LabelingError) {
         guard every.isFinite, every > 0 else {
             throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
@@ -37,19 +41,27 @@ public final class SegmentedVideoFrameSource: FrameSource {
         self.tools = resolvedTools
         self.parallelism = max(1, parallelism)
         probe = try VideoProbe.probe(path: path, tools: resolvedTools)
-        skipping = every >= 0.5 ? FrameSkipping.choose(path: path, tools: resolvedTools) : .noReferences
+        skipping = FrameSkipping.choose(path: path)
         if let duration = probe.duration, duration > 0 {
             let total = max(1, Int((duration / every).rounded(.up)))
-            let perSegment = max(1, Int((segmentSeconds / every).rounded(.down)))
-            segments = stride(from: 0, to: total, by: perSegment).map {
-                VideoFrameSource.Segment(firstIndex: $0, frameCount: min(perSegment, total - $0))
-            }
+            segments = Self.plan(total: total, maximumSegmentFrames: max(1, maximumSegmentFrames), parallelism: self.parallelism)
         } else {
             segments = [VideoFrameSource.Segment(firstIndex: 0, frameCount: Int.max / 2)]
         }
     }
 
     deinit { close() }
+
+    /// Splits `total` samples into equal segments of at most `maximumSegmentFrames`, their number a multiple of
+    /// `parallelism` (fewer only when there are fewer samples than decoders).
+    public static func plan(total: Int, maximumSegmentFrames: Int, parallelism: Int) -> [VideoFrameSource.Segment] {
+        precondition(total > 0 && maximumSegmentFrames > 0 && parallelism > 0)
+        let rounds = (total + parallelism * maximumSegmentFrames - 1) / (parallelism * maximumSegmentFrames)
+        let perSegment = (total + rounds * parallelism - 1) / (rounds * parallelism)
+        return stride(from: 0, to: total, by: perSegment).map {
+            VideoFrameSource.Segment(firstIndex: $0, frameCount: min(perSegment, total - $0))
+        }
+    }
 
     public var expectedFrameCount: Int? { segments.reduce(0) { $0 + $1.frameCount } }
 
@@ -76,7 +88,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
             nextSegment += 1
             let source = PrefetchingFrameSource(
                 VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment, skipping: skipping),
-                depth: max(1, min(segment.frameCount, 256)))
+                depth: max(1, min(segment.frameCount, 1024)))
             source.start()
             inFlight.append(source)
         }

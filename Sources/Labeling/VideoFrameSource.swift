@@ -52,7 +52,7 @@ public final class VideoFrameSource: FrameSource {
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
         self.init(path: path, every: every, probe: try VideoProbe.probe(path: path, tools: resolvedTools),
-                  tools: resolvedTools, segment: nil, skipping: .noReferences)
+                  tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path))
     }
 
     /// A source over an already probed video, optionally one segment of it.
