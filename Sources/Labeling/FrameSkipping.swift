@@ -40,13 +40,28 @@ public enum FrameSkipping: String, Sendable, Equatable {
 
     /// The `key=value` options of the first x264 settings text in `bytes`, or nil when there is none.
     public static func x264Settings(in bytes: Data) -> [String: String]? {
-        guard let signature = bytes.firstRange(of: Data("x264 - core ".utf8)) else { return nil }
+        let signature = Array("x264 - core ".utf8)
+        // memchr to each candidate first byte, then memcmp: a generic collection search took 0.6 s over a file
+        // without the text.
+        let found: Int? = bytes.withUnsafeBytes { buffer in
+            signature.withUnsafeBytes { needle in
+                guard let base = buffer.baseAddress else { return nil }
+                var offset = 0
+                while buffer.count - offset >= needle.count,
+                      let hit = memchr(base + offset, Int32(needle[0]), buffer.count - offset - needle.count + 1) {
+                    let position = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return position }
+                    offset = position + 1
+                }
+                return nil
+            }
+        }
+        guard let found else { return nil }
         // The text runs to the NUL that ends the SEI payload; stop at any other control byte too.
-        let text = bytes[signature.lowerBound...].prefix { $0 >= 0x20 && $0 < 0x7f }
-        guard let options = String(decoding: text, as: UTF8.self).range(of: " - options: ") else { return nil }
+        let text = String(decoding: bytes.dropFirst(found).prefix(4096).prefix { $0 >= 0x20 && $0 < 0x7f }, as: UTF8.self)
+        guard let options = text.range(of: " - options: ") else { return nil }
         var settings: [String: String] = [:]
-        let line = String(decoding: text, as: UTF8.self)
-        for token in line[options.upperBound...].split(separator: " ") {
+        for token in text[options.upperBound...].split(separator: " ") {
             let parts = token.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { settings[String(parts[0])] = String(parts[1]) }
         }

@@ -95,5 +95,8 @@ final class FrameSkippingTests: XCTestCase {
         bytes = Data("x264 - core 164 without options".utf8)
         XCTAssertNil(FrameSkipping.x264Settings(in: bytes))
         XCTAssertNil(FrameSkipping.x264Settings(in: Data(repeating: 0x41, count: 1000)))
+        XCTAssertNil(FrameSkipping.x264Settings(in: Data("xx x264 - cor".utf8)), "a partial signature at the very end")
+        let afterFalseStarts = Data("xxx x264 - cor x264 - core 1 - options: ref=2 bframes=2".utf8)
+        XCTAssertEqual(FrameSkipping.x264Settings(in: afterFalseStarts), ["ref": "2", "bframes": "2"])
     }
 }
