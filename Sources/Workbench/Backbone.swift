@@ -12,8 +12,17 @@ public struct Backbone: Sendable {
     public let weights: SafetensorsFile
     /// Where they were read from, for messages.
     public let source: String
-    /// Hex SHA-256 of the tensors (sorted names, shapes, little-endian values).
-    public let identifier: String
+    /// Hex SHA-256 of the tensors (sorted names, shapes, little-endian values). Worked out on each call (about
+    /// 60 ms): only the feature cache and training reports need it, so labeling and classifying never pay for it.
+    public var identifier: String {
+        var hasher = SHA256()
+        for name in weights.tensors.keys.sorted() {
+            let tensor = weights.tensors[name]!
+            hasher.update(Array("\(name)\u{0}\(tensor.shape)\u{0}".utf8))
+            tensor.values.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
 
     /// The backbone name model files record.
     public static let name = "efficientnet-lite0"
@@ -36,13 +45,6 @@ public struct Backbone: Sendable {
     init(weights: SafetensorsFile, source: String) {
         self.weights = weights
         self.source = source
-        var hasher = SHA256()
-        for name in weights.tensors.keys.sorted() {
-            let tensor = weights.tensors[name]!
-            hasher.update(Array("\(name)\u{0}\(tensor.shape)\u{0}".utf8))
-            tensor.values.withUnsafeBytes { hasher.update($0) }
-        }
-        identifier = hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// Builds the network (folds batch norm, packs weights). Strict: missing, unused or wrong-shape tensors fail.

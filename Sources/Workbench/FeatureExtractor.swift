@@ -35,13 +35,16 @@ public final class FeatureExtractor: Sendable {
     /// The settings in force.
     public let settings: FeatureSettings
     private let cache: FeatureCache?
-    private let network: LazyNetwork
+    /// The backbone's identifier, part of every cache key: hashed once, on the first cache lookup.
+    private let backboneID: Lazy<String>
+    private let network: Lazy<Result<EfficientNetLite0, WorkbenchError>>
 
     public init(backbone: Backbone, settings: FeatureSettings = FeatureSettings()) {
         self.backbone = backbone
         self.settings = settings
         cache = settings.usesCache ? FeatureCache(folder: settings.cacheFolder) : nil
-        network = LazyNetwork(backbone: backbone)
+        backboneID = Lazy { backbone.identifier }
+        network = Lazy { Result { () throws(WorkbenchError) -> EfficientNetLite0 in try backbone.makeNetwork() } }
     }
 
     private var decodeOptions: DecodeOptions {
@@ -49,7 +52,7 @@ public final class FeatureExtractor: Sendable {
     }
 
     /// The network, built now if it was not yet.
-    public func loadedNetwork() throws(WorkbenchError) -> EfficientNetLite0 { try network.get() }
+    public func loadedNetwork() throws(WorkbenchError) -> EfficientNetLite0 { try network.value.get() }
 
     /// The features of one image file (from the cache when it has them).
     public func features(ofImageAt path: String) throws(WorkbenchError) -> [Float] {
@@ -58,7 +61,7 @@ public final class FeatureExtractor: Sendable {
 
     /// The features of one decoded image (cropped and resized here unless it is already 224 × 224).
     public func features(of image: RGBImage) throws(WorkbenchError) -> [Float] {
-        try network.get().features(Preprocessing.networkInput(from: image), batch: 1)
+        try network.value.get().features(Preprocessing.networkInput(from: image), batch: 1)
     }
 
     /// Features of a few files, one result per file: cached ones are looked up, the rest decoded and run through
@@ -71,7 +74,7 @@ public final class FeatureExtractor: Sendable {
             var key: FeatureCacheKey?
             if let cache {
                 do {
-                    key = try FeatureCacheKey(imagePath: path, preprocessingID: Preprocessing.identifier, backboneID: backbone.identifier)
+                    key = try FeatureCacheKey(imagePath: path, preprocessingID: Preprocessing.identifier, backboneID: backboneID.value)
                 } catch {
                     results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
                     continue
@@ -91,7 +94,7 @@ public final class FeatureExtractor: Sendable {
         }
         if !misses.isEmpty {
             do {
-                let features = try network.get().features(inputs, batch: misses.count)
+                let features = try network.value.get().features(inputs, batch: misses.count)
                 let width = EfficientNetLite0.featureCount
                 for (row, miss) in misses.enumerated() {
                     let vector = Array(features[(row * width)..<((row + 1) * width)])
@@ -131,20 +134,18 @@ public final class FeatureExtractor: Sendable {
     }
 }
 
-/// Builds the network once, on first use, from whichever thread gets there first.
-private final class LazyNetwork: @unchecked Sendable {
-    private let backbone: Backbone
+/// A value made on first use, once, whichever thread asks first.
+private final class Lazy<Value>: @unchecked Sendable {
+    private let make: () -> Value
     private let lock = NSLock()
-    private var network: Result<EfficientNetLite0, WorkbenchError>?
+    private var made: Value?
 
-    init(backbone: Backbone) { self.backbone = backbone }
+    init(_ make: @escaping () -> Value) { self.make = make }
 
-    func get() throws(WorkbenchError) -> EfficientNetLite0 {
+    var value: Value {
         lock.lock()
         defer { lock.unlock() }
-        if network == nil {
-            network = Result { () throws(WorkbenchError) -> EfficientNetLite0 in try backbone.makeNetwork() }
-        }
-        return try network!.get()
+        if made == nil { made = make() }
+        return made!
     }
 }

@@ -57,13 +57,22 @@ public enum LabelingWorkflow {
         } catch {
             throw WorkbenchError(path: error.path, reason: error.reason)
         }
+        // Decoding starts now, while the network is built.
+        let frameSource = PrefetchingFrameSource(source)
+        frameSource.start()
         let labeler = MovieLabeler(labels: classifier.labels, batchSize: FeatureExtractor.maximumBatch * threads)
-        let network = try extractor.loadedNetwork()
+        let network: EfficientNetLite0
+        do {
+            network = try extractor.loadedNetwork()
+        } catch {
+            frameSource.close()
+            throw error
+        }
         GEMM.setBLASThreads(1)
         let width = EfficientNetLite0.featureCount
         let frames: [LabeledFrame]
         do {
-            frames = try labeler.label(PrefetchingFrameSource(source), sourcePath: path, classify: { batch in
+            frames = try labeler.label(frameSource, sourcePath: path, classify: { batch in
                 // Each worker thread runs one contiguous share of the frames as a network batch.
                 let features = UncheckedSendable(UnsafeMutableBufferPointer<Float>.allocate(capacity: batch.count * width))
                 defer { features.value.deallocate() }
