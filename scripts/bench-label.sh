@@ -45,11 +45,13 @@ if [ ! -f "$video" ]; then
             [ -f "$stills/$i.jpg" ] || ffmpeg -nostdin -loglevel error -y -i "${photos[$i]}" \
                 -vf "scale=1600:900:force_original_aspect_ratio=increase,crop=1600:900" -q:v 2 "$stills/$i.jpg"
         done
+        # 36 shots of 88 frames and 136 of 87: exactly 15,000 frames, so the encoder reads its input to the end.
         for shot in $(seq 0 171); do
-            ffmpeg -nostdin -loglevel error -loop 1 -framerate 25 -t 3.5 -i "$stills/$((shot % ${#photos[@]})).jpg" \
-                -vf "crop=1280:720:x='(iw-1280)*t/3.5':y='(ih-720)*(0.5+0.4*sin(t))',format=yuv420p" -f rawvideo -
+            ffmpeg -nostdin -loglevel error -loop 1 -framerate 25 -i "$stills/$((shot % ${#photos[@]})).jpg" \
+                -vf "crop=1280:720:x='(iw-1280)*t/3.5':y='(ih-720)*(0.5+0.4*sin(t))',format=yuv420p" \
+                -frames:v $((shot < 36 ? 88 : 87)) -f rawvideo -
         done | ffmpeg -nostdin -loglevel error -y -f rawvideo -pix_fmt yuv420p -s 1280x720 -r 25 -i - \
-            -t 600 -c:v libx264 -preset "$preset" -crf 23 "$video.partial.mp4"
+            -c:v libx264 -preset "$preset" -crf 23 "$video.partial.mp4"
         ;;
     *) echo "bench-label: CONTENT must be grain or pan, not $content" >&2; exit 2 ;;
     esac

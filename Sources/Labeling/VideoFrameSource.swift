@@ -87,8 +87,8 @@ public final class VideoFrameSource: FrameSource {
         // FrameSkipping): skipping their decoding saves a third or more of the work, and moves a sample by a few
         // frames at most.
         let skipping = every >= 0.5 ? ["-skip_frame", self.skipping.rawValue] : []
-        // Segments run side by side, one per core: each decoder keeps to one thread.
-        let seeking = segment.map { ["-threads", "1", "-ss", "\(Double($0.firstIndex) * every)"] } ?? []
+        // Segments run side by side, one per core: each decoder and its scaler keep to one thread.
+        let seeking = segment.map { ["-threads", "1", "-filter_threads", "1", "-ss", "\(Double($0.firstIndex) * every)"] } ?? []
         let limit = segment.map { ["-frames:v", "\($0.frameCount)"] } ?? []
         return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + ["-i", path,
                 "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters] + limit
