@@ -22,6 +22,16 @@ public enum FrameSkipping: String, Sendable, Equatable {
     /// header, which for an MP4 with its index in front (`faststart`) grows with the movie's length.
     public static let searchedBytes = 16 << 20
 
+    /// The shortest gap between samples at which skipping pays: closer samples need nearly every frame, and
+    /// skipping would move them by a frame or more.
+    public static let minimumSampleInterval = 0.5
+
+    /// The deepest skipping that decodes `path` exactly as a full decode would, for samples `every` seconds apart;
+    /// nil (decode every frame) below `minimumSampleInterval`, without reading the file.
+    public static func choose(path: String, every: Double) -> FrameSkipping? {
+        every >= minimumSampleInterval ? choose(path: path) : nil
+    }
+
     /// The deepest skipping that decodes `path` exactly as a full decode would.
     public static func choose(path: String) -> FrameSkipping {
         guard let handle = FileHandle(forReadingAtPath: path) else { return .noReferences }

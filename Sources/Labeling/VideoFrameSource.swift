@@ -35,8 +35,8 @@ public final class VideoFrameSource: FrameSource {
     public let probe: VideoProbe
     /// The stretch this source decodes; nil is the whole video.
     public let segment: Segment?
-    /// The frames ffmpeg may leave undecoded when sampling every half second or more.
-    public let skipping: FrameSkipping
+    /// The frames ffmpeg may leave undecoded; nil decodes every frame (see `FrameSkipping.choose(path:every:)`).
+    public let skipping: FrameSkipping?
     private let tools: ExternalTools
     private var running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)?
     private var nextIndex: Int
@@ -52,11 +52,11 @@ public final class VideoFrameSource: FrameSource {
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
         self.init(path: path, every: every, probe: try VideoProbe.probe(path: path, tools: resolvedTools),
-                  tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path))
+                  tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path, every: every))
     }
 
     /// A source over an already probed video, optionally one segment of it.
-    init(path: String, every: Double, probe: VideoProbe, tools: ExternalTools, segment: Segment?, skipping: FrameSkipping) {
+    init(path: String, every: Double, probe: VideoProbe, tools: ExternalTools, segment: Segment?, skipping: FrameSkipping?) {
         self.path = path
         self.every = every
         self.probe = probe
@@ -83,10 +83,8 @@ public final class VideoFrameSource: FrameSource {
             "scale=\(Self.side):\(Self.side):flags=bicubic",
             "format=rgb24",
         ].joined(separator: ",")
-        // Sampling a frame every half second or more never needs the frames no other frame refers to (see
-        // FrameSkipping): skipping their decoding saves a third or more of the work, and moves a sample by a few
-        // frames at most.
-        let skipping = every >= 0.5 ? ["-skip_frame", self.skipping.rawValue] : []
+        // Frames no sample needs are left undecoded (see FrameSkipping): a third or more of the work.
+        let skipping = self.skipping.map { ["-skip_frame", $0.rawValue] } ?? []
         // Segments run side by side, one per core: each decoder and its scaler keep to one thread.
         let seeking = segment.map { ["-threads", "1", "-filter_threads", "1", "-ss", "\(Double($0.firstIndex) * every)"] } ?? []
         let limit = segment.map { ["-frames:v", "\($0.frameCount)"] } ?? []

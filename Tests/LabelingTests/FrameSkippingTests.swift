@@ -35,6 +35,8 @@ final class FrameSkippingTests: XCTestCase {
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-c:v", "libx264", "-preset", "veryfast",
                     "-bf", "3", "-pix_fmt", "yuv420p", video])
         XCTAssertEqual(FrameSkipping.choose(path: video), .bidirectional)
+        XCTAssertEqual(FrameSkipping.choose(path: video, every: 1), .bidirectional)
+        XCTAssertNil(FrameSkipping.choose(path: video, every: 0.25), "samples this close need every frame")
         let (wrong, decoded, all) = try damage(video)
         XCTAssertEqual(wrong, 0)
         XCTAssertLessThan(decoded, all / 2, "most frames are B-frames, and are skipped")
