@@ -20,10 +20,11 @@ public final class SegmentedVideoFrameSource: FrameSource {
     public let probe: VideoProbe
     /// The segments, in order.
     public let segments: [VideoFrameSource.Segment]
-    /// The frames the decoders may skip (see `FrameSkipping`).
-    public let skipping: FrameSkipping
+    /// The frames the decoders may skip; nil decodes every frame (see `FrameSkipping.choose(path:every:)`).
+    public let skipping: FrameSkipping?
     private let tools: ExternalTools
     private let parallelism: Int
+    private let maximumSegmentFrames: Int
     private var inFlight: [PrefetchingFrameSource] = []
     private var nextSegment = 0
 
@@ -40,11 +41,12 @@ public final class SegmentedVideoFrameSource: FrameSource {
         self.every = every
         self.tools = resolvedTools
         self.parallelism = max(1, parallelism)
+        self.maximumSegmentFrames = max(1, maximumSegmentFrames)
         probe = try VideoProbe.probe(path: path, tools: resolvedTools)
-        skipping = FrameSkipping.choose(path: path)
+        skipping = FrameSkipping.choose(path: path, every: every)
         if let duration = probe.duration, duration > 0 {
             let total = max(1, Int((duration / every).rounded(.up)))
-            segments = Self.plan(total: total, maximumSegmentFrames: max(1, maximumSegmentFrames), parallelism: self.parallelism)
+            segments = Self.plan(total: total, maximumSegmentFrames: self.maximumSegmentFrames, parallelism: self.parallelism)
         } else {
             segments = [VideoFrameSource.Segment(firstIndex: 0, frameCount: Int.max / 2)]
         }
@@ -88,7 +90,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
             nextSegment += 1
             let source = PrefetchingFrameSource(
                 VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment, skipping: skipping),
-                depth: max(1, min(segment.frameCount, 1024)))
+                depth: min(segment.frameCount, maximumSegmentFrames))
             source.start()
             inFlight.append(source)
         }
