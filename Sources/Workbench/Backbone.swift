@@ -13,7 +13,7 @@ public struct Backbone: Sendable {
     /// Where they were read from, for messages.
     public let source: String
     /// Hex SHA-256 of the tensors (sorted names, shapes, little-endian values). Worked out on each call (about
-    /// 60 ms): only the feature cache and training reports need it, so labeling and classifying never pay for it.
+    /// 60 ms), so labeling and classifying never pay for it; `FeatureExtractor.backboneIdentifier` keeps it.
     public var identifier: String {
         var hasher = SHA256()
         for name in weights.tensors.keys.sorted() {

@@ -51,6 +51,9 @@ public final class FeatureExtractor: Sendable {
         DecodeOptions(maximumPixels: settings.maximumPixels)
     }
 
+    /// The backbone's identifier (`Backbone.identifier`), hashed once per extractor, on first use.
+    public var backboneIdentifier: String { backboneID.value }
+
     /// The network, built now if it was not yet.
     public func loadedNetwork() throws(WorkbenchError) -> EfficientNetLite0 { try network.value.get() }
 
@@ -74,7 +77,7 @@ public final class FeatureExtractor: Sendable {
             var key: FeatureCacheKey?
             if let cache {
                 do {
-                    key = try FeatureCacheKey(imagePath: path, preprocessingID: Preprocessing.identifier, backboneID: backboneID.value)
+                    key = try FeatureCacheKey(imagePath: path, preprocessingID: Preprocessing.identifier, backboneID: backboneIdentifier)
                 } catch {
                     results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
                     continue

@@ -57,17 +57,12 @@ public enum LabelingWorkflow {
         } catch {
             throw WorkbenchError(path: error.path, reason: error.reason)
         }
-        // Decoding starts now, while the network is built.
+        // Decoding starts now, while the network is built; closing twice is harmless, so every exit closes it.
         let frameSource = PrefetchingFrameSource(source)
         frameSource.start()
+        defer { frameSource.close() }
         let labeler = MovieLabeler(labels: classifier.labels, batchSize: FeatureExtractor.maximumBatch * threads)
-        let network: EfficientNetLite0
-        do {
-            network = try extractor.loadedNetwork()
-        } catch {
-            frameSource.close()
-            throw error
-        }
+        let network = try extractor.loadedNetwork()
         GEMM.setBLASThreads(1)
         let width = EfficientNetLite0.featureCount
         let frames: [LabeledFrame]

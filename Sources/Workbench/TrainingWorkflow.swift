@@ -183,7 +183,7 @@ public enum TrainingWorkflow {
                             l2Grid: grid, l2ValidationAccuracies: gridAccuracies, maxIterations: request.maxIterations,
                             classWeighting: request.classWeighting.rawValue, iterations: outcome.iterations,
                             converged: outcome.converged, preprocessing: Preprocessing.identifier,
-                            backbone: "\(Backbone.name) sha256:\(extractor.backbone.identifier)"),
+                            backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)"),
             unreadable: unreadable,
             warnings: DatasetWarnings.check(layout).map { "\($0)" },
             timings: nil)
