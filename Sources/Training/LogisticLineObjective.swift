@@ -1,5 +1,4 @@
 import Foundation
-import TensorCore
 
 /// `LogisticObjective` prepared for L-BFGS: it keeps the logits of the current point and of the search direction,
 /// so a line-search trial costs `O(count · classCount)` instead of two matrix products.
@@ -79,20 +78,8 @@ final class LogisticLineObjective: LineSearchObjective {
 
     /// `X Wᵀ + b` for a parameter-shaped vector, `[count, classCount]`, with the product in Float32 through BLAS.
     private func linearMap(_ vector: [Double]) -> [Double] {
-        let count = objective.count, dimension = objective.dimension, classCount = objective.classCount
-        let weights = vector[0..<weightCount].map { Float($0) }
-        var product = [Float](repeating: 0, count: count * classCount)
-        // product [count, classCount] = features [count, dimension] · weightsᵀ (weights stored [classCount, dimension]).
-        objective.features.withUnsafeBufferPointer { x in
-            weights.withUnsafeBufferPointer { w in
-                product.withUnsafeMutableBufferPointer { z in
-                    GEMM.multiply(m: count, n: classCount, k: dimension,
-                                  a: x.baseAddress!, lda: dimension,
-                                  b: w.baseAddress!, ldb: dimension, transposeB: true,
-                                  c: z.baseAddress!, ldc: classCount)
-                }
-            }
-        }
+        let count = objective.count, classCount = objective.classCount
+        let product = objective.featuresTimesWeights(vector)
         var result = [Double](repeating: 0, count: count * classCount)
         for sample in 0..<count {
             for k in 0..<classCount {
@@ -104,7 +91,7 @@ final class LogisticLineObjective: LineSearchObjective {
 
     /// Loss and gradient at the current point from the cached logits.
     private func lossAndGradient() -> (loss: Double, gradient: [Double]) {
-        let count = objective.count, dimension = objective.dimension, classCount = objective.classCount
+        let count = objective.count, classCount = objective.classCount
         var residuals = [Float](repeating: 0, count: count * classCount)
         var gradient = [Double](repeating: 0, count: objective.parameterCount)
         var loss = 0.0
@@ -124,18 +111,7 @@ final class LogisticLineObjective: LineSearchObjective {
                 residuals[row + k] = Float(residual)
             }
         }
-        var weightGradient = [Float](repeating: 0, count: weightCount)
-        // weightGradient [classCount, dimension] = residualsᵀ (stored [count, classCount]) · features [count, dimension].
-        residuals.withUnsafeBufferPointer { r in
-            objective.features.withUnsafeBufferPointer { x in
-                weightGradient.withUnsafeMutableBufferPointer { g in
-                    GEMM.multiply(m: classCount, n: dimension, k: count,
-                                  a: r.baseAddress!, lda: classCount, transposeA: true,
-                                  b: x.baseAddress!, ldb: dimension,
-                                  c: g.baseAddress!, ldc: dimension)
-                }
-            }
-        }
+        let weightGradient = objective.residualsTimesFeatures(residuals)
         var penalty = 0.0
         for index in 0..<weightCount {
             penalty += parameters[index] * parameters[index]

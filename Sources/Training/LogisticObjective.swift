@@ -61,19 +61,7 @@ public struct LogisticObjective: Sendable {
     public func evaluate(_ parameters: [Double], gradient: inout [Double]) -> Double {
         precondition(parameters.count == parameterCount, "LogisticObjective: wrong parameter count")
         let weightCount = classCount * dimension
-        let weights = parameters[0..<weightCount].map { Float($0) }
-        var logits = [Float](repeating: 0, count: count * classCount)
-        // logits [count, classCount] = features [count, dimension] · weightsᵀ (weights stored [classCount, dimension]).
-        features.withUnsafeBufferPointer { x in
-            weights.withUnsafeBufferPointer { w in
-                logits.withUnsafeMutableBufferPointer { z in
-                    GEMM.multiply(m: count, n: classCount, k: dimension,
-                                  a: x.baseAddress!, lda: dimension,
-                                  b: w.baseAddress!, ldb: dimension, transposeB: true,
-                                  c: z.baseAddress!, ldc: classCount)
-                }
-            }
-        }
+        let logits = featuresTimesWeights(parameters)
         var residuals = [Float](repeating: 0, count: count * classCount)
         var biasGradient = [Double](repeating: 0, count: classCount)
         var loss = 0.0
@@ -100,18 +88,7 @@ public struct LogisticObjective: Sendable {
                 residuals[row + k] = Float(residual)
             }
         }
-        var weightGradient = [Float](repeating: 0, count: weightCount)
-        // weightGradient [classCount, dimension] = residualsᵀ (stored [count, classCount]) · features [count, dimension].
-        residuals.withUnsafeBufferPointer { r in
-            features.withUnsafeBufferPointer { x in
-                weightGradient.withUnsafeMutableBufferPointer { g in
-                    GEMM.multiply(m: classCount, n: dimension, k: count,
-                                  a: r.baseAddress!, lda: classCount, transposeA: true,
-                                  b: x.baseAddress!, ldb: dimension,
-                                  c: g.baseAddress!, ldc: dimension)
-                }
-            }
-        }
+        let weightGradient = residualsTimesFeatures(residuals)
         if gradient.count != parameterCount { gradient = [Double](repeating: 0, count: parameterCount) }
         var penalty = 0.0
         for index in 0..<weightCount {
@@ -156,5 +133,42 @@ public struct LogisticObjective: Sendable {
             gradient[index] += l2 * parameters[index]
         }
         return loss
+    }
+}
+
+/// The two matrix products both objectives share, in Float32 through BLAS.
+extension LogisticObjective {
+    /// `X Wᵀ`, `[count, classCount]`, for the weights `W` (`[classCount, dimension]`) at the front of a
+    /// parameter-shaped vector; the bias is left out.
+    func featuresTimesWeights(_ parameters: [Double]) -> [Float] {
+        let weights = parameters[0..<(classCount * dimension)].map { Float($0) }
+        var product = [Float](repeating: 0, count: count * classCount)
+        features.withUnsafeBufferPointer { x in
+            weights.withUnsafeBufferPointer { w in
+                product.withUnsafeMutableBufferPointer { z in
+                    GEMM.multiply(m: count, n: classCount, k: dimension,
+                                  a: x.baseAddress!, lda: dimension,
+                                  b: w.baseAddress!, ldb: dimension, transposeB: true,
+                                  c: z.baseAddress!, ldc: classCount)
+                }
+            }
+        }
+        return product
+    }
+
+    /// `Rᵀ X`, `[classCount, dimension]`: the weight gradient for residuals `R` (`[count, classCount]`).
+    func residualsTimesFeatures(_ residuals: [Float]) -> [Float] {
+        var product = [Float](repeating: 0, count: classCount * dimension)
+        residuals.withUnsafeBufferPointer { r in
+            features.withUnsafeBufferPointer { x in
+                product.withUnsafeMutableBufferPointer { g in
+                    GEMM.multiply(m: classCount, n: dimension, k: count,
+                                  a: r.baseAddress!, lda: classCount, transposeA: true,
+                                  b: x.baseAddress!, ldb: dimension,
+                                  c: g.baseAddress!, ldc: dimension)
+                }
+            }
+        }
+        return product
     }
 }
