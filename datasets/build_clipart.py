@@ -9,7 +9,7 @@ file goes to testing, the rest to training, so the split is deterministic. Image
 side is at most 512 px (transparency kept: Workbench composites it onto white). Re-running with the same
 arguments rebuilds nothing that is already complete.
 
-Usage: python3 datasets/build_clipart.py [--recipe drawings|objects|large] [--per-label N] [--out DIR]
+Usage: .venv/bin/python3 datasets/build_clipart.py [--recipe drawings|objects|large] [--per-label N] [--out DIR]
 """
 import argparse
 import hashlib

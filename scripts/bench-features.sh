@@ -41,8 +41,8 @@ for threads in 1 2; do
         rates+=("$(awk -v n="$count" -v a="$start" -v b="$end" 'BEGIN { print n / (b - a) }')")
     done
     workbench_rate=$(printf '%s\n' "${rates[@]}" | median)
-    python_rate=$(python3 scripts/bench_python_pipeline.py "$onnx" "$work/files.txt" --threads "$threads" --runs "$runs" | awk '/^median/ { print $2 }')
-    exported_rate=$(python3 scripts/bench_python_pipeline.py "$exported" "$work/files.txt" --threads "$threads" --runs "$runs" --raw-pixels | awk '/^median/ { print $2 }')
+    python_rate=$(.venv/bin/python3 scripts/bench_python_pipeline.py "$onnx" "$work/files.txt" --threads "$threads" --runs "$runs" | awk '/^median/ { print $2 }')
+    exported_rate=$(.venv/bin/python3 scripts/bench_python_pipeline.py "$exported" "$work/files.txt" --threads "$threads" --runs "$runs" --raw-pixels | awk '/^median/ { print $2 }')
     printf 'threads %d: workbench features %7.1f images/s | pillow + onnxruntime, reference graph %7.1f images/s: ratio %.2fx | pillow + onnxruntime, workbench export %7.1f images/s: ratio %.2fx\n' \
         "$threads" "$workbench_rate" "$python_rate" "$(awk -v a="$workbench_rate" -v b="$python_rate" 'BEGIN { print a / b }')" \
         "$exported_rate" "$(awk -v a="$workbench_rate" -v b="$exported_rate" 'BEGIN { print a / b }')"
@@ -61,6 +61,6 @@ for run in $(seq "$runs"); do
     rates+=("$(awk -v n="$photo_count" -v a="$start" -v b="$end" 'BEGIN { print n / (b - a) }')")
 done
 workbench_rate=$(printf '%s\n' "${rates[@]}" | median)
-python_rate=$(python3 scripts/bench_python_pipeline.py "$onnx" "$work/photos.txt" --threads 2 --runs "$runs" | awk '/^median/ { print $2 }')
+python_rate=$(.venv/bin/python3 scripts/bench_python_pipeline.py "$onnx" "$work/photos.txt" --threads 2 --runs "$runs" | awk '/^median/ { print $2 }')
 printf 'photos (%d JPEGs, 1-12 MP), 2 threads: workbench features %7.1f images/s | pillow (draft) + onnxruntime %7.1f images/s: ratio %.2fx\n' \
     "$photo_count" "$workbench_rate" "$python_rate" "$(awk -v a="$workbench_rate" -v b="$python_rate" 'BEGIN { print a / b }')"

@@ -4,14 +4,15 @@
 # PNG artworks saved as JPEG) plus the sample dataset re-encoded as JPEG.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -x .venv/bin/python3 ] || scripts/setup.sh >&2
 work=.build/bench
 images="$work/images"
 if [ ! -f "$images/.complete" ]; then
     rm -rf "$images" "$work/debs" && mkdir -p "$images" "$work/debs"
     (cd "$work/debs" && apt-get download plasma-workspace-wallpapers ukui-wallpapers 2>/dev/null)
     for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$work/debs/unpacked"; done
-    python3 datasets/build_clipart.py >/dev/null
-    python3 - "$images" "$work/debs/unpacked" <<'PY'
+    .venv/bin/python3 datasets/build_clipart.py >/dev/null
+    .venv/bin/python3 - "$images" "$work/debs/unpacked" <<'PY'
 import hashlib, pathlib, shutil, sys
 from PIL import Image
 out, unpacked = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])

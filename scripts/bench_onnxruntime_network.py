@@ -1,6 +1,6 @@
 """Images per second of onnxruntime on an EfficientNet-Lite0 feature graph, for scripts/bench-network.sh.
 
-Usage: python3 scripts/bench_onnxruntime_network.py MODEL.onnx INPUT_224.png THREADS BATCH RUNS IMAGES
+Usage: .venv/bin/python3 scripts/bench_onnxruntime_network.py MODEL.onnx INPUT_224.png THREADS BATCH RUNS IMAGES
 
 The input is one 224x224 RGB image, normalised like Workbench's ((x - 127) / 128) and repeated to fill a
 batch (NCHW, as the graph expects). Each run pushes about IMAGES images through session.run with

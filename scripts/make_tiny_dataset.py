@@ -2,7 +2,7 @@
 """Writes a tiny two-label dataset in Create ML's layout for end-to-end tests: crops, flips and tints of the
 reference's cat (chelsea) and espresso (coffee) photos, made with Pillow.
 
-Usage: python3 scripts/make_tiny_dataset.py FIXTURES_DIR OUT_DIR [--per-label N]
+Usage: .venv/bin/python3 scripts/make_tiny_dataset.py FIXTURES_DIR OUT_DIR [--per-label N]
 """
 import argparse
 import pathlib

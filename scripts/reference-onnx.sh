@@ -6,12 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=.build/reference
 mkdir -p "$work"
-python3 -c "import onnxruntime, onnx" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check onnxruntime onnx >&2
+# The Python tools (onnxruntime, onnx) live in set-up's .venv/; absolute, for the `cd` below.
+python="$PWD/.venv/bin/python3"
+[ -x "$python" ] || scripts/setup.sh >&2
 onnx="$work/effnet_lite0_features.onnx"
 if [ ! -f "$onnx" ]; then
     reference=../shared/reference/efficientnet-lite0/tools
     [ -d "$reference" ] || { echo "reference-onnx: $reference not found (it ships beside the repository)" >&2; exit 1; }
-    python3 "$reference/convert_weights.py" models/downloads/efficientnet-lite0-57934424.pth "$work/weights.npz" >/dev/null
-    (cd "$reference" && python3 build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
+    "$python" "$reference/convert_weights.py" models/downloads/efficientnet-lite0-57934424.pth "$work/weights.npz" >/dev/null
+    (cd "$reference" && "$python" build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
 fi
 echo "$onnx"

@@ -6,7 +6,7 @@ standardised features, on a Create ML-style dataset (Training Data / Testing Dat
 Transparent pixels are composited onto white, as Workbench does (Pillow's convert("RGB") would keep whatever colour
 hides under the transparency, often black, which is not what a person sees).
 
-Usage: python3 scripts/reference_accuracy.py FEATURES.onnx DATASET [--C 1.0]
+Usage: .venv/bin/python3 scripts/reference_accuracy.py FEATURES.onnx DATASET [--C 1.0]
 Prints JSON: {"training_accuracy", "testing_accuracy", "training_count", "testing_count", "C"}.
 """
 import argparse

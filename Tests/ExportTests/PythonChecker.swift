@@ -1,41 +1,35 @@
 import Foundation
 import XCTest
+import _TestSupport
 
-/// Runs the checked-in Python checkers (`scripts/check_*_export.py`).
-///
-/// The tests install what those scripts import: when `python3` cannot import onnx, onnxruntime, coremltools
-/// and numpy, `python3 -m pip install` is run once; if the imports still fail, the test fails (it never skips).
+/// Runs the checked-in Python checkers (`scripts/check_*_export.py`) with the project's Python (`.venv/`, made by
+/// scripts/setup.sh). When it cannot import onnx, onnxruntime, coremltools and numpy, the test fails with the fix
+/// (it never skips).
 enum PythonChecker {
-    /// Python modules the checkers import, and the PyPI packages that provide them.
+    /// Python modules the checkers import.
     static let modules = ["numpy", "onnx", "onnxruntime", "coremltools"]
-    static let packages = ["numpy", "onnx", "onnxruntime", "coremltools"]
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// The outcome of making sure the modules import, computed once per test process.
-    private static let installation: Result<Void, Failure> = {
-        let probe = ["-c", "import " + modules.joined(separator: ", ")]
-        if (try? run(probe))?.status == 0 { return .success(()) }
+    /// Whether the modules import, computed once per test process.
+    private static let availability: Result<Void, Failure> = {
         do {
-            let install = try run(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages)
-            guard install.status == 0 else {
-                return .failure(Failure(description: "pip install \(packages.joined(separator: " ")) failed: \(install.errors)"))
-            }
-            let again = try run(probe)
-            guard again.status == 0 else {
-                return .failure(Failure(description: "after pip install, python3 still cannot import them: \(again.errors)"))
+            let probe = try run(["-c", "import " + modules.joined(separator: ", ")])
+            guard probe.status == 0 else {
+                return .failure(Failure(description: "\(ProjectPython.path) cannot import \(modules.joined(separator: ", ")) "
+                                        + "(run scripts/setup.sh): \(probe.errors)"))
             }
             return .success(())
         } catch {
-            return .failure(Failure(description: "cannot run python3: \(error)"))
+            return .failure(Failure(description: "cannot run \(ProjectPython.path) (run scripts/setup.sh): \(error)"))
         }
     }()
 
     /// Runs `scripts/<script> model result images…` and returns the JSON object it wrote.
     static func check(script: String, model: String, images: [String], folder: URL) throws -> [String: Any] {
-        try installation.get()
+        try availability.get()
         let scriptPath = ExportFixtures.repositoryRoot.appendingPathComponent("scripts/\(script)").path
         let resultPath = folder.appendingPathComponent("\(script).json").path
         let outcome = try run([scriptPath, model, resultPath] + images)
@@ -59,8 +53,8 @@ enum PythonChecker {
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
+        process.executableURL = URL(fileURLWithPath: ProjectPython.path)
+        process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

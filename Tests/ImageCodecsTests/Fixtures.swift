@@ -17,7 +17,7 @@ enum Fixtures {
     static func path(_ name: String) throws -> String {
         let path = try folder.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw FixtureError.missing("fixture \(name) is missing: run python3 scripts/make-codec-fixtures.py")
+            throw FixtureError.missing("fixture \(name) is missing: run .venv/bin/python3 scripts/make-codec-fixtures.py (after scripts/setup.sh)")
         }
         return path
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ModelFiles
 import XCTest
+import _TestSupport
 
 /// The file must open in Python's `safetensors` package: the independent reference for the container format.
 final class PythonCompatibilityTests: XCTestCase {
@@ -52,11 +53,11 @@ final class PythonCompatibilityTests: XCTestCase {
         XCTAssertEqual(values["backbone.stem.conv.weight"]?.map { Float($0) }, model.backboneTensors["stem.conv.weight"]?.values)
     }
 
-    /// Runs python3 and returns its standard output; a missing interpreter or package is a failure, never a skip.
+    /// Runs the project's Python (`.venv/`) and returns its standard output; a missing interpreter or package is a failure, never a skip.
     private func runPython(arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
+        process.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter(file: file, line: line))
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         // Standard error goes to a file so neither pipe can fill up while the other is being read.
@@ -66,7 +67,7 @@ final class PythonCompatibilityTests: XCTestCase {
         do {
             try process.run()
         } catch {
-            XCTFail("cannot start python3 (\(error)): run scripts/setup.sh to install Python with safetensors and numpy", file: file, line: line)
+            XCTFail("cannot start \(ProjectPython.path) (\(error)): run scripts/setup.sh to install Python with safetensors and numpy", file: file, line: line)
             throw error
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
@@ -75,7 +76,7 @@ final class PythonCompatibilityTests: XCTestCase {
             let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
             let hint = message.contains("No module named") || process.terminationStatus == 127
                 ? "Python or its safetensors/numpy packages are missing: run scripts/setup.sh. " : ""
-            XCTFail("\(hint)python3 exited with \(process.terminationStatus): \(message)", file: file, line: line)
+            XCTFail("\(hint)\(ProjectPython.path) exited with \(process.terminationStatus): \(message)", file: file, line: line)
             throw CocoaError(.executableLoad)
         }
         return outputData

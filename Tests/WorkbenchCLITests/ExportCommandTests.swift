@@ -11,8 +11,8 @@ final class ExportCommandTests: XCTestCase {
         let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
         func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
+            process.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
+            process.arguments = arguments
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()

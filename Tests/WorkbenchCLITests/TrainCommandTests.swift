@@ -14,8 +14,8 @@ final class TrainCommandTests: XCTestCase {
         dataset = folder.appendingPathComponent("tiny")
         let root = WorkbenchBinary.repositoryRoot()
         let maker = Process()
-        maker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        maker.arguments = ["python3", root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+        maker.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
+        maker.arguments = [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
                            root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path]
         try maker.run()
         maker.waitUntilExit()
