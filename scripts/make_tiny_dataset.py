@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes a tiny two-label dataset in Create ML's layout for end-to-end tests: crops, flips and tints of the
-reference's cat (chelsea) and espresso (coffee) photos, made with Pillow.
+reference's cat (chelsea) and espresso (coffee) photos, made with Pillow. --labels renames the two labels (the
+cat's first), for tests whose commands name other labels.
 
-Usage: .venv/bin/python3 scripts/make_tiny_dataset.py FIXTURES_DIR OUT_DIR [--per-label N]
+Usage: .venv/bin/python3 scripts/make_tiny_dataset.py FIXTURES_DIR OUT_DIR [--per-label N] [--labels CAT,ESPRESSO]
 """
 import argparse
 import pathlib
@@ -28,8 +29,12 @@ def main():
     parser.add_argument("fixtures", type=pathlib.Path)
     parser.add_argument("out", type=pathlib.Path)
     parser.add_argument("--per-label", type=int, default=8)
+    parser.add_argument("--labels", default="cat,espresso")
     arguments = parser.parse_args()
-    for label, source in (("cat", "chelsea.png"), ("espresso", "coffee.png")):
+    names = arguments.labels.split(",")
+    if len(names) != 2 or not all(names):
+        parser.error("--labels takes two names separated by a comma")
+    for label, source in zip(names, ("chelsea.png", "coffee.png")):
         image = Image.open(arguments.fixtures / source).convert("RGB")
         for index, variant in enumerate(variants(image, arguments.per_label)):
             split = "Testing Data" if index % 4 == 3 else "Training Data"

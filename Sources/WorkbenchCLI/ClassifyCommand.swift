@@ -7,15 +7,16 @@ struct ClassifyCommand: ParsableCommand {
         commandName: "classify",
         abstract: "Label images with a trained model.",
         discussion: """
-            Prints the best label and its confidence per image. --label gives one label's confidence whatever the \
-            top label is (a drawing game's score). Unreadable files get one line on stderr; the exit status is 1 \
-            when any failed.
+            Prints per image its path, then the best label and its confidence (the K best with --top K), tab \
+            separated. --label puts one label and its confidence first, whatever the top label is (a drawing \
+            game's score); with --top K the K most probable labels follow it. Unreadable files get one line on \
+            stderr; the exit status is 1 when any failed.
 
             Examples:
               workbench classify Drawings.wbmodel photo.jpg
               workbench classify Drawings.wbmodel "Testing Data" --top 3
-              workbench classify Drawings.wbmodel drawing.png --label Fruit
-              workbench classify Drawings.wbmodel images/ --json > predictions.jsonl
+              workbench classify Drawings.wbmodel drawing.png --label Mammal --top 2
+              workbench classify Drawings.wbmodel photos/ --json > predictions.jsonl
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -24,13 +25,13 @@ struct ClassifyCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Image files or folders.", valueName: "image-or-folder"))
     var inputs: [String]
 
-    @Option(name: .long, help: "Show the K most probable labels.")
+    @Option(name: .long, help: ArgumentHelp("Show the K most probable labels (after --label's, when given).", valueName: "k"))
     var top: Int = 1
 
     @Option(name: .long, help: ArgumentHelp("Report this label's confidence instead of the best label's.", valueName: "label"))
     var label: String?
 
-    @Flag(help: "Write JSON Lines: {\"path\", \"label\", \"confidence\", \"probabilities\"} per image.")
+    @Flag(help: "Write JSON Lines: {\"path\", \"label\", \"confidence\", \"probabilities\"} per image, and \"top\" with --top K > 1.")
     var json = false
 
     @OptionGroup var compute: ComputeOptions
@@ -74,12 +75,17 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     private func textLine(_ prediction: Prediction, labels: [String]) -> String {
+        func pair(_ label: String, _ probability: Float) -> String { "\(label)\t\(String(format: "%.4f", probability))" }
+        var columns = [prediction.path]
         if let label {
-            let probability = prediction.probabilities[labels.firstIndex(of: label)!]
-            return "\(prediction.path)\t\(label)\t\(String(format: "%.4f", probability))\n"
+            // Validated in run(): the model has this label.
+            columns.append(pair(label, prediction.probabilities[labels.firstIndex(of: label)!]))
         }
-        let best = prediction.top(top, labels: labels).map { "\($0.label)\t\(String(format: "%.4f", $0.probability))" }
-        return "\(prediction.path)\t\(best.joined(separator: "\t"))\n"
+        // --label alone is the one asked label; --top K adds the K best after it.
+        if label == nil || top > 1 {
+            columns += prediction.top(top, labels: labels).map { pair($0.label, $0.probability) }
+        }
+        return columns.joined(separator: "\t") + "\n"
     }
 
     private func jsonLine(_ prediction: Prediction, labels: [String]) -> String {

@@ -24,7 +24,7 @@ struct ComputeOptions: ParsableArguments {
 
 /// Where set-up's backbone weights are, for the commands that start from the pretrained network.
 struct BackboneOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The backbone weights (default: models/efficientnet-lite0.safetensors from set-up).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The backbone weights (default: $WORKBENCH_WEIGHTS, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
     var backbone: String?
 
     func load() throws -> Backbone {

@@ -13,7 +13,7 @@ struct FeaturesCommand: ParsableCommand {
             Examples:
               workbench features photo.jpg
               workbench features datasets/drawings --json -o features.jsonl
-              workbench features a.png b.jpg photos/ --threads 1
+              workbench features drawing.png photo.jpg photos/ --threads 1
             """)
 
     @Argument(help: ArgumentHelp("Image files or folders.", valueName: "image-or-folder"))

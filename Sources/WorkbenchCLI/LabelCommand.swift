@@ -13,13 +13,13 @@ struct LabelCommand: ParsableCommand {
             (n - 1) * every, or set --fps). Prints one line per sampled second: second, label, confidence.
 
             Examples:
-              workbench label Moods.wbmodel movie.mp4
-              workbench label Moods.wbmodel movie.mp4 --movie-data MovieData.json --id 3
-              workbench label Moods.wbmodel a.mp4 --min-confidence 0.6 --fallback Neutral
-              workbench label Moods.wbmodel movie.mp4 --smooth 3 --changes-only
-              workbench label Moods.wbmodel frames/ --fps 2 --json
-              workbench label Boards.wbmodel clips/*.mp4 --summary --window 5
-              workbench label Boards.wbmodel clips/*.mp4 --highlights Longboard -o reel.mp4
+              workbench label Drawings.wbmodel movie.mp4
+              workbench label Drawings.wbmodel movie.mp4 --movie-data MovieData.json --id 3
+              workbench label Drawings.wbmodel movie.mp4 --min-confidence 0.6 --smooth 3
+              workbench label Drawings.wbmodel movie.mp4 --changes-only
+              workbench label Drawings.wbmodel frames/ --fps 2 --json
+              workbench label Drawings.wbmodel clips/*.mp4 --summary --window 5
+              workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal -o reel.mp4
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))

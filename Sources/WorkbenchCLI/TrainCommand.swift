@@ -12,7 +12,8 @@ struct TrainCommand: ParsableCommand {
             DATASET holds "Training Data/" and "Testing Data/" (Create ML's layout), or train/, val/ and test/, or is \
             itself a folder of label subfolders. Without a validation folder, a stratified 10 % of the training images \
             is held out for validation and never trained on. Features are cached, so training again with other head \
-            settings skips the network.
+            settings skips the network. The model is written to -o, by default to the dataset folder's name with \
+            its first letter upper-cased, in the working directory (datasets/drawings gives Drawings.wbmodel).
 
             Examples:
               workbench train datasets/drawings
@@ -51,7 +52,7 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "List the non-image files passed over.")
     var verbose = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The model file to write (default: DATASET-NAME.wbmodel).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The model file to write (default: the dataset's name, e.g. Drawings.wbmodel).", valueName: "file"))
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Also write the full report as JSON.", valueName: "file"))
@@ -124,12 +125,14 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
-    /// `NAME.wbmodel` in the working directory, NAME from the dataset folder (its parent for "Training Data").
+    /// `Name.wbmodel` in the working directory: the dataset folder's name (its parent's for "Training Data") with
+    /// its first letter upper-cased, as a model is named after what it tells apart (datasets/drawings gives
+    /// Drawings.wbmodel, the name the examples and the README use).
     private func defaultModelPath() -> String {
         var url = URL(fileURLWithPath: dataset).standardizedFileURL
         if ["training data", "train"].contains(url.lastPathComponent.lowercased()) { url.deleteLastPathComponent() }
         let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? "model" : url.lastPathComponent
-        return "\(name).wbmodel"
+        return "\(name.prefix(1).uppercased())\(name.dropFirst()).wbmodel"
     }
 
     /// Fails before any work when the output's folder is missing, so a long run never ends without its file.

@@ -10,13 +10,21 @@ struct WorkbenchCommand: ParsableCommand {
             A pretrained EfficientNet-Lite0 turns each image into 1280 features; a classifier head is trained on them.
 
             Examples:
-              workbench train datasets/drawings -o Drawings.wbmodel
+              workbench train datasets/drawings
               workbench classify Drawings.wbmodel photo.jpg --top 3
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
+              workbench label Drawings.wbmodel movie.mp4
+              workbench export Drawings.wbmodel --format onnx
               workbench inspect Drawings.wbmodel
               workbench features photos/ --json -o features.jsonl
             """,
         version: WorkbenchInfo.version,
         subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self]
     )
+
+    /// A bare `workbench` names no command: it shows the help, on stderr, and fails like any other usage error.
+    func run() throws {
+        Console.warn(Self.helpMessage())
+        throw ExitCode.validationFailure
+    }
 }

@@ -37,17 +37,26 @@ public enum WorkbenchBinary {
     /// Runs `workbench arguments...` to completion (stdin closed), capturing both outputs.
     public static func run(_ arguments: [String], environment: [String: String] = [:],
                            file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+        try runProcess(try path(file: file, line: line), arguments,
+                       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
+    /// Runs any program to completion (stdin closed) with exactly `environment`, in `workingDirectory` (default:
+    /// the test's), capturing both outputs.
+    public static func runProcess(_ executable: String, _ arguments: [String], environment: [String: String],
+                                  workingDirectory: URL? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(file: file, line: line))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = environment
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Files rather than pipes: a chatty run can never block on a full pipe.
         let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice

@@ -1,0 +1,313 @@
+import Foundation
+import XCTest
+import _TestSupport
+
+/// The first ten minutes of a new user: `scripts/install.sh` into a fresh prefix, then every example of
+/// `workbench --help` and of each command's `--help`, run as written by a shell in a folder outside the project
+/// that holds the files the examples name, with the installed binary on the PATH and no `WORKBENCH_WEIGHTS`.
+/// Also the small promises around them: a bare `workbench`, the default model name, `--label` with `--top`, and
+/// set-up's answer to a missing Debian package without root.
+final class InstallAndExamplesTests: XCTestCase {
+    /// The installed prefix and the example folder, made once for every test of this class.
+    struct Fixture {
+        var root: URL
+        /// `PREFIX` given to install.sh: `bin/workbench`, `share/workbench/…`.
+        var prefix: URL
+        /// Outside the project: `datasets/drawings`, `Training Data`, `Testing Data`, `photo.jpg`, `drawing.png`,
+        /// `photos/`, `movie.mp4`, `frames/`, `clips/`, `MovieData.json` and `Drawings.wbmodel`.
+        var work: URL
+        /// What install.sh printed on stderr.
+        var installMessages: String
+        /// The environment of a user who installed: PATH with PREFIX/bin first, a private HOME and cache.
+        var environment: [String: String]
+
+        var workbench: String { prefix.appendingPathComponent("bin/workbench").path }
+    }
+
+    nonisolated(unsafe) private static var made: Result<Fixture, Error>?
+    nonisolated(unsafe) private static var base: URL?
+
+    private func fixture() throws -> Fixture {
+        if Self.made == nil { Self.made = Result { try Self.makeFixture() } }
+        return try XCTUnwrap(Self.made).get()
+    }
+
+    override class func tearDown() {
+        if let base = Self.base { try? FileManager.default.removeItem(at: base) }
+        super.tearDown()
+    }
+
+    private static func makeFixture() throws -> Fixture {
+        let root = WorkbenchBinary.repositoryRoot()
+        let base = try WorkbenchBinary.temporaryFolder()
+        Self.base = base
+        let prefix = base.appendingPathComponent("prefix"), work = base.appendingPathComponent("work")
+        let home = base.appendingPathComponent("home")
+        for folder in [work, home] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["WORKBENCH_WEIGHTS"] = nil
+        inherited["WORKBENCH_BINARY"] = nil
+
+        // install.sh as a user would run it, from the clone, with PREFIX/bin not yet on the PATH.
+        let install = try WorkbenchBinary.runProcess("/bin/bash", [root.appendingPathComponent("scripts/install.sh").path, prefix.path],
+                                                     environment: inherited, workingDirectory: base)
+        guard install.status == 0 else { throw Failure("scripts/install.sh exited with \(install.status): \(install.standardError)") }
+
+        var environment = inherited
+        environment["PATH"] = prefix.appendingPathComponent("bin").path + ":/usr/local/bin:/usr/bin:/bin"
+        environment["HOME"] = home.path
+        environment["WORKBENCH_CACHE"] = base.appendingPathComponent("cache").path
+        environment["SOURCE_DATE_EPOCH"] = "1700000000"
+
+        // The sample dataset's stand-in: two labels named like two of the drawings' (cat photos as Mammal,
+        // espresso as Dessert), so the examples' --label and --highlights name real labels.
+        let dataset = work.appendingPathComponent("datasets/drawings")
+        try check(WorkbenchBinary.runProcess(ProjectPython.path, [
+            root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+            root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path, "--labels", "Mammal,Dessert",
+        ], environment: inherited), "make_tiny_dataset.py (needs set-up's .venv)")
+        let files = FileManager.default
+        for split in ["Training Data", "Testing Data"] {
+            try files.copyItem(at: dataset.appendingPathComponent(split), to: work.appendingPathComponent(split))
+        }
+        let sources = root.appendingPathComponent("Tests/ModelsTests/Fixtures")
+        try files.copyItem(at: sources.appendingPathComponent("chelsea.jpg"), to: work.appendingPathComponent("photo.jpg"))
+        let cats = try pictures(dataset.appendingPathComponent("Training Data/Mammal"))
+        let coffees = try pictures(dataset.appendingPathComponent("Training Data/Dessert"))
+        try files.copyItem(at: cats[0], to: work.appendingPathComponent("drawing.png"))
+        let photos = work.appendingPathComponent("photos")
+        try files.createDirectory(at: photos, withIntermediateDirectories: true)
+        try files.copyItem(at: sources.appendingPathComponent("chelsea.jpg"), to: photos.appendingPathComponent("cat.jpg"))
+        try files.copyItem(at: sources.appendingPathComponent("coffee.jpg"), to: photos.appendingPathComponent("coffee.jpg"))
+        let frames = work.appendingPathComponent("frames")
+        try files.createDirectory(at: frames, withIntermediateDirectories: true)
+        for (index, picture) in (cats.prefix(2) + coffees.prefix(2)).enumerated() {
+            try files.copyItem(at: picture, to: frames.appendingPathComponent("\(index + 1).png"))
+        }
+
+        // Videos: movie.mp4 is 4 s of a cat then 4 s of espresso; clips/ holds a cat clip and an espresso clip,
+        // 6 s each, so the highlights example finds a video whose top label is Mammal.
+        let clips = work.appendingPathComponent("clips")
+        try files.createDirectory(at: clips, withIntermediateDirectories: true)
+        try video(pictures: [cats[1], coffees[1]], seconds: 4, to: work.appendingPathComponent("movie.mp4"), environment: inherited)
+        try video(pictures: [cats[2]], seconds: 6, to: clips.appendingPathComponent("cat.mp4"), environment: inherited)
+        try video(pictures: [coffees[2]], seconds: 6, to: clips.appendingPathComponent("espresso.mp4"), environment: inherited)
+        try #"[{"id": 3, "title": "The Movie", "markers": {}}, {"id": 4, "title": "Another", "markers": {"2": "Dessert"}}]"#
+            .write(to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
+
+        let fixture = Fixture(root: root, prefix: prefix, work: work, installMessages: install.standardError, environment: environment)
+        try check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "datasets/drawings", "-o", "Drawings.wbmodel"],
+                                             environment: environment, workingDirectory: work), "training Drawings.wbmodel")
+        return fixture
+    }
+
+    // MARK: - Install
+
+    func testInstallPlacesTheBinaryAndTheBackboneAndSaysWhenItsBinFolderIsNotOnThePath() throws {
+        let fixture = try fixture()
+        let files = FileManager.default
+        XCTAssertTrue(files.isExecutableFile(atPath: fixture.workbench))
+        let installed = fixture.prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path
+        let original = fixture.root.appendingPathComponent("models/efficientnet-lite0.safetensors").path
+        XCTAssertTrue(files.contentsEqual(atPath: installed, andPath: original), "the backbone is installed byte for byte")
+        XCTAssertTrue(fixture.installMessages.contains("\(fixture.prefix.path)/bin is not on your PATH"), fixture.installMessages)
+        XCTAssertTrue(fixture.installMessages.contains("export PATH=\"\(fixture.prefix.path)/bin:$PATH\""), fixture.installMessages)
+
+        // With PREFIX/bin on the PATH, install says nothing about it.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = fixture.prefix.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let again = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path, fixture.prefix.path],
+                                                   environment: environment)
+        XCTAssertEqual(again.status, 0, again.standardError)
+        XCTAssertFalse(again.standardError.contains("not on your PATH"), again.standardError)
+    }
+
+    func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
+        let fixture = try fixture()
+        // features needs the backbone itself (classify takes it from the model): it must come from PREFIX/share.
+        let outcome = try WorkbenchBinary.runProcess(fixture.workbench, ["features", "photo.jpg"],
+                                                     environment: fixture.environment, workingDirectory: fixture.work)
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertEqual(outcome.standardOutput.split(separator: "\t").last?.split(separator: " ").count, 1280)
+
+        // Without the installed copy, nothing else is found from here: the error says how to fix it.
+        let share = fixture.prefix.appendingPathComponent("share")
+        let hidden = fixture.prefix.appendingPathComponent("share-hidden")
+        try FileManager.default.moveItem(at: share, to: hidden)
+        defer { try? FileManager.default.moveItem(at: hidden, to: share) }
+        let missing = try WorkbenchBinary.runProcess(fixture.workbench, ["features", "photo.jpg"],
+                                                     environment: fixture.environment, workingDirectory: fixture.work)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.errorLines, ["workbench: backbone weights efficientnet-lite0.safetensors not found: run scripts/install.sh "
+                                            + "(or scripts/setup.sh in the clone), set WORKBENCH_WEIGHTS, or pass --backbone PATH"])
+    }
+
+    // MARK: - Every example
+
+    func testEveryHelpExampleRunsAsWrittenAfterInstall() throws {
+        let fixture = try fixture()
+        let help = try run(fixture, [fixture.workbench, "--help"])
+        let commands = try subcommands(help)
+        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "export", "inspect", "features"])
+        var examples: [String] = []
+        for command in [nil] + commands.map(Optional.some) {
+            let text = command == nil ? help : try run(fixture, [fixture.workbench, command!, "--help"])
+            let found = try self.examples(in: text, of: command ?? "workbench")
+            XCTAssertFalse(found.isEmpty, "\(command ?? "workbench") --help has no examples")
+            if let command { XCTAssertTrue(found.allSatisfy { $0.hasPrefix("workbench \(command) ") }, "\(found)") }
+            examples += found
+        }
+        XCTAssertGreaterThanOrEqual(examples.count, 25)
+        for example in examples {
+            let outcome = try WorkbenchBinary.runProcess("/bin/sh", ["-c", example], environment: fixture.environment,
+                                                         workingDirectory: fixture.work)
+            XCTAssertEqual(outcome.status, 0, "\(example)\n\(outcome.standardError)")
+        }
+        // What the examples promise to write is there.
+        for written in ["Drawings.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
+                        "Drawings.mlmodel", "reel.mp4"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)
+        }
+        let movieData = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixture.work.appendingPathComponent("MovieData.json"))) as? [[String: Any]])
+        let movie = try XCTUnwrap(movieData.first { "\($0["id"] ?? "")" == "3" })
+        XCTAssertEqual((movie["markers"] as? [String: String])?.count, 8, "one marker a second of the 8-second movie")
+    }
+
+    /// `SUBCOMMANDS:` of the root help: the first word of each line indented by two spaces.
+    private func subcommands(_ help: String) throws -> [String] {
+        let lines = help.components(separatedBy: "\n")
+        let start = try XCTUnwrap(lines.firstIndex(of: "SUBCOMMANDS:"), help)
+        return lines[(start + 1)...].prefix { !$0.isEmpty }
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    /// The lines of a help's `Examples:` block. Each must be one whole `workbench …` line: a wrapped or otherwise
+    /// broken line fails here rather than run as half a command.
+    private func examples(in help: String, of command: String) throws -> [String] {
+        let lines = help.components(separatedBy: "\n")
+        let start = try XCTUnwrap(lines.firstIndex(of: "Examples:"), "\(command) --help has no Examples: block")
+        let block = lines[(start + 1)...].prefix { !$0.isEmpty }
+        for line in block where !line.hasPrefix("  workbench ") {
+            XCTFail("\(command) --help: example line \"\(line)\" is not a whole `workbench …` command (wrapped?)")
+        }
+        return block.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    // MARK: - Small promises
+
+    func testBareWorkbenchPrintsHelpAndFails() throws {
+        let fixture = try fixture()
+        let outcome = try WorkbenchBinary.runProcess(fixture.workbench, [], environment: fixture.environment, workingDirectory: fixture.work)
+        XCTAssertEqual(outcome.status, 64, "a usage error, like any other missing argument")
+        XCTAssertEqual(outcome.standardOutput, "")
+        XCTAssertTrue(outcome.standardError.contains("USAGE: workbench <subcommand>"), outcome.standardError)
+        XCTAssertTrue(outcome.standardError.contains("SUBCOMMANDS:"), outcome.standardError)
+        let help = try run(fixture, [fixture.workbench, "--help"])
+        XCTAssertEqual(outcome.standardError.trimmingCharacters(in: .newlines), help.trimmingCharacters(in: .newlines))
+    }
+
+    func testDefaultModelNameIsTheDatasetFolderWithItsFirstLetterUpperCased() throws {
+        let fixture = try fixture()
+        let folder = fixture.work.appendingPathComponent("default-name")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let dataset = fixture.work.appendingPathComponent("datasets/drawings").path
+        let outcome = try WorkbenchBinary.runProcess(fixture.workbench, ["train", dataset], environment: fixture.environment,
+                                                     workingDirectory: folder)
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Drawings.wbmodel"])
+        XCTAssertTrue(outcome.standardOutput.hasSuffix("model written to Drawings.wbmodel\n"), outcome.standardOutput)
+    }
+
+    func testLabelAndTopCombineInTextAndJSON() throws {
+        let fixture = try fixture()
+        let json = try run(fixture, [fixture.workbench, "classify", "Drawings.wbmodel", "photo.jpg", "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let probabilities = try XCTUnwrap(object["probabilities"] as? [String: Double])
+        XCTAssertEqual(object["label"] as? String, "Mammal", "the photo is the cat")
+        // The text prints the Float the JSON spells in shortest form: back to that Float, then four decimals.
+        func rounded(_ probability: Double) -> String { String(format: "%.4f", Double(Float(probability))) }
+
+        // --label alone: the asked label and its confidence only.
+        let alone = try run(fixture, [fixture.workbench, "classify", "Drawings.wbmodel", "photo.jpg", "--label", "Dessert"])
+        XCTAssertEqual(alone, "photo.jpg\tDessert\t\(rounded(probabilities["Dessert"]!))\n")
+
+        // --label with --top 2: the asked label first, then the two best, best first.
+        let text = try run(fixture, [fixture.workbench, "classify", "Drawings.wbmodel", "photo.jpg", "--label", "Dessert", "--top", "2"])
+        let ranked = probabilities.sorted { $0.value > $1.value }
+        let expected = ["photo.jpg", "Dessert", rounded(probabilities["Dessert"]!)] + ranked.flatMap { [$0.key, rounded($0.value)] }
+        XCTAssertEqual(text, expected.joined(separator: "\t") + "\n")
+
+        let combined = try run(fixture, [fixture.workbench, "classify", "Drawings.wbmodel", "photo.jpg", "--label", "Dessert", "--top", "2", "--json"])
+        let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(combined.utf8)) as? [String: Any])
+        XCTAssertEqual(line["label"] as? String, "Dessert")
+        XCTAssertEqual(try XCTUnwrap(line["confidence"] as? Double), probabilities["Dessert"]!, accuracy: 1e-6)
+        let top = try XCTUnwrap(line["top"] as? [[String: Any]])
+        XCTAssertEqual(top.map { $0["label"] as? String }, ranked.map { $0.key })
+        XCTAssertEqual(top.compactMap { $0["probability"] as? Double }, ranked.map { $0.value })
+    }
+
+    /// Without root, a missing Debian package is one `sudo apt-get install` line and a failure, before anything
+    /// else happens (no sudo call, no .venv). Run on a copy of setup.sh as `nobody` when the tests run as root.
+    func testSetupWithoutRootPrintsTheSudoLineForAMissingPackageAndStops() throws {
+        let root = WorkbenchBinary.repositoryRoot()
+        let copy = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let scripts = copy.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: root.appendingPathComponent("scripts/setup.sh"), to: scripts.appendingPathComponent("setup.sh"))
+        for folder in [copy, scripts] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SETUP_DEBIAN_PACKAGES"] = "ffmpeg workbench-test-missing-package python3 workbench-test-missing-too"
+        let command = [scripts.appendingPathComponent("setup.sh").path]
+        let outcome = getuid() == 0
+            ? try WorkbenchBinary.runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/bash"] + command,
+                                             environment: environment)
+            : try WorkbenchBinary.runProcess("/bin/bash", command, environment: environment)
+        XCTAssertEqual(outcome.status, 1, outcome.standardError)
+        XCTAssertEqual(outcome.errorLines, [
+            "setup: missing Debian packages: workbench-test-missing-package workbench-test-missing-too. Install them as root, then run this again:",
+            "    sudo apt-get install -y workbench-test-missing-package workbench-test-missing-too",
+        ])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copy.path), ["scripts"], "set-up stopped before making anything")
+    }
+
+    // MARK: - Helpers
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Standard output of a run in the example folder, failing on a non-zero exit.
+    private func run(_ fixture: Fixture, _ command: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let outcome = try WorkbenchBinary.runProcess(command[0], Array(command.dropFirst()), environment: fixture.environment,
+                                                     workingDirectory: fixture.work)
+        XCTAssertEqual(outcome.status, 0, "\(command.joined(separator: " ")): \(outcome.standardError)", file: file, line: line)
+        return outcome.standardOutput
+    }
+
+    private static func check(_ outcome: WorkbenchBinary.Outcome, _ what: String) throws {
+        guard outcome.status == 0 else { throw Failure("\(what) exited with \(outcome.status): \(outcome.standardError)") }
+    }
+
+    /// The PNG pictures of a folder, in name order.
+    private static func pictures(_ folder: URL) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "png" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// An H.264 video showing each picture for `seconds`, letterboxed into 640 × 360 at 25 fps.
+    private static func video(pictures: [URL], seconds: Int, to output: URL, environment: [String: String]) throws {
+        var arguments = ["-nostdin", "-loglevel", "error", "-y"]
+        for picture in pictures { arguments += ["-loop", "1", "-t", "\(seconds)", "-i", picture.path] }
+        let scaled = pictures.indices.map {
+            "[\($0)]scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=25[v\($0)]"
+        }
+        let joined = pictures.indices.map { "[v\($0)]" }.joined() + "concat=n=\(pictures.count):v=1[out]"
+        arguments += ["-filter_complex", (scaled + [joined]).joined(separator: ";"), "-map", "[out]", "-pix_fmt", "yuv420p", output.path]
+        try check(WorkbenchBinary.runProcess("/usr/bin/ffmpeg", arguments, environment: environment), "ffmpeg \(output.lastPathComponent)")
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs `workbench` so it runs from any folder with no environment variable: the release binary as
+# PREFIX/bin/workbench and the backbone as PREFIX/share/workbench/efficientnet-lite0.safetensors, where the binary
+# looks for it. Runs scripts/setup.sh first when the release build or the backbone is missing.
+#
+# Usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root)
+# The binary loads the Swift runtime from the toolchain it was built with: keep that toolchain where it is.
+set -euo pipefail
+
+say() { printf 'install: %s\n' "$*" >&2; }
+
+if [ $# -gt 1 ]; then
+    say "usage: scripts/install.sh [PREFIX]"
+    exit 2
+fi
+if [ $# -eq 1 ]; then
+    prefix=$1
+elif [ "$(id -u)" -eq 0 ]; then
+    prefix=/usr/local
+else
+    prefix="$HOME/.local"
+fi
+case "$prefix" in
+    /*) ;;
+    *) prefix="$PWD/$prefix" ;;  # relative to where the user is, not to the clone
+esac
+cd "$(dirname "$0")/.."
+
+binary=.build/release/workbench
+weights=models/efficientnet-lite0.safetensors
+if [ ! -x "$binary" ] || [ ! -f "$weights" ]; then
+    scripts/setup.sh
+fi
+
+# Each file is copied beside its destination and renamed over it, so a workbench that is running keeps its old
+# file and a failed copy never leaves half a binary.
+place() {
+    local source=$1 destination=$2 mode=$3
+    mkdir -p "$(dirname "$destination")"
+    local temporary
+    temporary=$(mktemp "$destination.XXXXXX")
+    if ! cp "$source" "$temporary" || ! chmod "$mode" "$temporary" || ! mv -f "$temporary" "$destination"; then
+        rm -f "$temporary"
+        say "cannot write $destination"
+        exit 1
+    fi
+}
+place "$binary" "$prefix/bin/workbench" 755
+place "$weights" "$prefix/share/workbench/efficientnet-lite0.safetensors" 644
+
+version=$("$prefix/bin/workbench" --version)
+say "installed workbench $version as $prefix/bin/workbench, its backbone in $prefix/share/workbench/"
+case ":$PATH:" in
+    *":$prefix/bin:"*) ;;
+    *)
+        say "$prefix/bin is not on your PATH; add it (for example in ~/.profile) and open a new shell:"
+        printf '    export PATH="%s/bin:$PATH"\n' "$prefix" >&2
+        ;;
+esac
