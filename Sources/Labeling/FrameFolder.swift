@@ -159,5 +159,7 @@ public final class FrameFolder: FrameSource {
 }
 
 extension Character {
-    fileprivate var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
+    /// Exactly one of 0…9. A range test on Character would also admit a digit carrying a combining mark ("1\u{301}"),
+    /// which sorts between "0" and "9" but is not a digit.
+    fileprivate var isASCIIDigitCharacter: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
 }

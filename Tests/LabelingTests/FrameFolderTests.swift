@@ -44,6 +44,18 @@ final class FrameFolderTests: XCTestCase {
         XCTAssertEqual(source.ignoredFiles, [".hidden1.jpg", "5.jpg", "7.gif", "cover.jpg", "notes.txt"])
     }
 
+    /// Found by the frame_number fuzz harness: a digit followed by a combining mark is one Character that a range
+    /// test ("0"..."9") admits, so "3\u{301}" was taken as a frame number that is not digits.
+    func testDigitWithCombiningMarkIsNotADigit() throws {
+        XCTAssertNil(FrameFolder.frameNumber(of: "3\u{301}.jpg"))
+        XCTAssertEqual(FrameFolder.frameNumber(of: "x4\u{301}05.png"), "5")
+        let folder = try makeFolder(["2.jpg", "3\u{301}.jpg", "x4\u{301}05.png"])
+        let source = try FrameFolder(path: folder, load: loader())
+        let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
+        XCTAssertEqual(names, ["2.jpg", "x4\u{301}05.png"])
+        XCTAssertEqual(source.ignoredFiles, ["3\u{301}.jpg"])
+    }
+
     func testSecondsFromEvery() throws {
         let folder = try makeFolder((1...5).map { "\($0).jpg" })
         let frames = try drain(try FrameFolder(path: folder, every: 2, load: loader()))
