@@ -9,7 +9,27 @@ swift test --disable-swift-testing 2>&1 | tee .build/test.log || status=$?
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test.log | tail -n 1 || true)
 executed=$(printf '%s' "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
 failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+
+# The C shims and kernels once under AddressSanitizer + UBSan, then every fuzz harness briefly (FUZZ_SECONDS
+# each, 15 by default) so a regression in a parser shows up here; each counts as one test in the summary.
+extra_passed=0
+extra_failed=0
+started=$(date +%s)
+if scripts/sanitize-c.sh; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
+echo "c-sanitizers: $(( $(date +%s) - started )) s"
+started=$(date +%s)
+fuzz_status=0
+scripts/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
+harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)
+findings=$(sed -nE 's/^fuzz: findings in //p' .build/fuzz.log | wc -w)
+extra_passed=$((extra_passed + harnesses - findings))
+extra_failed=$((extra_failed + findings))
+# A failed build prints no harness line: one failure for it.
+if [ "$fuzz_status" -ne 0 ] && [ "$findings" -eq 0 ]; then extra_failed=$((extra_failed + 1)); fi
+echo "fuzz: $(( $(date +%s) - started )) s"
+[ "$extra_failed" -eq 0 ] || status=1
+
 if [ -n "$summary" ]; then
-    echo "tests: $((executed - failed)) passed, $failed failed"
+    echo "tests: $((executed - failed + extra_passed)) passed, $((failed + extra_failed)) failed"
 fi
 exit "$status"

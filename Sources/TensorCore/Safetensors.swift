@@ -72,10 +72,16 @@ public struct SafetensorsFile: Sendable {
                 let product = partial.0.multipliedReportingOverflow(by: dimension)
                 return (product.partialValue, partial.1 || product.overflow)
             }
-            guard !overflow, offsets[0] >= 0, offsets[1] >= offsets[0], offsets[1] <= dataLength else {
+            // The byte count is checked too: a shape whose element count fits in Int can still overflow it at 4
+            // bytes per element, and that trap killed the process on a 70-byte file.
+            let (byteCount, byteOverflow) = count.multipliedReportingOverflow(by: MemoryLayout<Float>.size)
+            guard !overflow, !byteOverflow else {
+                throw fail("tensor '\(name)' has shape \(shape), too large for any file")
+            }
+            guard offsets[0] >= 0, offsets[1] >= offsets[0], offsets[1] <= dataLength else {
                 throw fail("tensor '\(name)' points outside the file (offsets \(offsets), \(dataLength) data bytes): truncated?")
             }
-            guard offsets[1] - offsets[0] == count * 4 else {
+            guard offsets[1] - offsets[0] == byteCount else {
                 throw fail("tensor '\(name)' has shape \(shape) but \(offsets[1] - offsets[0]) bytes")
             }
             var values = [Float](repeating: 0, count: count)

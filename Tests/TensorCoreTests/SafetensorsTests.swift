@@ -28,6 +28,17 @@ final class SafetensorsTests: XCTestCase {
         }
     }
 
+    /// Found by the model_file fuzz harness: 2^62 elements fit in Int, their 2^64 bytes do not, and computing
+    /// the byte count trapped instead of refusing the file.
+    func testShapeTooLargeToAddressIsAnErrorNotATrap() {
+        let header = Array(#"{"x":{"dtype":"F32","shape":[4611686018427387904],"data_offsets":[0,0]}}"#.utf8)
+        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: header.count >> (8 * $0)) }
+        bytes += header
+        XCTAssertThrowsError(try SafetensorsFile.parse(bytes, path: "huge.safetensors")) { error in
+            XCTAssertEqual("\(error)", "huge.safetensors: tensor 'x' has shape [4611686018427387904], too large for any file")
+        }
+    }
+
     func testAtomicWriteReplacesWholeFile() throws {
         let folder = NSTemporaryDirectory() + "atomic-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

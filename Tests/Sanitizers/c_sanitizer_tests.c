@@ -1,0 +1,304 @@
+// The C code of Workbench under AddressSanitizer and UBSan (scripts/sanitize-c.sh builds this with the shims and
+// kernels, -fsanitize=address,undefined -fno-sanitize-recover=all): any out-of-bounds access, leak or undefined
+// behaviour aborts the run.
+//
+//   c_sanitizer_tests CASES_FILE FIXTURE_FOLDER
+//
+// CASES_FILE has one decoder case a line, "file expected width height tolerance scale" (expected "-" when the
+// file must fail, width/height the decoded size, scale the JPEG numerator in eighths): the shims decode each
+// fixture as the Swift decoders do, and the RGB composited onto white must match the expected bytes. Then the
+// kernels run at small odd sizes on every path this CPU supports (wb_kernel_level) and are compared with naive
+// loops written here.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckernels.h"
+#include "jpeg_shim.h"
+#include "png_shim.h"
+
+static int failures = 0, checks = 0;
+
+#define CHECK(condition, ...)                                    \
+    do {                                                         \
+        checks++;                                                \
+        if (!(condition)) {                                      \
+            failures++;                                          \
+            fprintf(stderr, "c-sanitizers: FAIL: " __VA_ARGS__); \
+            fprintf(stderr, "\n");                               \
+        }                                                        \
+    } while (0)
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    fseek(file, 0, SEEK_END);
+    long length = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    unsigned char *bytes = malloc(length > 0 ? (size_t)length : 1);
+    *size = bytes ? fread(bytes, 1, (size_t)length, file) : 0;
+    fclose(file);
+    return bytes;
+}
+
+// PNGDecoder.swift's path at factor 1: RGBA rows composited onto white, rounded.
+static unsigned char *decode_png(const unsigned char *data, size_t size, int *width, int *height, char *error) {
+    png_shim_header header;
+    png_shim_reader *reader = png_shim_open(data, size, &header, error, 256);
+    if (!reader) return NULL;
+    if (header.width <= 0 || header.height <= 0 || (long long)header.width * header.height > 100000000LL) {
+        snprintf(error, 256, "over the pixel limit");
+        png_shim_close(reader);
+        return NULL;
+    }
+    size_t w = (size_t)header.width, h = (size_t)header.height;
+    unsigned char *rgba = malloc(w * h * 4), *rgb = malloc(w * h * 3);
+    int status = png_shim_start_rgba(reader, error, 256);
+    if (status == 0 && header.is_interlaced) status = png_shim_read_image(reader, rgba, error, 256);
+    for (size_t y = 0; status == 0 && !header.is_interlaced && y < h; y++) {
+        status = png_shim_read_row(reader, rgba + y * w * 4, error, 256);
+    }
+    png_shim_close(reader);
+    if (status != 0) {
+        free(rgba);
+        free(rgb);
+        return NULL;
+    }
+    for (size_t i = 0; i < w * h; i++) {
+        unsigned alpha = rgba[4 * i + 3];
+        for (int c = 0; c < 3; c++) {
+            unsigned value = rgba[4 * i + c];
+            rgb[3 * i + c] = (unsigned char)(alpha == 255 ? value : (value * alpha + 255 * (255 - alpha) + 127) / 255);
+        }
+    }
+    free(rgba);
+    *width = (int)w;
+    *height = (int)h;
+    return rgb;
+}
+
+static unsigned char *decode_jpeg(const unsigned char *data, size_t size, int scale, int *width, int *height,
+                                  char *error) {
+    static unsigned char exif[65536];
+    jpeg_shim_header header;
+    if (jpeg_shim_probe(data, size, exif, sizeof exif, &header, error, 256) != 0) return NULL;
+    size_t w = ((size_t)header.width * (size_t)scale + 7) / 8, h = ((size_t)header.height * (size_t)scale + 7) / 8;
+    unsigned char *rgb = malloc(w * h * 3 + 1);
+    if (jpeg_shim_decode(data, size, scale, rgb, w * h * 3, width, height, error, 256) != 0) {
+        free(rgb);
+        return NULL;
+    }
+    return rgb;
+}
+
+static void decoder_case(const char *folder, const char *file, const char *expected, int width, int height,
+                         int tolerance, int scale) {
+    char path[4096], error[256] = "";
+    snprintf(path, sizeof path, "%s/%s", folder, file);
+    size_t size = 0;
+    unsigned char *data = read_file(path, &size);
+    CHECK(data != NULL, "%s: cannot read the fixture", file);
+    if (!data) return;
+    int is_png = size >= 8 && memcmp(data, "\x89PNG", 4) == 0;
+    int decoded_width = 0, decoded_height = 0;
+    unsigned char *rgb = is_png ? decode_png(data, size, &decoded_width, &decoded_height, error)
+                                : decode_jpeg(data, size, scale, &decoded_width, &decoded_height, error);
+    free(data);
+    if (strcmp(expected, "-") == 0) {
+        CHECK(rgb == NULL, "%s: decoded, but it must fail", file);
+        CHECK(error[0] != 0, "%s: failed without a message", file);
+        free(rgb);
+        return;
+    }
+    CHECK(rgb != NULL, "%s: %s", file, error);
+    if (!rgb) return;
+    CHECK(decoded_width == width && decoded_height == height, "%s: decoded %dx%d, expected %dx%d", file,
+          decoded_width, decoded_height, width, height);
+    if (strcmp(expected, "=") != 0 && decoded_width == width && decoded_height == height) {
+        snprintf(path, sizeof path, "%s/%s", folder, expected);
+        size_t expected_size = 0;
+        unsigned char *reference = read_file(path, &expected_size);
+        CHECK(reference && expected_size == (size_t)width * height * 3, "%s: expected file of %d bytes", expected,
+              width * height * 3);
+        int worst = 0;
+        for (size_t i = 0; reference && i < expected_size; i++) {
+            int difference = abs((int)rgb[i] - (int)reference[i]);
+            if (difference > worst) worst = difference;
+        }
+        CHECK(worst <= tolerance, "%s: pixels differ by up to %d, tolerance %d", file, worst, tolerance);
+        free(reference);
+    }
+    free(rgb);
+}
+
+// ---- Kernels against naive loops.
+
+static unsigned seed = 12345;
+static float random_value(void) {
+    seed = seed * 1103515245u + 12345u;
+    return (float)((seed >> 8) & 0xFFFF) / 32768.0f - 1.0f;
+}
+static float *random_floats(long count) {
+    float *values = malloc((size_t)count * sizeof(float));
+    for (long i = 0; i < count; i++) values[i] = random_value();
+    return values;
+}
+static float clampf(float value, float lower, float upper) { return fminf(fmaxf(value, lower), upper); }
+static int close_enough(float actual, float expected) { return fabsf(actual - expected) <= 1e-4f * (1 + fabsf(expected)); }
+
+typedef void (*pointwise_kernel)(const float *, long, long, long, const float *, long, const float *, float, float,
+                                 const float *, const float *, float *);
+typedef void (*depthwise_kernel)(const float *, long, long, long, const float *, const float *, long, long, long,
+                                 long, long, long, long, long, float, float, float *);
+
+static void pointwise_case(const char *name, pointwise_kernel kernel, long pixels, long inputs, long outputs,
+                           int with_residual) {
+    long stride = inputs + 3;  // activations read in place from a wider row
+    float *input = random_floats(pixels * stride), *weights = random_floats(inputs * outputs);
+    float *bias = random_floats(outputs), *residual = with_residual ? random_floats(pixels * outputs) : NULL;
+    float *packed = malloc((size_t)wb_packed_pointwise_count(inputs, outputs) * sizeof(float));
+    float *following = random_floats(64), *output = malloc((size_t)(pixels * outputs) * sizeof(float));
+    wb_pack_pointwise_weights(weights, inputs, outputs, packed);
+    const float lower = -0.5f, upper = 0.75f;
+    kernel(input, pixels, inputs, stride, packed, outputs, bias, lower, upper, residual, following, output);
+    long wrong = 0;
+    for (long p = 0; p < pixels; p++) {
+        for (long o = 0; o < outputs; o++) {
+            float sum = bias[o];
+            for (long i = 0; i < inputs; i++) sum += input[p * stride + i] * weights[i * outputs + o];
+            float expected = clampf(sum, lower, upper) + (residual ? residual[p * outputs + o] : 0);
+            if (!close_enough(output[p * outputs + o], expected)) wrong++;
+        }
+    }
+    CHECK(wrong == 0, "%s pointwise %ld pixels %ld→%ld residual %d: %ld wrong values", name, pixels, inputs, outputs,
+          with_residual, wrong);
+    free(input); free(weights); free(bias); free(residual); free(packed); free(following); free(output);
+}
+
+static float depthwise_reference(const float *image, long height, long width, long channels, const float *weights,
+                                 const float *bias, long kernel, long stride, long pad, long oy, long ox, long c) {
+    float sum = bias[c];
+    for (long ky = 0; ky < kernel; ky++) {
+        for (long kx = 0; kx < kernel; kx++) {
+            long iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+            if (iy < 0 || iy >= height || ix < 0 || ix >= width) continue;
+            sum += image[(iy * width + ix) * channels + c] * weights[(ky * kernel + kx) * channels + c];
+        }
+    }
+    return sum;
+}
+
+// Whole image, then a band of output rows read from an input that starts at its first needed row.
+static void depthwise_case(const char *name, depthwise_kernel run, long height, long width, long channels,
+                           long kernel, long stride) {
+    long pad = (kernel - 1) / 2;
+    long output_height = (height + stride - 1) / stride, output_width = (width + stride - 1) / stride;
+    float *image = random_floats(height * width * channels), *weights = random_floats(kernel * kernel * channels);
+    float *bias = random_floats(channels);
+    const float lower = -0.5f, upper = 0.75f;
+    long bands[2][2] = {{0, output_height}, {output_height / 3, output_height / 3 + 2}};
+    for (int band = 0; band < 2; band++) {
+        long first = bands[band][0], end = bands[band][1];
+        long input_first = first * stride - pad > 0 ? first * stride - pad : 0;
+        // The band's input holds only rows from input_first on, in a buffer of exactly that size.
+        long rows = height - input_first;
+        float *input = malloc((size_t)(rows * width * channels) * sizeof(float));
+        memcpy(input, image + input_first * width * channels, (size_t)(rows * width * channels) * sizeof(float));
+        float *output = malloc((size_t)((end - first) * output_width * channels) * sizeof(float));
+        run(input, height, width, channels, weights, bias, kernel, stride, pad, pad, output_width, first, end,
+            input_first, lower, upper, output);
+        long wrong = 0;
+        for (long oy = first; oy < end; oy++) {
+            for (long ox = 0; ox < output_width; ox++) {
+                for (long c = 0; c < channels; c++) {
+                    float expected = clampf(depthwise_reference(image, height, width, channels, weights, bias, kernel,
+                                                                stride, pad, oy, ox, c), lower, upper);
+                    if (!close_enough(output[((oy - first) * output_width + ox) * channels + c], expected)) wrong++;
+                }
+            }
+        }
+        CHECK(wrong == 0, "%s depthwise %ldx%ldx%ld k%ld s%ld rows %ld..<%ld: %ld wrong values", name, height, width,
+              channels, kernel, stride, first, end, wrong);
+        free(input);
+        free(output);
+    }
+    free(image); free(weights); free(bias);
+}
+
+static void gather_case(long height, long width, long channels, long kernel, long stride) {
+    long pad = (kernel - 1) / 2;
+    long output_height = (height + stride - 1) / stride, output_width = (width + stride - 1) / stride;
+    long first = 1, count = output_height * output_width - 2, length = kernel * kernel * channels;
+    float *image = random_floats(height * width * channels);
+    float *patches = malloc((size_t)(count * length) * sizeof(float));
+    wb_gather_patches(image, height, width, channels, kernel, stride, pad, pad, output_width, first, count, patches);
+    long wrong = 0;
+    for (long row = 0; row < count; row++) {
+        long oy = (first + row) / output_width, ox = (first + row) % output_width;
+        for (long ky = 0; ky < kernel; ky++) {
+            for (long kx = 0; kx < kernel; kx++) {
+                for (long c = 0; c < channels; c++) {
+                    long iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+                    float expected = iy < 0 || iy >= height || ix < 0 || ix >= width
+                                         ? 0.0f : image[(iy * width + ix) * channels + c];
+                    if (patches[row * length + (ky * kernel + kx) * channels + c] != expected) wrong++;
+                }
+            }
+        }
+    }
+    CHECK(wrong == 0, "im2col %ldx%ldx%ld k%ld s%ld: %ld wrong values", height, width, channels, kernel, stride, wrong);
+    free(image);
+    free(patches);
+}
+
+static void kernel_cases(const char *name, pointwise_kernel pointwise, depthwise_kernel depthwise) {
+    const long pointwise_shapes[][3] = {{1, 1, 1}, {7, 5, 13}, {13, 19, 40}, {49, 37, 72}, {25, 16, 24}};
+    for (size_t i = 0; i < sizeof pointwise_shapes / sizeof pointwise_shapes[0]; i++) {
+        for (int residual = 0; residual < 2; residual++) {
+            pointwise_case(name, pointwise, pointwise_shapes[i][0], pointwise_shapes[i][1], pointwise_shapes[i][2],
+                           residual);
+        }
+    }
+    const long images[][3] = {{1, 1, 3}, {9, 11, 13}, {7, 7, 40}, {31, 33, 21}};
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; i++) {
+        for (long kernel = 3; kernel <= 5; kernel += 2) {
+            for (long stride = 1; stride <= 2; stride++) {
+                depthwise_case(name, depthwise, images[i][0], images[i][1], images[i][2], kernel, stride);
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s CASES_FILE FIXTURE_FOLDER\n", argv[0]);
+        return 2;
+    }
+    FILE *cases = fopen(argv[1], "r");
+    if (!cases) {
+        fprintf(stderr, "c-sanitizers: cannot read %s\n", argv[1]);
+        return 2;
+    }
+    char file[256], expected[256];
+    int width, height, tolerance, scale, decoder_cases = 0;
+    while (fscanf(cases, "%255s %255s %d %d %d %d", file, expected, &width, &height, &tolerance, &scale) == 6) {
+        decoder_case(argv[2], file, expected, width, height, tolerance, scale);
+        decoder_cases++;
+    }
+    fclose(cases);
+    CHECK(decoder_cases > 0, "no decoder cases in %s", argv[1]);
+
+    for (long kernel = 1; kernel <= 3; kernel += 2) {
+        for (long stride = 1; stride <= 2; stride++) {
+            gather_case(9, 11, 3, kernel, stride);
+            gather_case(5, 4, 7, kernel, stride);
+        }
+    }
+    int level = wb_kernel_level();
+    if (level >= 1) kernel_cases("avx2", wb_pointwise_avx2, wb_depthwise_avx2);
+    if (level >= 2) kernel_cases("avx512", wb_pointwise_avx512, wb_depthwise_avx512);
+    printf("c-sanitizers: %d decoder cases, kernel paths: portable C%s%s; %d checks, %d failed\n", decoder_cases,
+           level >= 1 ? ", avx2" : "", level >= 2 ? ", avx512" : "", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
