@@ -3,7 +3,7 @@ import PackageDescription
 
 // Grouped by role; dependencies point down:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
-// Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}
+// Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore (file reading)}
 let package = Package(
     name: "Workbench",
     products: [
@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
 
         // Images and data.
-        .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim"], exclude: ["README.md"]),
+        .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
         .target(name: "Datasets", dependencies: ["ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
         // Workflows.

@@ -1,18 +1,45 @@
 // The only C code that talks to libjpeg. libjpeg's default error handler calls exit(), so every entry point
-// installs an error manager that longjmps back here and turns the failure into a message.
+// arms a setjmp in the decoder and turns a failure into a message.
 #include "jpeg_shim.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
+
+// Bytes read from a file per refill: the decoder never holds more of the file than this.
+#define SHIM_READ_CHUNK 65536
 
 typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf recovery;
 } shim_error_manager;
+
+// A libjpeg source over a file descriptor: refills a fixed buffer with read(2), so a file of any size is
+// streamed through SHIM_READ_CHUNK bytes of memory.
+typedef struct {
+    struct jpeg_source_mgr base;
+    int descriptor;
+    int read_errno;
+    JOCTET buffer[SHIM_READ_CHUNK];
+} shim_file_source;
+
+struct jpeg_shim_decoder {
+    struct jpeg_decompress_struct info;
+    shim_error_manager manager;
+    shim_file_source *file_source;
+    // libjpeg's state is undefined after a longjmp; from then on only jpeg_shim_close is allowed.
+    int failed;
+    int created;
+    int is_cmyk;
+    int inverted;
+    JSAMPARRAY cmyk_row;
+};
 
 static void shim_error_exit(j_common_ptr info) {
     shim_error_manager *manager = (shim_error_manager *)info->err;
@@ -31,50 +58,86 @@ static void shim_emit_message(j_common_ptr info, int level) {
     }
 }
 
-static void shim_copy_message(j_common_ptr info, char *error, int error_capacity) {
-    char buffer[JMSG_LENGTH_MAX];
-    buffer[0] = 0;
-    info->err->format_message(info, buffer);
-    if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", buffer);
-}
-
 static void shim_set_error(char *error, int error_capacity, const char *message) {
     if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", message);
 }
 
-static void shim_install(struct jpeg_decompress_struct *info, shim_error_manager *manager) {
-    info->err = jpeg_std_error(&manager->base);
-    manager->base.error_exit = shim_error_exit;
-    manager->base.emit_message = shim_emit_message;
+// After a longjmp: libjpeg's own message, or the read error that caused it.
+static void shim_fail(jpeg_shim_decoder *decoder, char *error, int error_capacity) {
+    decoder->failed = 1;
+    if (decoder->file_source && decoder->file_source->read_errno) {
+        char buffer[160];
+        snprintf(buffer, sizeof buffer, "read error: %s", strerror(decoder->file_source->read_errno));
+        shim_set_error(error, error_capacity, buffer);
+        return;
+    }
+    char buffer[JMSG_LENGTH_MAX];
+    buffer[0] = 0;
+    decoder->info.err->format_message((j_common_ptr)&decoder->info, buffer);
+    shim_set_error(error, error_capacity, buffer);
 }
 
-int jpeg_shim_probe(const unsigned char *data, size_t size,
-                    unsigned char *exif, int exif_capacity,
-                    jpeg_shim_header *header, char *error, int error_capacity) {
-    struct jpeg_decompress_struct info;
-    shim_error_manager manager;
-    memset(header, 0, sizeof *header);
-    if (size == 0) {
-        shim_set_error(error, error_capacity, "empty input");
-        return -1;
-    }
-    shim_install(&info, &manager);
-    if (setjmp(manager.recovery)) {
-        shim_copy_message((j_common_ptr)&info, error, error_capacity);
-        jpeg_destroy_decompress(&info);
-        return -1;
-    }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, (unsigned long)size);
-    jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
-    jpeg_read_header(&info, TRUE);
+static void shim_source_init(j_decompress_ptr info) { (void)info; }
 
-    header->width = (int)info.image_width;
-    header->height = (int)info.image_height;
-    header->components = info.num_components;
-    header->color_space = (int)info.jpeg_color_space;
-    header->is_progressive = info.progressive_mode ? 1 : 0;
-    for (jpeg_saved_marker_ptr marker = info.marker_list; marker; marker = marker->next) {
+static boolean shim_source_fill(j_decompress_ptr info) {
+    shim_file_source *source = (shim_file_source *)info->src;
+    ssize_t count;
+    do {
+        count = read(source->descriptor, source->buffer, SHIM_READ_CHUNK);
+    } while (count < 0 && errno == EINTR);
+    if (count < 0) {
+        source->read_errno = errno;
+        ERREXIT(info, JERR_FILE_READ);
+    }
+    if (count == 0) {
+        // What libjpeg's own sources do at the end: warn (promoted to an error above) and feed a fake EOI.
+        WARNMS(info, JWRN_JPEG_EOF);
+        source->buffer[0] = (JOCTET)0xFF;
+        source->buffer[1] = (JOCTET)JPEG_EOI;
+        count = 2;
+    }
+    source->base.next_input_byte = source->buffer;
+    source->base.bytes_in_buffer = (size_t)count;
+    return TRUE;
+}
+
+static void shim_source_skip(j_decompress_ptr info, long count) {
+    struct jpeg_source_mgr *source = info->src;
+    if (count <= 0) return;
+    while ((size_t)count > source->bytes_in_buffer) {
+        count -= (long)source->bytes_in_buffer;
+        (void)source->fill_input_buffer(info);
+    }
+    source->next_input_byte += count;
+    source->bytes_in_buffer -= (size_t)count;
+}
+
+static void shim_source_term(j_decompress_ptr info) { (void)info; }
+
+static jpeg_shim_decoder *shim_new_decoder(char *error, int error_capacity) {
+    jpeg_shim_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) {
+        shim_set_error(error, error_capacity, "out of memory");
+        return NULL;
+    }
+    decoder->info.err = jpeg_std_error(&decoder->manager.base);
+    decoder->manager.base.error_exit = shim_error_exit;
+    decoder->manager.base.emit_message = shim_emit_message;
+    return decoder;
+}
+
+// Reads the header through whichever source is installed, and copies the first EXIF payload.
+static int shim_read_header(jpeg_shim_decoder *decoder, unsigned char *exif, int exif_capacity,
+                            jpeg_shim_header *header) {
+    struct jpeg_decompress_struct *info = &decoder->info;
+    jpeg_save_markers(info, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(info, TRUE);
+    header->width = (int)info->image_width;
+    header->height = (int)info->image_height;
+    header->components = info->num_components;
+    header->color_space = (int)info->jpeg_color_space;
+    header->is_progressive = info->progressive_mode ? 1 : 0;
+    for (jpeg_saved_marker_ptr marker = info->marker_list; marker; marker = marker->next) {
         static const unsigned char signature[6] = {'E', 'x', 'i', 'f', 0, 0};
         if (marker->marker != JPEG_APP0 + 1 || marker->data_length < 6) continue;
         if (memcmp(marker->data, signature, 6) != 0) continue;
@@ -84,7 +147,99 @@ int jpeg_shim_probe(const unsigned char *data, size_t size,
         header->exif_length = length;
         break;
     }
-    jpeg_destroy_decompress(&info);
+    return 0;
+}
+
+jpeg_shim_decoder *jpeg_shim_open_file(int descriptor, jpeg_shim_header *header,
+                                       unsigned char *exif, int exif_capacity,
+                                       char *error, int error_capacity) {
+    memset(header, 0, sizeof *header);
+    jpeg_shim_decoder *decoder = shim_new_decoder(error, error_capacity);
+    if (!decoder) return NULL;
+    decoder->file_source = calloc(1, sizeof *decoder->file_source);
+    if (!decoder->file_source) {
+        shim_set_error(error, error_capacity, "out of memory");
+        jpeg_shim_close(decoder);
+        return NULL;
+    }
+    if (setjmp(decoder->manager.recovery)) {
+        shim_fail(decoder, error, error_capacity);
+        jpeg_shim_close(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->info);
+    decoder->created = 1;
+    shim_file_source *source = decoder->file_source;
+    source->descriptor = descriptor;
+    source->base.init_source = shim_source_init;
+    source->base.fill_input_buffer = shim_source_fill;
+    source->base.skip_input_data = shim_source_skip;
+    source->base.resync_to_restart = jpeg_resync_to_restart;
+    source->base.term_source = shim_source_term;
+    decoder->info.src = &source->base;
+    shim_read_header(decoder, exif, exif_capacity, header);
+    return decoder;
+}
+
+jpeg_shim_decoder *jpeg_shim_open_memory(const unsigned char *data, size_t size, jpeg_shim_header *header,
+                                         unsigned char *exif, int exif_capacity,
+                                         char *error, int error_capacity) {
+    memset(header, 0, sizeof *header);
+    if (size == 0) {
+        shim_set_error(error, error_capacity, "empty input");
+        return NULL;
+    }
+    jpeg_shim_decoder *decoder = shim_new_decoder(error, error_capacity);
+    if (!decoder) return NULL;
+    if (setjmp(decoder->manager.recovery)) {
+        shim_fail(decoder, error, error_capacity);
+        jpeg_shim_close(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->info);
+    decoder->created = 1;
+    jpeg_mem_src(&decoder->info, data, (unsigned long)size);
+    shim_read_header(decoder, exif, exif_capacity, header);
+    return decoder;
+}
+
+int jpeg_shim_start(jpeg_shim_decoder *decoder, int scale_num, int *out_width, int *out_height,
+                    char *error, int error_capacity) {
+    *out_width = 0;
+    *out_height = 0;
+    if (decoder->failed) {
+        shim_set_error(error, error_capacity, "decoder already failed");
+        return -1;
+    }
+    if (scale_num < 1 || scale_num > 16) {
+        shim_set_error(error, error_capacity, "scale must be 1...16 eighths");
+        return -1;
+    }
+    if (setjmp(decoder->manager.recovery)) {
+        shim_fail(decoder, error, error_capacity);
+        return -1;
+    }
+    struct jpeg_decompress_struct *info = &decoder->info;
+    decoder->is_cmyk = info->jpeg_color_space == JCS_CMYK || info->jpeg_color_space == JCS_YCCK;
+    // libjpeg converts YCCK to CMYK itself when asked for CMYK; RGB from CMYK is ours to do.
+    info->out_color_space = decoder->is_cmyk ? JCS_CMYK : JCS_RGB;
+    info->scale_num = (unsigned int)scale_num;
+    info->scale_denom = 8;
+    info->dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(info);
+    if (info->output_components != (decoder->is_cmyk ? 4 : 3)) {
+        decoder->failed = 1;
+        shim_set_error(error, error_capacity, "unexpected number of output components");
+        return -1;
+    }
+    // Lives in libjpeg's image pool, so it is freed with the decompressor whatever happens.
+    if (decoder->is_cmyk) {
+        decoder->cmyk_row = (*info->mem->alloc_sarray)((j_common_ptr)info, JPOOL_IMAGE,
+                                                      (JDIMENSION)(info->output_width * 4), 1);
+    }
+    decoder->inverted = info->saw_Adobe_marker ? 1 : 0;
+    *out_width = (int)info->output_width;
+    *out_height = (int)info->output_height;
     return 0;
 }
 
@@ -102,63 +257,92 @@ static void shim_cmyk_row_to_rgb(const JSAMPLE *cmyk, unsigned char *rgb, int wi
     }
 }
 
+int jpeg_shim_read_row(jpeg_shim_decoder *decoder, unsigned char *rgb, char *error, int error_capacity) {
+    if (decoder->failed) {
+        shim_set_error(error, error_capacity, "decoder already failed");
+        return -1;
+    }
+    struct jpeg_decompress_struct *info = &decoder->info;
+    if (info->output_scanline >= info->output_height) {
+        shim_set_error(error, error_capacity, "no rows left");
+        return -1;
+    }
+    if (setjmp(decoder->manager.recovery)) {
+        shim_fail(decoder, error, error_capacity);
+        return -1;
+    }
+    // The sources here never suspend, so each call yields one row; anything else is a broken stream.
+    JSAMPROW row = rgb;
+    JDIMENSION read = decoder->is_cmyk ? jpeg_read_scanlines(info, decoder->cmyk_row, 1)
+                                       : jpeg_read_scanlines(info, &row, 1);
+    if (read != 1) {
+        decoder->failed = 1;
+        shim_set_error(error, error_capacity, "the decoder returned no row");
+        return -1;
+    }
+    if (decoder->is_cmyk) shim_cmyk_row_to_rgb(decoder->cmyk_row[0], rgb, (int)info->output_width, decoder->inverted);
+    return 0;
+}
+
+int jpeg_shim_finish(jpeg_shim_decoder *decoder, char *error, int error_capacity) {
+    if (decoder->failed) {
+        shim_set_error(error, error_capacity, "decoder already failed");
+        return -1;
+    }
+    if (setjmp(decoder->manager.recovery)) {
+        shim_fail(decoder, error, error_capacity);
+        return -1;
+    }
+    jpeg_finish_decompress(&decoder->info);
+    return 0;
+}
+
+void jpeg_shim_close(jpeg_shim_decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->created) jpeg_destroy_decompress(&decoder->info);
+    free(decoder->file_source);
+    free(decoder);
+}
+
+int jpeg_shim_probe(const unsigned char *data, size_t size,
+                    unsigned char *exif, int exif_capacity,
+                    jpeg_shim_header *header, char *error, int error_capacity) {
+    jpeg_shim_decoder *decoder = jpeg_shim_open_memory(data, size, header, exif, exif_capacity, error, error_capacity);
+    if (!decoder) return -1;
+    jpeg_shim_close(decoder);
+    return 0;
+}
+
 int jpeg_shim_decode(const unsigned char *data, size_t size, int scale_num,
                      unsigned char *rgb, size_t rgb_capacity, int *out_width, int *out_height,
                      char *error, int error_capacity) {
-    struct jpeg_decompress_struct info;
-    shim_error_manager manager;
+    jpeg_shim_header header;
     *out_width = 0;
     *out_height = 0;
-    if (size == 0) {
-        shim_set_error(error, error_capacity, "empty input");
+    jpeg_shim_decoder *decoder = jpeg_shim_open_memory(data, size, &header, NULL, 0, error, error_capacity);
+    if (!decoder) return -1;
+    int width = 0, height = 0;
+    if (jpeg_shim_start(decoder, scale_num, &width, &height, error, error_capacity) != 0) {
+        jpeg_shim_close(decoder);
         return -1;
     }
-    if (scale_num < 1 || scale_num > 16) {
-        shim_set_error(error, error_capacity, "scale must be 1...16 eighths");
-        return -1;
-    }
-    shim_install(&info, &manager);
-    if (setjmp(manager.recovery)) {
-        shim_copy_message((j_common_ptr)&info, error, error_capacity);
-        jpeg_destroy_decompress(&info);
-        return -1;
-    }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, (unsigned long)size);
-    jpeg_read_header(&info, TRUE);
-
-    int is_cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
-    // libjpeg converts YCCK to CMYK itself when asked for CMYK; RGB from CMYK is ours to do.
-    info.out_color_space = is_cmyk ? JCS_CMYK : JCS_RGB;
-    info.scale_num = (unsigned int)scale_num;
-    info.scale_denom = 8;
-    info.dct_method = JDCT_ISLOW;
-    jpeg_start_decompress(&info);
-
-    size_t width = info.output_width, height = info.output_height;
-    if (width * height * 3 > rgb_capacity || info.output_components != (is_cmyk ? 4 : 3)) {
+    if ((size_t)width * (size_t)height * 3 > rgb_capacity) {
         shim_set_error(error, error_capacity, "decoded size does not match the buffer");
-        jpeg_destroy_decompress(&info);
+        jpeg_shim_close(decoder);
         return -1;
     }
-    // Lives in libjpeg's image pool, so a longjmp out of the loop frees it with the decompressor.
-    JSAMPARRAY cmyk_row = NULL;
-    if (is_cmyk) cmyk_row = (*info.mem->alloc_sarray)((j_common_ptr)&info, JPOOL_IMAGE, (JDIMENSION)(width * 4), 1);
-    int inverted = info.saw_Adobe_marker ? 1 : 0;
-
-    while (info.output_scanline < info.output_height) {
-        unsigned char *destination = rgb + (size_t)info.output_scanline * width * 3;
-        if (is_cmyk) {
-            jpeg_read_scanlines(&info, cmyk_row, 1);
-            shim_cmyk_row_to_rgb(cmyk_row[0], destination, (int)width, inverted);
-        } else {
-            JSAMPROW row = destination;
-            jpeg_read_scanlines(&info, &row, 1);
+    for (int y = 0; y < height; y++) {
+        if (jpeg_shim_read_row(decoder, rgb + (size_t)y * (size_t)width * 3, error, error_capacity) != 0) {
+            jpeg_shim_close(decoder);
+            return -1;
         }
     }
-    jpeg_finish_decompress(&info);
-    *out_width = (int)width;
-    *out_height = (int)height;
-    jpeg_destroy_decompress(&info);
+    if (jpeg_shim_finish(decoder, error, error_capacity) != 0) {
+        jpeg_shim_close(decoder);
+        return -1;
+    }
+    jpeg_shim_close(decoder);
+    *out_width = width;
+    *out_height = height;
     return 0;
 }

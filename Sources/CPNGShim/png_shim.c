@@ -2,19 +2,33 @@
 // point here re-arms png_jmpbuf before calling into libpng and turns a failure into a message.
 #include "png_shim.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <png.h>
+
+// Bytes read from a file per refill: the reader never holds more of the file than this.
+#define SHIM_READ_CHUNK 65536
+// The most memory libpng may spend on one ancillary chunk (text, ICC profile...), decompressed: a few-byte
+// zTXt or iCCP chunk must not inflate into gigabytes. Image data is streamed row by row and not affected.
+#define SHIM_CHUNK_MEMORY_LIMIT (16 * 1024 * 1024)
 
 struct png_shim_reader {
     png_structp png;
     png_infop info;
+    // Memory source.
     const unsigned char *data;
     size_t size;
     size_t offset;
+    // File source: a descriptor and a refill buffer.
+    int descriptor;
+    unsigned char *file_buffer;
+    size_t buffered;
+    size_t buffer_offset;
     png_bytepp row_pointers;
     char message[256];
 };
@@ -37,9 +51,38 @@ static void shim_png_read(png_structp png, png_bytep destination, size_t length)
     reader->offset += length;
 }
 
+static void shim_png_read_file(png_structp png, png_bytep destination, size_t length) {
+    struct png_shim_reader *reader = (struct png_shim_reader *)png_get_io_ptr(png);
+    while (length > 0) {
+        if (reader->buffer_offset == reader->buffered) {
+            ssize_t count;
+            do {
+                count = read(reader->descriptor, reader->file_buffer, SHIM_READ_CHUNK);
+            } while (count < 0 && errno == EINTR);
+            if (count < 0) {
+                char message[160];
+                snprintf(message, sizeof message, "read error: %s", strerror(errno));
+                png_error(png, message);
+            }
+            if (count == 0) png_error(png, "unexpected end of data");
+            reader->buffered = (size_t)count;
+            reader->buffer_offset = 0;
+        }
+        size_t available = reader->buffered - reader->buffer_offset;
+        size_t taken = length < available ? length : available;
+        memcpy(destination, reader->file_buffer + reader->buffer_offset, taken);
+        reader->buffer_offset += taken;
+        destination += taken;
+        length -= taken;
+    }
+}
+
 static void shim_png_report(struct png_shim_reader *reader, char *error, int error_capacity) {
     if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", reader->message);
 }
+
+static png_shim_reader *shim_png_open(struct png_shim_reader *reader, png_rw_ptr read_function,
+                                      png_shim_header *header, char *error, int error_capacity);
 
 png_shim_reader *png_shim_open(const unsigned char *data, size_t size, png_shim_header *header,
                                char *error, int error_capacity) {
@@ -51,6 +94,24 @@ png_shim_reader *png_shim_open(const unsigned char *data, size_t size, png_shim_
     }
     reader->data = data;
     reader->size = size;
+    return shim_png_open(reader, shim_png_read, header, error, error_capacity);
+}
+
+png_shim_reader *png_shim_open_file(int descriptor, png_shim_header *header, char *error, int error_capacity) {
+    memset(header, 0, sizeof *header);
+    struct png_shim_reader *reader = calloc(1, sizeof *reader);
+    if (reader) reader->file_buffer = malloc(SHIM_READ_CHUNK);
+    if (!reader || !reader->file_buffer) {
+        if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "out of memory");
+        png_shim_close(reader);
+        return NULL;
+    }
+    reader->descriptor = descriptor;
+    return shim_png_open(reader, shim_png_read_file, header, error, error_capacity);
+}
+
+static png_shim_reader *shim_png_open(struct png_shim_reader *reader, png_rw_ptr read_function,
+                                      png_shim_header *header, char *error, int error_capacity) {
     snprintf(reader->message, sizeof reader->message, "unknown libpng error");
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, shim_png_error, shim_png_warning);
     if (reader->png) reader->info = png_create_info_struct(reader->png);
@@ -64,10 +125,11 @@ png_shim_reader *png_shim_open(const unsigned char *data, size_t size, png_shim_
         png_shim_close(reader);
         return NULL;
     }
-    png_set_read_fn(reader->png, reader, shim_png_read);
+    png_set_read_fn(reader->png, reader, read_function);
     // The caller enforces its own pixel limit from the header; libpng's defaults would reject earlier with a
     // less helpful message, so the width/height caps are raised to the format's maximum.
     png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
+    png_set_chunk_malloc_max(reader->png, SHIM_CHUNK_MEMORY_LIMIT);
     png_read_info(reader->png, reader->info);
     header->width = (int)png_get_image_width(reader->png, reader->info);
     header->height = (int)png_get_image_height(reader->png, reader->info);
@@ -133,5 +195,6 @@ void png_shim_close(png_shim_reader *reader) {
     if (!reader) return;
     if (reader->png) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
     free(reader->row_pointers);
+    free(reader->file_buffer);
     free(reader);
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TensorCore
 
 /// The SHA-256 of a file's bytes: identifies an image by content, whatever its name or folder.
 public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
@@ -16,21 +17,23 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
         ContentHash(digest: SHA256.hash(bytes))
     }
 
-    /// The digest of a file's content, read in 1 MiB chunks.
+    /// The digest of a file's content, read in 1 MiB chunks. Only regular files are opened (see `InputFile`).
     public static func ofFile(path: String) throws(DatasetError) -> ContentHash {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw DatasetError(path: path, reason: "cannot read: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        do {
+            return try of(file: try InputFile.open(path: path, maximumBytes: .max))
+        } catch {
+            throw DatasetError(path: path, reason: error.reason)
+        }
+    }
+
+    /// The digest of an open file's content from its first byte, read in 1 MiB chunks.
+    public static func of(file: InputFile) throws(InputFile.Failure) -> ContentHash {
+        try file.rewind()
         var hasher = SHA256()
-        let chunkSize = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress!, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DatasetError(path: path, reason: "cannot read: \(String(cString: strerror(errno)))")
-            }
+            let count = try file.read(into: buffer)
             if count == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }

@@ -38,6 +38,10 @@ public struct DatasetLayout: Sendable, Equatable {
     public var skipped: [SkippedFile] {
         ignored + training.skipped + (validation?.skipped ?? []) + (testing?.skipped ?? [])
     }
+    /// Every entry the scans found but could not read (see `FolderWalk`): each one a warning.
+    public var unreadable: [SkippedFile] {
+        training.unreadable + (validation?.unreadable ?? []) + (testing?.unreadable ?? [])
+    }
 
     /// Creates a layout value (users call `resolve`).
     public init(root: String, kind: Kind, training: ImageFolder, validation: ImageFolder? = nil,
@@ -54,7 +58,7 @@ public struct DatasetLayout: Sendable, Equatable {
     /// with at least one image file, and no validation or testing label that training lacks.
     public static func resolve(path: String) throws(DatasetError) -> DatasetLayout {
         try FolderWalk.requireFolder(path)
-        let names = try FolderWalk().visibleEntries(of: path).filter { FolderWalk.isFolder(path + "/" + $0) }
+        let names = try FolderWalk.visibleNames(of: path).filter { FolderWalk.isFolder(path + "/" + $0) }
         func find(_ candidates: [String]) throws(DatasetError) -> String? {
             let matches = names.filter { candidates.contains($0.lowercased()) }
             if matches.count > 1 {
@@ -114,7 +118,7 @@ public struct DatasetLayout: Sendable, Equatable {
     }
 
     private static func ignoredEntries(in path: String, using used: [String]) -> [SkippedFile] {
-        let names = (try? FolderWalk().visibleEntries(of: path)) ?? []
+        let names = (try? FolderWalk.visibleNames(of: path)) ?? []
         return names.filter { !used.contains($0) }.map {
             SkippedFile(path: path + "/" + $0, reason: "not part of the dataset layout (\(used.joined(separator: ", ")))")
         }

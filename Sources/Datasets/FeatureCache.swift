@@ -48,7 +48,7 @@ public struct FeatureCache: Sendable {
         do {
             try AtomicFile.write(FeatureCacheEntry.encode(key: key.canonicalBytes, features: features), to: path)
         } catch {
-            throw DatasetError(path: path, reason: "cannot write the feature cache entry: \(error.reason)")
+            throw DatasetError(path: path, reason: "\(error.reason) (feature cache entry)")
         }
     }
 

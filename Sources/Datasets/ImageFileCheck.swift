@@ -1,4 +1,5 @@
 import Foundation
+import TensorCore
 
 /// Decides which files of a dataset folder are images, from their first bytes and their extension.
 ///
@@ -35,20 +36,18 @@ public enum ImageFileCheck {
         return .notImage(reason: "not a JPEG or PNG image (\(shown))")
     }
 
-    /// Up to `count` bytes from the start of a file, or nil when it cannot be opened.
+    /// Up to `count` bytes from the start of a regular file, or nil when it cannot be opened (FIFOs and devices
+    /// are refused unopened, see `InputFile`).
     static func firstBytes(path: String, count: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: count)
+        guard let file = try? InputFile.open(path: path, maximumBytes: .max) else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 8)
+        defer { buffer.deallocate() }
         var filled = 0
         while filled < count {
-            let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 { return nil }
-            if result == 0 { break }
-            filled += result
+            guard let read = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) else { return nil }
+            if read == 0 { break }
+            filled += read
         }
-        return Array(bytes.prefix(filled))
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
     }
 }

@@ -19,7 +19,7 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
 ///
 /// Labels and files come in natural order (`NaturalOrder`), so a scan of the same folder always lists the same
 /// images in the same order. Hidden entries (names starting with ".") are ignored; other non-image files are
-/// listed in `skipped`.
+/// listed in `skipped`, entries that cannot be read in `unreadable` (see `FolderWalk`).
 public struct ImageFolder: Sendable, Equatable {
     /// One label and its image files.
     public struct LabelFolder: Sendable, Equatable {
@@ -41,14 +41,19 @@ public struct ImageFolder: Sendable, Equatable {
     public var path: String
     /// Labels with their files, natural order.
     public var classes: [LabelFolder]
-    /// Files left out, with reasons, in scan order.
+    /// Files left out on purpose (not images, not in a label folder, folders seen before), with reasons, in scan
+    /// order: for `--verbose`.
     public var skipped: [SkippedFile]
+    /// Entries that may hold images but cannot be read (names that are not UTF-8, FIFOs and devices, broken links,
+    /// unreadable folders), in scan order: each is a warning and counts as an unreadable image.
+    public var unreadable: [SkippedFile]
 
     /// Creates a folder value (scans use `scan`).
-    public init(path: String, classes: [LabelFolder], skipped: [SkippedFile] = []) {
+    public init(path: String, classes: [LabelFolder], skipped: [SkippedFile] = [], unreadable: [SkippedFile] = []) {
         self.path = path
         self.classes = classes
         self.skipped = skipped
+        self.unreadable = unreadable
     }
 
     /// The labels, natural order.
@@ -64,81 +69,15 @@ public struct ImageFolder: Sendable, Equatable {
         try FolderWalk.requireFolder(path)
         var walk = FolderWalk()
         var classes: [LabelFolder] = []
-        for entry in try walk.visibleEntries(of: path) {
-            let entryPath = path + "/" + entry
-            if FolderWalk.isFolder(entryPath) {
-                let files = try walk.imageFiles(under: entryPath)
-                classes.append(LabelFolder(label: entry, path: entryPath, files: files))
-            } else {
-                walk.skipped.append(SkippedFile(path: entryPath, reason: "not inside a label folder"))
+        for entry in try walk.entries(of: path) {
+            switch entry.kind {
+            case .folder:
+                let files = try walk.imageFiles(under: entry.path)
+                classes.append(LabelFolder(label: entry.name, path: entry.path, files: files))
+            case .regularFile, .otherFile:
+                walk.skipped.append(SkippedFile(path: entry.path, reason: "not inside a label folder"))
             }
         }
-        return ImageFolder(path: path, classes: classes, skipped: walk.skipped)
-    }
-}
-
-/// The recursive part of a scan: visible entries, image files at any depth, loops through symbolic links cut.
-struct FolderWalk {
-    var skipped: [SkippedFile] = []
-    /// Folders already entered, by device and inode, so a symbolic link back up the tree can't loop forever.
-    private var visited: Set<[UInt64]> = []
-
-    static func requireFolder(_ path: String) throws(DatasetError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw DatasetError(path: path, reason: "folder does not exist")
-        }
-        guard isDirectory.boolValue else { throw DatasetError(path: path, reason: "not a folder") }
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    /// Names in `folder` that don't start with ".", natural order.
-    func visibleEntries(of folder: String) throws(DatasetError) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw DatasetError(path: folder, reason: "cannot read the folder")
-        }
-        return NaturalOrder.sorted(names.filter { !$0.hasPrefix(".") })
-    }
-
-    /// Image files anywhere below `root`, natural order by path below `root`.
-    mutating func imageFiles(under root: String) throws(DatasetError) -> [String] {
-        var found: [[String]] = []
-        try collect(folder: root, relative: [], into: &found, isRoot: true)
-        found.sort(by: NaturalOrder.pathsInIncreasingOrder)
-        return found.map { root + "/" + $0.joined(separator: "/") }
-    }
-
-    private mutating func collect(folder: String, relative: [String], into found: inout [[String]], isRoot: Bool) throws(DatasetError) {
-        var information = stat()
-        if stat(folder, &information) == 0 {
-            let identity = [UInt64(information.st_dev), UInt64(information.st_ino)]
-            if !visited.insert(identity).inserted {
-                skipped.append(SkippedFile(path: folder, reason: "folder already scanned (symbolic link loop?)"))
-                return
-            }
-        }
-        let names: [String]
-        do {
-            names = try visibleEntries(of: folder)
-        } catch {
-            if isRoot { throw error }
-            skipped.append(SkippedFile(path: folder, reason: "cannot read the folder"))
-            return
-        }
-        for name in names {
-            let path = folder + "/" + name
-            if Self.isFolder(path) {
-                try collect(folder: path, relative: relative + [name], into: &found, isRoot: false)
-            } else {
-                switch ImageFileCheck.verdict(path: path) {
-                case .image: found.append(relative + [name])
-                case .notImage(let reason): skipped.append(SkippedFile(path: path, reason: reason))
-                }
-            }
-        }
+        return ImageFolder(path: path, classes: classes, skipped: walk.skipped, unreadable: walk.unreadable)
     }
 }

@@ -1,3 +1,24 @@
+/// The reference preprocessing's geometry, done by the decoder itself: the centre crop `CenterCrop(width:height:
+/// outputSide:padding:)` of the decoded (scaled, upright) image, resized by `Resize.bicubic` to
+/// `outputSide × outputSide`. An image whose decoded size already is `outputSide × outputSide` is kept as it is
+/// (it is taken to be the network's input already).
+///
+/// Done while decoding, only the crop's pixels are ever kept: a header that claims a 1,000,000 × 299 image costs
+/// one row and a 261 × 261 square, not 900 MB.
+public struct CropAndResize: Sendable, Equatable {
+    /// The side of the square result.
+    public var outputSide: Int
+    /// The crop keeps `outputSide / (outputSide + padding)` of the shorter side.
+    public var padding: Int
+
+    /// A crop-and-resize to `outputSide × outputSide`.
+    public init(outputSide: Int, padding: Int) {
+        precondition(outputSide > 0 && padding >= 0, "CropAndResize needs a positive output side")
+        self.outputSide = outputSide
+        self.padding = padding
+    }
+}
+
 /// How far a decoder may go and how much it may shrink while decoding.
 public struct DecodeOptions: Sendable {
     /// Images with more pixels than this are refused from their header, before any large allocation.
@@ -8,12 +29,27 @@ public struct DecodeOptions: Sendable {
     public var minimumCropSide: Int? = 448
     /// Whether a JPEG's EXIF orientation tag (1–8) is applied to the decoded pixels.
     public var appliesEXIFOrientation: Bool = true
+    /// When non-nil, the decoder returns only this crop, resized; nil returns the whole (scaled) image.
+    public var cropAndResize: CropAndResize?
+
+    /// Wider or taller images are refused whatever their pixel count: a decoder holds a few rows at full width.
+    public static let maximumSide = 1 << 20
 
     /// Options with the given limits; the defaults suit the 224-pixel classifier input.
-    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = 448, appliesEXIFOrientation: Bool = true) {
+    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = 448, appliesEXIFOrientation: Bool = true,
+                cropAndResize: CropAndResize? = nil) {
         self.maximumPixels = maximumPixels
         self.minimumCropSide = minimumCropSide
         self.appliesEXIFOrientation = appliesEXIFOrientation
+        self.cropAndResize = cropAndResize
+    }
+
+    /// Files larger than this are refused by their size, unread: more than any image within `maximumPixels` can
+    /// take. That is 8 bytes a pixel (16-bit RGBA stored without compression, the largest PNG) plus 64 MiB for
+    /// metadata (EXIF thumbnails, ICC profiles, XMP): 2.5 GB at 300 megapixels.
+    public var maximumFileBytes: Int {
+        let (pixelBytes, overflow) = maximumPixels.multipliedReportingOverflow(by: 8)
+        return overflow ? Int.max : pixelBytes.addingReportingOverflow(64 << 20).overflow ? Int.max : pixelBytes + (64 << 20)
     }
 }
 
@@ -49,7 +85,7 @@ enum DecodeScale {
         return factor
     }
 
-    /// Refuses an image over the pixel limit, with the numbers a person needs to understand why.
+    /// Refuses an image over the pixel or side limit, with the numbers a person needs to understand why.
     static func checkPixelLimit(width: Int, height: Int, options: DecodeOptions, path: String) throws(ImageError) {
         guard width > 0, height > 0 else {
             throw ImageError(path: path, reason: "image has no pixels (\(width)×\(height))")
@@ -59,6 +95,10 @@ enum DecodeScale {
             let megapixels = overflow ? Int.max / 1_000_000 : pixels / 1_000_000
             throw ImageError(path: path, reason: "image is \(width)×\(height) (\(megapixels) megapixels), "
                              + "over the limit of \(options.maximumPixels / 1_000_000) megapixels")
+        }
+        if max(width, height) > DecodeOptions.maximumSide {
+            throw ImageError(path: path, reason: "image is \(width)×\(height), wider or taller than the limit of "
+                             + "\(DecodeOptions.maximumSide) pixels")
         }
     }
 }

@@ -37,11 +37,13 @@ enum EXIFOrientation: Int, Sendable {
         }
     }
 
+    /// Whether turning upright exchanges width and height (orientations 5–8).
+    var swapsAxes: Bool { rawValue >= 5 }
+
     /// Returns the image turned upright.
     func apply(to image: RGBImage) -> RGBImage {
         if self == .upright { return image }
         let (width, height) = (image.width, image.height)
-        let swapsAxes = rawValue >= 5
         let outputWidth = swapsAxes ? height : width
         let outputHeight = swapsAxes ? width : height
         var pixels = [UInt8](repeating: 0, count: image.pixels.count)
@@ -63,7 +65,7 @@ enum EXIFOrientation: Int, Sendable {
     }
 
     /// Where output pixel (x, y) comes from in the stored `width × height` image.
-    private func sourcePosition(_ x: Int, _ y: Int, width: Int, height: Int) -> (Int, Int) {
+    func sourcePosition(_ x: Int, _ y: Int, width: Int, height: Int) -> (Int, Int) {
         switch self {
         case .upright: return (x, y)
         case .mirrored: return (width - 1 - x, y)

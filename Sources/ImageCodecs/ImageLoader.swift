@@ -1,60 +1,70 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TensorCore
 
 /// Reads image files and picks the decoder from the file's first bytes, never from its extension.
+///
+/// Files are never read whole: a decoder streams the file 64 KB at a time and keeps only what the options ask
+/// for. Only regular files are opened (a FIFO, a device or a folder is refused unopened) and a file larger than
+/// `DecodeOptions.maximumFileBytes` is refused by its size, unread.
 public enum ImageLoader {
-    /// Reads the file at `path` and decodes it (JPEG or PNG, chosen by magic bytes).
+    /// Opens and decodes the image file at `path` (JPEG or PNG, chosen by magic bytes).
     public static func load(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RGBImage {
-        let bytes = try readFile(path: path)
-        return try decode(bytes: bytes, path: path, options: options)
+        try decode(file: try open(path: path, options: options), options: options)
     }
 
-    /// Decodes an in-memory file; `path` only names it in errors.
-    public static func decode(bytes: [UInt8], path: String,
-                              options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RGBImage {
-        switch ImageFormat(magic: bytes) {
-        case .jpeg: return try JPEGDecoder.decode(bytes: bytes, path: path, options: options)
-        case .png: return try PNGDecoder.decode(bytes: bytes, path: path, options: options)
+    /// Opens the image file at `path` for `decode(file:options:)`: a regular file within the size limit. The
+    /// same open file can be hashed first, so what is decoded is exactly what was hashed.
+    public static func open(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> InputFile {
+        do {
+            return try InputFile.open(path: path, maximumBytes: options.maximumFileBytes)
+        } catch {
+            switch error.kind {
+            case .tooLarge(let byteCount, let limit):
+                throw ImageError(path: path, reason: "file is \(InputFile.describe(byteCount: byteCount)), larger than "
+                                 + "an image of at most \(options.maximumPixels / 1_000_000) megapixels can be "
+                                 + "(limit \(InputFile.describe(byteCount: limit)))")
+            default:
+                throw ImageError(path: path, reason: error.reason)
+            }
+        }
+    }
+
+    /// Decodes an open file from its first byte.
+    public static func decode(file: InputFile, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RGBImage {
+        let path = file.path
+        let magicBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
+        defer { magicBuffer.deallocate() }
+        var filled = 0
+        do {
+            try file.rewind()
+            while filled < magicBuffer.count {
+                let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: magicBuffer[filled...]))
+                if count == 0 { break }
+                filled += count
+            }
+            try file.rewind()
+        } catch {
+            throw ImageError(path: path, reason: error.reason)
+        }
+        let magic = Array(UnsafeRawBufferPointer(rebasing: magicBuffer[0..<filled]))
+        switch ImageFormat(magic: magic) {
+        case .jpeg: return try JPEGDecoder.decode(from: .file(descriptor: file.descriptor), path: path, options: options)
+        case .png: return try PNGDecoder.decode(from: .file(descriptor: file.descriptor), path: path, options: options)
         case .empty: throw ImageError(path: path, reason: "empty file")
         case .unknown: throw ImageError(path: path, reason: "not a JPEG or PNG image")
         }
     }
 
-    /// The whole file, or an error naming why it could not be read.
-    static func readFile(path: String) throws(ImageError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            let code = errno
-            throw ImageError(path: path, reason: code == ENOENT ? "no such file" : "cannot open: \(describe(code))")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw ImageError(path: path, reason: "cannot read: \(describe(errno))")
-        }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw ImageError(path: path, reason: "is a folder, not a file") }
-
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(Int(status.st_size), 0))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ImageError(path: path, reason: "cannot read: \(describe(errno))")
+    /// Decodes an in-memory file; `path` only names it in errors.
+    public static func decode(bytes: [UInt8], path: String,
+                              options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RGBImage {
+        try bytes.withUnsafeBufferPointer { buffer throws(ImageError) -> RGBImage in
+            switch ImageFormat(magic: Array(bytes.prefix(8))) {
+            case .jpeg: return try JPEGDecoder.decode(from: .memory(buffer), path: path, options: options)
+            case .png: return try PNGDecoder.decode(from: .memory(buffer), path: path, options: options)
+            case .empty: throw ImageError(path: path, reason: "empty file")
+            case .unknown: throw ImageError(path: path, reason: "not a JPEG or PNG image")
             }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
         }
-        return bytes
-    }
-
-    private static func describe(_ code: Int32) -> String {
-        guard let message = strerror(code) else { return "error \(code)" }
-        return String(cString: message).lowercased()
     }
 }
 

@@ -1,50 +1,88 @@
 import CJPEGShim
 
 /// JPEG decoding through libjpeg-turbo (the only Swift file that calls the JPEG shim).
+///
+/// The file streams through the shim 64 KB at a time; rows are decoded one by one and only the rows and columns
+/// of the kept region (`DecodeRegion`) are stored.
 enum JPEGDecoder {
     /// EXIF payloads are capped at one APP1 segment (64 KB) by the format.
     private static let exifCapacity = 65_536
     private static let errorCapacity = 256
 
-    /// Decodes a JPEG: header first (pixel limit, DCT scale), then the pixels at that scale, then EXIF orientation.
-    static func decode(bytes: [UInt8], path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
+    /// Where the compressed bytes come from.
+    enum Source {
+        /// An open file, read from its current offset.
+        case file(descriptor: Int32)
+        /// Bytes in memory, which must stay alive for the whole decode.
+        case memory(UnsafeBufferPointer<UInt8>)
+    }
+
+    /// Decodes a JPEG: header first (pixel limit, DCT scale, orientation), then the rows at that scale, keeping
+    /// the region the options ask for.
+    static func decode(from source: Source, path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
         var header = jpeg_shim_header()
         var exif = [UInt8](repeating: 0, count: exifCapacity)
         var message = [CChar](repeating: 0, count: errorCapacity)
-        let probed = bytes.withUnsafeBufferPointer { data in
-            exif.withUnsafeMutableBufferPointer { exifBuffer in
-                jpeg_shim_probe(data.baseAddress, data.count, exifBuffer.baseAddress, Int32(exifCapacity),
-                                &header, &message, Int32(errorCapacity))
+        let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
+            switch source {
+            case .file(let descriptor):
+                return jpeg_shim_open_file(descriptor, &header, exifBuffer.baseAddress, Int32(exifCapacity),
+                                           &message, Int32(errorCapacity))
+            case .memory(let bytes):
+                return jpeg_shim_open_memory(bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
+                                             Int32(exifCapacity), &message, Int32(errorCapacity))
             }
         }
-        guard probed == 0 else { throw corrupt(path: path, message: message) }
+        guard let decoder = opened else { throw corrupt(path: path, message: message) }
+        defer { jpeg_shim_close(decoder) }
 
         let width = Int(header.width), height = Int(header.height)
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
         let numerator = DecodeScale.jpegScaleNumerator(width: width, height: height,
                                                         minimumCropSide: options.minimumCropSide)
+        var outputWidth: Int32 = 0, outputHeight: Int32 = 0
+        guard jpeg_shim_start(decoder, Int32(numerator), &outputWidth, &outputHeight, &message, Int32(errorCapacity)) == 0 else {
+            throw corrupt(path: path, message: message)
+        }
         // libjpeg's scaled size is ceil(W·M/8) × ceil(H·M/8).
         let scaledWidth = (width * numerator + 7) / 8
         let scaledHeight = (height * numerator + 7) / 8
-        var outputWidth: Int32 = 0, outputHeight: Int32 = 0
-        var status: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: scaledWidth * scaledHeight * 3) { buffer, count in
-            status = bytes.withUnsafeBufferPointer { data in
-                jpeg_shim_decode(data.baseAddress, data.count, Int32(numerator), buffer.baseAddress, buffer.count,
-                                 &outputWidth, &outputHeight, &message, Int32(errorCapacity))
-            }
-            // On failure the buffer may be partly written; it is thrown away below either way.
-            count = buffer.count
-            if status != 0 { buffer.initialize(repeating: 0) }
-        }
-        guard status == 0 else { throw corrupt(path: path, message: message) }
         guard Int(outputWidth) == scaledWidth, Int(outputHeight) == scaledHeight else {
             throw ImageError(path: path, reason: "JPEG decoder returned an unexpected size")
         }
-        let image = RGBImage(width: scaledWidth, height: scaledHeight, pixels: pixels)
-        guard options.appliesEXIFOrientation, header.exif_length > 0 else { return image }
-        let orientation = EXIFOrientation(tiff: Array(exif[0..<Int(header.exif_length)]))
-        return orientation.apply(to: image)
+        let orientation = options.appliesEXIFOrientation && header.exif_length > 0
+            ? EXIFOrientation(tiff: Array(exif[0..<Int(header.exif_length)])) : .upright
+        let region = DecodeRegion(storedWidth: scaledWidth, storedHeight: scaledHeight, orientation: orientation, options: options)
+
+        var kept = [UInt8](repeating: 0, count: region.width * region.height * 3)
+        let rowBytes = region.width * 3
+        // Kept rows of a full-width region are decoded straight into place; every other row goes through one
+        // scratch row (needed as soon as the region is not the whole image).
+        let decodesInPlace = region.width == scaledWidth
+        let isWhole = decodesInPlace && region.height == scaledHeight
+        var row = [UInt8](repeating: 0, count: isWhole ? 0 : scaledWidth * 3)
+        for y in 0..<scaledHeight {
+            let status: Int32
+            if region.contains(row: y) && decodesInPlace {
+                status = kept.withUnsafeMutableBufferPointer {
+                    jpeg_shim_read_row(decoder, $0.baseAddress! + (y - region.top) * rowBytes, &message, Int32(errorCapacity))
+                }
+            } else {
+                status = row.withUnsafeMutableBufferPointer {
+                    jpeg_shim_read_row(decoder, $0.baseAddress!, &message, Int32(errorCapacity))
+                }
+                if status == 0 && region.contains(row: y) {
+                    let start = region.left * 3
+                    kept.replaceSubrange(((y - region.top) * rowBytes)..<((y - region.top + 1) * rowBytes),
+                                         with: row[start..<(start + rowBytes)])
+                }
+            }
+            guard status == 0 else { throw corrupt(path: path, message: message) }
+        }
+        guard jpeg_shim_finish(decoder, &message, Int32(errorCapacity)) == 0 else {
+            throw corrupt(path: path, message: message)
+        }
+        return region.finish(RGBImage(width: region.width, height: region.height, pixels: kept), orientation: orientation)
     }
 
     private static func corrupt(path: String, message: [CChar]) -> ImageError {

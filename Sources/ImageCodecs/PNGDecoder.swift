@@ -2,60 +2,58 @@ import CPNGShim
 
 /// PNG decoding through libpng (the only Swift file that calls the PNG shim).
 ///
-/// libpng hands over 8-bit RGBA rows whatever the file holds; this file composites them onto white and
-/// box-reduces them by an integer factor as they arrive, so a non-interlaced image needs memory for one row and
-/// the reduced result, not for its full area.
+/// The file streams through the shim 64 KB at a time and libpng hands over 8-bit RGBA rows whatever the file
+/// holds; this file composites them onto white and box-reduces them by an integer factor as they arrive, keeping
+/// only the region the options ask for. Memory is one row plus the kept region, interlaced or not.
 enum PNGDecoder {
     private static let errorCapacity = 256
 
-    /// Decodes a PNG, checking the pixel limit from the header before anything large is allocated.
-    static func decode(bytes: [UInt8], path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
-        // IHDR must be the first chunk; reading it here refuses a huge image before libpng allocates anything.
-        if bytes.count >= 24, bytes[12...15].elementsEqual(Array("IHDR".utf8)) {
-            try DecodeScale.checkPixelLimit(width: bigEndian32(bytes, 16), height: bigEndian32(bytes, 20),
-                                            options: options, path: path)
-        }
-        var message = [CChar](repeating: 0, count: errorCapacity)
-        return try bytes.withUnsafeBufferPointer { data throws(ImageError) -> RGBImage in
-            var header = png_shim_header()
-            guard let reader = png_shim_open(data.baseAddress, data.count, &header, &message, Int32(errorCapacity))
-            else { throw corrupt(path: path, message: message) }
-            defer { png_shim_close(reader) }
-
-            let width = Int(header.width), height = Int(header.height)
-            try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-            guard png_shim_start_rgba(reader, &message, Int32(errorCapacity)) == 0 else {
-                throw corrupt(path: path, message: message)
-            }
-            let factor = DecodeScale.boxReductionFactor(width: width, height: height,
-                                                        minimumCropSide: options.minimumCropSide)
-            var reducer = BoxReducer(width: width, height: height, factor: factor)
-            if header.is_interlaced != 0 {
-                // Interlaced passes fill rows out of order, so the whole image is needed (bounded by the limit).
-                var image = [UInt8](repeating: 0, count: width * height * 4)
-                let status = image.withUnsafeMutableBufferPointer {
-                    png_shim_read_image(reader, $0.baseAddress, &message, Int32(errorCapacity))
-                }
-                guard status == 0 else { throw corrupt(path: path, message: message) }
-                image.withUnsafeBufferPointer { all in
-                    for row in 0..<height { reducer.add(rgbaRow: all.baseAddress! + row * width * 4) }
-                }
-            } else {
-                var row = [UInt8](repeating: 0, count: width * 4)
-                for _ in 0..<height {
-                    let status = row.withUnsafeMutableBufferPointer {
-                        png_shim_read_row(reader, $0.baseAddress, &message, Int32(errorCapacity))
-                    }
-                    guard status == 0 else { throw corrupt(path: path, message: message) }
-                    row.withUnsafeBufferPointer { reducer.add(rgbaRow: $0.baseAddress!) }
-                }
-            }
-            return reducer.image
-        }
+    /// Where the compressed bytes come from.
+    enum Source {
+        /// An open file, read from its current offset.
+        case file(descriptor: Int32)
+        /// Bytes in memory, which must stay alive for the whole decode.
+        case memory(UnsafeBufferPointer<UInt8>)
     }
 
-    private static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
-        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    /// Decodes a PNG, checking the pixel limit from the header before anything large is allocated.
+    static func decode(from source: Source, path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
+        var message = [CChar](repeating: 0, count: errorCapacity)
+        var header = png_shim_header()
+        let opened: OpaquePointer?
+        switch source {
+        case .file(let descriptor):
+            opened = png_shim_open_file(descriptor, &header, &message, Int32(errorCapacity))
+        case .memory(let bytes):
+            opened = png_shim_open(bytes.baseAddress, bytes.count, &header, &message, Int32(errorCapacity))
+        }
+        guard let reader = opened else { throw corrupt(path: path, message: message) }
+        defer { png_shim_close(reader) }
+
+        let width = Int(header.width), height = Int(header.height)
+        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
+        guard png_shim_start_rgba(reader, &message, Int32(errorCapacity)) == 0 else {
+            throw corrupt(path: path, message: message)
+        }
+        let factor = DecodeScale.boxReductionFactor(width: width, height: height, minimumCropSide: options.minimumCropSide)
+        let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
+                                  options: options)
+        var reducer = RegionReducer(factor: factor, region: region)
+        var row = [UInt8](repeating: 0, count: width * 4)
+        // Interlaced rows come in seven passes, each filling some pixels of some rows; the sums don't mind the order.
+        for pass in header.is_interlaced != 0 ? Adam7Pass.all : [Adam7Pass.whole] {
+            for y in 0..<height {
+                let status = row.withUnsafeMutableBufferPointer {
+                    png_shim_read_row(reader, $0.baseAddress, &message, Int32(errorCapacity))
+                }
+                guard status == 0 else { throw corrupt(path: path, message: message) }
+                guard pass.containsRow(y) else { continue }
+                row.withUnsafeBufferPointer {
+                    reducer.add(rgbaRow: $0.baseAddress!, y: y, firstColumn: pass.firstColumn, columnStep: pass.columnStep)
+                }
+            }
+        }
+        return region.finish(reducer.image, orientation: .upright)
     }
 
     private static func corrupt(path: String, message: [CChar]) -> ImageError {
@@ -64,61 +62,102 @@ enum PNGDecoder {
     }
 }
 
-/// Composites RGBA rows onto white and averages f × f blocks as rows stream in.
+/// One pass of the Adam7 interlace (PNG specification, 8.2): the pixels `(firstColumn + i·columnStep,
+/// firstRow + j·rowStep)`. A non-interlaced image is one pass over every pixel.
+struct Adam7Pass {
+    let firstColumn: Int, columnStep: Int, firstRow: Int, rowStep: Int
+
+    /// The seven passes, in file order.
+    static let all = [
+        Adam7Pass(firstColumn: 0, columnStep: 8, firstRow: 0, rowStep: 8),
+        Adam7Pass(firstColumn: 4, columnStep: 8, firstRow: 0, rowStep: 8),
+        Adam7Pass(firstColumn: 0, columnStep: 4, firstRow: 4, rowStep: 8),
+        Adam7Pass(firstColumn: 2, columnStep: 4, firstRow: 0, rowStep: 4),
+        Adam7Pass(firstColumn: 0, columnStep: 2, firstRow: 2, rowStep: 4),
+        Adam7Pass(firstColumn: 1, columnStep: 2, firstRow: 0, rowStep: 2),
+        Adam7Pass(firstColumn: 0, columnStep: 1, firstRow: 1, rowStep: 2),
+    ]
+    /// Every pixel once.
+    static let whole = Adam7Pass(firstColumn: 0, columnStep: 1, firstRow: 0, rowStep: 1)
+
+    func containsRow(_ y: Int) -> Bool { y >= firstRow && (y - firstRow) % rowStep == 0 }
+}
+
+/// Composites RGBA pixels onto white and averages f × f blocks into the kept region, as pixels stream in.
 ///
-/// Input rows: `width` RGBA pixels. Output: `floor(width/f) × floor(height/f)` RGB; the last `width mod f` columns
-/// and `height mod f` rows are dropped. Memory: one row of sums plus the output.
-struct BoxReducer {
-    let width: Int
+/// Input: pixels of a `W × H` RGBA image, in any order, each once. Output: the region (in reduced coordinates)
+/// of the `floor(W/f) × floor(H/f)` reduced image, RGB; the last `W mod f` columns and `H mod f` rows are dropped.
+/// Memory: the region (one byte a sample when f = 1, four bytes of sums otherwise).
+struct RegionReducer {
     let factor: Int
-    let outputWidth: Int
-    let outputHeight: Int
+    let region: DecodeRegion
     private var sums: [UInt32]
     private var pixels: [UInt8]
-    private var rowsInBlock = 0
-    private var outputRow = 0
+    /// The full-resolution columns and rows that fall in the region.
+    private let columns: Range<Int>
+    private let rows: Range<Int>
 
-    init(width: Int, height: Int, factor: Int) {
+    init(factor: Int, region: DecodeRegion) {
         precondition(factor >= 1)
-        self.width = width
         self.factor = factor
-        outputWidth = width / factor
-        outputHeight = height / factor
-        sums = [UInt32](repeating: 0, count: outputWidth * 3)
-        pixels = [UInt8](repeating: 0, count: outputWidth * outputHeight * 3)
+        self.region = region
+        let count = region.width * region.height * 3
+        sums = [UInt32](repeating: 0, count: factor > 1 ? count : 0)
+        pixels = [UInt8](repeating: 0, count: factor > 1 ? 0 : count)
+        columns = (region.left * factor)..<((region.left + region.width) * factor)
+        rows = (region.top * factor)..<((region.top + region.height) * factor)
     }
 
-    /// The reduced image; complete once every input row was added.
-    var image: RGBImage { RGBImage(width: outputWidth, height: outputHeight, pixels: pixels) }
-
-    /// Adds the next input row (`width * 4` bytes, RGBA).
-    mutating func add(rgbaRow row: UnsafePointer<UInt8>) {
-        guard outputRow < outputHeight else { return }
-        let (factor, usedWidth) = (self.factor, outputWidth * self.factor)
-        sums.withUnsafeMutableBufferPointer { sums in
-            for x in 0..<usedWidth {
-                let alpha = UInt32(row[4 * x + 3])
-                let target = (x / factor) * 3
-                for channel in 0..<3 {
-                    let value = UInt32(row[4 * x + channel])
-                    // Alpha blend over white (255), rounded.
-                    sums[target + channel] += alpha == 255 ? value : (value * alpha + 255 * (255 - alpha) + 127) / 255
-                }
-            }
-        }
-        rowsInBlock += 1
-        guard rowsInBlock == factor else { return }
+    /// The region's pixels; complete once every input pixel was added.
+    var image: RGBImage {
+        guard factor > 1 else { return RGBImage(width: region.width, height: region.height, pixels: pixels) }
         let count = UInt32(factor * factor)
-        let start = outputRow * outputWidth * 3
-        pixels.withUnsafeMutableBufferPointer { pixels in
+        return RGBImage(width: region.width, height: region.height, pixels: sums.map { UInt8(($0 + count / 2) / count) })
+    }
+
+    /// Adds the pixels `firstColumn + k · columnStep` of input row `y` (`W * 4` bytes, RGBA).
+    mutating func add(rgbaRow row: UnsafePointer<UInt8>, y: Int, firstColumn: Int, columnStep: Int) {
+        guard rows.contains(y), !columns.isEmpty else { return }
+        let skipped = max(0, columns.lowerBound - firstColumn)
+        let start = firstColumn + (skipped + columnStep - 1) / columnStep * columnStep
+        guard start < columns.upperBound else { return }
+        let (factor, regionLeft, regionWidth) = (self.factor, region.left, region.width)
+        let outputRow = y / factor - region.top
+        let end = columns.upperBound
+        // Plain while loops with the channels spelled out: this runs for every pixel of every image, and stays
+        // fast even in debug builds, where `stride` and inner loops are not optimised away.
+        if factor == 1 {
+            let rowStart = outputRow * regionWidth * 3 - columns.lowerBound * 3
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                var x = start
+                while x < end {
+                    let source = row + 4 * x, target = rowStart + x * 3
+                    let alpha = UInt32(source[3])
+                    pixels[target] = UInt8(Self.composite(source[0], alpha))
+                    pixels[target + 1] = UInt8(Self.composite(source[1], alpha))
+                    pixels[target + 2] = UInt8(Self.composite(source[2], alpha))
+                    x += columnStep
+                }
+            }
+        } else {
+            let rowStart = outputRow * regionWidth * 3 - regionLeft * 3
             sums.withUnsafeMutableBufferPointer { sums in
-                for index in 0..<sums.count {
-                    pixels[start + index] = UInt8((sums[index] + count / 2) / count)
-                    sums[index] = 0
+                var x = start
+                while x < end {
+                    let source = row + 4 * x, target = rowStart + (x / factor) * 3
+                    let alpha = UInt32(source[3])
+                    sums[target] &+= Self.composite(source[0], alpha)
+                    sums[target + 1] &+= Self.composite(source[1], alpha)
+                    sums[target + 2] &+= Self.composite(source[2], alpha)
+                    x += columnStep
                 }
             }
         }
-        rowsInBlock = 0
-        outputRow += 1
+    }
+
+    /// Alpha blend over white (255), rounded.
+    @inline(__always)
+    private static func composite(_ value: UInt8, _ alpha: UInt32) -> UInt32 {
+        alpha == 255 ? UInt32(value) : (UInt32(value) * alpha + 255 * (255 - alpha) + 127) / 255
     }
 }

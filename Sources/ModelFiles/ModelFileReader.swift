@@ -69,15 +69,11 @@ extension ModelFile {
     // MARK: - Container checks, before the generic safetensors parser sees the bytes
 
     private static func readBytes(path: String) throws(ModelFileError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ModelFileError(path: path, reason: "no such file")
+        do {
+            return try SafetensorsFile.readBytes(path: path)
+        } catch {
+            throw ModelFileError(path: path, reason: error.reason == "is a folder, not a file" ? "is a folder, not a model file" : error.reason)
         }
-        if isDirectory.boolValue { throw ModelFileError(path: path, reason: "is a folder, not a model file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ModelFileError(path: path, reason: "cannot read the file (permission denied?)")
-        }
-        return [UInt8](data)
     }
 
     private static func headerLength(_ bytes: [UInt8]) -> Int {

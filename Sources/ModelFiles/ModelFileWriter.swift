@@ -12,7 +12,7 @@ extension ModelFile {
         do {
             try AtomicFile.write(serializedContainer().serialized(), to: path)
         } catch {
-            throw ModelFileError(path: path, reason: "cannot write: \(error.reason)")
+            throw ModelFileError(path: path, reason: error.reason)
         }
     }
 
@@ -54,6 +54,21 @@ extension ModelFile {
         ]
         for (name, count, expected) in actual where count != expected {
             return "tensor '\(name)' holds \(count) values but \(classes) labels and feature dimension \(dimension) need \(expected)"
+        }
+        // A diverged fit must not be saved, and a file must not smuggle NaN in: every result would be NaN.
+        let head: [(String, [Float])] = [
+            (ModelFileFormat.HeadName.featureMean, head.featureMean), (ModelFileFormat.HeadName.featureScale, head.featureScale),
+            (ModelFileFormat.HeadName.weight, head.weights), (ModelFileFormat.HeadName.bias, head.bias),
+        ]
+        for (name, values) in head {
+            if let index = values.firstIndex(where: { !$0.isFinite }) {
+                return "tensor '\(name)' holds \(values[index]) at index \(index): weights must be finite numbers"
+            }
+        }
+        for name in backboneTensors.keys.sorted() {
+            if let index = backboneTensors[name]!.values.firstIndex(where: { !$0.isFinite }) {
+                return "tensor '\(ModelFileFormat.backbonePrefix)\(name)' holds \(backboneTensors[name]!.values[index]) at index \(index): weights must be finite numbers"
+            }
         }
         if let empty = backboneTensors.keys.sorted().first(where: { $0.isEmpty }) {
             return "backbone tensor with an empty name '\(empty)'"

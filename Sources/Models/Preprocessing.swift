@@ -17,6 +17,13 @@ public enum Preprocessing {
     /// The number of floats in one network input `[224, 224, 3]`.
     public static let inputCount = inputSide * inputSide * 3
 
+    /// Decoding that does this preprocessing's crop and resize while decoding (`CropAndResize`), so only the
+    /// crop's pixels are ever held: `networkInput(from:)` then takes the 224 × 224 result as it is. The result is
+    /// the same as decoding the whole image and calling `networkInput(from:)` on it.
+    public static func decodeOptions(maximumPixels: Int) -> DecodeOptions {
+        DecodeOptions(maximumPixels: maximumPixels, cropAndResize: CropAndResize(outputSide: inputSide, padding: cropPadding))
+    }
+
     /// Crops, resizes and normalises `image` into `destination` (`[224, 224, 3]`, NHWC for one image).
     public static func networkInput(from image: RGBImage, into destination: UnsafeMutablePointer<Float>) {
         let square: RGBImage

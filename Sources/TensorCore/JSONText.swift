@@ -20,4 +20,15 @@ public enum JSONText {
         }
         return result + "\""
     }
+
+    /// `value` as a JSON number (Swift's shortest round-trip form), or `null` for NaN and infinities, which JSON
+    /// has no way to write: output stays valid JSON whatever the numbers are.
+    public static func number(_ value: Float) -> String {
+        value.isFinite ? "\(value)" : "null"
+    }
+
+    /// `value` as a JSON number, or `null` for NaN and infinities.
+    public static func number(_ value: Double) -> String {
+        value.isFinite ? "\(value)" : "null"
+    }
 }

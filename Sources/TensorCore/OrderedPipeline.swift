@@ -12,6 +12,19 @@ public enum OrderedPipeline {
         work: @escaping @Sendable (Int) -> Result,
         deliver: (Int, Result) -> Void
     ) {
+        run(count: count, threads: threads, window: window, work: work, deliverUntil: { index, result in
+            deliver(index, result)
+            return true
+        })
+    }
+
+    /// Like `run(count:threads:window:work:deliver:)`, stopping early when `deliverUntil` returns false: no job
+    /// starts after that (jobs already running finish on their threads and their results are dropped).
+    public static func run<Result>(
+        count: Int, threads: Int, window: Int? = nil,
+        work: @escaping @Sendable (Int) -> Result,
+        deliverUntil: (Int, Result) -> Bool
+    ) {
         if count <= 0 { return }
         let workerCount = max(1, min(threads, count))
         let state = PipelineState<Result>(window: max(window ?? 4 * workerCount, workerCount))
@@ -25,8 +38,9 @@ public enum OrderedPipeline {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        for index in 0..<count {
-            deliver(index, state.take(index))
+        for index in 0..<count where !deliverUntil(index, state.take(index)) {
+            state.stop()
+            return
         }
     }
 }
@@ -37,14 +51,15 @@ private final class PipelineState<Result>: @unchecked Sendable {
     private var nextClaim = 0
     private var nextDelivery = 0
     private var finished: [Int: Result] = [:]
+    private var stopped = false
 
     init(window: Int) { self.window = window }
 
     func claim(count: Int) -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        while nextClaim < count && nextClaim >= nextDelivery + window { condition.wait() }
-        guard nextClaim < count else { return nil }
+        while !stopped && nextClaim < count && nextClaim >= nextDelivery + window { condition.wait() }
+        guard !stopped, nextClaim < count else { return nil }
         defer { nextClaim += 1 }
         return nextClaim
     }
@@ -52,6 +67,15 @@ private final class PipelineState<Result>: @unchecked Sendable {
     func finish(_ index: Int, _ result: Result) {
         condition.lock()
         finished[index] = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more claims: waiting workers wake and leave.
+    func stop() {
+        condition.lock()
+        stopped = true
+        finished.removeAll()
         condition.broadcast()
         condition.unlock()
     }

@@ -30,12 +30,23 @@ public struct SafetensorsFile: Sendable {
     /// The largest header accepted, so a corrupt length can't make the reader allocate gigabytes.
     public static let maximumHeaderBytes = 100 * 1024 * 1024
 
-    /// Parses a safetensors file; `path` is used in error messages only.
+    /// The largest file `read` accepts: far above any EfficientNet-Lite0 model (about 20 MB), far below what
+    /// would strain memory, since the file is read whole.
+    public static let maximumFileBytes = 1 << 30
+
+    /// Reads and parses a safetensors file. Only a regular file within `maximumFileBytes` is read (a FIFO or
+    /// device is refused unopened, see `InputFile`).
     public static func read(path: String) throws(SafetensorsError) -> SafetensorsFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SafetensorsError(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        try parse(try readBytes(path: path), path: path)
+    }
+
+    /// The bytes of the regular file at `path`, at most `maximumFileBytes` of them.
+    public static func readBytes(path: String) throws(SafetensorsError) -> [UInt8] {
+        do {
+            return try InputFile.open(path: path, maximumBytes: maximumFileBytes).readAll()
+        } catch {
+            throw SafetensorsError(path: path, reason: error.reason)
         }
-        return try parse([UInt8](data), path: path)
     }
 
     /// Parses safetensors bytes; `path` is used in error messages only.
@@ -54,6 +65,7 @@ public struct SafetensorsFile: Sendable {
         }
         var file = SafetensorsFile()
         let dataLength = bytes.count - dataStart
+        var ranges: [(name: String, begin: Int, end: Int)] = []
         for (name, entry) in header {
             if name == "__metadata__" {
                 guard let strings = entry as? [String: String] else { throw fail("__metadata__ must map strings to strings") }
@@ -84,6 +96,7 @@ public struct SafetensorsFile: Sendable {
             guard offsets[1] - offsets[0] == byteCount else {
                 throw fail("tensor '\(name)' has shape \(shape) but \(offsets[1] - offsets[0]) bytes")
             }
+            ranges.append((name, offsets[0], offsets[1]))
             var values = [Float](repeating: 0, count: count)
             values.withUnsafeMutableBytes { destination in
                 bytes.withUnsafeBytes { source in
@@ -94,9 +107,37 @@ public struct SafetensorsFile: Sendable {
             #if _endian(big)
             values = values.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
             #endif
+            // Weights are finite; one NaN or infinity would turn every result into NaN.
+            if let index = values.firstIndex(where: { !$0.isFinite }) {
+                throw fail("tensor '\(name)' holds \(values[index]) at index \(index): weights must be finite numbers")
+            }
             file.tensors[name] = Tensor(shape: shape, values: values)
         }
+        try checkLayout(ranges, dataLength: dataLength, path: path)
         return file
+    }
+
+    /// The tensors must tile the data exactly, as the format requires: no two share a byte, no byte is left over.
+    private static func checkLayout(_ ranges: [(name: String, begin: Int, end: Int)], dataLength: Int,
+                                    path: String) throws(SafetensorsError) {
+        func fail(_ reason: String) -> SafetensorsError { SafetensorsError(path: path, reason: reason) }
+        let sorted = ranges.sorted { ($0.begin, $0.end, $0.name) < ($1.begin, $1.end, $1.name) }
+        var covered = 0
+        var previous: (name: String, begin: Int, end: Int)?
+        for range in sorted {
+            if range.begin < covered, let previous {
+                throw fail("tensors '\(previous.name)' (data bytes \(previous.begin)..<\(previous.end)) and '\(range.name)' "
+                           + "(\(range.begin)..<\(range.end)) overlap")
+            }
+            if range.begin > covered {
+                throw fail("data bytes \(covered)..<\(range.begin) belong to no tensor (a gap before '\(range.name)')")
+            }
+            covered = range.end
+            previous = range
+        }
+        if covered < dataLength {
+            throw fail("data bytes \(covered)..<\(dataLength) after the last tensor belong to no tensor")
+        }
     }
 
     /// The file's bytes: tensors sorted by name, so equal contents give identical bytes.
@@ -136,7 +177,7 @@ public struct SafetensorsFile: Sendable {
         do {
             try AtomicFile.write(serialized(), to: path)
         } catch {
-            throw SafetensorsError(path: path, reason: "cannot write: \(error.reason)")
+            throw SafetensorsError(path: path, reason: error.reason)
         }
     }
 }

@@ -47,8 +47,9 @@ public final class FeatureExtractor: Sendable {
         network = Lazy { Result { () throws(WorkbenchError) -> EfficientNetLite0 in try backbone.makeNetwork() } }
     }
 
-    private var decodeOptions: DecodeOptions {
-        DecodeOptions(maximumPixels: settings.maximumPixels)
+    /// Decoding straight to the network's 224 × 224 input, within the pixel limit.
+    public var decodeOptions: DecodeOptions {
+        Preprocessing.decodeOptions(maximumPixels: settings.maximumPixels)
     }
 
     /// The backbone's identifier (`Backbone.identifier`), hashed once per extractor, on first use.
@@ -74,10 +75,20 @@ public final class FeatureExtractor: Sendable {
         var misses: [(slot: Int, key: FeatureCacheKey?)] = []
         var inputs: [Float] = []
         for (slot, path) in paths.enumerated() {
+            // One open file is hashed and then decoded, so the features cached are those of the bytes hashed; a
+            // FIFO, device or oversized file is refused here, before either.
+            let file: InputFile
+            do {
+                file = try ImageLoader.open(path: path, options: decodeOptions)
+            } catch {
+                results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
+                continue
+            }
             var key: FeatureCacheKey?
             if let cache {
                 do {
-                    key = try FeatureCacheKey(imagePath: path, preprocessingID: Preprocessing.identifier, backboneID: backboneIdentifier)
+                    key = FeatureCacheKey(contentHash: try ContentHash.of(file: file),
+                                          preprocessingID: Preprocessing.identifier, backboneID: backboneIdentifier)
                 } catch {
                     results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
                     continue
@@ -88,7 +99,7 @@ public final class FeatureExtractor: Sendable {
                 }
             }
             do {
-                let image = try ImageLoader.load(path: path, options: decodeOptions)
+                let image = try ImageLoader.decode(file: file, options: decodeOptions)
                 inputs += Preprocessing.networkInput(from: image)
                 misses.append((slot, key))
             } catch {
@@ -101,6 +112,11 @@ public final class FeatureExtractor: Sendable {
                 let width = EfficientNetLite0.featureCount
                 for (row, miss) in misses.enumerated() {
                     let vector = Array(features[(row * width)..<((row + 1) * width)])
+                    // Finite weights can still overflow on extreme values; such a vector is no measurement.
+                    guard vector.allSatisfy(\.isFinite) else {
+                        results[miss.slot] = .failure(WorkbenchError(path: paths[miss.slot], reason: "the network's features are not finite numbers (overflow in the backbone's weights)"))
+                        continue
+                    }
                     if let key = miss.key { try? cache?.store(key, features: vector) }
                     results[miss.slot] = .success(vector)
                 }
@@ -116,10 +132,11 @@ public final class FeatureExtractor: Sendable {
     public static let maximumBatch = 8
 
     /// Features of many files on the worker threads, delivered in input order on the calling thread. Memory stays
-    /// bounded: each worker holds one small batch at a time.
+    /// bounded: each worker holds one small batch at a time. When `deliver` returns false no more files are
+    /// started and the call returns (files already in progress are dropped).
     public func extract(
         paths: [String],
-        deliver: (_ index: Int, _ path: String, _ result: Result<[Float], WorkbenchError>) -> Void
+        deliver: (_ index: Int, _ path: String, _ result: Result<[Float], WorkbenchError>) -> Bool
     ) {
         GEMM.setBLASThreads(1)
         let threads = max(1, settings.threads)
@@ -128,11 +145,12 @@ public final class FeatureExtractor: Sendable {
         let batchCount = (paths.count + batch - 1) / batch
         OrderedPipeline.run(count: batchCount, threads: threads, work: { [self] index in
             features(ofImagesAt: Array(paths[(index * batch)..<min(paths.count, (index + 1) * batch)]))
-        }, deliver: { index, results in
+        }, deliverUntil: { index, results in
             for (offset, result) in results.enumerated() {
                 let position = index * batch + offset
-                deliver(position, paths[position], result)
+                if !deliver(position, paths[position], result) { return false }
             }
+            return true
         })
     }
 }

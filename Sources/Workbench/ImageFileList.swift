@@ -1,39 +1,36 @@
 import Datasets
 import Foundation
 
-/// Expands command-line inputs into image files: files as given, folders walked recursively in a stable natural
-/// order (`2.jpg` before `10.jpg`), hidden entries skipped, files kept when they look like images.
-public enum ImageFileList {
-    /// The image files named by `inputs`, in order; a missing input is an error naming it.
-    public static func expand(_ inputs: [String]) throws(WorkbenchError) -> [String] {
+/// Command-line inputs expanded into image files: files as given, folders walked recursively (`FolderWalk`: natural
+/// order, `2.jpg` before `10.jpg`, hidden entries skipped, files kept when they look like images, each real folder
+/// once), plus the entries found that cannot be read.
+public struct ImageFileList: Sendable {
+    /// The image files, in order.
+    public var files: [String]
+    /// Entries of the walked folders that may be images but cannot be read (names that are not UTF-8, FIFOs and
+    /// devices, broken links, unreadable folders): each one a line for the user and a failed image.
+    public var unreadable: [WorkbenchError]
+
+    /// The image files named by `inputs`; a missing input is an error naming it.
+    public static func expand(_ inputs: [String]) throws(WorkbenchError) -> ImageFileList {
         var files: [String] = []
+        var walk = FolderWalk()
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            var link = stat()
+            guard lstat(input, &link) == 0 else {
                 throw WorkbenchError(path: input, reason: "no such file or folder")
             }
-            if isDirectory.boolValue {
-                files += walk(input)
-            } else {
+            guard FolderWalk.isFolder(input) else {
+                // A file named on the command line is taken as given; the decoder reports what is wrong with it.
                 files.append(input)
+                continue
+            }
+            do {
+                files += try walk.imageFiles(under: input)
+            } catch {
+                throw WorkbenchError(path: error.path, reason: error.reason)
             }
         }
-        return files
-    }
-
-    private static func walk(_ folder: String) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        var files: [String] = []
-        for name in NaturalOrder.sorted(names) where !name.hasPrefix(".") {
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                files += walk(path)
-            } else if ImageFileCheck.verdict(path: path) == .image {
-                files.append(path)
-            }
-        }
-        return files
+        return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) })
     }
 }

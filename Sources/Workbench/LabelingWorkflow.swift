@@ -44,7 +44,8 @@ public enum LabelingWorkflow {
         let source: FrameSource
         do {
             if isDirectory.boolValue {
-                let options = DecodeOptions(maximumPixels: extractor.settings.maximumPixels)
+                // Straight to the network's input while decoding: a frame never holds more than its crop.
+                let options = extractor.decodeOptions
                 source = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
                                          load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
                                          onSkip: { skipped.append($0) })

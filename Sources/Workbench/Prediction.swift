@@ -19,16 +19,22 @@ public struct Prediction: Sendable, Equatable {
 
 /// `workbench classify` and `workbench evaluate`: a trained model over image files.
 public enum ClassificationWorkflow {
-    /// Classifies `paths` on the extractor's worker threads, delivering predictions in input order.
+    /// Classifies `paths` on the extractor's worker threads, delivering predictions in input order. When
+    /// `deliver` returns false no more files are started.
     public static func classify(
         paths: [String], classifier: Classifier, extractor: FeatureExtractor,
-        deliver: (_ index: Int, _ path: String, _ result: Result<Prediction, WorkbenchError>) -> Void
+        deliver: (_ index: Int, _ path: String, _ result: Result<Prediction, WorkbenchError>) -> Bool
     ) {
         extractor.extract(paths: paths) { index, path, result in
-            deliver(index, path, result.map { features in
+            deliver(index, path, result.flatMap { features in
                 let probabilities = classifier.probabilities(features: features, count: 1)
+                // A finite model can still overflow on extreme features; NaN is no probability to report.
+                guard probabilities.allSatisfy(\.isFinite) else {
+                    return .failure(WorkbenchError(path: path, reason: "the model's probabilities are not finite numbers (overflow in its weights)"))
+                }
                 let best = Evaluation.mostProbable(probabilities)
-                return Prediction(path: path, label: classifier.labels[best], confidence: probabilities[best], probabilities: probabilities)
+                return .success(Prediction(path: path, label: classifier.labels[best], confidence: probabilities[best],
+                                           probabilities: probabilities))
             })
         }
     }
@@ -37,13 +43,15 @@ public enum ClassificationWorkflow {
     public struct EvaluationResult: Sendable {
         public var evaluation: TrainingReport.SplitEvaluation
         public var labels: [String]
+        /// Every file left out: entries the scan could not read, then images that failed to decode.
         public var unreadable: [TrainingReport.Problem]
     }
 
     /// Evaluates `folder`: its label subfolders (or, for a dataset folder, its testing split) against the model.
-    /// A label the model does not know is an error naming it.
+    /// A label the model does not know is an error naming it. Unreadable files are skipped with a warning each
+    /// and listed in the result; with `strict` the first one is the error instead.
     public static func evaluate(
-        folder: String, classifier: Classifier, extractor: FeatureExtractor,
+        folder: String, classifier: Classifier, extractor: FeatureExtractor, strict: Bool = false,
         progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
     ) throws(WorkbenchError) -> EvaluationResult {
         let labelled: ImageFolder
@@ -66,21 +74,31 @@ public enum ClassificationWorkflow {
             paths += labelFolder.files
             truths += Array(repeating: index, count: labelFolder.files.count)
         }
+        var unreadable = labelled.unreadable.map { TrainingReport.Problem(path: $0.path, reason: $0.reason) }
+        if strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
+        for problem in unreadable { warning("\(problem.path): \(problem.reason) (skipped)") }
         guard !paths.isEmpty else { throw WorkbenchError(path: folder, reason: "no labelled images (expected one subfolder of images per label)") }
         var usedPaths: [String] = [], usedTruths: [Int] = [], probabilities: [Float] = []
-        var unreadable: [TrainingReport.Problem] = []
+        var firstFailure: WorkbenchError?
         classify(paths: paths, classifier: classifier, extractor: extractor) { index, path, result in
+            progress(index + 1, paths.count)
             switch result {
             case .success(let prediction):
                 usedPaths.append(path)
                 usedTruths.append(truths[index])
                 probabilities += prediction.probabilities
+                return true
             case .failure(let error):
                 unreadable.append(.init(path: path, reason: error.reason))
+                if strict {
+                    firstFailure = error
+                    return false
+                }
                 warning("\(error) (skipped)")
+                return true
             }
-            progress(index + 1, paths.count)
         }
+        if let firstFailure { throw firstFailure }
         let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
         return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: unreadable)
     }

@@ -21,7 +21,8 @@ public struct TrainingRequest: Sendable {
     public var l2: Double?
     public var maxIterations: Int = 1000
     public var classWeighting: ClassWeighting = .uniform
-    /// Makes an unreadable image fatal instead of a warning.
+    /// Makes the first unreadable image (or unreadable entry of the dataset's folders) stop the run instead of
+    /// being skipped with a warning.
     public var strict: Bool = false
     /// When the model was made; nil is `$SOURCE_DATE_EPOCH` if set, else now.
     public var creationDate: Date?
@@ -75,29 +76,37 @@ public enum TrainingWorkflow {
         add(layout.testing, as: .testing)
         events(.scanned(counts: counts(labels: labels, items: items.map { ($0.label, $0.split.rawValue) }),
                         skipped: layout.skipped))
+        // Entries the scan found but cannot read are unreadable images like those that fail to decode.
+        var unreadable = layout.unreadable.map { TrainingReport.Problem(path: $0.path, reason: $0.reason) }
+        if request.strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
+        for problem in unreadable { events(.warning("\(problem.path): \(problem.reason) (skipped)")) }
         for warning in DatasetWarnings.check(layout) { events(.warning("\(warning)")) }
         let scanned = clock.now
 
-        // Features, in file order; unreadable files are warnings (or fatal with --strict).
+        // Features, in file order; unreadable files are warnings (or, with --strict, the first one stops the run).
         let dimension = EfficientNetLite0.featureCount
         var features: [Float] = []
         features.reserveCapacity(items.count * dimension)
         var usable: [Int] = []
-        var unreadable: [TrainingReport.Problem] = []
         var firstFailure: WorkbenchError?
         extractor.extract(paths: items.map(\.path)) { index, path, result in
+            events(.features(done: index + 1, total: items.count))
             switch result {
             case .success(let vector):
                 features += vector
                 usable.append(index)
+                return true
             case .failure(let error):
                 unreadable.append(.init(path: path, reason: error.reason))
-                if firstFailure == nil { firstFailure = error }
-                if !request.strict { events(.warning("\(error) (skipped)")) }
+                if request.strict {
+                    firstFailure = error
+                    return false
+                }
+                events(.warning("\(error) (skipped)"))
+                return true
             }
-            events(.features(done: index + 1, total: items.count))
         }
-        if request.strict, let firstFailure { throw firstFailure }
+        if let firstFailure { throw firstFailure }
         var readable: [String: Int] = [:]
         for index in usable where items[index].split == .training { readable[labels[items[index].label], default: 0] += 1 }
         do {

@@ -36,9 +36,10 @@ struct ClassifyCommand: ParsableCommand {
 
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var skipping: StrictOption
 
     func validate() throws {
-        guard top >= 1 else { throw ValidationError("--top must be at least 1") }
+        guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
     }
 
     func run() throws {
@@ -47,28 +48,37 @@ struct ClassifyCommand: ParsableCommand {
             if let label, !classifier.labels.contains(label) {
                 throw WorkbenchError(path: model, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
             }
-            let paths = try ImageFileList.expand(inputs)
-            guard !paths.isEmpty else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
+            let list = try ImageFileList.expand(inputs)
+            if skipping.strict, let first = list.unreadable.first { throw first }
+            for problem in list.unreadable { Console.warn("\(problem)") }
+            guard !list.files.isEmpty || !list.unreadable.isEmpty else {
+                throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))")
+            }
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
-            let progress = ProgressBar(total: paths.count, label: "classify")
-            var failures = 0
-            var output = ""
-            ClassificationWorkflow.classify(paths: paths, classifier: classifier, extractor: extractor) { index, path, result in
+            let progress = ProgressBar(total: list.files.count, label: "classify")
+            var failures = list.unreadable.count
+            var strictFailure: WorkbenchError?
+            ClassificationWorkflow.classify(paths: list.files, classifier: classifier, extractor: extractor) { index, path, result in
+                defer { progress.update(completed: index + 1) }
+                progress.finish()
                 switch result {
                 case .success(let prediction):
-                    output = json ? jsonLine(prediction, labels: classifier.labels) : textLine(prediction, labels: classifier.labels)
-                    progress.finish()
-                    print(output, terminator: "")
+                    // A failed stdout stops the run; Console reports it.
+                    return Console.output(json ? jsonLine(prediction, labels: classifier.labels) : textLine(prediction, labels: classifier.labels))
                 case .failure(let error):
-                    progress.finish()
-                    Console.warn("\(error)")
                     failures += 1
+                    if skipping.strict {
+                        strictFailure = error
+                        return false
+                    }
+                    Console.warn("\(error)")
+                    return true
                 }
-                progress.update(completed: index + 1)
             }
             progress.finish()
-            if failures > 0 {
-                Console.warn("\(failures) of \(paths.count) images could not be classified")
+            if let strictFailure { throw strictFailure }
+            if failures > 0 && !Console.outputFailed {
+                Console.warn("\(failures) of \(list.files.count + list.unreadable.count) images could not be classified")
                 throw ExitCode(1)
             }
         }
@@ -89,19 +99,19 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     private func jsonLine(_ prediction: Prediction, labels: [String]) -> String {
-        let probabilities = labels.indices.map { "\(jsonString(labels[$0])):\(prediction.probabilities[$0])" }.joined(separator: ",")
+        let probabilities = labels.indices.map { "\(jsonString(labels[$0])):\(jsonNumber(prediction.probabilities[$0]))" }.joined(separator: ",")
         var fields = ["\"path\":\(jsonString(prediction.path))"]
         if let label {
             let probability = prediction.probabilities[labels.firstIndex(of: label)!]
             fields.append("\"label\":\(jsonString(label))")
-            fields.append("\"confidence\":\(probability)")
+            fields.append("\"confidence\":\(jsonNumber(probability))")
             fields.append("\"top_label\":\(jsonString(prediction.label))")
         } else {
             fields.append("\"label\":\(jsonString(prediction.label))")
-            fields.append("\"confidence\":\(prediction.confidence)")
+            fields.append("\"confidence\":\(jsonNumber(prediction.confidence))")
         }
         if top > 1 {
-            let ranked = prediction.top(top, labels: labels).map { "{\"label\":\(jsonString($0.label)),\"probability\":\($0.probability)}" }
+            let ranked = prediction.top(top, labels: labels).map { "{\"label\":\(jsonString($0.label)),\"probability\":\(jsonNumber($0.probability))}" }
             fields.append("\"top\":[\(ranked.joined(separator: ","))]")
         }
         fields.append("\"probabilities\":{\(probabilities)}")
@@ -133,6 +143,7 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var skipping: StrictOption
 
     func run() throws {
         try Console.run {
@@ -140,6 +151,7 @@ struct EvaluateCommand: ParsableCommand {
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
             var progress: ProgressBar?
             let result = try ClassificationWorkflow.evaluate(folder: folder, classifier: classifier, extractor: extractor,
+                strict: skipping.strict,
                 progress: { done, total in
                     if progress == nil { progress = ProgressBar(total: total, label: "evaluate") }
                     progress?.update(completed: done)
@@ -149,14 +161,28 @@ struct EvaluateCommand: ParsableCommand {
                 })
             progress?.finish()
             if json {
-                print(ReportRendering.json(result.evaluation), terminator: "")
+                Console.output(try ReportRendering.json(EvaluationOutput(evaluation: result.evaluation, unreadable: result.unreadable)))
             } else {
-                print(ReportRendering.table(header: ["", "accuracy", "images"],
-                                            rows: [["evaluation", ReportRendering.percent(result.evaluation.accuracy), "\(result.evaluation.count)"]]))
-                print(ReportRendering.evaluation(result.evaluation, labels: result.labels, title: "Evaluation"))
-                if !result.unreadable.isEmpty { print("\(result.unreadable.count) unreadable images skipped") }
+                Console.outputLine(ReportRendering.table(header: ["", "accuracy", "images"],
+                                                         rows: [["evaluation", ReportRendering.percent(result.evaluation.accuracy), "\(result.evaluation.count)"]]))
+                Console.outputLine(ReportRendering.evaluation(result.evaluation, labels: result.labels, title: "Evaluation"))
+                if !result.unreadable.isEmpty { Console.outputLine("\(result.unreadable.count) unreadable images skipped") }
             }
         }
+    }
+}
+
+/// `evaluate --json`: the evaluation's fields, plus `unreadable`, the files left out and why.
+struct EvaluationOutput: Encodable {
+    var evaluation: TrainingReport.SplitEvaluation
+    var unreadable: [TrainingReport.Problem]
+
+    private enum CodingKeys: String, CodingKey { case unreadable }
+
+    func encode(to encoder: Encoder) throws {
+        try evaluation.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(unreadable, forKey: .unreadable)
     }
 }
 
@@ -187,23 +213,23 @@ struct InspectCommand: ParsableCommand {
                     var path: String, labels: [String], inputSide: Int, preprocessing: String, backbone: String
                     var fileBytes: Int, created: String, workbenchVersion: String, trainingReport: TrainingReport?
                 }
-                print(ReportRendering.json(Summary(
+                Console.output(try ReportRendering.json(Summary(
                     path: model, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing.name,
                     backbone: file.backboneName, fileBytes: size, created: file.creationDate,
-                    workbenchVersion: file.workbenchVersion, trainingReport: report)), terminator: "")
+                    workbenchVersion: file.workbenchVersion, trainingReport: report)))
                 return
             }
-            print("model        \(model)")
-            print("labels       \(file.labels.joined(separator: ", ")) (\(file.labels.count))")
-            print("input        \(file.preprocessing.inputSide) × \(file.preprocessing.inputSide) \(file.preprocessing.channelOrder), \(file.preprocessing.name)")
-            print("backbone     \(file.backboneName), \(file.backboneTensors.count) tensors")
-            print("file size    \(String(format: "%.1f", Double(size) / 1_048_576)) MiB")
-            print("created      \(file.creationDate) by Workbench \(file.workbenchVersion)")
+            Console.outputLine("model        \(model)")
+            Console.outputLine("labels       \(file.labels.joined(separator: ", ")) (\(file.labels.count))")
+            Console.outputLine("input        \(file.preprocessing.inputSide) × \(file.preprocessing.inputSide) \(file.preprocessing.channelOrder), \(file.preprocessing.name)")
+            Console.outputLine("backbone     \(file.backboneName), \(file.backboneTensors.count) tensors")
+            Console.outputLine("file size    \(String(format: "%.1f", Double(size) / 1_048_576)) MiB")
+            Console.outputLine("created      \(file.creationDate) by Workbench \(file.workbenchVersion)")
             if let report {
-                print("")
-                print(ReportRendering.accuracies(report))
-                print(ReportRendering.counts(report.counts))
-                print("l2 \(report.settings.l2)\(report.settings.l2Chosen ? " (chosen by validation)" : ""), seed \(report.settings.seed), validation: \(report.settings.validationSource)")
+                Console.outputLine()
+                Console.outputLine(ReportRendering.accuracies(report))
+                Console.outputLine(ReportRendering.counts(report.counts))
+                Console.outputLine("l2 \(report.settings.l2)\(report.settings.l2Chosen ? " (chosen by validation)" : ""), seed \(report.settings.seed), validation: \(report.settings.validationSource)")
             }
         }
     }

@@ -10,9 +10,18 @@ struct ComputeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Refuse images larger than this many megapixels.", valueName: "megapixels"))
     var maxMegapixels: Int = 300
 
+    /// More threads than this only costs memory: the work is spread over the cores there are.
+    static let maximumThreads = 256
+    /// Far above any real image (a JPEG holds at most 4,295 megapixels); beyond it the byte counts would overflow.
+    static let maximumMegapixels = 100_000
+
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if maxMegapixels < 1 { throw ValidationError("--max-megapixels must be at least 1") }
+        if let threads, !(1...Self.maximumThreads).contains(threads) {
+            throw ValidationError("--threads must be between 1 and \(Self.maximumThreads), got \(threads)")
+        }
+        guard (1...Self.maximumMegapixels).contains(maxMegapixels) else {
+            throw ValidationError("--max-megapixels must be between 1 and \(Self.maximumMegapixels), got \(maxMegapixels)")
+        }
     }
 
     /// A feature extractor over `backbone` with these settings.
@@ -36,4 +45,10 @@ struct BackboneOptions: ParsableArguments {
 struct CacheOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not read or write the feature cache (~/.cache/workbench/features, or $WORKBENCH_CACHE).")
     var noCache = false
+}
+
+/// What to do with a file that cannot be read.
+struct StrictOption: ParsableArguments {
+    @Flag(name: .long, help: "Stop at the first file that cannot be read (default: skip it with a warning, count it and go on).")
+    var strict = false
 }

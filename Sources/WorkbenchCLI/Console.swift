@@ -4,24 +4,92 @@ import TensorCore
 import Workbench
 
 /// Everything the CLI writes to the terminal: results on stdout, progress and problems on stderr.
+///
+/// Results go through one checked writer (`OutputFile`), so a full disk or a closed pipe on stdout is an error
+/// with one line and exit status 1, never a crash or a silent loss; `SIGPIPE` is ignored (see `WorkbenchCommand`)
+/// so a closed pipe is an `EPIPE` error that can be reported.
 enum Console {
-    /// Writes one line to stderr.
-    static func warn(_ line: String) {
-        // Results printed so far go out first, so a warning lands after them even when stdout is a pipe.
-        fflush(nil)  // nil flushes every output stream, stdout included
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    /// Standard output. The CLI writes results from one thread only (deliveries come in order on the caller).
+    nonisolated(unsafe) static let standardOutput = OutputFile.standardOutput()
+    /// The stdout failure already reported, so it is reported once.
+    nonisolated(unsafe) private static var reportedOutputFailure = false
+
+    /// Writes result text to stdout; false once stdout has failed (the failure is reported when the command ends),
+    /// so a command can stop early.
+    @discardableResult
+    static func output(_ text: String) -> Bool {
+        do {
+            try standardOutput.write(text)
+            return true
+        } catch {
+            return false
+        }
     }
 
-    /// Runs a command body; a thrown user-facing error becomes one line on stderr and exit status 1.
+    /// Writes one line of results to stdout.
+    @discardableResult
+    static func outputLine(_ line: String = "") -> Bool { output(line + "\n") }
+
+    /// Whether stdout has failed.
+    static var outputFailed: Bool { standardOutput.failure != nil }
+
+    /// Writes one line to stderr.
+    static func warn(_ line: String) {
+        // Results so far go out first, so a warning lands after them even when stdout is a pipe. A failure is kept
+        // by the writer and reported at the end.
+        try? standardOutput.flush()
+        fflush(nil)  // the C library's streams too (nil: all of them), which anything using `print` fills
+        writeToStandardError(line + "\n")
+    }
+
+    /// Writes raw text to stderr, ignoring failures: there is nowhere left to report them.
+    static func writeToStandardError(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Runs a command body; a thrown user-facing error becomes one line on stderr and exit status 1, and so does
+    /// a failure to write stdout (checked once everything is written).
     static func run(_ body: () throws -> Void) throws {
+        var status: ExitCode?
         do {
             try body()
         } catch let exit as ExitCode {
-            throw exit
+            status = exit
+        } catch let failure as OutputFile.Failure where failure == standardOutput.failure {
+            // Reported below, once.
+            status = ExitCode(1)
         } catch {
             warn("workbench: \(error)")
+            status = ExitCode(1)
+        }
+        if let failure = finishStandardOutput() {
+            if !reportedOutputFailure { writeToStandardError("workbench: \(failure)\n") }
+            reportedOutputFailure = true
             throw ExitCode(1)
         }
+        if let status { throw status }
+    }
+
+    /// Flushes stdout (this writer, and the C library's streams, which anything using `print` fills) and gives
+    /// the first failure.
+    private static func finishStandardOutput() -> OutputFile.Failure? {
+        do {
+            try standardOutput.flush()
+        } catch {
+            return error
+        }
+        errno = 0
+        if fflush(nil) != 0 {
+            let reason = errno != 0 ? SystemError.describe(errno) : "write error"
+            return OutputFile.Failure(path: standardOutput.path, reason: "cannot write: \(reason)")
+        }
+        return nil
     }
 }
 
@@ -51,70 +119,22 @@ final class ProgressBar {
         let filled = total == 0 ? 0 : min(width, width * completed / total)
         let rate = Double(completed) / max(elapsed, 1e-9)
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        let line = "\r\(label) \(bar) \(completed)/\(total)  \(String(format: "%.1f", rate))/s "
-        FileHandle.standardError.write(Data(line.utf8))
+        Console.writeToStandardError("\r\(label) \(bar) \(completed)/\(total)  \(String(format: "%.1f", rate))/s ")
     }
 
     /// Clears the bar's line.
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
-}
-
-/// Where results go: stdout, or a file written atomically when the command succeeds (a temporary file beside it,
-/// renamed at the end, removed if the command fails).
-final class OutputSink {
-    private let destination: String?
-    private let temporaryPath: String?
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(path: String?) throws {
-        destination = path
-        guard let path else {
-            temporaryPath = nil
-            handle = FileHandle.standardOutput
-            return
-        }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw WorkbenchError(path: path, reason: "cannot write the output file")
-        }
-        temporaryPath = temporary
-        self.handle = handle
-    }
-
-    func write(_ text: String) {
-        buffer += text.utf8
-        if buffer.count >= 1 << 20 { flush() }
-    }
-
-    private func flush() {
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Makes the output final (renames the temporary file into place).
-    func commit() throws {
-        flush()
-        guard let temporaryPath, let destination else { return }
-        try handle.close()
-        if rename(temporaryPath, destination) != 0 {
-            unlink(temporaryPath)
-            throw WorkbenchError(path: destination, reason: String(cString: strerror(errno)))
-        }
-    }
-
-    /// Drops the output (removes the temporary file).
-    func abandon() {
-        guard let temporaryPath else { return }
-        try? handle.close()
-        unlink(temporaryPath)
+        Console.writeToStandardError("\r\u{1B}[K")
     }
 }
 
 /// JSON string literal for `text`.
 func jsonString(_ text: String) -> String { JSONText.quoted(text) }
+
+/// JSON number for `value`; `null` for NaN and infinities, which JSON cannot hold (the workflows refuse them
+/// before they get here, so this only keeps the output valid JSON whatever happens).
+func jsonNumber(_ value: Float) -> String { JSONText.number(value) }
+
+/// JSON number for `value`; `null` for NaN and infinities.
+func jsonNumber(_ value: Double) -> String { JSONText.number(value) }

@@ -32,7 +32,7 @@ struct ExportCommand: ParsableCommand {
             let classifier = try Classifier.load(path: model)
             let destination = output ?? ExportWorkflow.defaultOutputPath(model: model, format: format)
             try ExportWorkflow.export(classifier, format: format, to: destination)
-            print("\(format == .onnx ? "ONNX" : "Core ML") model written to \(destination)")
+            Console.outputLine("\(format == .onnx ? "ONNX" : "Core ML") model written to \(destination)")
         }
     }
 }

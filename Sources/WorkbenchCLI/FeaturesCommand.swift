@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TensorCore
 import Workbench
 
 struct FeaturesCommand: ParsableCommand {
@@ -7,8 +8,10 @@ struct FeaturesCommand: ParsableCommand {
         commandName: "features",
         abstract: "Embed images: one 1280-d EfficientNet-Lite0 feature vector per image.",
         discussion: """
-            Folders are walked recursively in natural order (2.jpg before 10.jpg). Each unreadable file gets one \
-            line on stderr and is skipped; the exit status is 1 when any file failed.
+            Folders are walked recursively in natural order (2.jpg before 10.jpg). Each file that cannot be read \
+            gets one line on stderr and is skipped (--strict stops at the first one instead); the exit status is 1 \
+            when any file failed. -o writes a regular file atomically (a failed run leaves no partial file) and \
+            writes a device or pipe (-o /dev/null) through.
 
             Examples:
               workbench features photo.jpg
@@ -27,35 +30,54 @@ struct FeaturesCommand: ParsableCommand {
 
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
+    @OptionGroup var skipping: StrictOption
 
     func run() throws {
         try Console.run {
-            let paths = try ImageFileList.expand(inputs)
-            guard !paths.isEmpty else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
+            let list = try ImageFileList.expand(inputs)
+            if skipping.strict, let first = list.unreadable.first { throw first }
+            for problem in list.unreadable { Console.warn("\(problem)") }
+            guard !list.files.isEmpty || !list.unreadable.isEmpty else {
+                throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))")
+            }
             // Embedding is a raw measurement: always computed, never served from the training cache.
             let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: false)
-            let sink = try OutputSink(path: output)
-            var committed = false
-            defer { if !committed { sink.abandon() } }
-            let progress = ProgressBar(total: paths.count, label: "features")
-            var failures = 0
-            extractor.extract(paths: paths) { index, path, result in
+            let sink = try output.map { path throws(OutputFile.Failure) in try OutputFile.open(path: path) } ?? Console.standardOutput
+            let progress = ProgressBar(total: list.files.count, label: "features")
+            var failures = list.unreadable.count
+            var stop: Error?
+            extractor.extract(paths: list.files) { index, path, result in
+                defer { progress.update(completed: index + 1) }
                 switch result {
                 case .success(let features):
-                    sink.write(json ? jsonLine(path: path, features: features) : textLine(path: path, features: features))
+                    do {
+                        try sink.write(json ? jsonLine(path: path, features: features) : textLine(path: path, features: features))
+                    } catch {
+                        stop = error
+                        return false
+                    }
                 case .failure(let error):
+                    failures += 1
+                    if skipping.strict {
+                        stop = error
+                        return false
+                    }
                     progress.finish()
                     Console.warn("\(error)")
-                    failures += 1
                 }
-                progress.update(completed: index + 1)
+                return true
             }
             progress.finish()
+            if let stop {
+                // A file is dropped whole; what already went to stdout is gone past recall.
+                if sink !== Console.standardOutput { sink.abandon() }
+                throw stop
+            }
             try sink.commit()
-            committed = true
+            let total = list.files.count + list.unreadable.count
             let seconds = progress.elapsed
-            let embedded = paths.count - failures
-            Console.warn("\(embedded) of \(paths.count) images embedded in \(String(format: "%.2f", seconds)) s "
+            let embedded = total - failures
+            Console.warn("\(embedded) of \(total) images embedded in \(String(format: "%.2f", seconds)) s "
                          + "(\(String(format: "%.1f", Double(embedded) / max(seconds, 1e-9))) images/s)"
                          + (failures > 0 ? ", \(failures) failed" : ""))
             if failures > 0 { throw ExitCode(1) }
@@ -63,7 +85,7 @@ struct FeaturesCommand: ParsableCommand {
     }
 
     private func jsonLine(path: String, features: [Float]) -> String {
-        "{\"path\":\(jsonString(path)),\"features\":[\(features.map { "\($0)" }.joined(separator: ","))]}\n"
+        "{\"path\":\(jsonString(path)),\"features\":[\(features.map(jsonNumber).joined(separator: ","))]}\n"
     }
 
     private func textLine(path: String, features: [Float]) -> String {

@@ -91,7 +91,7 @@ struct LabelCommand: ParsableCommand {
                 summaries.append(summary)
                 let markers = policy.markerObject(result.frames)
                 if json {
-                    print(jsonObject(result: result, markers: markers, summary: summary))
+                    Console.outputLine(jsonObject(result: result, markers: markers, summary: summary))
                 } else {
                     render(result: result, policy: policy, summary: highlightOptions.summary ? summary : nil)
                 }
@@ -117,16 +117,16 @@ struct LabelCommand: ParsableCommand {
     }
 
     private func render(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, summary: VideoSummary?) {
-        if movies.count > 1 { print("\(result.path)") }
+        if movies.count > 1 { Console.outputLine("\(result.path)") }
         let labels = policy.frameLabels(result.frames)
         var previous: String?
         for (frame, label) in zip(result.frames, labels) where !(markerOptions.changesOnly && label == previous) {
-            print(String(format: "%6d  %@  %.2f", Int(frame.second.rounded(.down)), label, frame.confidence))
+            Console.outputLine(String(format: "%6d  %@  %.2f", Int(frame.second.rounded(.down)), label, frame.confidence))
             previous = label
         }
         if let summary {
-            print("")
-            print(ReportRendering.table(
+            Console.outputLine()
+            Console.outputLine(ReportRendering.table(
                 header: ["label", "mean confidence", "best \(formatSeconds(highlightOptions.window)) window", "its mean"],
                 rows: summary.labels.map { label in
                     let window = summary.bestWindows[label]

@@ -57,10 +57,15 @@ enum ReportRendering {
         return text
     }
 
-    /// JSON text of any report value, keys sorted, indented.
-    static func json<Value: Encodable>(_ value: Value) -> String {
+    /// JSON text of any report value, keys sorted, indented. A value JSON cannot hold (NaN, an infinity) is an
+    /// error, never a silently empty report.
+    static func json<Value: Encodable>(_ value: Value) throws(WorkbenchError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        } catch {
+            throw WorkbenchError("cannot write the report as JSON: \(error)")
+        }
     }
 }

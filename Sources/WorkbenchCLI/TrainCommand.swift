@@ -46,9 +46,6 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("uniform, or balanced for imbalanced labels.", valueName: "weighting"))
     var classWeights: String = "uniform"
 
-    @Flag(name: .long, help: "Fail on the first unreadable image instead of skipping it.")
-    var strict = false
-
     @Flag(name: .long, help: "List the non-image files passed over.")
     var verbose = false
 
@@ -64,11 +61,23 @@ struct TrainCommand: ParsableCommand {
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var skipping: StrictOption
+
+    /// Stronger regularisation than this leaves every weight at zero; it is a typo, not a setting.
+    static let maximumL2 = 1e9
+    /// L-BFGS converges in hundreds of iterations; more than this is a typo.
+    static let maximumIterations = 1_000_000
 
     func validate() throws {
-        guard (0..<1).contains(validationFraction) else { throw ValidationError("--validation-fraction must be at least 0 and below 1") }
-        if let l2, !(l2 >= 0) { throw ValidationError("--l2 must be 0 or more") }
-        guard maxIterations >= 1 else { throw ValidationError("--max-iterations must be at least 1") }
+        guard (0..<1).contains(validationFraction) else {
+            throw ValidationError("--validation-fraction must be at least 0 and below 1, got \(validationFraction)")
+        }
+        if let l2, !(l2 >= 0 && l2 <= Self.maximumL2) {
+            throw ValidationError("--l2 must be a number from 0 to \(Self.maximumL2), got \(l2)")
+        }
+        guard (1...Self.maximumIterations).contains(maxIterations) else {
+            throw ValidationError("--max-iterations must be between 1 and \(Self.maximumIterations), got \(maxIterations)")
+        }
         guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
     }
 
@@ -82,7 +91,7 @@ struct TrainCommand: ParsableCommand {
             request.l2 = l2
             request.maxIterations = maxIterations
             request.classWeighting = ClassWeighting(rawValue: classWeights)!
-            request.strict = strict
+            request.strict = skipping.strict
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
@@ -92,7 +101,7 @@ struct TrainCommand: ParsableCommand {
             let result = try TrainingWorkflow.run(request, extractor: extractor) { event in
                 switch event {
                 case .scanned(let counts, let skipped):
-                    if !json { print(ReportRendering.counts(counts)) }
+                    if !json { Console.outputLine(ReportRendering.counts(counts)) }
                     if verbose { for file in skipped { Console.warn("skipped \(file)") } }
                 case .warning(let line):
                     progress?.finish()
@@ -106,22 +115,23 @@ struct TrainCommand: ParsableCommand {
             }
             let trained = result.report
             if json {
-                print(ReportRendering.json(trained), terminator: "")
+                Console.output(try ReportRendering.json(trained))
             } else {
-                print(ReportRendering.accuracies(trained))
+                Console.outputLine(ReportRendering.accuracies(trained))
                 if let testing = trained.testingEvaluation {
-                    print(ReportRendering.evaluation(testing, labels: trained.labels, title: "Testing"))
+                    Console.outputLine(ReportRendering.evaluation(testing, labels: trained.labels, title: "Testing"))
                 } else if let validation = trained.validationEvaluation {
-                    print(ReportRendering.evaluation(validation, labels: trained.labels, title: "Validation"))
+                    Console.outputLine(ReportRendering.evaluation(validation, labels: trained.labels, title: "Validation"))
                 }
-                if !trained.unreadable.isEmpty { print("\(trained.unreadable.count) unreadable images skipped") }
+                if !trained.unreadable.isEmpty { Console.outputLine("\(trained.unreadable.count) unreadable images skipped") }
             }
-            if let report { try AtomicFile.write(text: ReportRendering.json(trained), to: report) }
+            // The model first: a report never describes a model that was not written.
             try result.modelFile.write(path: modelPath)
+            if let report { try AtomicFile.write(text: try ReportRendering.json(trained), to: report) }
             Console.warn(String(format: "features %.1f s, head %.2f s, total %.1f s",
                                 trained.timings?.features ?? 0, trained.timings?.training ?? 0, trained.timings?.total ?? 0))
             // With --json, stdout is the report alone, for machines; the path still comes last, on stderr.
-            if json { Console.warn("model written to \(modelPath)") } else { print("model written to \(modelPath)") }
+            if json { Console.warn("model written to \(modelPath)") } else { Console.outputLine("model written to \(modelPath)") }
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Workbench
 
 @main
@@ -26,5 +27,12 @@ struct WorkbenchCommand: ParsableCommand {
     func run() throws {
         Console.warn(Self.helpMessage())
         throw ExitCode.validationFailure
+    }
+
+    static func main() {
+        // A reader that goes away (`workbench classify ... | head -1`) must be a reportable EPIPE on write, not a
+        // signal that kills the process mid-file.
+        signal(SIGPIPE, SIG_IGN)
+        main(nil)
     }
 }

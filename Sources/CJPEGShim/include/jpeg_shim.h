@@ -16,17 +16,46 @@ typedef struct {
     int exif_length;
 } jpeg_shim_header;
 
+/// An open libjpeg decompressor with its error recovery and input source.
+typedef struct jpeg_shim_decoder jpeg_shim_decoder;
+
+/// Reads the header of the JPEG on `descriptor` (from its current offset) and copies the EXIF TIFF payload (if
+/// any) into `exif`. The file is read in 64 KB chunks as decoding needs it, never whole.
+/// Returns NULL on failure with the reason in `error`. The descriptor stays the caller's to close.
+jpeg_shim_decoder *jpeg_shim_open_file(int descriptor, jpeg_shim_header *header,
+                                       unsigned char *exif, int exif_capacity,
+                                       char *error, int error_capacity);
+
+/// Like jpeg_shim_open_file over `size` bytes at `data`, which must outlive the decoder.
+jpeg_shim_decoder *jpeg_shim_open_memory(const unsigned char *data, size_t size, jpeg_shim_header *header,
+                                         unsigned char *exif, int exif_capacity,
+                                         char *error, int error_capacity);
+
+/// Starts decoding to interleaved 8-bit RGB, scaled by `scale_num`/8 (1...16) with libjpeg's DCT scaling, and
+/// gives the scaled size. Gray, YCbCr, RGB, CMYK and YCCK (Adobe-inverted or plain) files all come out as RGB.
+/// Returns 0, or -1 with the reason in `error`.
+int jpeg_shim_start(jpeg_shim_decoder *decoder, int scale_num, int *out_width, int *out_height,
+                    char *error, int error_capacity);
+
+/// Decodes the next row into `rgb` (out_width * 3 bytes). A premature end of data is an error, not grey rows.
+/// Returns 0, or -1 with the reason in `error`.
+int jpeg_shim_read_row(jpeg_shim_decoder *decoder, unsigned char *rgb, char *error, int error_capacity);
+
+/// Reads up to the end of image once every row was read. Returns 0, or -1 with the reason in `error`.
+int jpeg_shim_finish(jpeg_shim_decoder *decoder, char *error, int error_capacity);
+
+/// Frees the decoder and everything libjpeg allocated for it. NULL is allowed.
+void jpeg_shim_close(jpeg_shim_decoder *decoder);
+
 /// Reads the header of the JPEG in `data` and copies the EXIF TIFF payload (if any) into `exif`.
 /// Returns 0 on success; on failure returns -1 and writes libjpeg's message into `error`.
 int jpeg_shim_probe(const unsigned char *data, size_t size,
                     unsigned char *exif, int exif_capacity,
                     jpeg_shim_header *header, char *error, int error_capacity);
 
-/// Decodes the JPEG in `data` to interleaved 8-bit RGB rows, scaled by `scale_num`/8 (1...16) with libjpeg's
-/// DCT scaling. Gray, YCbCr, RGB, CMYK and YCCK (Adobe-inverted or plain) files all come out as RGB.
-/// `rgb` must hold `rgb_capacity` bytes; the scaled size is written to `out_width`/`out_height`.
-/// A premature end of data is an error, not a grey-padded image.
-/// Returns 0 on success; on failure returns -1 and writes the reason into `error`.
+/// Decodes the whole JPEG in `data` into `rgb` (`rgb_capacity` bytes), scaled by `scale_num`/8; the scaled size
+/// is written to `out_width`/`out_height`. Returns 0 on success; on failure returns -1 and writes the reason
+/// into `error`.
 int jpeg_shim_decode(const unsigned char *data, size_t size, int scale_num,
                      unsigned char *rgb, size_t rgb_capacity, int *out_width, int *out_height,
                      char *error, int error_capacity);

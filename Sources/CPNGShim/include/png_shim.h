@@ -13,7 +13,7 @@ typedef struct {
     int is_interlaced;
 } png_shim_header;
 
-/// An open libpng reader over a memory buffer that must outlive it.
+/// An open libpng reader over a memory buffer that must outlive it, or over a file descriptor.
 typedef struct png_shim_reader png_shim_reader;
 
 /// Reads the PNG signature and every chunk up to the image data, and fills `header`.
@@ -21,12 +21,17 @@ typedef struct png_shim_reader png_shim_reader;
 png_shim_reader *png_shim_open(const unsigned char *data, size_t size, png_shim_header *header,
                                char *error, int error_capacity);
 
+/// Like png_shim_open, reading the file on `descriptor` from its current offset in 64 KB chunks as decoding
+/// needs them, never whole. The descriptor stays the caller's to close.
+png_shim_reader *png_shim_open_file(int descriptor, png_shim_header *header, char *error, int error_capacity);
+
 /// Asks libpng for 8-bit RGBA rows whatever the file holds (palette and tRNS expanded, 16-bit reduced to its
 /// high byte, gray spread to RGB, opaque images given alpha 255). Call once, after png_shim_open.
 /// Returns 0, or -1 with the message in `error`.
 int png_shim_start_rgba(png_shim_reader *reader, char *error, int error_capacity);
 
-/// Reads the next row of a non-interlaced image into `row` (width * 4 bytes).
+/// Reads the next row into `row` (width * 4 bytes). For an interlaced image, call it `height` times per pass
+/// (7 passes): each call writes only the pixels of that pass that lie on that row, at their places in the row.
 /// Returns 0, or -1 with the message in `error`.
 int png_shim_read_row(png_shim_reader *reader, unsigned char *row, char *error, int error_capacity);
 
