@@ -30,7 +30,7 @@ int png_shim_write_test_gradient(const char *path, int width, int height, char *
     unsigned char *volatile row = NULL;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, shim_writer_error, shim_writer_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info || width < 1 || height < 2) {
+    if (!png || !info || width < 1 || height < 1) {
         if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "cannot create a PNG writer");
         if (png) png_destroy_write_struct(&png, info ? &info : NULL);
         return -1;
@@ -56,7 +56,7 @@ int png_shim_write_test_gradient(const char *path, int width, int height, char *
     png_set_compression_level(png, 1);
     png_write_info(png, info);
     for (int y = 0; y < height; y++) {
-        unsigned char green = (unsigned char)((long)y * 255 / (height - 1));
+        unsigned char green = height > 1 ? (unsigned char)((long)y * 255 / (height - 1)) : 0;
         for (int x = 0; x < width; x++) {
             row[3 * x] = (unsigned char)(x % 256);
             row[3 * x + 1] = green;

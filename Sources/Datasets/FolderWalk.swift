@@ -73,9 +73,13 @@ public struct FolderWalk {
     /// symbolic links and entries that cannot be examined go to `unreadable` instead.
     public mutating func entries(of folder: String) throws(DatasetError) -> [Entry] {
         var entries: [Entry] = []
-        for raw in try Self.rawNames(of: folder) where raw.first != UInt8(ascii: ".") {
+        // Sorted first, so the entries reported as unreadable come in a stable order too.
+        let names = try Self.rawNames(of: folder).filter { $0.first != UInt8(ascii: ".") }
+            .map { (raw: $0, shown: Self.escaped($0)) }
+            .sorted { NaturalOrder.areInIncreasingOrder($0.shown, $1.shown) }
+        for (raw, shown) in names {
             guard let name = String(validating: raw, as: UTF8.self) else {
-                unreadable.append(SkippedFile(path: Self.join(folder, Self.escaped(raw)),
+                unreadable.append(SkippedFile(path: Self.join(folder, shown),
                                               reason: "name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"))
                 continue
             }
@@ -102,7 +106,7 @@ public struct FolderWalk {
             }
             entries.append(Entry(name: name, path: path, kind: kind))
         }
-        return entries.sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
+        return entries
     }
 
     /// Image files anywhere below `root`, natural order by path below `root`.

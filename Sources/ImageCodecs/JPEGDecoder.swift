@@ -54,16 +54,15 @@ enum JPEGDecoder {
             ? EXIFOrientation(tiff: Array(exif[0..<Int(header.exif_length)])) : .upright
         let region = DecodeRegion(storedWidth: scaledWidth, storedHeight: scaledHeight, orientation: orientation, options: options)
 
-        var kept = [UInt8](repeating: 0, count: region.width * region.height * 3)
+        // Taken once the first kept row has decoded, so a header that promises what the data does not hold costs
+        // one row. Later kept rows of a full-width region are decoded straight into place.
+        var kept: [UInt8] = []
         let rowBytes = region.width * 3
-        // Kept rows of a full-width region are decoded straight into place; every other row goes through one
-        // scratch row (needed as soon as the region is not the whole image).
         let decodesInPlace = region.width == scaledWidth
-        let isWhole = decodesInPlace && region.height == scaledHeight
-        var row = [UInt8](repeating: 0, count: isWhole ? 0 : scaledWidth * 3)
+        var row = [UInt8](repeating: 0, count: scaledWidth * 3)
         for y in 0..<scaledHeight {
             let status: Int32
-            if region.contains(row: y) && decodesInPlace {
+            if region.contains(row: y) && decodesInPlace && !kept.isEmpty {
                 status = kept.withUnsafeMutableBufferPointer {
                     jpeg_shim_read_row(decoder, $0.baseAddress! + (y - region.top) * rowBytes, &message, Int32(errorCapacity))
                 }
@@ -72,6 +71,7 @@ enum JPEGDecoder {
                     jpeg_shim_read_row(decoder, $0.baseAddress!, &message, Int32(errorCapacity))
                 }
                 if status == 0 && region.contains(row: y) {
+                    if kept.isEmpty { kept = [UInt8](repeating: 0, count: region.height * rowBytes) }
                     let start = region.left * 3
                     kept.replaceSubrange(((y - region.top) * rowBytes)..<((y - region.top + 1) * rowBytes),
                                          with: row[start..<(start + rowBytes)])

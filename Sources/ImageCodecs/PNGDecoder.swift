@@ -87,12 +87,13 @@ struct Adam7Pass {
 ///
 /// Input: pixels of a `W × H` RGBA image, in any order, each once. Output: the region (in reduced coordinates)
 /// of the `floor(W/f) × floor(H/f)` reduced image, RGB; the last `W mod f` columns and `H mod f` rows are dropped.
-/// Memory: the region (one byte a sample when f = 1, four bytes of sums otherwise).
+/// Memory: the region (one byte a sample when f = 1, four bytes of sums otherwise), taken when the first pixel
+/// of it arrives, so a header that promises what the data does not hold costs nothing.
 struct RegionReducer {
     let factor: Int
     let region: DecodeRegion
-    private var sums: [UInt32]
-    private var pixels: [UInt8]
+    private var sums: [UInt32] = []
+    private var pixels: [UInt8] = []
     /// The full-resolution columns and rows that fall in the region.
     private let columns: Range<Int>
     private let rows: Range<Int>
@@ -101,23 +102,26 @@ struct RegionReducer {
         precondition(factor >= 1)
         self.factor = factor
         self.region = region
-        let count = region.width * region.height * 3
-        sums = [UInt32](repeating: 0, count: factor > 1 ? count : 0)
-        pixels = [UInt8](repeating: 0, count: factor > 1 ? 0 : count)
         columns = (region.left * factor)..<((region.left + region.width) * factor)
         rows = (region.top * factor)..<((region.top + region.height) * factor)
     }
 
     /// The region's pixels; complete once every input pixel was added.
     var image: RGBImage {
-        guard factor > 1 else { return RGBImage(width: region.width, height: region.height, pixels: pixels) }
-        let count = UInt32(factor * factor)
-        return RGBImage(width: region.width, height: region.height, pixels: sums.map { UInt8(($0 + count / 2) / count) })
+        let count = region.width * region.height * 3
+        guard factor > 1 else {
+            return RGBImage(width: region.width, height: region.height, pixels: pixels.isEmpty ? [UInt8](repeating: 0, count: count) : pixels)
+        }
+        let blockSize = UInt32(factor * factor)
+        let averages = sums.isEmpty ? [UInt8](repeating: 0, count: count) : sums.map { UInt8(($0 + blockSize / 2) / blockSize) }
+        return RGBImage(width: region.width, height: region.height, pixels: averages)
     }
 
     /// Adds the pixels `firstColumn + k · columnStep` of input row `y` (`W * 4` bytes, RGBA).
     mutating func add(rgbaRow row: UnsafePointer<UInt8>, y: Int, firstColumn: Int, columnStep: Int) {
         guard rows.contains(y), !columns.isEmpty else { return }
+        if factor > 1 && sums.isEmpty { sums = [UInt32](repeating: 0, count: region.width * region.height * 3) }
+        if factor == 1 && pixels.isEmpty { pixels = [UInt8](repeating: 0, count: region.width * region.height * 3) }
         let skipped = max(0, columns.lowerBound - firstColumn)
         let start = firstColumn + (skipped + columnStep - 1) / columnStep * columnStep
         guard start < columns.upperBound else { return }

@@ -43,7 +43,7 @@ int png_shim_read_image(png_shim_reader *reader, unsigned char *image, char *err
 void png_shim_close(png_shim_reader *reader);
 
 /// Test support: writes a width × height 8-bit RGB PNG to `path`, one row at a time (constant memory), with
-/// pixel (x, y) = (x % 256, y * 255 / (height - 1), 128 + (x / 1000 % 2) * 64).
+/// pixel (x, y) = (x % 256, y * 255 / (height - 1), 128 + (x / 1000 % 2) * 64); green is 0 when height is 1.
 /// Returns 0, or -1 with the message in `error`.
 int png_shim_write_test_gradient(const char *path, int width, int height, char *error, int error_capacity);
 
