@@ -128,8 +128,8 @@ struct RegionReducer {
         let (factor, regionLeft, regionWidth) = (self.factor, region.left, region.width)
         let outputRow = y / factor - region.top
         let end = columns.upperBound
-        // Plain while loops with the channels spelled out: this runs for every pixel of every image, and stays
-        // fast even in debug builds, where `stride` and inner loops are not optimised away.
+        // Plain while loops, the blend written out and no division per pixel: this runs for every pixel of every
+        // image, and must stay fast even in debug builds, where calls and `stride` are not optimised away.
         if factor == 1 {
             let rowStart = outputRow * regionWidth * 3 - columns.lowerBound * 3
             pixels.withUnsafeMutableBufferPointer { pixels in
@@ -137,31 +137,45 @@ struct RegionReducer {
                 while x < end {
                     let source = row + 4 * x, target = rowStart + x * 3
                     let alpha = UInt32(source[3])
-                    pixels[target] = UInt8(Self.composite(source[0], alpha))
-                    pixels[target + 1] = UInt8(Self.composite(source[1], alpha))
-                    pixels[target + 2] = UInt8(Self.composite(source[2], alpha))
+                    if alpha == 255 {
+                        pixels[target] = source[0]
+                        pixels[target + 1] = source[1]
+                        pixels[target + 2] = source[2]
+                    } else {
+                        let white = 255 * (255 - alpha) + 127
+                        pixels[target] = UInt8((UInt32(source[0]) * alpha + white) / 255)
+                        pixels[target + 1] = UInt8((UInt32(source[1]) * alpha + white) / 255)
+                        pixels[target + 2] = UInt8((UInt32(source[2]) * alpha + white) / 255)
+                    }
                     x += columnStep
                 }
             }
         } else {
-            let rowStart = outputRow * regionWidth * 3 - regionLeft * 3
             sums.withUnsafeMutableBufferPointer { sums in
                 var x = start
+                var target = (outputRow * regionWidth + (x / factor - regionLeft)) * 3
+                var blockEnd = (x / factor + 1) * factor
                 while x < end {
-                    let source = row + 4 * x, target = rowStart + (x / factor) * 3
+                    if x >= blockEnd {
+                        let blocks = (x - blockEnd) / factor + 1
+                        target += 3 * blocks
+                        blockEnd += factor * blocks
+                    }
+                    let source = row + 4 * x
                     let alpha = UInt32(source[3])
-                    sums[target] &+= Self.composite(source[0], alpha)
-                    sums[target + 1] &+= Self.composite(source[1], alpha)
-                    sums[target + 2] &+= Self.composite(source[2], alpha)
+                    if alpha == 255 {
+                        sums[target] &+= UInt32(source[0])
+                        sums[target + 1] &+= UInt32(source[1])
+                        sums[target + 2] &+= UInt32(source[2])
+                    } else {
+                        let white = 255 * (255 - alpha) + 127
+                        sums[target] &+= (UInt32(source[0]) * alpha + white) / 255
+                        sums[target + 1] &+= (UInt32(source[1]) * alpha + white) / 255
+                        sums[target + 2] &+= (UInt32(source[2]) * alpha + white) / 255
+                    }
                     x += columnStep
                 }
             }
         }
-    }
-
-    /// Alpha blend over white (255), rounded.
-    @inline(__always)
-    private static func composite(_ value: UInt8, _ alpha: UInt32) -> UInt32 {
-        alpha == 255 ? UInt32(value) : (UInt32(value) * alpha + 255 * (255 - alpha) + 127) / 255
     }
 }
