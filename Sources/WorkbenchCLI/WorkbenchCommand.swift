@@ -33,6 +33,8 @@ struct WorkbenchCommand: ParsableCommand {
         // A reader that goes away (`workbench classify ... | head -1`) must be a reportable EPIPE on write, not a
         // signal that kills the process mid-file.
         signal(SIGPIPE, SIG_IGN)
+        // Likewise a file-size limit (`ulimit -f`) must be a reportable EFBIG, not a kill that leaves a partial file.
+        signal(SIGXFSZ, SIG_IGN)
         main(nil)
     }
 }
