@@ -59,6 +59,9 @@ public enum TrainingWorkflow {
     ) throws(WorkbenchError) -> TrainingResult {
         let clock = ContinuousClock()
         let started = clock.now
+        // Checked first, so a bad SOURCE_DATE_EPOCH fails before the long part of the run.
+        let creationDate: Date
+        if let requested = request.creationDate { creationDate = requested } else { creationDate = try reproducibleNow() }
         let layout = try resolveLayout(request)
         let labels = layout.labels
         let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
@@ -202,7 +205,7 @@ public enum TrainingWorkflow {
             backboneTensors: extractor.backbone.weights.tensors,
             head: HeadTensors(featureMean: standardizer.mean, featureScale: standardizer.scale,
                               weights: outcome.model.weights, bias: outcome.model.bias),
-            creationDate: iso8601(request.creationDate ?? reproducibleNow()),
+            creationDate: iso8601(creationDate),
             workbenchVersion: WorkbenchInfo.version,
             trainingReportJSON: try encode(report))
         let finished = clock.now
@@ -247,12 +250,17 @@ public enum TrainingWorkflow {
         }
     }
 
-    /// `$SOURCE_DATE_EPOCH` (the reproducible-builds convention) when set, so a rebuild can be byte-identical.
-    private static func reproducibleNow() -> Date {
-        if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let epoch = Double(text) {
-            return Date(timeIntervalSince1970: epoch)
+    /// The latest `$SOURCE_DATE_EPOCH` accepted: the last second of the year 9999, the most ISO 8601 can write.
+    static let latestSourceDateEpoch = 253_402_300_799
+
+    /// `$SOURCE_DATE_EPOCH` (the reproducible-builds convention: whole seconds since 1970) when set, so a rebuild
+    /// can be byte-identical; anything else in it is an error rather than a nonsense date in the model.
+    private static func reproducibleNow() throws(WorkbenchError) -> Date {
+        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return Date() }
+        guard let epoch = Int(text), (0...latestSourceDateEpoch).contains(epoch) else {
+            throw WorkbenchError("SOURCE_DATE_EPOCH must be whole seconds since 1970, from 0 to \(latestSourceDateEpoch); got '\(text)'")
         }
-        return Date()
+        return Date(timeIntervalSince1970: Double(epoch))
     }
 
     private static func iso8601(_ date: Date) -> String {

@@ -68,7 +68,7 @@ final class ExportCommandTests: XCTestCase {
 
         let unwritable = try WorkbenchBinary.run(["export", model, "--format", "onnx", "-o", "/no/such/folder/tiny.onnx"])
         XCTAssertEqual(unwritable.status, 1)
-        XCTAssertEqual(unwritable.errorLines, ["workbench: /no/such/folder/tiny.onnx: folder /no/such/folder does not exist"])
+        XCTAssertEqual(unwritable.errorLines, ["workbench: /no/such/folder/tiny.onnx: cannot write: folder /no/such/folder does not exist"])
     }
 
     func testBadExportsFailWithOneLineAndLeaveNothing() throws {

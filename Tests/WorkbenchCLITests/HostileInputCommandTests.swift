@@ -357,6 +357,15 @@ final class HostileInputCommandTests: XCTestCase {
             XCTAssertEqual(outcome.status, 64, "\(arguments): usage errors exit 64")
             XCTAssertTrue(outcome.errorLines.first?.hasPrefix("Error: \(message)") ?? false, "\(arguments): \(outcome.errorLines)")
         }
+        // The creation date's number comes from the environment; a bad one stops the run before any work.
+        for value in ["nan", "1e300", "-5", "99999999999999"] {
+            let model = folder.appendingPathComponent("date.wbmodel").path
+            let outcome = try WorkbenchBinary.run(["train", dataset.path, "-o", model],
+                                                  environment: Self.environment.merging(["SOURCE_DATE_EPOCH": value]) { $1 })
+            XCTAssertEqual(outcome.status, 1, value)
+            XCTAssertEqual(outcome.errorLines, ["workbench: SOURCE_DATE_EPOCH must be whole seconds since 1970, from 0 to 253402300799; got '\(value)'"])
+            XCTAssertFalse(FileManager.default.fileExists(atPath: model))
+        }
     }
 
     // MARK: - 7. Skips are counted; --strict stops at the first
