@@ -144,12 +144,12 @@ struct LabelCommand: ParsableCommand {
 
     private func jsonObject(result: LabelingWorkflow.MovieResult, markers: [String: String], summary: VideoSummary) -> String {
         let frames = result.frames.map { frame in
-            "{\"second\":\(frame.second),\"label\":\(jsonString(frame.label)),\"confidence\":\(frame.confidence)}"
+            "{\"second\":\(jsonNumber(frame.second)),\"label\":\(jsonString(frame.label)),\"confidence\":\(jsonNumber(frame.confidence))}"
         }
         let markerText = markers.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { "\(jsonString($0)):\(jsonString(markers[$0]!))" }
-        let means = summary.labels.map { "\(jsonString($0)):\(summary.meanConfidence[$0] ?? 0)" }
+        let means = summary.labels.map { "\(jsonString($0)):\(jsonNumber(summary.meanConfidence[$0] ?? 0))" }
         let windows = summary.labels.compactMap { label in
-            summary.bestWindows[label].map { "\(jsonString(label)):{\"start\":\($0.start),\"end\":\($0.end),\"mean_confidence\":\($0.meanConfidence)}" }
+            summary.bestWindows[label].map { "\(jsonString(label)):{\"start\":\(jsonNumber($0.start)),\"end\":\(jsonNumber($0.end)),\"mean_confidence\":\(jsonNumber($0.meanConfidence))}" }
         }
         return "{\"movie\":\(jsonString(result.path)),\"frames\":[\(frames.joined(separator: ","))],"
             + "\"markers\":{\(markerText.joined(separator: ","))},\"skipped_frames\":\(result.skippedFrames.count),"
