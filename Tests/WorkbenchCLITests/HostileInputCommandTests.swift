@@ -48,13 +48,14 @@ final class HostileInputCommandTests: XCTestCase {
 
     // MARK: - Helpers
 
+    /// Runs the project's Python (Pillow is installed there by scripts/setup.sh).
     static func python(_ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
+        process.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
+        process.arguments = arguments
         try process.run()
         process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "python3 \(arguments) failed (Pillow is installed by scripts/setup.sh)")
+        precondition(process.terminationStatus == 0, "python3 \(arguments) failed")
     }
 
     private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
