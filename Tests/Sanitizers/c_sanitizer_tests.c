@@ -6,13 +6,16 @@
 //
 // CASES_FILE has one decoder case a line, "file expected width height tolerance scale" (expected "-" when the
 // file must fail, width/height the decoded size, scale the JPEG numerator in eighths): the shims decode each
-// fixture as the Swift decoders do, and the RGB composited onto white must match the expected bytes. Then the
+// fixture as the Swift decoders do, and the RGB composited onto white must match the expected bytes, streamed from
+// the file as well as from memory. Then the
 // kernels run at small odd sizes on every path this CPU supports (wb_kernel_level) and are compared with naive
 // loops written here.
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ckernels.h"
 #include "jpeg_shim.h"
@@ -92,6 +95,65 @@ static unsigned char *decode_jpeg(const unsigned char *data, size_t size, int sc
     return rgb;
 }
 
+// The same decodes streamed from a file descriptor (the path the Swift decoders take): every row must equal the
+// in-memory decode, and a file that fails in memory must fail streamed too.
+static unsigned char *decode_file(const char *path, int is_png, int scale, int *width, int *height, char *error) {
+    int descriptor = open(path, O_RDONLY);
+    if (descriptor < 0) return NULL;
+    unsigned char *rgb = NULL;
+    if (is_png) {
+        png_shim_header header;
+        png_shim_reader *reader = png_shim_open_file(descriptor, &header, error, 256);
+        if (reader && header.width > 0 && header.height > 0 && (long long)header.width * header.height <= 100000000LL &&
+            png_shim_start_rgba(reader, error, 256) == 0) {
+            size_t w = (size_t)header.width, h = (size_t)header.height;
+            unsigned char *rgba = malloc(w * h * 4);
+            int status = 0;
+            for (int pass = 0; status == 0 && pass < (header.is_interlaced ? 7 : 1); pass++) {
+                for (size_t y = 0; status == 0 && y < h; y++) {
+                    // Interlaced: each pass writes its own pixels of the row into the same row.
+                    status = png_shim_read_row(reader, rgba + y * w * 4, error, 256);
+                }
+            }
+            if (status == 0) {
+                rgb = malloc(w * h * 3);
+                for (size_t i = 0; i < w * h; i++) {
+                    unsigned alpha = rgba[4 * i + 3];
+                    for (int c = 0; c < 3; c++) {
+                        unsigned value = rgba[4 * i + c];
+                        rgb[3 * i + c] = (unsigned char)(alpha == 255 ? value : (value * alpha + 255 * (255 - alpha) + 127) / 255);
+                    }
+                }
+                *width = (int)w;
+                *height = (int)h;
+            }
+            free(rgba);
+        }
+        png_shim_close(reader);
+    } else {
+        static unsigned char exif[65536];
+        jpeg_shim_header header;
+        jpeg_shim_decoder *decoder = jpeg_shim_open_file(descriptor, &header, exif, sizeof exif, error, 256);
+        int w = 0, h = 0;
+        if (decoder && jpeg_shim_start(decoder, scale, &w, &h, error, 256) == 0) {
+            rgb = malloc((size_t)w * (size_t)h * 3 + 1);
+            int status = 0;
+            for (int y = 0; status == 0 && y < h; y++) status = jpeg_shim_read_row(decoder, rgb + (size_t)y * (size_t)w * 3, error, 256);
+            if (status == 0) status = jpeg_shim_finish(decoder, error, 256);
+            if (status != 0) {
+                free(rgb);
+                rgb = NULL;
+            } else {
+                *width = w;
+                *height = h;
+            }
+        }
+        jpeg_shim_close(decoder);
+    }
+    close(descriptor);
+    return rgb;
+}
+
 static void decoder_case(const char *folder, const char *file, const char *expected, int width, int height,
                          int tolerance, int scale) {
     char path[4096], error[256] = "";
@@ -105,6 +167,17 @@ static void decoder_case(const char *folder, const char *file, const char *expec
     unsigned char *rgb = is_png ? decode_png(data, size, &decoded_width, &decoded_height, error)
                                 : decode_jpeg(data, size, scale, &decoded_width, &decoded_height, error);
     free(data);
+    char streamed_error[256] = "";
+    int streamed_width = 0, streamed_height = 0;
+    unsigned char *streamed = decode_file(path, is_png, scale, &streamed_width, &streamed_height, streamed_error);
+    CHECK((rgb == NULL) == (streamed == NULL), "%s: decoded %s from memory but %s streamed (%s)", file,
+          rgb ? "fine" : "not", streamed ? "fine" : "not", streamed_error);
+    if (rgb && streamed) {
+        CHECK(streamed_width == decoded_width && streamed_height == decoded_height &&
+                  memcmp(rgb, streamed, (size_t)decoded_width * decoded_height * 3) == 0,
+              "%s: the streamed decode differs from the in-memory one", file);
+    }
+    free(streamed);
     if (strcmp(expected, "-") == 0) {
         CHECK(rgb == NULL, "%s: decoded, but it must fail", file);
         CHECK(error[0] != 0, "%s: failed without a message", file);
