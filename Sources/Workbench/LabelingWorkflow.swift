@@ -19,6 +19,9 @@ public enum LabelingWorkflow {
         }
     }
 
+    /// The most worker threads labeling uses, whatever the settings ask for.
+    public static let mostWorkers = 256
+
     /// One labelled movie.
     public struct MovieResult: Sendable {
         public var path: String
@@ -39,7 +42,9 @@ public enum LabelingWorkflow {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw WorkbenchError(path: path, reason: "no such video file or frames folder")
         }
-        let threads = max(1, extractor.settings.threads)
+        // Each worker holds a batch of frames and a network's activations: the cap keeps memory (and the batch
+        // size, a product with it) bounded whatever --threads says.
+        let threads = min(max(1, extractor.settings.threads), Self.mostWorkers)
         var skipped: [SkippedFrame] = []
         let source: FrameSource
         do {
@@ -49,9 +54,10 @@ public enum LabelingWorkflow {
                 source = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
                                          load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
                                          onSkip: { skipped.append($0) })
-            } else if extractor.settings.threads > 1 {
+            } else if threads > 1 {
                 // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
-                source = try SegmentedVideoFrameSource(path: path, every: sampling.every, parallelism: extractor.settings.threads)
+                source = try SegmentedVideoFrameSource(path: path, every: sampling.every,
+                                                       parallelism: min(threads, Parallel.coreCount))
             } else {
                 source = try VideoFrameSource(path: path, every: sampling.every)
             }
@@ -69,13 +75,13 @@ public enum LabelingWorkflow {
         let frames: [LabeledFrame]
         do {
             frames = try labeler.label(frameSource, sourcePath: path, classify: { batch in
-                // Each worker thread runs one contiguous share of the frames as a network batch.
+                // Each worker thread runs one contiguous share of the frames as a network batch; a batch smaller
+                // than the worker count (a one-frame folder, the end of a video) has fewer shares than workers.
                 let features = UncheckedSendable(UnsafeMutableBufferPointer<Float>.allocate(capacity: batch.count * width))
                 defer { features.value.deallocate() }
-                let share = (batch.count + threads - 1) / threads
-                Parallel.forEach(threads, threads: threads) { worker in
-                    let range = (worker * share)..<min(batch.count, (worker + 1) * share)
-                    guard !range.isEmpty else { return }
+                let shares = Parallel.shares(of: batch.count, parts: threads)
+                Parallel.forEach(shares.count, threads: shares.count) { worker in
+                    let range = shares[worker]
                     let inputs = range.flatMap { Preprocessing.networkInput(from: batch[$0].image) }
                     let vectors = network.features(inputs, batch: range.count)
                     _ = UnsafeMutableBufferPointer(rebasing: features.value[(range.lowerBound * width)..<(range.upperBound * width)])
