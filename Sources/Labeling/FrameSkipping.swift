@@ -14,6 +14,11 @@ import Foundation
 ///
 /// Comparing a full and a B-skipping decode of the first seconds is not a safe test: a movie that opens on a still
 /// or black picture decodes identically either way, and breaks later.
+///
+/// Any skipping assumes frames are short next to the sampling interval: a skipped frame then moves a sample by a
+/// frame or a run of B-frames. In a slide show or another variable-rate video one skippable frame can stay on
+/// screen for seconds, and skipping it would show the slide before instead; so only a constant frame rate of at
+/// least `framesPerSample` frames per sample is ever skipped in.
 public enum FrameSkipping: String, Sendable, Equatable {
     case noReferences = "noref"
     case bidirectional = "bidir"
@@ -26,10 +31,23 @@ public enum FrameSkipping: String, Sendable, Equatable {
     /// skipping would move them by a frame or more.
     public static let minimumSampleInterval = 0.5
 
-    /// The deepest skipping that decodes `path` exactly as a full decode would, for samples `every` seconds apart;
-    /// nil (decode every frame) below `minimumSampleInterval`, without reading the file.
-    public static func choose(path: String, every: Double) -> FrameSkipping? {
-        every >= minimumSampleInterval ? choose(path: path) : nil
+    /// The fewest frames per sample at which skipping is allowed: a skipped run of frames then moves a sample by
+    /// a small part of the interval.
+    public static let framesPerSample = 10.0
+
+    /// The deepest skipping that decodes `path` exactly as a full decode would, for samples `every` seconds apart.
+    ///
+    /// Nil (decode every frame) below `minimumSampleInterval` or under `framesPerSample` frames per sample, without
+    /// reading the file; nil too unless the frame count over the duration shows a constant rate
+    /// (`VideoProbe.constantFrameRate(frames:)`), the count taken from the container or, when it states none, from
+    /// ffprobe counting packets with `tools`.
+    public static func choose(path: String, every: Double, probe: VideoProbe, tools: ExternalTools) -> FrameSkipping? {
+        guard every >= minimumSampleInterval, let base = probe.baseFrameRate, base * every >= framesPerSample,
+              let frames = probe.frameCount ?? VideoProbe.countFrames(path: path, tools: tools),
+              probe.constantFrameRate(frames: frames) != nil else {
+            return nil
+        }
+        return choose(path: path)
     }
 
     /// The deepest skipping that decodes `path` exactly as a full decode would.

@@ -20,7 +20,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
     public let probe: VideoProbe
     /// The segments, in order.
     public let segments: [VideoFrameSource.Segment]
-    /// The frames the decoders may skip; nil decodes every frame (see `FrameSkipping.choose(path:every:)`).
+    /// The frames the decoders may skip; nil decodes every frame (see `FrameSkipping.choose(path:every:probe:tools:)`).
     public let skipping: FrameSkipping?
     private let tools: ExternalTools
     private let parallelism: Int
@@ -29,43 +29,59 @@ public final class SegmentedVideoFrameSource: FrameSource {
     private var nextSegment = 0
 
     /// Probes `path` and plans segments of at most `maximumSegmentFrames` samples (each one's read-ahead) over its
-    /// probed duration. A video whose duration is unknown is one segment.
+    /// probed duration. A video whose duration is unknown (or implausible), or whose container ffmpeg cannot seek
+    /// by an index (`VideoProbe.seeksByIndex`), is one segment. `every` is checked as `VideoFrameSource` checks it.
     public init(path: String, every: Double = 1, maximumSegmentFrames: Int = 300, parallelism: Int = 2,
                 tools: ExternalTools? = nil) throws(LabelingError) {
-        guard every.isFinite, every > 0 else {
-            throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
-        }
+        try SamplingLimits.check(every: every, path: path)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
         self.path = path
         self.every = every
         self.tools = resolvedTools
-        self.parallelism = max(1, parallelism)
-        self.maximumSegmentFrames = max(1, maximumSegmentFrames)
+        self.parallelism = min(max(1, parallelism), Self.mostDecoders)
+        self.maximumSegmentFrames = min(max(1, maximumSegmentFrames), SamplingLimits.maximumPlannedSamples)
         probe = try VideoProbe.probe(path: path, tools: resolvedTools)
-        skipping = FrameSkipping.choose(path: path, every: every)
-        if let duration = probe.duration, duration > 0 {
-            let total = max(1, Int((duration / every).rounded(.up)))
+        try SamplingLimits.check(every: every, video: probe, path: path)
+        skipping = FrameSkipping.choose(path: path, every: every, probe: probe, tools: resolvedTools)
+        if probe.seeksByIndex, let total = SamplingLimits.plannedSamples(duration: probe.duration, every: every) {
             segments = Self.plan(total: total, maximumSegmentFrames: self.maximumSegmentFrames, parallelism: self.parallelism)
         } else {
-            segments = [VideoFrameSource.Segment(firstIndex: 0, frameCount: Int.max / 2)]
+            let expected = SamplingLimits.plannedSamples(duration: probe.duration, every: every)
+            segments = [VideoFrameSource.Segment(firstIndex: 0, frameCount: expected ?? 0, runsToEnd: true)]
         }
     }
+
+    /// More decoders than this would only contend for the cores (each ffmpeg start also costs 0.1 core-seconds).
+    static let mostDecoders = 256
 
     deinit { close() }
 
     /// Splits `total` samples into equal segments of at most `maximumSegmentFrames`, their number a multiple of
-    /// `parallelism` (fewer only when there are fewer samples than decoders).
+    /// `parallelism` (fewer only when there are fewer samples than decoders). The last segment runs to the end of
+    /// the video. Counts below 1 count as 1, at most `mostDecoders` decoders are planned for, and at most
+    /// `SamplingLimits.maximumPlannedSamples` samples (the last segment goes on past them).
     public static func plan(total: Int, maximumSegmentFrames: Int, parallelism: Int) -> [VideoFrameSource.Segment] {
-        precondition(total > 0 && maximumSegmentFrames > 0 && parallelism > 0)
-        let rounds = (total + parallelism * maximumSegmentFrames - 1) / (parallelism * maximumSegmentFrames)
-        let perSegment = (total + rounds * parallelism - 1) / (rounds * parallelism)
-        return stride(from: 0, to: total, by: perSegment).map {
-            VideoFrameSource.Segment(firstIndex: $0, frameCount: min(perSegment, total - $0))
+        let total = min(max(1, total), SamplingLimits.maximumPlannedSamples)
+        let longest = max(1, maximumSegmentFrames), decoders = min(max(1, parallelism), mostDecoders)
+        // One round is `decoders` segments decoded side by side; a round too large to count covers any total.
+        let (perRound, overflow) = decoders.multipliedReportingOverflow(by: longest)
+        let rounds = overflow ? 1 : (total - 1) / perRound + 1
+        let (segmentsWanted, tooMany) = rounds.multipliedReportingOverflow(by: decoders)
+        let segmentCount = tooMany ? total : min(total, segmentsWanted)
+        let perSegment = (total - 1) / segmentCount + 1
+        let starts = Array(stride(from: 0, to: total, by: perSegment))
+        return starts.enumerated().map { position, start in
+            VideoFrameSource.Segment(firstIndex: start, frameCount: min(perSegment, total - start),
+                                     runsToEnd: position == starts.count - 1)
         }
     }
 
-    public var expectedFrameCount: Int? { segments.reduce(0) { $0 + $1.frameCount } }
+    /// The planned samples; for a video of unknown length, nil.
+    public var expectedFrameCount: Int? {
+        let count = segments.reduce(0) { $0 + $1.frameCount }
+        return count > 0 ? count : nil
+    }
 
     public func nextFrame() throws(LabelingError) -> Frame? {
         while true {
@@ -90,7 +106,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
             nextSegment += 1
             let source = PrefetchingFrameSource(
                 VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment, skipping: skipping),
-                depth: min(segment.frameCount, maximumSegmentFrames))
+                depth: segment.frameCount > 0 ? min(segment.frameCount, maximumSegmentFrames) : maximumSegmentFrames)
             source.start()
             inFlight.append(source)
         }

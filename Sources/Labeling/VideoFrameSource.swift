@@ -5,21 +5,39 @@ import ImageCodecs
 ///
 /// ffmpeg samples one frame every `every` seconds (`fps` filter), centre-crops it with the network's crop rule
 /// (`CropExpression`), scales it straight to 224×224 (bicubic) and writes raw RGB24 to stdout. We read fixed
-/// 224·224·3-byte chunks, so memory stays flat however long the movie is and nothing touches the disk. Frame `n`
-/// (0-based) is at `n · every` seconds, which is where the `fps` filter puts it.
+/// 224·224·3-byte chunks, so memory stays flat however long the movie is and nothing touches the disk.
+///
+/// Sample `n` (0-based) is the picture on screen at exactly `n · every` seconds from the start of the video: the
+/// last frame whose time is at or before it. The `fps` filter does this with `start_time=0` (its slots are
+/// counted from the video's start, not from its first frame, which may come later) and `round=up` (a frame at
+/// 4.12 s belongs to the slot at 5 s, not 4 s; the default, nearest, would also drop a frame at 8.0 s followed by
+/// one at 8.4 s). A slide show or a variable-frame-rate video thus gives the same samples as a constant-rate one.
 ///
 /// The file is probed with ffprobe when the source is made (so "not a video" fails before any work starts);
 /// ffmpeg starts on the first `nextFrame()`. Closing early, or dropping the source, terminates ffmpeg.
 public final class VideoFrameSource: FrameSource {
     /// A stretch of the video: `frameCount` samples starting with sample number `firstIndex` (at
-    /// `firstIndex · every` seconds). ffmpeg seeks there itself (`-ss` before `-i`: to the keyframe before, then
-    /// decoding forward), so several segments can be decoded by several ffmpeg processes at once.
+    /// `firstIndex · every` seconds), or every sample from there to the end when `runsToEnd`.
+    ///
+    /// ffmpeg seeks there itself: `-ss` before `-i` jumps to the keyframe at or before that time, and
+    /// `-noaccurate_seek` keeps the frames decoded between the keyframe and the time, because the picture on screen
+    /// at the segment's first sample is usually one of them (in a slide show, always). Timestamps stay relative to
+    /// the seek time, so the `fps` filter's slot 0 is exactly the segment's first sample and the frames before it
+    /// only compete for that slot. Several segments can thus be decoded by several ffmpeg processes at once and
+    /// give what one decoder gives.
     public struct Segment: Sendable, Equatable {
+        /// The number of the segment's first sample.
         public var firstIndex: Int
+        /// How many samples it holds (for the last segment, how many are expected).
         public var frameCount: Int
-        public init(firstIndex: Int, frameCount: Int) {
+        /// Whether decoding goes on to the end of the video rather than stopping after `frameCount` samples:
+        /// true for the last segment, so a video that runs past its probed duration loses nothing.
+        public var runsToEnd: Bool
+        /// Makes a segment.
+        public init(firstIndex: Int, frameCount: Int, runsToEnd: Bool = false) {
             self.firstIndex = firstIndex
             self.frameCount = frameCount
+            self.runsToEnd = runsToEnd
         }
     }
 
@@ -35,24 +53,25 @@ public final class VideoFrameSource: FrameSource {
     public let probe: VideoProbe
     /// The stretch this source decodes; nil is the whole video.
     public let segment: Segment?
-    /// The frames ffmpeg may leave undecoded; nil decodes every frame (see `FrameSkipping.choose(path:every:)`).
+    /// The frames ffmpeg may leave undecoded; nil decodes every frame (see `FrameSkipping.choose(path:every:probe:tools:)`).
     public let skipping: FrameSkipping?
     private let tools: ExternalTools
     private var running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)?
     private var nextIndex: Int
     private var finished = false
 
-    /// Probes `path` and prepares to decode one frame every `every` seconds (must be positive).
+    /// Probes `path` and prepares to decode one frame every `every` seconds.
     ///
+    /// `every` must be within `SamplingLimits` and not faster than the video's frame rate (`.invalidArgument`).
     /// `tools` defaults to ffmpeg/ffprobe found on PATH.
     public convenience init(path: String, every: Double = 1, tools: ExternalTools? = nil) throws(LabelingError) {
-        guard every.isFinite, every > 0 else {
-            throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
-        }
+        try SamplingLimits.check(every: every, path: path)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
-        self.init(path: path, every: every, probe: try VideoProbe.probe(path: path, tools: resolvedTools),
-                  tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path, every: every))
+        let probe = try VideoProbe.probe(path: path, tools: resolvedTools)
+        try SamplingLimits.check(every: every, video: probe, path: path)
+        self.init(path: path, every: every, probe: probe,
+                  tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path, every: every, probe: probe, tools: resolvedTools))
     }
 
     /// A source over an already probed video, optionally one segment of it.
@@ -68,17 +87,16 @@ public final class VideoFrameSource: FrameSource {
 
     deinit { close() }
 
-    /// Estimated from the probed duration: the `fps` filter emits about one frame per `every` seconds.
+    /// Estimated from the probed duration: the `fps` filter emits one frame per `every` seconds.
     public var expectedFrameCount: Int? {
         if let segment { return segment.frameCount }
-        guard let duration = probe.duration else { return nil }
-        return max(1, Int((duration / every).rounded(.up)))
+        return SamplingLimits.plannedSamples(duration: probe.duration, every: every)
     }
 
     /// The arguments ffmpeg runs with (exposed for tests and diagnostics).
     public var ffmpegArguments: [String] {
         let filters = [
-            "fps=fps=\(1 / every)",
+            "fps=fps=\(1 / every):start_time=0:round=up",
             CropExpression.filter,
             "scale=\(Self.side):\(Self.side):flags=bicubic",
             "format=rgb24",
@@ -86,8 +104,11 @@ public final class VideoFrameSource: FrameSource {
         // Frames no sample needs are left undecoded (see FrameSkipping): a third or more of the work.
         let skipping = self.skipping.map { ["-skip_frame", $0.rawValue] } ?? []
         // Segments run side by side, one per core: each decoder and its scaler keep to one thread.
-        let seeking = segment.map { ["-threads", "1", "-filter_threads", "1", "-ss", "\(Double($0.firstIndex) * every)"] } ?? []
-        let limit = segment.map { ["-frames:v", "\($0.frameCount)"] } ?? []
+        // Microseconds are what ffmpeg keeps of -ss; "%.6f" never writes an exponent, which -ss would not parse.
+        let seeking = segment.map {
+            ["-threads", "1", "-filter_threads", "1", "-noaccurate_seek", "-ss", String(format: "%.6f", Double($0.firstIndex) * every)]
+        } ?? []
+        let limit = segment.flatMap { $0.runsToEnd ? nil : ["-frames:v", "\($0.frameCount)"] } ?? []
         return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + ["-i", path,
                 "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters] + limit
                 + ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
@@ -96,7 +117,7 @@ public final class VideoFrameSource: FrameSource {
     /// The next 224×224 frame, or nil at the end of the video.
     public func nextFrame() throws(LabelingError) -> Frame? {
         if finished { return nil }
-        if let segment, nextIndex >= segment.firstIndex + segment.frameCount {
+        if let segment, !segment.runsToEnd, nextIndex >= segment.firstIndex + segment.frameCount {
             close()
             return nil
         }

@@ -10,13 +10,65 @@ public struct VideoProbe: Sendable, Equatable {
     public let duration: Double?
     /// Whether the file also has an audio stream (highlights keep the sound when there is one).
     public let hasAudio: Bool
+    /// The stream's base frame rate (ffprobe's `r_frame_rate`: the lowest rate that represents every frame's
+    /// time), when stated.
+    public let baseFrameRate: Double?
+    /// The stream's average frame rate (`avg_frame_rate`: frames over duration), when stated. A slide show has a
+    /// base rate of 25 and an average well under 1.
+    public let averageFrameRate: Double?
+    /// ffmpeg's name for the container (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `mpegts`, …), when known.
+    public let formatName: String?
+    /// The number of frames in the video stream, when the container states it (MP4's sample table does;
+    /// Matroska does not, and ffprobe then reports its base rate as the average too).
+    public let frameCount: Int?
+    /// The video stream's own duration, when stated (the file's can be longer, e.g. audio running on).
+    public let streamDuration: Double?
 
     /// Makes a probe result.
-    public init(width: Int, height: Int, duration: Double?, hasAudio: Bool) {
+    public init(width: Int, height: Int, duration: Double?, hasAudio: Bool, baseFrameRate: Double? = nil,
+                averageFrameRate: Double? = nil, formatName: String? = nil, frameCount: Int? = nil,
+                streamDuration: Double? = nil) {
         self.width = width
         self.height = height
         self.duration = duration
         self.hasAudio = hasAudio
+        self.baseFrameRate = baseFrameRate
+        self.averageFrameRate = averageFrameRate
+        self.formatName = formatName
+        self.frameCount = frameCount
+        self.streamDuration = streamDuration
+    }
+
+    /// The highest frame rate the stream states, when it states one: sampling faster than this only repeats
+    /// frames.
+    public var frameRate: Double? { [baseFrameRate, averageFrameRate].compactMap { $0 }.max() }
+
+    /// The base frame rate, when `frames` frames over the stream's duration come to it within 1 % (nominal rates
+    /// such as 29.97 against 30000/1001, and durations rounded by the container, differ a little): then no frame
+    /// stays on screen much longer than one frame interval. Nil for a slide show or another variable-rate video.
+    public func constantFrameRate(frames: Int) -> Double? {
+        guard let base = baseFrameRate, let seconds = streamDuration ?? duration, seconds > 0, frames > 0 else { return nil }
+        return abs(Double(frames) / seconds - base) <= 0.01 * base ? base : nil
+    }
+
+    /// Counts the video stream's packets (one per frame) by reading the file through without decoding: a few
+    /// seconds for a feature film. Nil when ffprobe fails.
+    public static func countFrames(path: String, tools: ExternalTools) -> Int? {
+        let arguments = ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
+                         "-of", "csv=p=0", "--", path]
+        guard let result = try? ToolRunner.run(tools.ffprobe, arguments, subject: path), result.status == 0 else { return nil }
+        let text = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.split(separator: "\n").first.flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
+    }
+
+    /// Whether ffmpeg seeks this container through an index of keyframes, so a decoder started at any time lands on
+    /// the keyframe at or before it and decodes exactly what a decoder from the start shows there (MP4/MOV,
+    /// Matroska/WebM, AVI). Streams without an index (MPEG-TS, MPEG-PS, raw elementary streams) are searched by
+    /// timestamp, which can land past the wanted time, so they are decoded in one piece.
+    public var seeksByIndex: Bool {
+        guard let formatName else { return false }
+        let names = Set(formatName.split(separator: ",").map(String.init))
+        return !names.isDisjoint(with: ["mov", "mp4", "matroska", "webm", "avi"])
     }
 
     /// Runs ffprobe on `path` and checks it is a video.
@@ -70,6 +122,20 @@ public struct VideoProbe: Sendable, Equatable {
             return number
         }
         let duration = seconds(format["duration"]) ?? seconds(video["duration"])
-        return VideoProbe(width: width, height: height, duration: duration, hasAudio: hasAudio)
+        return VideoProbe(width: width, height: height, duration: duration, hasAudio: hasAudio,
+                          baseFrameRate: video["r_frame_rate"]?.stringValue.flatMap(rate),
+                          averageFrameRate: video["avg_frame_rate"]?.stringValue.flatMap(rate),
+                          formatName: format["format_name"]?.stringValue,
+                          frameCount: video["nb_frames"]?.stringValue.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
+                          streamDuration: seconds(video["duration"]))
+    }
+
+    /// A frame rate as ffprobe writes it ("30000/1001", "25/1"); nil for "0/0" and anything not a positive rate.
+    static func rate(_ text: String) -> Double? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]),
+              numerator.isFinite, denominator.isFinite, numerator > 0, denominator > 0 else { return nil }
+        let value = numerator / denominator
+        return value.isFinite && value > 0 ? value : nil
     }
 }

@@ -35,8 +35,19 @@ final class FrameSkippingTests: XCTestCase {
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-c:v", "libx264", "-preset", "veryfast",
                     "-bf", "3", "-pix_fmt", "yuv420p", video])
         XCTAssertEqual(FrameSkipping.choose(path: video), .bidirectional)
-        XCTAssertEqual(FrameSkipping.choose(path: video, every: 1), .bidirectional)
-        XCTAssertNil(FrameSkipping.choose(path: video, every: 0.25), "samples this close need every frame")
+        let tools = try requireTools()
+        let probe = try VideoProbe.probe(path: video, tools: tools)
+        XCTAssertEqual(probe.frameCount, 200)
+        XCTAssertEqual(probe.constantFrameRate(frames: 200), 25)
+        XCTAssertEqual(FrameSkipping.choose(path: video, every: 1, probe: probe, tools: tools), .bidirectional)
+        XCTAssertNil(FrameSkipping.choose(path: video, every: 0.25, probe: probe, tools: tools), "samples this close need every frame")
+        // Matroska states no frame count: ffprobe counts the packets.
+        let matroska = folder + "/veryfast.mkv"
+        try ffmpeg(["-i", video, "-c", "copy", matroska])
+        let matroskaProbe = try VideoProbe.probe(path: matroska, tools: tools)
+        XCTAssertNil(matroskaProbe.frameCount)
+        XCTAssertEqual(VideoProbe.countFrames(path: matroska, tools: tools), 200)
+        XCTAssertEqual(FrameSkipping.choose(path: matroska, every: 1, probe: matroskaProbe, tools: tools), .bidirectional)
         let (wrong, decoded, all) = try damage(video)
         XCTAssertEqual(wrong, 0)
         XCTAssertLessThan(decoded, all / 2, "most frames are B-frames, and are skipped")
@@ -55,6 +66,40 @@ final class FrameSkippingTests: XCTestCase {
         XCTAssertEqual(FrameSkipping.choose(path: video), .noReferences)
         XCTAssertEqual(try damage(video, seconds: 4).wrong, 0, "the black opening hides the damage")
         XCTAssertGreaterThan(try damage(video).wrong, 10, "skipping B-frames must really be wrong here")
+    }
+
+    /// A slide show holds each frame for seconds, and x264 makes some of them B-frames nothing refers to: skipping
+    /// one would show the slide before it for as long. Only a constant rate of ten or more frames per sample
+    /// allows skipping.
+    func testSparseOrSlowVideosAreNeverSkippedIn() throws {
+        let folder = try makeTemporaryFolder(self)
+        var list = ""
+        for (position, colour) in ["red", "lime", "blue", "yellow", "white", "black"].enumerated() {
+            let picture = folder + "/\(position).png"
+            try ffmpeg(["-f", "lavfi", "-i", "color=c=\(colour):size=64x48", "-frames:v", "1", picture])
+            list += "file '\(picture)'\nduration \(["1.24", "2.36", "0.84", "3.16", "1.64", "2.04"][position])\n"
+        }
+        try Data(list.utf8).write(to: URL(fileURLWithPath: folder + "/list.txt"))
+        let slides = folder + "/slides.mp4"
+        try ffmpeg(["-f", "concat", "-safe", "0", "-i", folder + "/list.txt", "-fps_mode", "vfr", "-c:v", "libx264",
+                    "-preset", "veryfast", "-bf", "3", "-pix_fmt", "yuv420p", slides])
+        let tools = try requireTools()
+        XCTAssertEqual(FrameSkipping.choose(path: slides), .bidirectional, "the encoder alone would allow it")
+        for container in ["mp4", "mkv"] {
+            let path = folder + "/slides." + container
+            if container != "mp4" { try ffmpeg(["-i", slides, "-c", "copy", path]) }
+            let probe = try VideoProbe.probe(path: path, tools: tools)
+            XCTAssertEqual(probe.baseFrameRate, 25, container)
+            XCTAssertNil(FrameSkipping.choose(path: path, every: 1, probe: probe, tools: tools), container)
+        }
+
+        let slow = folder + "/slow.mp4"
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=5:duration=4", "-c:v", "libx264", "-preset", "veryfast",
+                    "-pix_fmt", "yuv420p", slow])
+        let slowProbe = try VideoProbe.probe(path: slow, tools: tools)
+        XCTAssertEqual(slowProbe.constantFrameRate(frames: 20), 5)
+        XCTAssertNil(FrameSkipping.choose(path: slow, every: 1, probe: slowProbe, tools: tools), "5 frames a sample: too few")
+        XCTAssertEqual(FrameSkipping.choose(path: slow, every: 2, probe: slowProbe, tools: tools), .bidirectional)
     }
 
     /// HEVC's B-frames are references for everything after them; other encoders say nothing we can trust.

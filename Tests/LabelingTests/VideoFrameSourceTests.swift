@@ -115,8 +115,8 @@ final class VideoFrameSourceTests: XCTestCase {
     func testStoppingEarlyEndsFFmpeg() throws {
         let folder = try makeTemporaryFolder(self)
         let video = folder + "/long.mp4"
-        // 10 minutes of test pattern at a tiny frame rate keeps the file small; sampling 10 fps gives 6000 frames.
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=1:duration=600", "-c:v", "mpeg4", video])
+        // A minute of test pattern at 10 fps, all of it sampled: 600 frames.
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=60", "-c:v", "mpeg4", video])
         let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
         XCTAssertNotNil(try source.nextFrame())
         XCTAssertNotNil(try source.nextFrame())
@@ -130,7 +130,7 @@ final class VideoFrameSourceTests: XCTestCase {
         struct Stop: Error {}
         let folder = try makeTemporaryFolder(self)
         let video = folder + "/long.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=1:duration=600", "-c:v", "mpeg4", video])
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=60", "-c:v", "mpeg4", video])
         let started = Date()
         do {
             let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
@@ -176,6 +176,36 @@ final class VideoFrameSourceTests: XCTestCase {
             try ExternalTools.locate(for: "movie.mp4", searchPath: "/nonexistent-bin")
         }
         XCTAssertEqual(error?.description, "movie.mp4: ffmpeg not found on PATH; run scripts/setup.sh")
+    }
+
+    /// Intervals outside a millisecond to a day, or faster than the video's frames, are refused before ffmpeg
+    /// runs; a typed interval a little under the frame interval (0.0333 for 29.97 fps) is not.
+    func testSamplingIntervalBounds() throws {
+        let folder = try makeTemporaryFolder(self)
+        let video = try makeRedThenBlue(in: folder)
+        let tools = try requireTools()
+        for every in [0, -1, 1e-300, 0.0009, 86_401, 1e300, .infinity, .nan] {
+            let error = assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: every, tools: tools) }
+            XCTAssertEqual(error?.path, video)
+            assertLabelingError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: every, tools: tools) }
+        }
+        let error = assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: 0.01, tools: tools) }
+        XCTAssertEqual(error?.description, video + ": sampling every 0.01 s is faster than the video's frame rate "
+                       + "(25 fps, a frame every 0.04 s); sample every 0.04 s or more")
+        assertLabelingError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: 0.02, tools: tools) }
+        XCTAssertEqual(try VideoFrameSource(path: video, every: 0.04, tools: tools).expectedFrameCount, 150)
+        XCTAssertNotNil(try VideoFrameSource(path: video, every: 0.039, tools: tools), "within the slack")
+
+        let ntsc = folder + "/ntsc.mp4"
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=30000/1001:duration=1", "-c:v", "mpeg4", ntsc])
+        let probe = try VideoProbe.probe(path: ntsc, tools: tools)
+        XCTAssertEqual(probe.frameRate ?? 0, 30000.0 / 1001.0, accuracy: 1e-9)
+        XCTAssertNotNil(try VideoFrameSource(path: ntsc, every: 0.0333, tools: tools))
+        XCTAssertNotNil(try VideoFrameSource(path: ntsc, every: 0.033, tools: tools))
+        XCTAssertEqual(VideoProbe.rate("0/0"), nil)
+        XCTAssertEqual(VideoProbe.rate("25/1"), 25)
+        XCTAssertEqual(VideoProbe.rate("1/0"), nil)
+        XCTAssertEqual(VideoProbe.rate("nonsense"), nil)
     }
 
     func testBadIntervalAndClassifierMismatch() throws {
