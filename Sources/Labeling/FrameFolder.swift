@@ -3,9 +3,9 @@ import ImageCodecs
 
 /// A picture in a frame folder that could not be decoded; the source skips it and goes on.
 public struct SkippedFrame: Sendable, Equatable {
-    /// 0-based rank of the file among the numbered frames (its time slot is kept, unused).
+    /// 0-based rank of the file among the numbered frames.
     public let index: Int
-    /// Its time in seconds.
+    /// Its time in seconds (from its frame number; the slot stays empty).
     public let second: Double
     /// Why it could not be read ("path: reason").
     public let error: ImageError
@@ -14,12 +14,17 @@ public struct SkippedFrame: Sendable, Equatable {
 /// Frames from a folder of numbered pictures (`1.jpg`, `2.jpg`, … `10.jpg`), e.g. made by
 /// `ffmpeg -i movie.mp4 -vf fps=1 %d.jpg`.
 ///
-/// Order is natural numeric by the number in the file name (the last run of digits in the name without its
-/// extension, so `frame_0002.png` is 2): 1, 2, 10 — never 1, 10, 2. Files with equal numbers are ordered by
-/// name. The n-th frame (1-based rank) is at (n − 1) · `every` seconds, or (n − 1) / `framesPerSecond` when that
-/// is given. Only `.jpg`, `.jpeg` and `.png` files with a number are frames; everything else (hidden files,
-/// other files, sub-folders) is ignored and listed in `ignoredFiles`. A picture that fails to decode is skipped,
-/// recorded in `skippedFrames` and reported to `onSkip`; it keeps its time slot so later frames stay on time.
+/// A frame's number is the last run of digits in its name without the extension (`frame_0002.png` is 2), and it
+/// alone sets the frame's time: frame n is at (n − 1) · `every` seconds, or (n − 1) / `framesPerSecond` when that
+/// is given, so a folder with gaps (`1.jpg`, `10.jpg`) keeps them (0 s and 9 s). Numbering starts at 1, as
+/// ffmpeg's does, unless the folder has a frame 0 (`-start_number 0`): then frame n is at n · `every`. Frames come
+/// in numeric order: 1, 2, 10 — never 1, 10, 2.
+///
+/// Two files with one number (`1.jpg` and `01.jpg`, or `1.jpg` and `1.png`) would claim one moment, so they are an
+/// error naming both, never a silent pick; so is a number above `SamplingLimits.largestFrameNumber`. Only `.jpg`,
+/// `.jpeg` and `.png` files with a number are frames; everything else (hidden files, other files, sub-folders) is
+/// ignored and listed in `ignoredFiles`. A picture that fails to decode is skipped, recorded in `skippedFrames`
+/// and reported to `onSkip`; the frames after it keep their times.
 public final class FrameFolder: FrameSource {
     /// Loads one picture; injectable so tests and callers can choose decoding options.
     public typealias Loader = (String) throws(ImageError) -> RGBImage
@@ -28,9 +33,13 @@ public final class FrameFolder: FrameSource {
     public let path: String
     /// Full paths of the frames, in frame order.
     public let framePaths: [String]
+    /// The frame number of each of `framePaths`, increasing.
+    public let frameNumbers: [Int]
+    /// The number of the frame at 0 s: 0 when the folder has a frame 0, else 1.
+    public let firstNumber: Int
     /// Names of entries in the folder that are not frames, sorted.
     public let ignoredFiles: [String]
-    /// Seconds between consecutive frames.
+    /// Seconds between consecutive frame numbers.
     public let interval: Double
     /// The frame rate, when the caller gave one instead of an interval.
     public let framesPerSecond: Double?
@@ -42,21 +51,18 @@ public final class FrameFolder: FrameSource {
     private var yielded = 0
     private var closed = false
 
-    /// Lists the folder. Throws when it is missing, unreadable, or holds no numbered frames, or when the interval
-    /// is not positive.
+    /// Lists the folder. Throws when it is missing, unreadable, or holds no numbered frames, when two frames have
+    /// one number or a number is too large (`.ambiguousFrames`), or when the interval or rate is outside
+    /// `SamplingLimits` (`.invalidArgument`).
     public init(path: String, every: Double = 1, framesPerSecond: Double? = nil,
                 load: @escaping Loader = { path throws(ImageError) in try ImageLoader.load(path: path) },
                 onSkip: ((SkippedFrame) -> Void)? = nil) throws(LabelingError) {
         let interval: Double
         if let framesPerSecond {
-            guard framesPerSecond.isFinite, framesPerSecond > 0 else {
-                throw LabelingError(.invalidArgument, path: path, reason: "frames per second must be positive, got \(framesPerSecond)")
-            }
+            try SamplingLimits.check(framesPerSecond: framesPerSecond, path: path)
             interval = 1 / framesPerSecond
         } else {
-            guard every.isFinite, every > 0 else {
-                throw LabelingError(.invalidArgument, path: path, reason: "frame interval must be a positive number of seconds, got \(every)")
-            }
+            try SamplingLimits.check(every: every, path: path)
             interval = every
         }
         var isDirectory: ObjCBool = false
@@ -72,28 +78,45 @@ public final class FrameFolder: FrameSource {
         } catch {
             throw LabelingError(.unreadableFolder, path: path, reason: "cannot list folder: \(error.localizedDescription)")
         }
-        var frames: [(number: String, name: String)] = []
+        var frames: [(number: Int, name: String)] = []
         var ignored: [String] = []
         for name in names {
             var isSubfolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isSubfolder)
-            if !isSubfolder.boolValue, let number = Self.frameNumber(of: name) {
-                frames.append((number, name))
-            } else {
+            guard !isSubfolder.boolValue, let digits = Self.frameNumber(of: name) else {
                 ignored.append(name)
+                continue
             }
+            guard let number = Self.number(digits) else {
+                throw LabelingError(.ambiguousFrames, path: path,
+                                    reason: "\(name): frame number \(digits) is larger than \(SamplingLimits.largestFrameNumber)")
+            }
+            frames.append((number, name))
         }
         guard !frames.isEmpty else {
             throw LabelingError(.noFrames, path: path, reason: "no numbered frames (1.jpg, 2.jpg, …) in the folder")
         }
-        frames.sort { Self.naturalOrder($0.number, $1.number) ?? ($0.name < $1.name) }
+        frames.sort { ($0.number, $0.name) < ($1.number, $1.name) }
+        for (earlier, later) in zip(frames, frames.dropFirst()) where earlier.number == later.number {
+            throw LabelingError(.ambiguousFrames, path: path,
+                                reason: "\(earlier.name) and \(later.name) both have frame number \(later.number); keep one of them")
+        }
         self.path = path
         self.framePaths = frames.map { path + "/" + $0.name }
+        self.frameNumbers = frames.map(\.number)
+        self.firstNumber = frames[0].number == 0 ? 0 : 1
         self.ignoredFiles = ignored.sorted()
         self.interval = interval
         self.framesPerSecond = framesPerSecond
         self.load = load
         self.onSkip = onSkip
+    }
+
+    /// A frame number's value, or nil above `SamplingLimits.largestFrameNumber` (digits without leading zeros).
+    static func number(_ digits: String) -> Int? {
+        guard digits.count <= String(SamplingLimits.largestFrameNumber).count, let value = Int(digits),
+              value <= SamplingLimits.largestFrameNumber else { return nil }
+        return value
     }
 
     /// The digits that number a frame file, without leading zeros ("0" for all zeros); nil if the file is not a
@@ -112,21 +135,15 @@ public final class FrameFolder: FrameSource {
         return digits.isEmpty ? "0" : String(digits)
     }
 
-    /// Compares digit strings without leading zeros as numbers (any length, no overflow); nil when equal.
-    static func naturalOrder(_ left: String, _ right: String) -> Bool? {
-        if left.count != right.count { return left.count < right.count }
-        if left == right { return nil }
-        return left < right
-    }
-
     /// One per numbered file; the count includes files that will turn out unreadable.
     public var expectedFrameCount: Int? { framePaths.count }
 
-    /// Time of the frame of 0-based rank `rank`. Divides by the rate rather than multiplying by its reciprocal,
-    /// so whole seconds stay whole (3 / 3 is exactly 1; 3 · (1/3) need not be) and markers land on the right key.
-    public func second(ofRank rank: Int) -> Double {
-        if let framesPerSecond { return Double(rank) / framesPerSecond }
-        return Double(rank) * interval
+    /// Time of the frame numbered `number`. Divides by the rate rather than multiplying by its reciprocal, so whole
+    /// seconds stay whole (3 / 3 is exactly 1; 3 · (1/3) need not be) and markers land on the right key.
+    public func second(ofNumber number: Int) -> Double {
+        let slot = Double(number - firstNumber)
+        if let framesPerSecond { return slot / framesPerSecond }
+        return slot * interval
     }
 
     /// The next readable frame, skipping (and reporting) unreadable ones. Throws `.noFrames` at the end when no
@@ -135,7 +152,7 @@ public final class FrameFolder: FrameSource {
         while !closed, nextRank < framePaths.count {
             let rank = nextRank
             nextRank += 1
-            let second = second(ofRank: rank)
+            let second = second(ofNumber: frameNumbers[rank])
             do {
                 let image = try load(framePaths[rank])
                 yielded += 1

@@ -16,6 +16,9 @@ public struct LabelingError: Error, Sendable, Equatable, CustomStringConvertible
         case noFrames
         /// A folder could not be listed.
         case unreadableFolder
+        /// A frame folder's names do not give each frame its own time (two files with one number, or a number
+        /// too large).
+        case ambiguousFrames
         /// The classifier returned the wrong number of rows or probabilities.
         case classifierMismatch
         /// A caller-supplied value is out of range (e.g. a non-positive frame interval).

@@ -36,11 +36,12 @@ final class FrameFolderTests: XCTestCase {
 
     func testPaddedAndPrefixedNumbersAndIgnoredFiles() throws {
         let folder = try makeFolder(["frame_0010.png", "frame_0002.png", "frame_0001.png", ".hidden1.jpg",
-                                     "notes.txt", "cover.jpg", "7.gif", "99999999999999999999999.jpg"])
+                                     "notes.txt", "cover.jpg", "7.gif", "999999999.jpg"])
         try FileManager.default.createDirectory(atPath: folder + "/5.jpg", withIntermediateDirectories: false)
         let source = try FrameFolder(path: folder, load: loader())
         let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
-        XCTAssertEqual(names, ["frame_0001.png", "frame_0002.png", "frame_0010.png", "99999999999999999999999.jpg"])
+        XCTAssertEqual(names, ["frame_0001.png", "frame_0002.png", "frame_0010.png", "999999999.jpg"])
+        XCTAssertEqual(source.frameNumbers, [1, 2, 10, 999_999_999])
         XCTAssertEqual(source.ignoredFiles, [".hidden1.jpg", "5.jpg", "7.gif", "cover.jpg", "notes.txt"])
     }
 
@@ -54,6 +55,47 @@ final class FrameFolderTests: XCTestCase {
         let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
         XCTAssertEqual(names, ["2.jpg", "x4\u{301}05.png"])
         XCTAssertEqual(source.ignoredFiles, ["3\u{301}.jpg"])
+    }
+
+    /// The number is the time: a folder with gaps keeps them, and an unreadable frame between changes nothing.
+    func testGapsInTheNumbersAreGapsInTime() throws {
+        let folder = try makeFolder(["1.jpg", "10.jpg", "frame_0004.jpg", "12.png"])
+        XCTAssertEqual(try drain(try FrameFolder(path: folder, load: loader())).map(\.second), [0, 3, 9, 11])
+        XCTAssertEqual(try drain(try FrameFolder(path: folder, every: 0.5, load: loader())).map(\.second), [0, 1.5, 4.5, 5.5])
+        // (n − 1)/4: 1, 4, 10, 12 → 0, 0.75, 2.25, 2.75.
+        let frames = try drain(try FrameFolder(path: folder, framesPerSecond: 4, load: loader()))
+        XCTAssertEqual(frames.map(\.second), [0, 0.75, 2.25, 2.75])
+        XCTAssertEqual(frames.map(\.index), [0, 1, 2, 3], "index is the rank in the folder")
+        let skipping = try FrameFolder(path: folder, load: loader(failing: ["frame_0004.jpg"]))
+        XCTAssertEqual(try drain(skipping).map(\.second), [0, 9, 11])
+        XCTAssertEqual(skipping.skippedFrames.map(\.second), [3])
+    }
+
+    /// A folder numbered from 0 (ffmpeg's -start_number 0) starts at frame 0; one starting later keeps its offset.
+    func testNumberingFromZeroAndFromLater() throws {
+        let zero = try makeFolder(["0.png", "1.png", "3.png"])
+        let fromZero = try FrameFolder(path: zero, load: loader())
+        XCTAssertEqual(fromZero.firstNumber, 0)
+        XCTAssertEqual(try drain(fromZero).map(\.second), [0, 1, 3])
+        let later = try makeFolder(["5.png", "6.png"])
+        XCTAssertEqual(try drain(try FrameFolder(path: later, every: 2, load: loader())).map(\.second), [8, 10])
+    }
+
+    /// Two files claiming one moment are an error naming both, never a silent pick; so is a number too large
+    /// to be a time.
+    func testOneNumberTwiceAndHugeNumbersAreErrorsNamingTheFiles() throws {
+        for (names, message) in [
+            (["1.jpg", "01.jpg", "2.jpg"], "01.jpg and 1.jpg both have frame number 1; keep one of them"),
+            (["3.png", "3.jpg"], "3.jpg and 3.png both have frame number 3; keep one of them"),
+            (["a7.jpg", "b07.png", "c8.jpg"], "a7.jpg and b07.png both have frame number 7; keep one of them"),
+            (["0.jpg", "000.jpg"], "0.jpg and 000.jpg both have frame number 0; keep one of them"),
+            (["1.jpg", "99999999999999999999999.jpg"], "99999999999999999999999.jpg: frame number 99999999999999999999999 is larger than 999999999"),
+            (["1.jpg", "1000000000.jpg"], "1000000000.jpg: frame number 1000000000 is larger than 999999999"),
+        ] {
+            let folder = try makeFolder(names)
+            let error = assertLabelingError(.ambiguousFrames) { try FrameFolder(path: folder, load: loader()) }
+            XCTAssertEqual(error?.description, folder + ": " + message)
+        }
     }
 
     func testSecondsFromEvery() throws {
@@ -99,7 +141,7 @@ final class FrameFolderTests: XCTestCase {
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder + "/3.jpg"))
         let source = try FrameFolder(path: folder, every: 1)
         let frames = try drain(source)
-        XCTAssertEqual(frames.map(\.second), [0, 1, 3])
+        XCTAssertEqual(frames.map(\.second), [0, 1, 9])
         // ffmpeg's colour source goes through YUV, so pure colours come back a few steps off 255/0.
         let dominantChannels = frames.map { frame in
             (0..<3).filter { frame.image.pixels[$0] > 200 } + (0..<3).filter { frame.image.pixels[$0] > 50 && frame.image.pixels[$0] <= 200 }
@@ -127,6 +169,19 @@ final class FrameFolderTests: XCTestCase {
         let folder = try makeFolder(["1.jpg"])
         assertLabelingError(.invalidArgument) { try FrameFolder(path: folder, every: 0, load: loader()) }
         assertLabelingError(.invalidArgument) { try FrameFolder(path: folder, framesPerSecond: -1, load: loader()) }
+        for every in [1e-300, 0.0009, 86_401, 1e300, .infinity, .nan] {
+            assertLabelingError(.invalidArgument) { try FrameFolder(path: folder, every: every, load: loader()) }
+        }
+        for rate in [1e300, 1001, 1e-300, 1.0 / 86_401, .nan] {
+            assertLabelingError(.invalidArgument) { try FrameFolder(path: folder, framesPerSecond: rate, load: loader()) }
+        }
+        // The extremes allowed still give finite times whose whole seconds fit a marker key.
+        let far = try makeFolder(["1.jpg", "999999999.jpg"])
+        let frames = try drain(try FrameFolder(path: far, every: 86_400, load: loader()))
+        XCTAssertEqual(frames.last?.second, 999_999_998 * 86_400)
+        XCTAssertEqual(MarkerPolicy(changesOnly: false).markers(frames.map {
+            LabeledFrame(index: $0.index, second: $0.second, label: "A", confidence: 1, probabilities: [1])
+        }).last?.second, 999_999_998 * 86_400)
     }
 
     func testCloseStopsTheSource() throws {
