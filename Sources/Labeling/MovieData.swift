@@ -87,9 +87,23 @@ public struct MovieData: Sendable, Equatable {
         movies = elements
     }
 
-    /// Reads the file; a missing file is an empty list (it is created on save).
+    /// The largest player file read: a list of movies with a marker a second is a few megabytes; anything near
+    /// this is not one, and reading it whole would only exhaust memory.
+    public static let largestFileBytes = 256 << 20
+
+    /// Reads the file; a missing file is an empty list (it is created on save). Only a regular file (or a link to
+    /// one) is read: a FIFO would block forever and a device (`/dev/zero`) never ends.
     public static func load(path: String) throws(MovieDataError) -> MovieData {
-        guard FileManager.default.fileExists(atPath: path) else { return MovieData() }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT { return MovieData() }
+            throw MovieDataError(kind: .unreadable, path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        try refuseSpecialFile(status, path: path)
+        guard status.st_size <= largestFileBytes else {
+            throw MovieDataError(kind: .unreadable, path: path,
+                                 reason: "the file is \(status.st_size) bytes, more than a player file's \(largestFileBytes)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MovieDataError(kind: .unreadable, path: path, reason: "cannot read the file")
         }
@@ -100,6 +114,13 @@ public struct MovieData: Sendable, Equatable {
             throw MovieDataError(kind: .invalidJSON, path: path, reason: "not valid JSON (\(error))")
         }
         return try MovieData(document: document, path: path)
+    }
+
+    /// A FIFO, device, socket or folder is never read or replaced as a player file.
+    private static func refuseSpecialFile(_ status: stat, path: String) throws(MovieDataError) {
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw MovieDataError(kind: .unreadable, path: path, reason: "not a regular file")
+        }
     }
 
     /// Inserts or updates the movie with `update.id`.
@@ -139,7 +160,8 @@ public struct MovieData: Sendable, Equatable {
     public var text: String { JSONWriter.prettyText(.array(movies)) }
 
     /// Writes the file atomically (temporary file in the same folder, then rename), so an interrupted run
-    /// leaves the previous file whole.
+    /// leaves the previous file whole. A symbolic link stays a link to the new file, and the file keeps its mode
+    /// (and owner, where permitted): see `AtomicFile`.
     public func save(path: String) throws(MovieDataError) {
         do {
             try AtomicFile.write(text: text, to: path)
@@ -148,11 +170,58 @@ public struct MovieData: Sendable, Equatable {
         }
     }
 
-    /// Load, upsert, save: the `label` command's whole file step. A file that is not valid MovieData is reported
-    /// and left untouched.
+    /// Load, upsert, save: the `label` command's whole file step, under an exclusive lock (`lockPath(for:)`), so
+    /// concurrent updates of one file each see the others' movies and none is lost. A file that is not valid
+    /// MovieData is reported and left untouched.
     public static func update(path: String, with update: MovieUpdate) throws(MovieDataError) {
+        // Before the lock, so `/dev/zero` is refused without a lock file appearing in /dev.
+        var status = stat()
+        if stat(path, &status) == 0 { try refuseSpecialFile(status, path: path) }
+        let lock = try FileLock(path: lockPath(for: path), subject: path)
+        defer { lock.release() }
         var data = try load(path: path)
         data.upsert(update)
         try data.save(path: path)
     }
+
+    /// The lock file that serialises updates of `path`: `.NAME.lock` beside the file `path` finally names (through
+    /// any symbolic links, so two links to one file share one lock).
+    ///
+    /// Not the file itself: each save renames a new file over it, so a process that opened the old file would
+    /// hold a lock on an inode nobody else locks any more. The lock file is never removed; removing it would let a
+    /// waiter lock a file a newcomer has already replaced.
+    public static func lockPath(for path: String) throws(MovieDataError) -> String {
+        let target: String
+        do {
+            target = try AtomicFile.destination(of: path)
+        } catch {
+            throw MovieDataError(kind: .writeFailed, path: path, reason: error.reason)
+        }
+        let folder = (target as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/." + (target as NSString).lastPathComponent + ".lock"
+    }
+}
+
+/// An exclusive advisory lock (`flock`) on a lock file, held until `release()`; the kernel drops it if the process
+/// dies, so a killed run never leaves the file locked.
+private struct FileLock {
+    private let descriptor: Int32
+
+    /// Creates the lock file if needed and waits until the lock is ours; errors name `subject`.
+    init(path: String, subject: String) throws(MovieDataError) {
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw MovieDataError(kind: .writeFailed, path: subject,
+                                 reason: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw MovieDataError(kind: .writeFailed, path: subject, reason: "cannot lock \(path): \(reason)")
+        }
+    }
+
+    /// Unlocks (closing the file releases the lock).
+    func release() { close(descriptor) }
 }

@@ -13,6 +13,16 @@ public enum AtomicFile {
         public var description: String { "\(path): \(reason)" }
     }
 
+    /// The file a write to `path` replaces: `path` itself, or, when it is a symbolic link, the file at the end of
+    /// its chain of links (which need not exist yet). Writers that lock beside the file (MovieData) lock there.
+    public static func destination(of path: String) throws(WriteError) -> String {
+        do throws(OutputFile.Failure) {
+            return try OutputFile.resolveLinks(path)
+        } catch {
+            throw WriteError(path: path, reason: error.reason)
+        }
+    }
+
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         do throws(OutputFile.Failure) {

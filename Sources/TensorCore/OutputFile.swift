@@ -220,7 +220,7 @@ public final class OutputFile {
     }
 
     /// Where a chain of symbolic links at `path` ends (a file that does not exist yet); `path` itself otherwise.
-    private static func resolveLinks(_ path: String) throws(Failure) -> String {
+    static func resolveLinks(_ path: String) throws(Failure) -> String {
         var current = path
         for _ in 0..<40 {
             var information = stat()

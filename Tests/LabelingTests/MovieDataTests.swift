@@ -136,6 +136,94 @@ final class MovieDataTests: XCTestCase {
         }
     }
 
+    /// Eight threads, each adding its own movie to one file in each of five rounds (each update opens the lock
+    /// file itself, as separate processes do): every movie is there at the end. Without the lock, two updates
+    /// that read the same old file each write it back with only their own movie added.
+    func testConcurrentUpdatesKeepEveryMovie() throws {
+        let path = try write("[]")
+        let writers = 8, rounds = 5
+        let failures = NSLock()
+        nonisolated(unsafe) var errors: [String] = []
+        for round in 0..<rounds {
+            DispatchQueue.concurrentPerform(iterations: writers) { writer in
+                do {
+                    try MovieData.update(path: path, with: MovieUpdate(id: "r\(round)w\(writer)", markers: ["0": "A"]))
+                } catch {
+                    failures.withLock { errors.append("\(error)") }
+                }
+            }
+        }
+        XCTAssertEqual(errors, [])
+        let ids = try foundationMovies(path).compactMap { $0["id"] as? String }
+        XCTAssertEqual(Set(ids).count, writers * rounds, "lost: \(Set((0..<rounds).flatMap { r in (0..<writers).map { "r\(r)w\($0)" } }).subtracting(ids))")
+        XCTAssertEqual(ids.count, writers * rounds)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent + "/.MovieData.json.lock"))
+    }
+
+    /// A symbolic link stays a link and its target gets the update; the target's mode survives the rename; a link
+    /// to a file not there yet creates it; two links to one file share one lock, beside the file.
+    func testSymbolicLinksAndModeSurviveAnUpdate() throws {
+        let folder = try makeTemporaryFolder(self)
+        try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: true)
+        let target = folder + "/real/Movies.json"
+        try Data(#"[{"id": "kept", "markers": {}}]"#.utf8).write(to: URL(fileURLWithPath: target))
+        chmod(target, 0o640)
+        let link = folder + "/MovieData.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real/Movies.json")
+        let chained = folder + "/chained.json"
+        try FileManager.default.createSymbolicLink(atPath: chained, withDestinationPath: link)
+
+        try MovieData.update(path: chained, with: MovieUpdate(id: "new", markers: ["2": "B"]))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "real/Movies.json")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: chained), link)
+        XCTAssertEqual(try foundationMovies(target).compactMap { $0["id"] as? String }, ["kept", "new"])
+        var status = stat()
+        XCTAssertEqual(stat(target, &status), 0)
+        XCTAssertEqual(status.st_mode & 0o7777, 0o640)
+        XCTAssertEqual(try MovieData.lockPath(for: chained), folder + "/real/.Movies.json.lock")
+        XCTAssertEqual(try MovieData.lockPath(for: link), try MovieData.lockPath(for: target))
+
+        let dangling = folder + "/dangling.json"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder + "/real/later.json")
+        try MovieData.update(path: dangling, with: MovieUpdate(id: "first", markers: [:]))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dangling), folder + "/real/later.json")
+        XCTAssertEqual(try foundationMovies(folder + "/real/later.json").count, 1)
+
+        let loop = folder + "/loop.json"
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        XCTAssertThrowsError(try MovieData.update(path: loop, with: MovieUpdate(id: "x", markers: [:]))) { error in
+            XCTAssertEqual((error as? MovieDataError)?.description, loop + ": too many levels of symbolic links")
+        }
+    }
+
+    /// The file's owner and group are kept when the process may set them (as root, any; otherwise its own).
+    func testOwnerIsKeptWherePermitted() throws {
+        let path = try write("[]")
+        let owner: uid_t = getuid() == 0 ? 65534 : getuid()
+        let group: gid_t = getuid() == 0 ? 65534 : getgid()
+        XCTAssertEqual(chown(path, owner, group), 0)
+        try MovieData.update(path: path, with: MovieUpdate(id: "a", markers: [:]))
+        var status = stat()
+        XCTAssertEqual(stat(path, &status), 0)
+        XCTAssertEqual(status.st_uid, owner)
+        XCTAssertEqual(status.st_gid, group)
+    }
+
+    /// A FIFO or a device is not a player file: refused at once instead of blocking or reading without end.
+    func testSpecialFilesAreRefusedWithoutBlocking() throws {
+        let folder = try makeTemporaryFolder(self)
+        let fifo = folder + "/MovieData.json"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        for path in [fifo, "/dev/zero"] {
+            XCTAssertThrowsError(try MovieData.update(path: path, with: MovieUpdate(id: "a", markers: [:]))) { error in
+                XCTAssertEqual((error as? MovieDataError)?.description, path + ": not a regular file")
+            }
+        }
+        var status = stat()
+        XCTAssertEqual(lstat(fifo, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the FIFO is left as it was")
+    }
+
     func testWriteIntoMissingFolderFails() {
         XCTAssertThrowsError(try MovieData().save(path: "/nonexistent-folder/MovieData.json")) { error in
             XCTAssertEqual((error as? MovieDataError)?.kind, .writeFailed)
