@@ -29,7 +29,8 @@ public struct Marker: Sendable, Equatable {
 public struct MarkerPolicy: Sendable, Equatable {
     /// Below this confidence a frame is labeled `fallbackLabel` (0 keeps every verdict).
     public var minimumConfidence: Float
-    /// The label for frames the classifier is unsure about.
+    /// The label for frames the classifier is unsure about ("Unsure" by default). Any name: one of the model's
+    /// labels too (a frame below the minimum then counts as that label, whatever its verdict).
     public var fallbackLabel: String
     /// Majority-vote window in seconds; 0 or 1 turns smoothing off.
     public var smoothing: Int
@@ -47,7 +48,7 @@ public struct MarkerPolicy: Sendable, Equatable {
 
     /// Per-frame labels after fallback and smoothing (steps 1 and 2), one per frame, same order.
     public func frameLabels(_ frames: [LabeledFrame]) -> [String] {
-        let raw = frames.map { $0.confidence < minimumConfidence ? fallbackLabel : $0.label }
+        let raw = frames.map(unsmoothedLabel)
         guard smoothing > 1 else { return raw }
         let half = Double(smoothing) / 2
         var smoothed: [String] = []
@@ -60,6 +61,23 @@ public struct MarkerPolicy: Sendable, Equatable {
             smoothed.append(Self.vote(labels: raw[low..<high], frames: frames[low..<high], current: raw[index]))
         }
         return smoothed
+    }
+
+    /// Whether the frame's own verdict is too unsure to keep (step 1): its confidence is below the minimum.
+    public func isBelowMinimum(_ frame: LabeledFrame) -> Bool { frame.confidence < minimumConfidence }
+
+    /// Step 1 alone: the fallback label for a frame below the minimum confidence, else its verdict.
+    private func unsmoothedLabel(_ frame: LabeledFrame) -> String {
+        isBelowMinimum(frame) ? fallbackLabel : frame.label
+    }
+
+    /// Each frame's label after steps 1 and 2, with what led to it, for showing the confidence that put a
+    /// fallback or smoothed label there.
+    public func decisions(_ frames: [LabeledFrame]) -> [FrameDecision] {
+        zip(frames, frameLabels(frames)).map { frame, label in
+            FrameDecision(label: label, verdict: frame.label, confidence: frame.confidence,
+                          isBelowMinimum: isBelowMinimum(frame), isSmoothed: label != unsmoothedLabel(frame))
+        }
     }
 
     private static func vote(labels: ArraySlice<String>, frames: ArraySlice<LabeledFrame>, current: String) -> String {
@@ -105,5 +123,28 @@ public struct MarkerPolicy: Sendable, Equatable {
         var object: [String: String] = [:]
         for marker in markers(frames) { object[String(marker.second)] = marker.label }
         return object
+    }
+}
+
+/// One frame's label under a `MarkerPolicy`, and why it is that label.
+public struct FrameDecision: Sendable, Equatable {
+    /// The label after fallback and smoothing.
+    public let label: String
+    /// The classifier's own label for the frame (its most probable one).
+    public let verdict: String
+    /// The verdict's probability: for a fallback label, the confidence that fell below the minimum.
+    public let confidence: Float
+    /// Whether `confidence` was below the policy's minimum, so the verdict gave way to the fallback label.
+    public let isBelowMinimum: Bool
+    /// Whether smoothing replaced the label the frame had after the fallback step.
+    public let isSmoothed: Bool
+
+    /// Makes a decision.
+    public init(label: String, verdict: String, confidence: Float, isBelowMinimum: Bool, isSmoothed: Bool) {
+        self.label = label
+        self.verdict = verdict
+        self.confidence = confidence
+        self.isBelowMinimum = isBelowMinimum
+        self.isSmoothed = isSmoothed
     }
 }

@@ -10,7 +10,8 @@ struct LabelCommand: ParsableCommand {
         discussion: """
             A MOVIE is a video file (decoded by ffmpeg, one frame every --every seconds, never written to disk) or \
             a folder of numbered frames (1.jpg, 2.jpg, ... 10.jpg in numeric order; frame n is at second \
-            (n - 1) * every, or set --fps). Prints one line per sampled second: second, label, confidence.
+            (n - 1) * every, or set --fps; gaps in the numbers are gaps in time, and a folder with a frame 0 starts \
+            there). Prints one line per sampled second: second, label, confidence.
 
             Examples:
               workbench label Drawings.wbmodel movie.mp4
@@ -28,10 +29,11 @@ struct LabelCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Video files or folders of numbered frames.", valueName: "movie"))
     var movies: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Seconds between sampled frames.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds between sampled frames, 0.001 to 86400; for a video, not less than its frame interval.", valueName: "seconds"))
     var every: Double = 1
 
-    @Option(name: .long, help: ArgumentHelp("Frame rate of a frames folder (overrides --every for folders).", valueName: "fps"))
+    @Option(name: .long, help: ArgumentHelp("Frame rate of a frames folder (overrides --every for folders), up to 1000.", valueName: "fps"))
     var fps: Double?
 
     @Flag(help: "Write one JSON object per movie: frames, markers, and the summary.")
@@ -44,27 +46,43 @@ struct LabelCommand: ParsableCommand {
     @OptionGroup var cache: CacheOptions
 
     func validate() throws {
-        guard every.isFinite, every > 0 else { throw ValidationError("--every must be a positive number of seconds") }
-        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be positive") }
-        guard (0...1).contains(markerOptions.minConfidence) else { throw ValidationError("--min-confidence must be between 0 and 1") }
-        guard markerOptions.smooth >= 1 else { throw ValidationError("--smooth must be at least 1") }
+        let shortest = SamplingLimits.shortestInterval, longest = SamplingLimits.longestInterval
+        guard every.isFinite, (shortest...longest).contains(every) else {
+            throw ValidationError("--every must be between \(number(shortest)) and \(number(longest)) seconds (a millisecond to a day), got \(number(every))")
+        }
+        if let fps, !(fps.isFinite && (1 / longest...1 / shortest).contains(fps)) {
+            throw ValidationError("--fps must be between 1/\(number(longest)) (a frame a day) and \(number(1 / shortest)), got \(number(fps))")
+        }
+        guard (0...1).contains(markerOptions.minConfidence) else {
+            throw ValidationError("--min-confidence must be between 0 and 1, got \(number(markerOptions.minConfidence))")
+        }
+        guard (1...Int(longest)).contains(markerOptions.smooth) else {
+            throw ValidationError("--smooth must be between 1 and \(Int(longest)) seconds (a day), got \(markerOptions.smooth)")
+        }
+        guard !(markerOptions.fallback?.isEmpty ?? false) else { throw ValidationError("--fallback must not be empty") }
         if movieData.movieData != nil {
             guard movies.count == 1 else { throw ValidationError("--movie-data takes exactly one movie") }
             guard movieData.id != nil else { throw ValidationError("--movie-data needs --id, the movie's id in the file") }
         } else if movieData.id != nil || movieData.title != nil || movieData.description != nil || movieData.poster != nil {
             throw ValidationError("--id, --title, --description and --poster go with --movie-data")
         }
-        guard highlightOptions.window > 0 else { throw ValidationError("--window must be positive") }
+        guard highlightOptions.window.isFinite, (shortest...longest).contains(highlightOptions.window) else {
+            throw ValidationError("--window must be between \(number(shortest)) and \(number(longest)) seconds, got \(number(highlightOptions.window))")
+        }
         if highlightOptions.highlights != nil, highlightOptions.output == nil {
             throw ValidationError("--highlights needs -o, the reel to write (e.g. -o reel.mp4)")
         }
-        if let count = highlightOptions.count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let count = highlightOptions.count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
     }
+
+    /// A number as the messages show it: "0.001", "86400", "1e-300".
+    private func number(_ value: Double) -> String { String(format: "%g", value) }
 
     func run() throws {
         try Console.run {
             let classifier = try Classifier.load(path: model)
-            for label in [markerOptions.fallback, highlightOptions.highlights].compactMap({ $0 }) where !classifier.labels.contains(label) {
+            // The fallback may be any name; a highlight must be a label the model can give.
+            if let label = highlightOptions.highlights, !classifier.labels.contains(label) {
                 throw WorkbenchError(path: model, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
             }
             if let movieDataPath = movieData.movieData, FileManager.default.fileExists(atPath: movieDataPath) {
@@ -73,7 +91,7 @@ struct LabelCommand: ParsableCommand {
             }
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
             let policy = MarkerPolicy(minimumConfidence: Float(markerOptions.minConfidence),
-                                      fallbackLabel: markerOptions.fallback ?? "Unsure",
+                                      fallbackLabel: markerOptions.fallback ?? MarkerOptions.defaultFallback,
                                       smoothing: markerOptions.smooth, changesOnly: markerOptions.changesOnly)
             var summaries: [VideoSummary] = []
             var totalFrames = 0
@@ -91,7 +109,7 @@ struct LabelCommand: ParsableCommand {
                 summaries.append(summary)
                 let markers = policy.markerObject(result.frames)
                 if json {
-                    Console.outputLine(jsonObject(result: result, markers: markers, summary: summary))
+                    Console.outputLine(jsonObject(result: result, policy: policy, markers: markers, summary: summary))
                 } else {
                     render(result: result, policy: policy, summary: highlightOptions.summary ? summary : nil)
                 }
@@ -118,11 +136,11 @@ struct LabelCommand: ParsableCommand {
 
     private func render(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, summary: VideoSummary?) {
         if movies.count > 1 { Console.outputLine("\(result.path)") }
-        let labels = policy.frameLabels(result.frames)
         var previous: String?
-        for (frame, label) in zip(result.frames, labels) where !(markerOptions.changesOnly && label == previous) {
-            Console.outputLine(String(format: "%6d  %@  %.2f", Int(frame.second.rounded(.down)), label, frame.confidence))
-            previous = label
+        for (frame, decision) in zip(result.frames, policy.decisions(result.frames))
+        where !(markerOptions.changesOnly && decision.label == previous) {
+            Console.outputLine(String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label) + explained(decision))
+            previous = decision.label
         }
         if let summary {
             Console.outputLine()
@@ -138,13 +156,41 @@ struct LabelCommand: ParsableCommand {
         }
     }
 
+    /// The confidence, and when the label is not the classifier's own verdict, why: "0.42 (cat, below 0.6)",
+    /// "0.91 (cat, smoothed)". Below the minimum, enough decimals to show the confidence really is below it.
+    private func explained(_ decision: FrameDecision) -> String {
+        guard decision.isBelowMinimum || decision.isSmoothed || decision.label != decision.verdict else {
+            return String(format: "%.2f", decision.confidence)
+        }
+        let threshold = number(markerOptions.minConfidence)
+        var confidence = String(format: "%.2f", decision.confidence)
+        if decision.isBelowMinimum, let limit = Double(threshold) {
+            for decimals in 2...9 {
+                confidence = String(format: "%.\(decimals)f", decision.confidence)
+                if let shown = Double(confidence), shown < limit { break }
+            }
+        }
+        let reasons = [decision.verdict] + (decision.isBelowMinimum ? ["below \(threshold)"] : [])
+            + (decision.isSmoothed ? ["smoothed"] : [])
+        return "\(confidence) (\(reasons.joined(separator: ", ")))"
+    }
+
     private func formatSeconds(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 
-    private func jsonObject(result: LabelingWorkflow.MovieResult, markers: [String: String], summary: VideoSummary) -> String {
-        let frames = result.frames.map { frame in
-            "{\"second\":\(jsonNumber(frame.second)),\"label\":\(jsonString(frame.label)),\"confidence\":\(jsonNumber(frame.confidence))}"
+    /// Each frame's "label" is the one the markers use (after --fallback and --smooth) and "confidence" its
+    /// classifier verdict's; "verdict" appears when the two labels differ or the verdict fell below
+    /// --min-confidence, and "threshold" (the minimum) in that last case.
+    private func jsonObject(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, markers: [String: String],
+                            summary: VideoSummary) -> String {
+        let frames = zip(result.frames, policy.decisions(result.frames)).map { frame, decision in
+            var fields = "\"second\":\(jsonNumber(frame.second)),\"label\":\(jsonString(decision.label)),\"confidence\":\(jsonNumber(decision.confidence))"
+            if decision.isBelowMinimum || decision.label != decision.verdict {
+                fields += ",\"verdict\":\(jsonString(decision.verdict))"
+            }
+            if decision.isBelowMinimum { fields += ",\"threshold\":\(jsonNumber(markerOptions.minConfidence))" }
+            return "{\(fields)}"
         }
         let markerText = markers.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { "\(jsonString($0)):\(jsonString(markers[$0]!))" }
         let means = summary.labels.map { "\(jsonString($0)):\(jsonNumber(summary.meanConfidence[$0] ?? 0))" }
@@ -159,13 +205,19 @@ struct LabelCommand: ParsableCommand {
 }
 
 struct MarkerOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Below this confidence the marker is the --fallback label.", valueName: "p"))
+    /// The label of frames below --min-confidence when --fallback is not given.
+    static let defaultFallback = "Unsure"
+
+    @Option(name: .long, help: ArgumentHelp("Below this confidence (0 to 1) a frame's label is the --fallback label.", valueName: "p"))
     var minConfidence: Double = 0
 
-    @Option(name: .long, help: ArgumentHelp("The label used when unsure (e.g. Neutral).", valueName: "label"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The label of frames below --min-confidence (default: \(defaultFallback)); any name, a model label too. "
+            + "Such frames show the confidence that fell short: 'Unsure  0.42 (cat, below 0.6)'.",
+        valueName: "label"))
     var fallback: String?
 
-    @Option(name: .long, help: ArgumentHelp("Majority vote over a window of N seconds, so labels don't flicker.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Majority vote over a window of N seconds (1 to 86400), so labels don't flicker.", valueName: "n"))
     var smooth: Int = 1
 
     @Flag(name: .long, help: "A marker only where the label changes (default: one per second).")
@@ -193,7 +245,7 @@ struct HighlightOptions: ParsableArguments {
     @Flag(name: .long, help: "Per video: mean confidence of each label, the top label, each label's best window.")
     var summary = false
 
-    @Option(name: .long, help: ArgumentHelp("Window length for --summary and --highlights.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Window length for --summary and --highlights, 0.001 to 86400.", valueName: "seconds"))
     var window: Double = 5
 
     @Option(name: .long, help: ArgumentHelp("Cut the best window of each video whose top label is LABEL into one reel.", valueName: "label"))

@@ -31,6 +31,37 @@ final class MarkerPolicyTests: XCTestCase {
         XCTAssertEqual(MarkerPolicy(minimumConfidence: 0.8).frameLabels([labeledFrame(0, labels, [0.2, 0.8])]), ["Scary"])
     }
 
+    /// Each frame's decision carries the confidence that put its label there: for a fallback, the verdict's
+    /// confidence that fell below the minimum, with the verdict beside it.
+    func testDecisionsExplainFallbackAndSmoothing() {
+        let input = [labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.42, 0.58]),
+                     labeledFrame(2, labels, [0.95, 0.05]), labeledFrame(3, labels, [0.1, 0.9]),
+                     labeledFrame(4, labels, [0.85, 0.15])]
+        let policy = MarkerPolicy(minimumConfidence: 0.6, fallbackLabel: "Unsure")
+        XCTAssertEqual(policy.decisions(input)[1], FrameDecision(label: "Unsure", verdict: "Scary", confidence: 0.58,
+                                                                 isBelowMinimum: true, isSmoothed: false))
+        XCTAssertEqual(policy.decisions(input)[0], FrameDecision(label: "Calm", verdict: "Calm", confidence: 0.9,
+                                                                 isBelowMinimum: false, isSmoothed: false))
+        var smoothing = policy
+        smoothing.smoothing = 3
+        // Step-1 labels C U C S C. Votes over s − 1 … s + 1: at 0 C.9 against U.58 (tie, higher mean wins: C);
+        // at 1 C, C; at 2 U, C, S all tied, C's .95 the best mean; at 3 C, C; at 4 S.9 against C.85: S.
+        let smoothed = smoothing.decisions(input)
+        XCTAssertEqual(smoothed.map(\.label), ["Calm", "Calm", "Calm", "Calm", "Scary"])
+        XCTAssertEqual(smoothed.map(\.isSmoothed), [false, true, false, true, true])
+        XCTAssertEqual(smoothed[3].verdict, "Scary")
+        XCTAssertEqual(smoothed.map(\.isBelowMinimum), [false, true, false, false, false])
+    }
+
+    /// The fallback may be one of the model's own labels: unsure frames then count as that label.
+    func testFallbackMayBeAModelLabel() {
+        let input = [labeledFrame(0, labels, [0.55, 0.45]), labeledFrame(1, labels, [0.3, 0.7]), labeledFrame(2, labels, [0.1, 0.9])]
+        let policy = MarkerPolicy(minimumConfidence: 0.8, fallbackLabel: "Calm", changesOnly: false)
+        XCTAssertEqual(policy.markerObject(input), ["0": "Calm", "1": "Calm", "2": "Scary"])
+        XCTAssertEqual(policy.decisions(input).map(\.isBelowMinimum), [true, true, false])
+        XCTAssertEqual(policy.decisions(input)[1].verdict, "Scary")
+    }
+
     func testSmoothingRemovesOneSecondFlicker() {
         let policy = MarkerPolicy(smoothing: 3)
         XCTAssertEqual(policy.frameLabels(frames("CCSCCSSSCSS")), Array("CCCCCSSSSSS").map { $0 == "C" ? "Calm" : "Scary" })
