@@ -54,27 +54,34 @@ public struct VideoSummary: Sendable, Equatable {
         bestWindows = windows
     }
 
-    /// Straightforward scan: every start, summing the frames inside. Frame counts per video are small
-    /// (one per second), so clarity wins over a running sum.
+    /// Every start in one pass: a running prefix sum gives each window's total, and the window's end index only
+    /// moves forward, so a long video with a long window (90,000 frames, half of them per window) takes
+    /// milliseconds, not the minutes a sum per start took. Means are compared as `Float`, as they are reported, so
+    /// equal means tie to the earliest; the winner's mean is then summed directly, frame by frame.
     private static func bestWindow(label: String, position: Int, frames: [LabeledFrame], window: Double,
                                    videoEnd: Double) -> LabelWindow {
-        var best: LabelWindow?
+        var prefix = [0.0]
+        prefix.reserveCapacity(frames.count + 1)
+        for frame in frames { prefix.append(prefix[prefix.count - 1] + Double(frame.probabilities[position])) }
+        var best: (range: Range<Int>, start: Double, end: Double, mean: Float)?
+        var endIndex = 0
         for (startIndex, first) in frames.enumerated() {
             let start = first.second
             let fits = start + window <= videoEnd + 1e-9
             guard fits || startIndex == 0 else { break }
             let end = min(start + window, videoEnd)
-            var sum = 0.0, count = 0
-            for frame in frames[startIndex...] {
-                guard frame.second < end - 1e-9 else { break }
-                sum += Double(frame.probabilities[position])
-                count += 1
-            }
-            let mean = Float(sum / Double(max(count, 1)))
-            if best == nil || mean > best!.meanConfidence {
-                best = LabelWindow(label: label, start: start, end: end, meanConfidence: mean)
+            endIndex = max(endIndex, startIndex)
+            while endIndex < frames.count, frames[endIndex].second < end - 1e-9 { endIndex += 1 }
+            let count = max(endIndex - startIndex, 1)
+            let mean = Float((prefix[startIndex + count] - prefix[startIndex]) / Double(count))
+            if best == nil || mean > best!.mean {
+                best = (startIndex..<(startIndex + count), start, end, mean)
             }
         }
-        return best!
+        let winner = best!
+        var sum = 0.0
+        for frame in frames[winner.range] { sum += Double(frame.probabilities[position]) }
+        return LabelWindow(label: label, start: winner.start, end: winner.end,
+                           meanConfidence: Float(sum / Double(winner.range.count)))
     }
 }

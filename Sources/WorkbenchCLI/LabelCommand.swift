@@ -11,7 +11,8 @@ struct LabelCommand: ParsableCommand {
             A MOVIE is a video file (decoded by ffmpeg, one frame every --every seconds, never written to disk) or \
             a folder of numbered frames (1.jpg, 2.jpg, ... 10.jpg in numeric order; frame n is at second \
             (n - 1) * every, or set --fps; gaps in the numbers are gaps in time, and a folder with a frame 0 starts \
-            there). Prints one line per sampled second: second, label, confidence.
+            there). Prints one line per sampled second: second, label, confidence. A movie that cannot be labelled \
+            (not a video, no readable frames) is named and skipped and the others go on; the exit status is then 1.
 
             Examples:
               workbench label Drawings.wbmodel movie.mp4
@@ -95,13 +96,23 @@ struct LabelCommand: ParsableCommand {
                                       smoothing: markerOptions.smooth, changesOnly: markerOptions.changesOnly)
             var summaries: [VideoSummary] = []
             var totalFrames = 0
+            var failedMovies: [String] = []
             let started = Date()
             for movie in movies {
                 let progress = ProgressBar(total: 0, label: (movie as NSString).lastPathComponent)
-                let result = try LabelingWorkflow.label(
-                    movie: movie, classifier: classifier, extractor: extractor,
-                    sampling: .init(every: every, framesPerSecond: fps),
-                    progress: { done, expected in progress.update(completed: done, total: expected) })
+                let result: LabelingWorkflow.MovieResult
+                do {
+                    result = try LabelingWorkflow.label(
+                        movie: movie, classifier: classifier, extractor: extractor,
+                        sampling: .init(every: every, framesPerSecond: fps),
+                        progress: { done, expected in progress.update(completed: done, total: expected) })
+                } catch where movies.count > 1 {
+                    // One strange file never costs a catalog run the other movies: it is named, skipped, counted.
+                    progress.finish()
+                    Console.warn("workbench: \(error) (movie skipped)")
+                    failedMovies.append(movie)
+                    continue
+                }
                 progress.finish()
                 totalFrames += result.frames.count
                 for skipped in result.skippedFrames { Console.warn("warning: \(skipped.error) (frame skipped)") }
@@ -129,8 +140,12 @@ struct LabelCommand: ParsableCommand {
                 Console.warn("\(clips.count) clips of '\(label)' joined into \(output)")
             }
             let seconds = Date().timeIntervalSince(started)
-            Console.warn("\(totalFrames) frames from \(movies.count) movie\(movies.count == 1 ? "" : "s") in "
+            let labelled = movies.count - failedMovies.count
+            Console.warn("\(totalFrames) frames from \(labelled) movie\(labelled == 1 ? "" : "s") in "
                          + String(format: "%.1f s (%.1f frames/s)", seconds, Double(totalFrames) / max(seconds, 1e-9)))
+            if !failedMovies.isEmpty {
+                throw WorkbenchError("\(failedMovies.count) of \(movies.count) movies could not be labelled: \(failedMovies.joined(separator: ", "))")
+            }
         }
     }
 

@@ -85,8 +85,8 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         let truth = (0...Int(Self.slideShowEnd)).map { second in Self.slideStarts.lastIndex { $0 <= Double(second) }! }
         // Segments of one sample start at every second; longer ones in rounds of several decoders.
-        for (name, arguments, plans) in [("slides.mp4", ["-fps_mode", "vfr", "-c:v", "libx264"], [(1, 2), (3, 2), (7, 3)]),
-                                         ("slides.mkv", ["-fps_mode", "vfr", "-c:v", "libx264", "-bf", "2"], [(2, 3), (5, 2)]),
+        for (name, arguments, plans) in [("slides.mp4", ["-fps_mode", "vfr", "-c:v", "libx264"], [(1, 2), (7, 3)]),
+                                         ("slides.mkv", ["-fps_mode", "vfr", "-c:v", "libx264", "-bf", "2"], [(2, 3)]),
                                          ("slides.avi", ["-fps_mode", "vfr", "-c:v", "mpeg4"], [(3, 2)])] {
             let video = try makeSlideShow(in: folder, name: name, arguments: arguments)
             let whole = try drain(VideoFrameSource(path: video, every: 1))

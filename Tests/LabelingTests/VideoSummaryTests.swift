@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Labeling
 
@@ -40,6 +41,24 @@ final class VideoSummaryTests: XCTestCase {
     func testVideoShorterThanWindowIsOneWindow() {
         let summary = VideoSummary(video: "v", labels: labels, frames: frames([0.2, 0.4]), window: 10)
         XCTAssertEqual(summary.bestWindows["Scary"], LabelWindow(label: "Scary", start: 0, end: 2, meanConfidence: 0.3))
+    }
+
+    /// Two hours sampled 25 times a second with a half-hour window: one pass, not a sum per start (which took
+    /// minutes); the best window is where the hand-placed high stretch is.
+    func testLongVideoWithLongWindowIsFast() throws {
+        let count = 2 * 3600 * 25
+        let input = (0..<count).map { index -> LabeledFrame in
+            let scary: Float = (100_000..<145_000).contains(index) ? 0.9 : 0.2
+            return LabeledFrame(index: index, second: Double(index) / 25, label: scary > 0.5 ? "Scary" : "Calm",
+                                confidence: max(scary, 1 - scary), probabilities: [1 - scary, scary])
+        }
+        let started = Date()
+        let summary = VideoSummary(video: "v", labels: labels, frames: input, window: 1800)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        let scary = try XCTUnwrap(summary.bestWindows["Scary"])
+        XCTAssertEqual(scary.start, 4000, "the 45,000-frame window of 0.9 starts at frame 100,000")
+        XCTAssertEqual(scary.end, 5800)
+        XCTAssertEqual(scary.meanConfidence, 0.9, accuracy: 1e-6)
     }
 
     func testChoosingClips() {
