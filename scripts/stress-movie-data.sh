@@ -11,11 +11,13 @@ rounds=${1:-50}
 writers=${2:-8}
 binary=${WORKBENCH_BINARY:-.build/release/workbench}
 [ -x "$binary" ] || { echo "stress-movie-data: $binary not found; run scripts/setup.sh" >&2; exit 2; }
+python=.venv/bin/python3
+[ -x "$python" ] || { echo "stress-movie-data: $python not found; run scripts/setup.sh" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/stress-movie-data.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fixtures=Tests/ModelsTests/Fixtures
-python3 scripts/make_tiny_dataset.py "$fixtures" "$work/tiny" >/dev/null
+"$python" scripts/make_tiny_dataset.py "$fixtures" "$work/tiny" >/dev/null
 "$binary" train "$work/tiny" -o "$work/tiny.wbmodel" --no-cache >/dev/null 2>&1
 mkdir "$work/frames"
 cp "$fixtures/chelsea.jpg" "$work/frames/1.jpg"
@@ -38,7 +40,7 @@ seconds=$((SECONDS - started))
 
 expected=$((rounds * writers))
 # Counted by Python's own JSON parser, independently of Workbench's.
-read -r kept distinct < <(python3 -c '
+read -r kept distinct < <("$python" -c '
 import json, sys
 movies = json.load(open(sys.argv[1]))
 ids = [movie["id"] for movie in movies]

@@ -19,8 +19,8 @@ final class LabelRobustnessTests: XCTestCase {
         do {
             folder = try WorkbenchBinary.temporaryFolder()
             dataset = folder.appendingPathComponent("tiny")
-            try tool("python3", [WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/make_tiny_dataset.py").path,
-                                 fixtures.path, dataset.path])
+            try tool(ProjectPython.path, [WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/make_tiny_dataset.py").path,
+                                          fixtures.path, dataset.path])
             model = folder.appendingPathComponent("tiny.wbmodel").path
             let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"])
             precondition(train.status == 0, train.standardError)
@@ -34,7 +34,7 @@ final class LabelRobustnessTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Runs a tool from PATH to completion; throws when it fails.
+    /// Runs a tool (a path, or a name looked up on PATH) to completion; throws when it fails.
     static func tool(_ name: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
