@@ -7,7 +7,9 @@ import TensorCore
 /// it; `read` is strict and names the first thing that is wrong, `write` is atomic and deterministic.
 public struct ModelFile: Sendable, Equatable {
     /// The newest layout this build writes and reads. Files that declare a higher version are refused.
-    public static let formatVersion = 1
+    /// Version 2 added the calibration temperature (required) and the confidence threshold (optional); version 1
+    /// files load with temperature 1 and no threshold.
+    public static let formatVersion = 2
 
     /// Class names in the order of the head's outputs.
     public var labels: [String]
@@ -25,13 +27,21 @@ public struct ModelFile: Sendable, Equatable {
     public var workbenchVersion: String
     /// The training report as JSON text; this module only checks that it is valid JSON.
     public var trainingReportJSON: String
+    /// Probabilities are `softmax(logits / temperature)`: fitted on held-out predictions so that confidences
+    /// match accuracy. Positive and finite; 1 leaves the logits as they are.
+    public var temperature: Double
+    /// The lowest calibrated confidence at which the model should answer (chosen for a target precision), in
+    /// 0...1; nil when none was chosen.
+    public var confidenceThreshold: Double?
 
     /// Creates a model file value; nothing is checked until `write`.
     public init(
         labels: [String], preprocessing: PreprocessingDescription, backboneName: String,
         backboneTensors: [String: SafetensorsFile.Tensor], head: HeadTensors, creationDate: String,
-        workbenchVersion: String, trainingReportJSON: String
+        workbenchVersion: String, trainingReportJSON: String, temperature: Double = 1, confidenceThreshold: Double? = nil
     ) {
+        self.temperature = temperature
+        self.confidenceThreshold = confidenceThreshold
         self.labels = labels
         self.preprocessing = preprocessing
         self.backboneName = backboneName

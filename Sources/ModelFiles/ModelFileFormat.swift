@@ -13,6 +13,10 @@ enum ModelFileFormat {
         static let created = "created"
         static let workbenchVersion = "workbench_version"
         static let trainingReport = "training_report"
+        /// Since version 2: the calibration temperature, a decimal number.
+        static let temperature = "temperature"
+        /// Since version 2, optional: the confidence threshold, a decimal number in 0...1.
+        static let confidenceThreshold = "confidence_threshold"
         /// Keys every file must have besides `format` and `format_version`, in the order they are checked.
         static let required = [labels, preprocessing, backbone, created, workbenchVersion, trainingReport]
     }

@@ -58,10 +58,23 @@ extension ModelFile {
             try checkBackbone(backbone, expected: expectedBackboneShapes, path: path)
         }
 
+        // Version 1 predates calibration: its probabilities were the plain softmax.
+        var temperature = 1.0
+        var confidenceThreshold: Double?
+        if version >= 2 {
+            guard let text = metadata[Key.temperature] else { throw fail("corrupted header: no '\(Key.temperature)' metadata") }
+            guard let value = Double(text) else { throw fail("temperature metadata '\(text)' is not a number") }
+            temperature = value
+            if let text = metadata[Key.confidenceThreshold] {
+                guard let value = Double(text) else { throw fail("confidence_threshold metadata '\(text)' is not a number") }
+                confidenceThreshold = value
+            }
+        }
         let model = ModelFile(
             labels: labels, preprocessing: preprocessing, backboneName: metadata[Key.backbone]!,
             backboneTensors: backbone, head: head, creationDate: metadata[Key.created]!,
-            workbenchVersion: metadata[Key.workbenchVersion]!, trainingReportJSON: metadata[Key.trainingReport]!)
+            workbenchVersion: metadata[Key.workbenchVersion]!, trainingReportJSON: metadata[Key.trainingReport]!,
+            temperature: temperature, confidenceThreshold: confidenceThreshold)
         if let problem = model.contentProblem() { throw fail(problem) }
         return model
     }

@@ -29,7 +29,7 @@ extension ModelFile {
         tensors[ModelFileFormat.HeadName.weight] = .init(shape: [classes, dimension], values: head.weights)
         tensors[ModelFileFormat.HeadName.bias] = .init(shape: [classes], values: head.bias)
         // Encoding [String] and a plain Codable struct cannot fail; contentProblem() has vetted the rest.
-        let metadata: [String: String] = [
+        var metadata: [String: String] = [
             Key.format: ModelFileFormat.formatValue,
             Key.formatVersion: String(Self.formatVersion),
             Key.labels: ModelFileFormat.canonicalJSON(labels) ?? "[]",
@@ -38,7 +38,10 @@ extension ModelFile {
             Key.created: creationDate,
             Key.workbenchVersion: workbenchVersion,
             Key.trainingReport: trainingReportJSON,
+            // Swift's description of a Double is the shortest text that reads back to the same value.
+            Key.temperature: String(describing: temperature),
         ]
+        if let confidenceThreshold { metadata[Key.confidenceThreshold] = String(describing: confidenceThreshold) }
         return SafetensorsFile(tensors: tensors, metadata: metadata)
     }
 
@@ -74,6 +77,10 @@ extension ModelFile {
             return "backbone tensor with an empty name '\(empty)'"
         }
         if !ModelFileFormat.isValidJSON(trainingReportJSON) { return "the training report is not valid JSON" }
+        if !(temperature.isFinite && temperature > 0) { return "the temperature \(temperature) is not a positive number" }
+        if let confidenceThreshold, !(0...1).contains(confidenceThreshold) {
+            return "the confidence threshold \(confidenceThreshold) is not between 0 and 1"
+        }
         for (field, value) in [("backbone name", backboneName), ("creation date", creationDate), ("Workbench version", workbenchVersion)]
         where value.isEmpty {
             return "the \(field) is empty"

@@ -117,6 +117,27 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
         }
     }
 
+    /// The equivalent model on features standardised by `target`, for a model trained on features standardised by
+    /// `source`: with `x = σ_t z + μ_t`, `W ((x − μ_s) / σ_s) + b = W' z + b'` for `W' = W σ_t / σ_s` (per column)
+    /// and `b' = b + W ((μ_t − μ_s) / σ_s)`. Lets a model fitted on part of the data warm-start the fit on all of it.
+    public func restandardized(from source: Standardizer, to target: Standardizer) -> LogisticRegressionModel {
+        precondition(source.dimension == dimension && target.dimension == dimension,
+                     "LogisticRegressionModel: standardizer dimension differs")
+        var moved = weights
+        var movedBias = bias
+        for k in 0..<classCount {
+            var shift = 0.0
+            for column in 0..<dimension {
+                let weight = Double(weights[k * dimension + column])
+                let sourceScale = Double(source.scale[column])
+                moved[k * dimension + column] = Float(weight * Double(target.scale[column]) / sourceScale)
+                shift += weight * (Double(target.mean[column]) - Double(source.mean[column])) / sourceScale
+            }
+            movedBias[k] = Float(Double(bias[k]) + shift)
+        }
+        return LogisticRegressionModel(classCount: classCount, dimension: dimension, weights: moved, bias: movedBias)
+    }
+
     /// The equivalent model on raw features, for a model trained on `standardizer.apply(raw)`:
     /// `W' = W / scale` (per column) and `b' = b − W' · mean`, so `W' x + b' = W ((x − mean) / scale) + b`.
     public func foldingStandardization(_ standardizer: Standardizer) -> LogisticRegressionModel {

@@ -18,6 +18,14 @@ public struct Classifier: Sendable {
     /// The labels, in output order.
     public var labels: [String] { modelFile.labels }
 
+    /// Logits are divided by this before the softmax, so confidences match held-out accuracy (1 for models
+    /// trained before calibration existed).
+    public var temperature: Double { modelFile.temperature }
+
+    /// The lowest confidence at which the model should answer, chosen at training for a target precision; nil
+    /// when none was chosen.
+    public var confidenceThreshold: Double? { modelFile.confidenceThreshold }
+
     /// Loads and checks a model file: format, labels, head shapes, and every backbone tensor's name and shape.
     public static func load(path: String) throws(WorkbenchError) -> Classifier {
         let file: ModelFile
@@ -39,9 +47,11 @@ public struct Classifier: Sendable {
                                        weights: modelFile.head.weights, bias: modelFile.head.bias)
     }
 
-    /// Class probabilities `[count, labels.count]` for features `[count, 1280]`.
+    /// Calibrated class probabilities `[count, labels.count]` for features `[count, 1280]`:
+    /// `softmax(logits / temperature)`.
     public func probabilities(features: [Float], count: Int) -> [Float] {
-        head.probabilities(standardizer.apply(features, count: count), count: count)
+        Softmax.probabilities(logits: head.logits(standardizer.apply(features, count: count), count: count),
+                              count: count, classCount: labels.count, temperature: temperature)
     }
 
     /// The training report the model file carries, if it parses.

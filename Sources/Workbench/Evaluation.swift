@@ -9,11 +9,13 @@ public enum Evaluation {
                      "Evaluation: one truth and one probability row per file")
         var matrix = ConfusionMatrix(classCount: classCount)
         var misclassified: [TrainingReport.Misclassified] = []
+        var listed = Set<String>()
         for index in paths.indices {
             let row = Array(probabilities[(index * classCount)..<((index + 1) * classCount)])
             let predicted = mostProbable(row)
             matrix.add(truth: truths[index], predicted: predicted)
-            if predicted != truths[index] {
+            // A path appears once per repeat of cross-validation; list each wrong file once.
+            if predicted != truths[index], listed.insert(paths[index]).inserted {
                 misclassified.append(.init(path: paths[index], truth: labels[truths[index]], predicted: labels[predicted],
                                            confidence: Double(row[predicted])))
             }
@@ -24,7 +26,9 @@ public enum Evaluation {
                                         f1: summary.f1[index], support: summary.support[index])
         }
         return .init(accuracy: paths.isEmpty ? 0 : matrix.accuracy, count: paths.count, confusionMatrix: matrix.counts,
-                     perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified)
+                     perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified,
+                     expectedCalibrationError: paths.isEmpty ? nil : CalibrationError.expected(
+                         probabilities: probabilities, labels: truths, classCount: classCount))
     }
 
     /// The index of the largest probability; the first label wins a tie, so predictions are deterministic.

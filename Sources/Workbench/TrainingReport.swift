@@ -9,8 +9,12 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     public struct SplitSummary: Sendable, Codable, Equatable {
         /// Fraction correct, 0 to 1 (0 when the split is empty).
         public var accuracy: Double
-        /// Images evaluated.
+        /// Images evaluated (distinct images: with repeated cross-validation each is predicted once per repeat).
         public var count: Int
+        /// The Wilson 95 % interval of `accuracy` over `count` images (absent in reports of older versions).
+        public var interval: AccuracyInterval?
+        /// Predictions behind `accuracy` when it exceeds `count` (repeated cross-validation).
+        public var predictions: Int?
     }
 
     /// One label's metrics on a split.
@@ -40,7 +44,52 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var confusionMatrix: [[Int]]
         public var perLabel: [LabelMetrics]
         public var macroF1: Double
+        /// Each misclassified file once (with repeated cross-validation, its first wrong prediction).
         public var misclassified: [Misclassified]
+        /// Expected calibration error of the probabilities, 15 equal-width bins (absent in older reports).
+        public var expectedCalibrationError: Double?
+    }
+
+    /// How the L2 strength was chosen: the held-out method and every candidate's score.
+    public struct Selection: Sendable, Codable, Equatable {
+        /// e.g. "5-fold cross-validation, 5 repeats", "stratified 10 % held out", "validation folder".
+        public var method: String
+        /// Folds and repeats of cross-validation; nil otherwise.
+        public var folds: Int?
+        public var repeats: Int?
+        /// Distinct images held out, and the predictions made on them (more with repeats).
+        public var heldOutImages: Int
+        public var heldOutPredictions: Int
+        /// Every strength tried, in grid order, with its held-out accuracy and log-loss.
+        public var grid: [L2Candidate]
+        /// The strength chosen.
+        public var chosen: Double
+        /// Whether the final model was refitted on all training images (held-out ones included) after choosing.
+        public var refitOnAllTrainingImages: Bool
+    }
+
+    /// The temperature and how calibrated the probabilities are before and after it.
+    public struct Calibration: Sendable, Codable, Equatable {
+        /// Logits are divided by this before the softmax (1 changes nothing).
+        public var temperature: Double
+        /// Equal-width bins of the expected calibration error.
+        public var bins: Int
+        /// Expected calibration error of the held-out predictions with temperature 1 and with `temperature`.
+        public var heldOutBefore: Double
+        public var heldOutAfter: Double
+        /// The same on the testing images; nil without them.
+        public var testingBefore: Double?
+        public var testingAfter: Double?
+    }
+
+    /// Answering only above a confidence threshold, measured on the held-out predictions (calibrated).
+    public struct Thresholds: Sendable, Codable, Equatable {
+        /// Share answered and their accuracy for thresholds 0.30, 0.35, …, 0.95.
+        public var table: [ThresholdOutcome]
+        /// The precision asked for with `--target-precision`, if any.
+        public var targetPrecision: Double?
+        /// The lowest threshold reaching it, stored in the model; nil when none does or none was asked.
+        public var chosen: Double?
     }
 
     /// The settings the run used (after defaults), so it can be repeated.
@@ -50,9 +99,6 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var validationSource: String
         public var l2: Double
         public var l2Chosen: Bool
-        /// Validation accuracy for each candidate strength, when the strength was chosen.
-        public var l2Grid: [Double]
-        public var l2ValidationAccuracies: [Double]
         public var maxIterations: Int
         public var classWeighting: String
         public var iterations: Int
@@ -79,6 +125,8 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     public struct Timings: Sendable, Codable, Equatable {
         public var scanning: Double
         public var features: Double
+        /// Choosing the strength (all held-out fits), part of `training`.
+        public var selection: Double?
         public var training: Double
         public var total: Double
     }
@@ -93,7 +141,16 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     public var validationEvaluation: SplitEvaluation?
     public var testingEvaluation: SplitEvaluation?
     public var settings: Settings
+    /// How the strength was chosen; nil when it was given and nothing was held out.
+    public var selection: Selection?
+    /// The fitted temperature and calibration errors; nil without held-out images.
+    public var calibration: Calibration?
+    /// The confidence-threshold table; nil without held-out images.
+    public var thresholds: Thresholds?
     public var unreadable: [Problem]
+    /// Every warning: the dataset's and the run's (`diagnostics`).
     public var warnings: [String]
+    /// What the numbers warn about (overfitting, noisy labels, confused labels, a testing set unlike training).
+    public var diagnostics: [String]?
     public var timings: Timings?
 }

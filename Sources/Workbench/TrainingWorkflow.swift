@@ -11,14 +11,18 @@ public struct TrainingRequest: Sendable {
     public var datasetPath: String
     /// A testing folder that overrides the dataset's own.
     public var testingPath: String?
-    /// A validation folder; without one, a stratified share of the training images is held out.
+    /// A validation folder: the strength is chosen and the temperature fitted on it, and it is never trained on.
     public var validationPath: String?
-    /// The share held out for validation when there is no validation folder (0 turns validation off).
-    public var validationFraction: Double = 0.1
-    /// Seeds the validation split.
+    /// Without a validation folder: nil chooses the strength by cross-validation over the training images
+    /// (`HeldOutPlan.automatic`); a fraction holds out that stratified share instead; 0 holds out nothing (no
+    /// choice of strength, no calibration). Either way the final model is fitted on all training images.
+    public var validationFraction: Double?
+    /// Seeds the folds and the held-out split.
     public var seed: UInt64 = 42
-    /// The L2 strength; nil chooses it from `L2Search.defaultGrid` by validation accuracy.
+    /// The L2 strength; nil chooses it from `L2Search.defaultGrid` on held-out predictions.
     public var l2: Double?
+    /// When set, the lowest confidence threshold whose held-out answers reach this precision is stored in the model.
+    public var targetPrecision: Double?
     public var maxIterations: Int = 1000
     public var classWeighting: ClassWeighting = .uniform
     /// Makes the first unreadable image (or unreadable entry of the dataset's folders) stop the run instead of
@@ -50,7 +54,7 @@ public struct TrainingResult: Sendable {
 
 /// `workbench train`: scan, extract (cached) features, split, fit the head, evaluate every split, build the model.
 public enum TrainingWorkflow {
-    /// The L2 strength used when there is neither `--l2` nor a validation set to choose one with. The objective
+    /// The L2 strength used when there is neither `--l2` nor anything held out to choose one with. The objective
     /// sums the losses, so this equals scikit-learn's default `C = 1`.
     public static let defaultL2 = 1.0
 
@@ -119,85 +123,164 @@ public enum TrainingWorkflow {
         }
         let extracted = clock.now
 
-        // Rows of `features` by split.
+        // Rows of `features` by split. Training rows all go into the final model; held-out predictions come from
+        // cross-validation or a held-out share within them, or from a separate validation folder.
         var rows: [Split: [Int]] = [.training: [], .validation: [], .testing: []]
         for (row, index) in usable.enumerated() { rows[items[index].split]!.append(row) }
-        var trainingRows = rows[.training]!
-        var validationRows = rows[.validation]!
-        let validationSource: String
-        if layout.validation != nil {
-            validationSource = layout.validation!.path
-        } else if request.validationFraction > 0 {
-            let split = StratifiedSplit.split(labels: trainingRows.map { items[usable[$0]].label }, classCount: labels.count,
-                                              fraction: request.validationFraction, seed: request.seed)
-            validationRows = split.validation.map { trainingRows[$0] }
-            trainingRows = split.training.map { trainingRows[$0] }
-            validationSource = "stratified \(Int((request.validationFraction * 100).rounded())) % of training, seed \(request.seed)"
-        } else {
-            validationSource = "none"
-        }
+        let trainingRows = rows[.training]!, validationRows = rows[.validation]!
         func gather(_ selected: [Int]) -> (features: [Float], labels: [Int], paths: [String]) {
             var matrix = [Float](); matrix.reserveCapacity(selected.count * dimension)
             for row in selected { matrix += features[(row * dimension)..<((row + 1) * dimension)] }
             return (matrix, selected.map { items[usable[$0]].label }, selected.map { items[usable[$0]].path })
         }
         let trainingSet = gather(trainingRows), validationSet = gather(validationRows), testingSet = gather(rows[.testing]!)
+        let classCount = labels.count
 
-        // The head.
+        // The head: choose the strength on held-out predictions, then fit on all training images.
         events(.fitting)
-        let standardizer = Standardizer(fitting: trainingSet.features, count: trainingRows.count, dimension: dimension)
-        let standardizedTraining = standardizer.apply(trainingSet.features, count: trainingRows.count)
-        let standardizedValidation = standardizer.apply(validationSet.features, count: validationRows.count)
         var settings = LogisticRegressionSettings(l2: request.l2 ?? defaultL2, maxIterations: request.maxIterations,
                                                   classWeighting: request.classWeighting)
-        let outcome: TrainingOutcome
-        var grid: [Double] = [], gridAccuracies: [Double] = []
-        if request.l2 == nil && !validationRows.isEmpty {
-            let selection = L2Search.select(
-                trainingFeatures: standardizedTraining, trainingLabels: trainingSet.labels, trainingCount: trainingRows.count,
-                validationFeatures: standardizedValidation, validationLabels: validationSet.labels, validationCount: validationRows.count,
-                dimension: dimension, classCount: labels.count, settings: settings)
-            settings.l2 = selection.l2
-            outcome = selection.outcome
-            grid = selection.grid
-            gridAccuracies = selection.validationAccuracies
+        let grid = request.l2.map { [$0] } ?? L2Search.defaultGrid
+        let selection: L2Selection?
+        let validationSource: String
+        // Held-out predictions: truths and paths of the rows of `selection.heldOutLogits`.
+        var heldOutTruths: [Int] = [], heldOutPaths: [String] = []
+        var heldOutCountsPerLabel = [Int](repeating: 0, count: classCount)
+        if layout.validation != nil {
+            selection = L2Search.select(
+                grid: grid, trainingFeatures: trainingSet.features, trainingLabels: trainingSet.labels,
+                trainingCount: trainingRows.count, validationFeatures: validationSet.features,
+                validationLabels: validationSet.labels, validationCount: validationRows.count,
+                dimension: dimension, classCount: classCount, settings: settings)
+            validationSource = layout.validation!.path
+            heldOutTruths = validationSet.labels
+            heldOutPaths = validationSet.paths
+            for label in validationSet.labels { heldOutCountsPerLabel[label] += 1 }
+        } else if request.validationFraction != 0 {
+            let plan = request.validationFraction.map { HeldOutPlan.holdOut(fraction: $0) }
+                ?? HeldOutPlan.automatic(trainingCount: trainingRows.count)
+            let chosen = L2Search.select(
+                grid: grid, features: trainingSet.features, labels: trainingSet.labels, count: trainingRows.count,
+                dimension: dimension, classCount: classCount, plan: plan, seed: request.seed, settings: settings,
+                threads: extractor.settings.threads)
+            selection = chosen
+            validationSource = "\(plan.summary) of training, seed \(request.seed)"
+            heldOutTruths = chosen.heldOutSamples.map { trainingSet.labels[$0] }
+            heldOutPaths = chosen.heldOutSamples.map { trainingSet.paths[$0] }
+            for sample in Set(chosen.heldOutSamples) { heldOutCountsPerLabel[trainingSet.labels[sample]] += 1 }
         } else {
-            outcome = LogisticRegressionTrainer.train(features: standardizedTraining, labels: trainingSet.labels,
-                                                      count: trainingRows.count, dimension: dimension,
-                                                      classCount: labels.count, settings: settings)
+            selection = nil
+            validationSource = "none"
+        }
+        let selected = clock.now
+        if let selection { settings.l2 = selection.l2 }
+        let standardizer: Standardizer
+        let outcome: TrainingOutcome
+        if let fitted = selection?.fittedOnAll {
+            (standardizer, outcome) = fitted
+        } else {
+            standardizer = Standardizer(fitting: trainingSet.features, count: trainingRows.count, dimension: dimension)
+            // From the first fold's model with the chosen strength: the same optimum, reached in fewer steps.
+            let start = selection?.warmStart.map { $0.model.restandardized(from: $0.standardizer, to: standardizer) }
+            outcome = LogisticRegressionTrainer.train(
+                features: standardizer.apply(trainingSet.features, count: trainingRows.count), labels: trainingSet.labels,
+                count: trainingRows.count, dimension: dimension, classCount: classCount, settings: settings,
+                initialModel: start)
+        }
+
+        // Calibration on the held-out logits, then the confidence thresholds on the calibrated probabilities.
+        let heldOutLogits = selection?.heldOutLogits ?? []
+        let heldOutCount = heldOutTruths.count
+        let temperature = TemperatureScaling.fit(logits: heldOutLogits, labels: heldOutTruths, classCount: classCount)
+        let heldOutProbabilities = Softmax.probabilities(logits: heldOutLogits, count: heldOutCount,
+                                                         classCount: classCount, temperature: temperature)
+        var thresholds: TrainingReport.Thresholds?
+        var confidenceThreshold: Double?
+        if heldOutCount > 0 {
+            let confidences = (0..<heldOutCount).map { row in
+                Double(heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)].max()!)
+            }
+            let correct = (0..<heldOutCount).map { row in
+                Evaluation.mostProbable(Array(heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)])) == heldOutTruths[row]
+            }
+            if let target = request.targetPrecision {
+                confidenceThreshold = ConfidenceThresholds.lowestThreshold(reaching: target, confidences: confidences, correct: correct)
+            }
+            thresholds = .init(table: ConfidenceThresholds.table(confidences: confidences, correct: correct),
+                               targetPrecision: request.targetPrecision, chosen: confidenceThreshold)
         }
         let fitted = clock.now
 
-        // Every split through the finished head.
-        func evaluate(_ set: (features: [Float], labels: [Int], paths: [String])) -> TrainingReport.SplitEvaluation {
-            let count = set.paths.count
-            let probabilities = outcome.model.probabilities(standardizer.apply(set.features, count: count), count: count)
-            return Evaluation.evaluate(labels: labels, paths: set.paths, truths: set.labels, probabilities: probabilities)
+        // Every split through the finished head, with calibrated probabilities.
+        func logits(_ set: (features: [Float], labels: [Int], paths: [String])) -> [Float] {
+            outcome.model.logits(standardizer.apply(set.features, count: set.paths.count), count: set.paths.count)
         }
-        let trainingEvaluation = evaluate(trainingSet)
-        let validationEvaluation = validationRows.isEmpty ? nil : evaluate(validationSet)
-        let testingEvaluation = layout.testing == nil ? nil : evaluate(testingSet)
+        func evaluate(_ logits: [Float], truths: [Int], paths: [String]) -> TrainingReport.SplitEvaluation {
+            let probabilities = Softmax.probabilities(logits: logits, count: paths.count, classCount: classCount,
+                                                      temperature: temperature)
+            return Evaluation.evaluate(labels: labels, paths: paths, truths: truths, probabilities: probabilities)
+        }
+        let trainingEvaluation = evaluate(logits(trainingSet), truths: trainingSet.labels, paths: trainingSet.paths)
+        let validationEvaluation = heldOutCount == 0 ? nil : evaluate(heldOutLogits, truths: heldOutTruths, paths: heldOutPaths)
+        let testingLogits = logits(testingSet)
+        let testingEvaluation = layout.testing == nil ? nil : evaluate(testingLogits, truths: testingSet.labels, paths: testingSet.paths)
+        let calibration: TrainingReport.Calibration? = heldOutCount == 0 ? nil : .init(
+            temperature: temperature, bins: CalibrationError.binCount,
+            heldOutBefore: CalibrationError.expected(
+                probabilities: Softmax.probabilities(logits: heldOutLogits, count: heldOutCount, classCount: classCount),
+                labels: heldOutTruths, classCount: classCount),
+            heldOutAfter: CalibrationError.expected(probabilities: heldOutProbabilities, labels: heldOutTruths, classCount: classCount),
+            testingBefore: testingEvaluation == nil || testingSet.paths.isEmpty ? nil : CalibrationError.expected(
+                probabilities: Softmax.probabilities(logits: testingLogits, count: testingSet.paths.count, classCount: classCount),
+                labels: testingSet.labels, classCount: classCount),
+            testingAfter: testingSet.paths.isEmpty ? nil : testingEvaluation?.expectedCalibrationError)
 
-        let heldOut = Set(validationRows)
-        let splitCounts = counts(labels: labels, items: usable.enumerated().map { row, index in
-            (items[index].label, heldOut.contains(row) ? Split.validation.rawValue : items[index].split.rawValue)
-        })
+        let heldOutImages = heldOutCountsPerLabel.reduce(0, +)
+        func summary(_ evaluation: TrainingReport.SplitEvaluation?, images: Int) -> TrainingReport.SplitSummary {
+            guard let evaluation else { return .init(accuracy: 0, count: 0, interval: nil, predictions: nil) }
+            return .init(accuracy: evaluation.accuracy, count: images,
+                         interval: WilsonInterval.interval(proportion: evaluation.accuracy, count: images),
+                         predictions: evaluation.count > images ? evaluation.count : nil)
+        }
+        var splitCounts = counts(labels: labels, items: usable.map { (items[$0].label, items[$0].split.rawValue) })
+        if layout.validation == nil {
+            for label in labels.indices { splitCounts[label].validation = heldOutCountsPerLabel[label] }
+        }
+        let diagnostics = TrainingDiagnostics.warnings(
+            labels: labels, trainingAccuracy: trainingEvaluation.accuracy,
+            heldOut: validationEvaluation.map {
+                .init(accuracy: $0.accuracy, count: heldOutImages, countsPerLabel: heldOutCountsPerLabel,
+                      confusion: $0.confusionMatrix)
+            },
+            testing: testingEvaluation.map { ($0.accuracy, $0.count) }).map { "\($0)" }
+        var selectionReport: TrainingReport.Selection?
+        if let selection {
+            var folds: Int?, repeats: Int?
+            if case .crossValidation(let foldCount, let repeatCount) = selection.plan { (folds, repeats) = (foldCount, repeatCount) }
+            selectionReport = .init(method: selection.plan?.summary ?? "validation folder", folds: folds, repeats: repeats,
+                                    heldOutImages: heldOutImages, heldOutPredictions: heldOutCount,
+                                    grid: selection.candidates, chosen: selection.l2,
+                                    refitOnAllTrainingImages: selection.fittedOnAll == nil)
+        }
         var report = TrainingReport(
             labels: labels,
-            training: .init(accuracy: trainingEvaluation.accuracy, count: trainingEvaluation.count),
-            validation: .init(accuracy: validationEvaluation?.accuracy ?? 0, count: validationEvaluation?.count ?? 0),
-            testing: .init(accuracy: testingEvaluation?.accuracy ?? 0, count: testingEvaluation?.count ?? 0),
+            training: summary(trainingEvaluation, images: trainingEvaluation.count),
+            validation: summary(validationEvaluation, images: heldOutImages),
+            testing: summary(testingEvaluation, images: testingEvaluation?.count ?? 0),
             counts: splitCounts,
             trainingEvaluation: trainingEvaluation, validationEvaluation: validationEvaluation,
             testingEvaluation: testingEvaluation,
-            settings: .init(seed: request.seed, validationFraction: layout.validation == nil ? request.validationFraction : 0,
-                            validationSource: validationSource, l2: settings.l2, l2Chosen: request.l2 == nil && !grid.isEmpty,
-                            l2Grid: grid, l2ValidationAccuracies: gridAccuracies, maxIterations: request.maxIterations,
+            settings: .init(seed: request.seed,
+                            validationFraction: layout.validation == nil ? (request.validationFraction ?? 0) : 0,
+                            validationSource: validationSource, l2: settings.l2,
+                            l2Chosen: request.l2 == nil && selection != nil, maxIterations: request.maxIterations,
                             classWeighting: request.classWeighting.rawValue, iterations: outcome.iterations,
                             converged: outcome.converged, preprocessing: Preprocessing.identifier,
                             backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)"),
+            selection: selectionReport, calibration: calibration, thresholds: thresholds,
             unreadable: unreadable,
-            warnings: DatasetWarnings.check(layout).map { "\($0)" },
+            warnings: DatasetWarnings.check(layout).map { "\($0)" } + diagnostics,
+            diagnostics: diagnostics,
             timings: nil)
 
         let modelFile = ModelFile(
@@ -207,10 +290,11 @@ public enum TrainingWorkflow {
                               weights: outcome.model.weights, bias: outcome.model.bias),
             creationDate: iso8601(creationDate),
             workbenchVersion: WorkbenchInfo.version,
-            trainingReportJSON: try encode(report))
+            trainingReportJSON: try encode(report), temperature: temperature, confidenceThreshold: confidenceThreshold)
         let finished = clock.now
         report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
-                               training: seconds(fitted - extracted), total: seconds(finished - started))
+                               selection: seconds(selected - extracted), training: seconds(fitted - extracted),
+                               total: seconds(finished - started))
         return TrainingResult(report: report, modelFile: modelFile)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Training
 import Workbench
 
 /// Plain-text tables for people; `--json` output bypasses these.
@@ -18,21 +19,88 @@ enum ReportRendering {
 
     static func percent(_ fraction: Double) -> String { String(format: "%.1f %%", fraction * 100) }
 
-    static func counts(_ counts: [TrainingReport.LabelCounts]) -> String {
+    /// Images per label and split. With cross-validation every training image is also held out once, so the
+    /// validation column repeats the training one.
+    static func counts(_ counts: [TrainingReport.LabelCounts], validationTitle: String = "validation") -> String {
         let total = counts.reduce((0, 0, 0)) { ($0.0 + $1.training, $0.1 + $1.validation, $0.2 + $1.testing) }
-        return table(header: ["label", "training", "validation", "testing"],
+        return table(header: ["label", "training", validationTitle, "testing"],
                      rows: counts.map { [$0.label, "\($0.training)", "\($0.validation)", "\($0.testing)"] }
                         + [["total", "\(total.0)", "\(total.1)", "\(total.2)"]])
     }
 
-    static func accuracies(_ report: TrainingReport) -> String {
-        var rows = [["training", percent(report.training.accuracy), "\(report.training.count)"]]
-        rows.append(report.validation.count > 0 ? ["validation", percent(report.validation.accuracy), "\(report.validation.count)"]
-                                                : ["validation", "-", "0"])
-        rows.append(report.testingEvaluation != nil ? ["testing", percent(report.testing.accuracy), "\(report.testing.count)"]
-                                                    : ["testing", "-", "0"])
-        return table(header: ["", "accuracy", "images"], rows: rows)
+    /// "validation (5-fold)", "validation (20 % held out)" or "validation": what the validation figures are.
+    static func validationTitle(_ report: TrainingReport) -> String {
+        guard let selection = report.selection else { return "validation" }
+        if let folds = selection.folds { return "validation (\(folds)-fold)" }
+        if selection.method == "validation folder" { return "validation" }
+        return "validation (\(Int((report.settings.validationFraction * 100).rounded())) % held out)"
     }
+
+    /// "45–71 %": a Wilson interval in whole percent.
+    static func interval(_ interval: AccuracyInterval?) -> String {
+        guard let interval else { return "-" }
+        return "\(Int((interval.lower * 100).rounded(.down)))–\(Int((interval.upper * 100).rounded(.up))) %"
+    }
+
+    static func accuracies(_ report: TrainingReport) -> String {
+        func row(_ title: String, _ summary: TrainingReport.SplitSummary, present: Bool) -> [String] {
+            present ? [title, percent(summary.accuracy), interval(summary.interval), "\(summary.count)"] : [title, "-", "-", "0"]
+        }
+        return table(header: ["", "accuracy", "95 % interval", "images"], rows: [
+            row("training", report.training, present: true),
+            row(validationTitle(report), report.validation, present: report.validation.count > 0),
+            row("testing", report.testing, present: report.testingEvaluation != nil),
+        ])
+    }
+
+    /// The strengths tried and how each scored, the chosen one marked with `*`; empty when nothing was chosen.
+    static func selection(_ report: TrainingReport) -> String {
+        guard let selection = report.selection, selection.grid.count > 1 else {
+            return report.selection.map { "l2 \(number($0.chosen)) (given), held out: \($0.method)\n\n" } ?? ""
+        }
+        var text = "l2 chosen: \(number(selection.chosen)) by \(selection.method) (\(selection.heldOutPredictions) held-out predictions)"
+        text += selection.refitOnAllTrainingImages ? ", then fitted on all training images\n" : "\n"
+        let marks = selection.grid.map { $0.l2 == selection.chosen ? "*" : "" }
+        text += table(header: ["l2"] + zip(selection.grid, marks).map { number($0.l2) + $1 },
+                      rows: [["accuracy"] + selection.grid.map { String(format: "%.1f", $0.accuracy * 100) },
+                             ["log-loss"] + selection.grid.map { String(format: "%.3f", $0.logLoss) }])
+        return text + "\n"
+    }
+
+    /// The temperature and the expected calibration error before → after it.
+    static func calibration(_ report: TrainingReport) -> String {
+        report.calibration.map { calibration(calibration: $0) } ?? ""
+    }
+
+    static func calibration(calibration: TrainingReport.Calibration) -> String {
+        var text = String(format: "calibration: temperature %.3f; expected calibration error (%d bins) held-out %.3f → %.3f",
+                          calibration.temperature, calibration.bins, calibration.heldOutBefore, calibration.heldOutAfter)
+        if let before = calibration.testingBefore, let after = calibration.testingAfter {
+            text += String(format: ", testing %.3f → %.3f", before, after)
+        }
+        return text + "\n\n"
+    }
+
+    /// Share answered and accuracy per confidence threshold on the held-out images, and the stored threshold.
+    static func thresholds(_ report: TrainingReport) -> String {
+        guard let thresholds = report.thresholds, !thresholds.table.isEmpty else { return "" }
+        var text = "answering only at or above a confidence (held-out images):\n"
+        text += table(header: ["confidence ≥"] + thresholds.table.map { String(format: "%.2f", $0.threshold) },
+                      rows: [["answered %"] + thresholds.table.map { String(format: "%.0f", $0.answered * 100) },
+                             ["accuracy %"] + thresholds.table.map { $0.accuracy.map { String(format: "%.1f", $0 * 100) } ?? "-" }])
+        if let target = thresholds.targetPrecision {
+            if let chosen = thresholds.chosen {
+                text += String(format: "stored threshold %.2f: the lowest reaching %@ precision on held-out images\n",
+                               chosen, percent(target))
+            } else {
+                text += "no threshold reaches \(percent(target)) precision on held-out images: none stored\n"
+            }
+        }
+        return text + "\n"
+    }
+
+    /// A strength as a short number: 0.001, 10, 1e+04.
+    static func number(_ value: Double) -> String { String(format: "%g", value) }
 
     /// The evaluation of one split: confusion matrix, per-label metrics, misclassified files.
     static func evaluation(_ evaluation: TrainingReport.SplitEvaluation, labels: [String], title: String) -> String {

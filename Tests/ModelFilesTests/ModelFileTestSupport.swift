@@ -21,7 +21,8 @@ func sampleModel(labels: [String] = ["cat", "dog", "bird"], dimension: Int = 4) 
             weights: generator.floats(classes * dimension), bias: generator.floats(classes)),
         creationDate: "2025-01-02T03:04:05Z",
         workbenchVersion: "0.1.0",
-        trainingReportJSON: #"{"accuracy":0.5,"epochs":3}"#)
+        trainingReportJSON: #"{"accuracy":0.5,"epochs":3}"#,
+        temperature: 1.25, confidenceThreshold: 0.7)
 }
 
 /// The shapes `sampleModel` uses for its backbone.

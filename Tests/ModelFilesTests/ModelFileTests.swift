@@ -13,6 +13,53 @@ final class ModelFileTests: XCTestCase {
         XCTAssertEqual(loaded.labels, ["cat", "dog", "bird"], "label order is output order")
     }
 
+    /// A version-1 file (before calibration) has no temperature: it loads with temperature 1 and no threshold, so
+    /// its probabilities stay what they were.
+    func testVersionOneFilesLoadUncalibrated() throws {
+        let folder = try makeTemporaryFolder(self)
+        try sampleModel().write(path: folder + "/m.wbmodel")
+        var container = try SafetensorsFile.read(path: folder + "/m.wbmodel")
+        container.metadata["format_version"] = "1"
+        container.metadata["temperature"] = nil
+        container.metadata["confidence_threshold"] = nil
+        try container.write(path: folder + "/v1.wbmodel")
+        let loaded = try ModelFile.read(path: folder + "/v1.wbmodel")
+        XCTAssertEqual(loaded.temperature, 1)
+        XCTAssertNil(loaded.confidenceThreshold)
+        XCTAssertEqual(loaded.head, sampleModel().head)
+    }
+
+    func testCalibrationValuesAreCheckedOnWriteAndRead() throws {
+        let folder = try makeTemporaryFolder(self)
+        var model = sampleModel()
+        model.temperature = 0
+        XCTAssertThrowsError(try model.write(path: folder + "/bad.wbmodel")) { error in
+            XCTAssertTrue("\(error)".contains("temperature"), "\(error)")
+        }
+        model = sampleModel()
+        model.confidenceThreshold = 1.5
+        XCTAssertThrowsError(try model.write(path: folder + "/bad.wbmodel"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/bad.wbmodel"))
+
+        try sampleModel().write(path: folder + "/m.wbmodel")
+        for (key, value, fragment) in [("temperature", "warm", "temperature metadata 'warm' is not a number"),
+                                       ("temperature", "-2", "the temperature -2.0 is not a positive number"),
+                                       ("confidence_threshold", "2", "the confidence threshold 2.0 is not between 0 and 1")] {
+            var container = try SafetensorsFile.read(path: folder + "/m.wbmodel")
+            container.metadata[key] = value
+            try container.write(path: folder + "/edited.wbmodel")
+            XCTAssertThrowsError(try ModelFile.read(path: folder + "/edited.wbmodel")) { error in
+                XCTAssertTrue("\(error)".hasSuffix(fragment), "\(error)")
+            }
+        }
+        var missing = try SafetensorsFile.read(path: folder + "/m.wbmodel")
+        missing.metadata["temperature"] = nil
+        try missing.write(path: folder + "/missing.wbmodel")
+        XCTAssertThrowsError(try ModelFile.read(path: folder + "/missing.wbmodel")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("corrupted header: no 'temperature' metadata"), "\(error)")
+        }
+    }
+
     func testStoredNamesAndMetadataFollowTheFormat() throws {
         let folder = try makeTemporaryFolder(self)
         try sampleModel().write(path: folder + "/m.wbmodel")
@@ -23,7 +70,9 @@ final class ModelFileTests: XCTestCase {
         ])
         XCTAssertEqual(container.tensors["head.weight"]?.shape, [3, 4])
         XCTAssertEqual(container.metadata["format"], "workbench-model")
-        XCTAssertEqual(container.metadata["format_version"], "1")
+        XCTAssertEqual(container.metadata["format_version"], "2")
+        XCTAssertEqual(container.metadata["temperature"], "1.25")
+        XCTAssertEqual(container.metadata["confidence_threshold"], "0.7")
         XCTAssertEqual(container.metadata["labels"], #"["cat","dog","bird"]"#)
         XCTAssertEqual(container.metadata["backbone"], "efficientnet-lite0")
         XCTAssertEqual(container.metadata["created"], "2025-01-02T03:04:05Z")

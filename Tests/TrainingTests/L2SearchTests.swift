@@ -1,74 +1,165 @@
+import Foundation
 import Training
 import XCTest
 import _TestSupport
 
+/// Gaussian samples for synthetic problems (Box–Muller on the seeded generator).
+struct GaussianSampler {
+    var generator: SeededGenerator
+
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+
+    mutating func next() -> Double {
+        let u = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+        let v = Double.random(in: 0..<1, using: &generator)
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+    }
+}
+
 final class L2SearchTests: XCTestCase {
-    /// Two overlapping Gaussian classes in 5-D whose class signal sits in the first two dimensions.
-    private func problem(count: Int, seed: UInt64) -> (features: [Float], labels: [Int]) {
-        var generator = SeededGenerator(seed: seed)
+    /// Two classes whose signal is the difference of two features that share a large nuisance: `x0 = s + 3n`,
+    /// `x1 = 3n + 0.3e`, `s = ±1`. Nearly separable along `x0 − x1`, but the class means differ only in `x0`, so a
+    /// heavily regularised model (which points along the mean difference) is poor and the weakest penalty is best.
+    /// Ten pure-noise features ride along.
+    private func nuisanceProblem(count: Int, seed: UInt64) -> (features: [Float], labels: [Int]) {
+        var sampler = GaussianSampler(seed: seed)
         var features: [Float] = [], labels: [Int] = []
         for sample in 0..<count {
-            let label = sample % 3
-            let noise = generator.floats(5, in: -1.5...1.5)
-            let centre: [Float] = [Float(label) - 1, label == 1 ? 1 : -0.5, 0, 0, 0]
-            features += zip(centre, noise).map { $0 + $1 }
+            let label = sample % 2
+            let nuisance = 3 * sampler.next()
+            features.append(Float((label == 1 ? 1 : -1) + nuisance))
+            features.append(Float(nuisance + 0.3 * sampler.next()))
+            for _ in 0..<10 { features.append(Float(sampler.next())) }
             labels.append(label)
         }
         return (features, labels)
     }
 
-    func testReturnsAccuracyPerGridValueAndIsDeterministic() {
-        let training = problem(count: 150, seed: 1)
-        let validation = problem(count: 60, seed: 2)
-        func run() -> L2Selection {
-            L2Search.select(grid: [10, 0.01, 1000, 1],
-                            trainingFeatures: training.features, trainingLabels: training.labels, trainingCount: 150,
-                            validationFeatures: validation.features, validationLabels: validation.labels,
-                            validationCount: 60, dimension: 5, classCount: 3, settings: .init(l2: 12345))
+    /// Two classes in 160 dimensions with isotropic noise and a weak shift of the mean (±0.15) in the first 40,
+    /// seen through 200 images: the class-mean direction (the strong-penalty limit) is the Bayes rule's, while a
+    /// weak penalty also estimates the noise's covariance from barely more images than dimensions and fits it.
+    private func isotropicProblem(count: Int, seed: UInt64) -> (features: [Float], labels: [Int]) {
+        var sampler = GaussianSampler(seed: seed)
+        var features: [Float] = [], labels: [Int] = []
+        for sample in 0..<count {
+            let label = sample % 2
+            for column in 0..<160 {
+                features.append(Float((column < 40 ? (label == 1 ? 0.15 : -0.15) : 0) + sampler.next()))
+            }
+            labels.append(label)
         }
-        let selection = run()
-        XCTAssertEqual(selection.grid, [10, 0.01, 1000, 1])
-        XCTAssertEqual(selection.validationAccuracies.count, 4)
-        let best = selection.validationAccuracies.max()!
-        // The winner has the best accuracy, and no larger l2 reaches it.
-        let winner = selection.grid.firstIndex(of: selection.l2)!
-        XCTAssertEqual(selection.validationAccuracies[winner], best)
-        for index in selection.grid.indices where selection.grid[index] > selection.l2 {
-            XCTAssertLessThan(selection.validationAccuracies[index], best)
-        }
-        // Three overlapping classes: far better than chance (1/3) at the best value.
-        XCTAssertGreaterThan(best, 0.6)
-        XCTAssertEqual(selection.outcome.model.weights.count, 15)
-        let again = run()
-        XCTAssertEqual(again.l2, selection.l2)
-        XCTAssertEqual(again.validationAccuracies, selection.validationAccuracies)
-        XCTAssertEqual(again.outcome.model, selection.outcome.model)
+        return (features, labels)
     }
 
-    func testTiesGoToTheLargerPenalty() {
-        // Perfectly separable, so every reasonable l2 scores 100 % and the largest must win.
-        let features: [Float] = [-3, -2.5, -2, 2, 2.5, 3]
-        let labels = [0, 0, 0, 1, 1, 1]
-        let selection = L2Search.select(grid: [0.1, 1, 3],
-                                        trainingFeatures: features, trainingLabels: labels, trainingCount: 6,
-                                        validationFeatures: [-2.2, 2.2], validationLabels: [0, 1], validationCount: 2,
-                                        dimension: 1, classCount: 2, settings: .init(l2: 1))
-        XCTAssertEqual(selection.validationAccuracies, [1, 1, 1])
-        XCTAssertEqual(selection.l2, 3)
+    /// Accuracy on a large independent sample of a model fitted on all of `training` with `l2`: the population
+    /// truth the selection should find.
+    private func populationAccuracy(l2: Double, training: (features: [Float], labels: [Int]),
+                                    population: (features: [Float], labels: [Int]), dimension: Int) -> Double {
+        let standardizer = Standardizer(fitting: training.features, count: training.labels.count, dimension: dimension)
+        let outcome = LogisticRegressionTrainer.train(
+            features: standardizer.apply(training.features, count: training.labels.count), labels: training.labels,
+            count: training.labels.count, dimension: dimension, classCount: 2, settings: .init(l2: l2))
+        let predictions = outcome.model.predictions(standardizer.apply(population.features, count: population.labels.count),
+                                                    count: population.labels.count)
+        return Double(zip(predictions, population.labels).filter { $0 == $1 }.count) / Double(population.labels.count)
     }
 
-    func testWarmStartedSearchMatchesColdTrainingForTheChosenValue() {
-        let training = problem(count: 120, seed: 5)
-        let validation = problem(count: 30, seed: 6)
-        let selection = L2Search.select(grid: [100, 1, 0.1],
+    func testCrossValidationPicksTheWeakPenaltyWhenTheClassMeansMislead() {
+        let grid = [1e4, 1e2, 1, 1e-2]
+        let training = nuisanceProblem(count: 300, seed: 11)
+        let population = nuisanceProblem(count: 20_000, seed: 12)
+        let truth = grid.map { populationAccuracy(l2: $0, training: training, population: population, dimension: 12) }
+        // The premise: the weakest penalty is clearly best on new data.
+        XCTAssertEqual(truth.firstIndex(of: truth.max()!), 3, "population accuracies \(truth)")
+        XCTAssertGreaterThan(truth[3] - truth[0], 0.15, "population accuracies \(truth)")
+
+        let selection = L2Search.select(grid: grid, features: training.features, labels: training.labels, count: 300,
+                                        dimension: 12, classCount: 2, plan: .crossValidation(folds: 5, repeats: 2),
+                                        seed: 3, settings: .init(l2: 1), threads: 2)
+        XCTAssertEqual(selection.l2, 1e-2, "candidates \(selection.candidates)")
+        XCTAssertEqual(selection.candidates.map(\.l2), grid)
+        XCTAssertEqual(selection.heldOutCount, 300)
+        XCTAssertEqual(selection.heldOutSamples.count, 600, "every image held out once per repeat")
+        XCTAssertEqual(Array(selection.heldOutSamples[0..<300]), Array(0..<300))
+        XCTAssertEqual(Array(selection.heldOutSamples[300...]), Array(0..<300))
+    }
+
+    func testCrossValidationPicksAStrongPenaltyForBarelyMoreImagesThanDimensions() {
+        let grid = [1e4, 1e2, 1, 1e-2]
+        let training = isotropicProblem(count: 200, seed: 21)
+        let population = isotropicProblem(count: 10_000, seed: 22)
+        let truth = grid.map { populationAccuracy(l2: $0, training: training, population: population, dimension: 160) }
+        // The premise: the strong end beats the weak end on new data.
+        XCTAssertGreaterThan(max(truth[0], truth[1]) - truth[3], 0.04, "population accuracies \(truth)")
+
+        let selection = L2Search.select(grid: grid, features: training.features, labels: training.labels, count: 200,
+                                        dimension: 160, classCount: 2, plan: .crossValidation(folds: 5, repeats: 5),
+                                        seed: 3, settings: .init(l2: 1), threads: 2)
+        XCTAssertGreaterThanOrEqual(selection.l2, 1e2, "candidates \(selection.candidates), population \(truth)")
+        let chosen = grid.firstIndex(of: selection.l2)!
+        XCTAssertGreaterThan(truth[chosen], truth.max()! - 0.02, "the chosen strength is (nearly) the population's best")
+    }
+
+    func testSelectionIsDeterministicWhateverTheThreadCount() {
+        let training = nuisanceProblem(count: 120, seed: 5)
+        func run(threads: Int) -> L2Selection {
+            L2Search.select(grid: [10, 0.1, 1000], features: training.features, labels: training.labels, count: 120,
+                            dimension: 12, classCount: 2, plan: .crossValidation(folds: 5, repeats: 3), seed: 9,
+                            settings: .init(l2: 1), threads: threads)
+        }
+        let one = run(threads: 1), two = run(threads: 2)
+        XCTAssertEqual(one.candidates, two.candidates)
+        XCTAssertEqual(one.heldOutLogits, two.heldOutLogits)
+        XCTAssertEqual(one.heldOutSamples, two.heldOutSamples)
+        XCTAssertEqual(one.l2, two.l2)
+    }
+
+    func testHoldOutPlanHoldsOutAStratifiedShare() {
+        let training = nuisanceProblem(count: 100, seed: 8)
+        let selection = L2Search.select(grid: [1, 100], features: training.features, labels: training.labels,
+                                        count: 100, dimension: 12, classCount: 2, plan: .holdOut(fraction: 0.2),
+                                        seed: 4, settings: .init(l2: 1))
+        XCTAssertEqual(selection.heldOutCount, 20)
+        XCTAssertEqual(selection.heldOutSamples.count, 20)
+        XCTAssertEqual(selection.heldOutSamples, selection.heldOutSamples.sorted())
+        XCTAssertEqual(selection.heldOutSamples.filter { training.labels[$0] == 1 }.count, 10, "stratified")
+        XCTAssertEqual(selection.heldOutLogits.count, 40)
+    }
+
+    func testNearTiesGoToTheLowerLogLossThenToTheStrongerPenalty() {
+        // 200 images: one image is 0.005, half a standard error at 90 % is 0.0106.
+        XCTAssertEqual(L2Search.nearTieTolerance(accuracy: 0.9, count: 200), 0.5 * (0.09 / 200).squareRoot(), accuracy: 1e-15)
+        XCTAssertEqual(L2Search.nearTieTolerance(accuracy: 1, count: 200), 0.005, accuracy: 1e-15)
+        let candidates = [
+            L2Candidate(l2: 100, accuracy: 0.880, logLoss: 0.30),  // outside the tie (0.905 − 0.0104 = 0.8946)
+            L2Candidate(l2: 10, accuracy: 0.900, logLoss: 0.25),   // inside, lowest log-loss: wins
+            L2Candidate(l2: 1, accuracy: 0.905, logLoss: 0.28),    // best accuracy
+            L2Candidate(l2: 0.1, accuracy: 0.895, logLoss: 0.40),
+        ]
+        XCTAssertEqual(L2Search.choose(candidates, heldOutCount: 200), 1)
+        let equalLoss = [L2Candidate(l2: 1, accuracy: 0.9, logLoss: 0.3), L2Candidate(l2: 10, accuracy: 0.9, logLoss: 0.3)]
+        XCTAssertEqual(L2Search.choose(equalLoss, heldOutCount: 200), 1, "exact ties go to the larger l2")
+        // A clear accuracy winner beats a lower log-loss.
+        let clear = [L2Candidate(l2: 1, accuracy: 0.95, logLoss: 0.5), L2Candidate(l2: 10, accuracy: 0.85, logLoss: 0.2)]
+        XCTAssertEqual(L2Search.choose(clear, heldOutCount: 200), 0)
+    }
+
+    func testSeparateValidationSetReturnsTheModelFittedOnAllTrainingImages() {
+        let training = nuisanceProblem(count: 120, seed: 5)
+        let validation = nuisanceProblem(count: 40, seed: 6)
+        let selection = L2Search.select(grid: [100, 1, 0.01],
                                         trainingFeatures: training.features, trainingLabels: training.labels,
                                         trainingCount: 120, validationFeatures: validation.features,
-                                        validationLabels: validation.labels, validationCount: 30,
-                                        dimension: 5, classCount: 3, settings: .init(l2: 1, tolerance: 1e-9))
-        let cold = LogisticRegressionTrainer.train(features: training.features, labels: training.labels, count: 120,
-                                                   dimension: 5, classCount: 3,
-                                                   settings: .init(l2: selection.l2, tolerance: 1e-9))
-        // Strictly convex: both reach the same optimum, up to the tolerance.
-        assertClose(selection.outcome.model.weights, cold.model.weights, absolute: 1e-4)
+                                        validationLabels: validation.labels, validationCount: 40,
+                                        dimension: 12, classCount: 2, settings: .init(l2: 1, tolerance: 1e-9))
+        let fitted = try! XCTUnwrap(selection.fittedOnAll)
+        let cold = LogisticRegressionTrainer.train(
+            features: fitted.standardizer.apply(training.features, count: 120), labels: training.labels, count: 120,
+            dimension: 12, classCount: 2, settings: .init(l2: selection.l2, tolerance: 1e-9))
+        // Strictly convex: the warm-started chain and a cold fit reach the same optimum, up to the tolerance.
+        assertClose(fitted.outcome.model.weights, cold.model.weights, absolute: 1e-3)
+        XCTAssertEqual(selection.heldOutSamples, Array(0..<40))
+        let logits = fitted.outcome.model.logits(fitted.standardizer.apply(validation.features, count: 40), count: 40)
+        XCTAssertEqual(selection.heldOutLogits, logits)
     }
 }
