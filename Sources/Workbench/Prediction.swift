@@ -1,5 +1,6 @@
 import Datasets
 import Foundation
+import Training
 
 /// One image's classification.
 public struct Prediction: Sendable, Equatable {
@@ -9,6 +10,12 @@ public struct Prediction: Sendable, Equatable {
     public var confidence: Float
     /// Every label's probability, in the model's label order.
     public var probabilities: [Float]
+
+    /// Whether the prediction is sure enough to answer under `threshold` (a model's `confidenceThreshold`): its
+    /// confidence is at least the threshold.
+    public func isAnswered(threshold: Double) -> Bool {
+        ConfidenceThresholds.isAnswered(confidence: Double(confidence), threshold: threshold)
+    }
 
     /// The `count` most probable labels, best first (ties: model order).
     public func top(_ count: Int, labels: [String]) -> [(label: String, probability: Float)] {

@@ -12,7 +12,8 @@ struct LabelCommand: ParsableCommand {
             a folder of numbered frames (1.jpg, 2.jpg, ... 10.jpg in numeric order; frame n is at second \
             (n - 1) * every, or set --fps; gaps in the numbers are gaps in time, and a folder with a frame 0 starts \
             there). Prints one line per sampled second: second, label, confidence. A movie that cannot be labelled \
-            (not a video, no readable frames) is named and skipped and the others go on; the exit status is then 1.
+            (not a video, no readable frames) is named and skipped and the others go on; the exit status is then 1. \
+            --min-confidence auto takes the threshold the model was trained for (train --target-precision).
 
             Examples:
               workbench label Drawings.wbmodel movie.mp4
@@ -54,8 +55,8 @@ struct LabelCommand: ParsableCommand {
         if let fps, !(fps.isFinite && (1 / longest...1 / shortest).contains(fps)) {
             throw ValidationError("--fps must be between 1/\(number(longest)) (a frame a day) and \(number(1 / shortest)), got \(number(fps))")
         }
-        guard (0...1).contains(markerOptions.minConfidence) else {
-            throw ValidationError("--min-confidence must be between 0 and 1, got \(number(markerOptions.minConfidence))")
+        if case .value(let value) = markerOptions.minConfidence, !(0...1).contains(value) {
+            throw ValidationError("--min-confidence must be between 0 and 1, got \(number(value)) (or auto: the model's threshold)")
         }
         guard (1...Int(longest)).contains(markerOptions.smooth) else {
             throw ValidationError("--smooth must be between 1 and \(Int(longest)) seconds (a day), got \(markerOptions.smooth)")
@@ -91,7 +92,16 @@ struct LabelCommand: ParsableCommand {
                 _ = try MovieData.load(path: movieDataPath)
             }
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
-            let policy = MarkerPolicy(minimumConfidence: Float(markerOptions.minConfidence),
+            let minimumConfidence: Double
+            switch markerOptions.minConfidence {
+            case .value(let value): minimumConfidence = value
+            case .auto:
+                guard let threshold = classifier.confidenceThreshold else {
+                    throw WorkbenchError(path: model, reason: "the model has no confidence threshold for --min-confidence auto: train it with --target-precision P")
+                }
+                minimumConfidence = threshold
+            }
+            let policy = MarkerPolicy(minimumConfidence: Float(minimumConfidence),
                                       fallbackLabel: markerOptions.fallback ?? MarkerOptions.defaultFallback,
                                       smoothing: markerOptions.smooth, changesOnly: markerOptions.changesOnly)
             var summaries: [VideoSummary] = []
@@ -120,9 +130,9 @@ struct LabelCommand: ParsableCommand {
                 summaries.append(summary)
                 let markers = policy.markerObject(result.frames)
                 if json {
-                    Console.outputLine(jsonObject(result: result, policy: policy, markers: markers, summary: summary))
+                    Console.outputLine(jsonObject(result: result, policy: policy, minimumConfidence: minimumConfidence, markers: markers, summary: summary))
                 } else {
-                    render(result: result, policy: policy, summary: highlightOptions.summary ? summary : nil)
+                    render(result: result, policy: policy, minimumConfidence: minimumConfidence, summary: highlightOptions.summary ? summary : nil)
                 }
                 if let movieDataPath = movieData.movieData, let id = movieData.id {
                     let update = MovieUpdate(id: id, markers: markers, title: movieData.title,
@@ -149,12 +159,12 @@ struct LabelCommand: ParsableCommand {
         }
     }
 
-    private func render(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, summary: VideoSummary?) {
+    private func render(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, minimumConfidence: Double, summary: VideoSummary?) {
         if movies.count > 1 { Console.outputLine("\(result.path)") }
         var previous: String?
         for (frame, decision) in zip(result.frames, policy.decisions(result.frames))
         where !(markerOptions.changesOnly && decision.label == previous) {
-            Console.outputLine(String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label) + explained(decision))
+            Console.outputLine(String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label) + explained(decision, minimumConfidence: minimumConfidence))
             previous = decision.label
         }
         if let summary {
@@ -173,11 +183,11 @@ struct LabelCommand: ParsableCommand {
 
     /// The confidence, and when the label is not the classifier's own verdict, why: "0.42 (cat, below 0.6)",
     /// "0.91 (cat, smoothed)". Below the minimum, enough decimals to show the confidence really is below it.
-    private func explained(_ decision: FrameDecision) -> String {
+    private func explained(_ decision: FrameDecision, minimumConfidence: Double) -> String {
         guard decision.isBelowMinimum || decision.isSmoothed || decision.label != decision.verdict else {
             return String(format: "%.2f", decision.confidence)
         }
-        let threshold = number(markerOptions.minConfidence)
+        let threshold = number(minimumConfidence)
         var confidence = String(format: "%.2f", decision.confidence)
         if decision.isBelowMinimum, let limit = Double(threshold) {
             for decimals in 2...9 {
@@ -197,14 +207,14 @@ struct LabelCommand: ParsableCommand {
     /// Each frame's "label" is the one the markers use (after --fallback and --smooth) and "confidence" its
     /// classifier verdict's; "verdict" appears when the two labels differ or the verdict fell below
     /// --min-confidence, and "threshold" (the minimum) in that last case.
-    private func jsonObject(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, markers: [String: String],
+    private func jsonObject(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, minimumConfidence: Double, markers: [String: String],
                             summary: VideoSummary) -> String {
         let frames = zip(result.frames, policy.decisions(result.frames)).map { frame, decision in
             var fields = "\"second\":\(jsonNumber(frame.second)),\"label\":\(jsonString(decision.label)),\"confidence\":\(jsonNumber(decision.confidence))"
             if decision.isBelowMinimum || decision.label != decision.verdict {
                 fields += ",\"verdict\":\(jsonString(decision.verdict))"
             }
-            if decision.isBelowMinimum { fields += ",\"threshold\":\(jsonNumber(markerOptions.minConfidence))" }
+            if decision.isBelowMinimum { fields += ",\"threshold\":\(jsonNumber(minimumConfidence))" }
             return "{\(fields)}"
         }
         let markerText = markers.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { "\(jsonString($0)):\(jsonString(markers[$0]!))" }
@@ -219,12 +229,29 @@ struct LabelCommand: ParsableCommand {
     }
 }
 
+/// `--min-confidence`: a number, or `auto` for the threshold stored in the model by `train --target-precision`.
+enum ConfidenceSetting: ExpressibleByArgument, Equatable {
+    case value(Double)
+    case auto
+
+    init?(argument: String) {
+        if argument == "auto" { self = .auto } else if let value = Double(argument) { self = .value(value) } else { return nil }
+    }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .value(let value): return "\(value)"
+        case .auto: return "auto"
+        }
+    }
+}
+
 struct MarkerOptions: ParsableArguments {
     /// The label of frames below --min-confidence when --fallback is not given.
     static let defaultFallback = "Unsure"
 
-    @Option(name: .long, help: ArgumentHelp("Below this confidence (0 to 1) a frame's label is the --fallback label.", valueName: "p"))
-    var minConfidence: Double = 0
+    @Option(name: .long, help: ArgumentHelp("Below this confidence (0 to 1) a frame's label is the --fallback label; auto takes the model's threshold (train --target-precision).", valueName: "p|auto"))
+    var minConfidence: ConfidenceSetting = .value(0)
 
     @Option(name: .long, help: ArgumentHelp(
         "The label of frames below --min-confidence (default: \(defaultFallback)); any name, a model label too. "

@@ -50,6 +50,26 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertEqual((report["testing"] as? [String: Any])?["count"] as? Int, 4)
         XCTAssertEqual((report["testing"] as? [String: Any])?["accuracy"] as? Double, 1.0, "a cat and an espresso are easy")
         XCTAssertEqual(report["labels"] as? [String], ["cat", "espresso"])
+        // Held-out predictions by repeated 5-fold cross-validation over all 12 training images, then a refit on all.
+        let validation = try XCTUnwrap(report["validation"] as? [String: Any])
+        XCTAssertEqual(validation["count"] as? Int, 12, "every training image is held out once per repeat")
+        XCTAssertEqual(validation["predictions"] as? Int, 60, "12 images, 5 repeats")
+        let interval = try XCTUnwrap(validation["interval"] as? [String: Double])
+        XCTAssertLessThanOrEqual(interval["lower"]!, validation["accuracy"] as! Double)
+        XCTAssertGreaterThanOrEqual(interval["upper"]!, validation["accuracy"] as! Double)
+        let selection = try XCTUnwrap(report["selection"] as? [String: Any])
+        XCTAssertEqual(selection["method"] as? String, "5-fold cross-validation, 5 repeats")
+        XCTAssertEqual((selection["grid"] as? [[String: Any]])?.count, 9)
+        XCTAssertEqual(selection["refitOnAllTrainingImages"] as? Bool, true)
+        XCTAssertEqual((report["counts"] as? [[String: Any]])?.map { $0["validation"] as? Int }, [6, 6],
+                       "per-label held-out counts")
+        let calibration = try XCTUnwrap(report["calibration"] as? [String: Any])
+        XCTAssertEqual(calibration["bins"] as? Int, 15)
+        XCTAssertNotNil(calibration["testingAfter"] as? Double)
+        XCTAssertEqual(((report["thresholds"] as? [String: Any])?["table"] as? [Any])?.count, 14)
+        for fragment in ["validation (5-fold)", "95 % interval", "l2 chosen:", "calibration: temperature", "confidence ≥"] {
+            XCTAssertTrue(train.standardOutput.contains(fragment), "\(fragment) missing from: \(train.standardOutput)")
+        }
 
         let evaluate = try run(["evaluate", model, dataset.appendingPathComponent("Testing Data").path, "--json"])
         XCTAssertEqual(evaluate.status, 0, evaluate.standardError)
@@ -81,6 +101,83 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
         XCTAssertTrue(inspect.standardOutput.contains("cat, espresso"), inspect.standardOutput)
         XCTAssertTrue(inspect.standardOutput.contains("224"), inspect.standardOutput)
+        XCTAssertTrue(inspect.standardOutput.contains("temperature  "), inspect.standardOutput)
+        XCTAssertTrue(inspect.standardOutput.contains("threshold    none"), inspect.standardOutput)
+
+        // No threshold was asked for: --abstain and --min-confidence auto refuse with one line.
+        let abstain = try run(["classify", model, testingCat, "--abstain"])
+        XCTAssertEqual(abstain.status, 1)
+        XCTAssertEqual(abstain.errorLines, ["workbench: \(model): the model has no confidence threshold for --abstain: train it with --target-precision P"])
+        let auto = try run(["label", model, testingCat, "--min-confidence", "auto"])
+        XCTAssertEqual(auto.status, 1)
+        XCTAssertTrue(auto.standardError.contains("no confidence threshold for --min-confidence auto"), auto.standardError)
+    }
+
+    /// `--target-precision` stores a threshold; `classify --abstain` and `label --min-confidence auto` answer below it
+    /// with "unknown" and the fallback label. A strong penalty keeps confidences well short of 1, and the stored
+    /// threshold is then moved (with Python's safetensors) to the middle of them, so that both sides are exercised.
+    func testTargetPrecisionThresholdDrivesAbstainAndAutoMinimumConfidence() throws {
+        let model = folder.appendingPathComponent("Sure.wbmodel").path
+        let train = try run(["train", dataset.path, "-o", model, "--l2", "10000", "--target-precision", "0.9", "--json"])
+        XCTAssertEqual(train.status, 0, train.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(train.standardOutput.utf8)) as? [String: Any])
+        let thresholds = try XCTUnwrap(report["thresholds"] as? [String: Any])
+        XCTAssertEqual(thresholds["targetPrecision"] as? Double, 0.9)
+        let chosen = try XCTUnwrap(thresholds["chosen"] as? Double, "cat vs espresso reaches 90 % precision")
+        let inspect = try run(["inspect", model, "--json"])
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["confidenceThreshold"] as? Double, chosen)
+
+        let frames = dataset.appendingPathComponent("Training Data/cat").path
+        let plain = try run(["classify", model, frames, "--json"])
+        let confidences = try plain.standardOutput.split(separator: "\n").map {
+            try XCTUnwrap((JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["confidence"] as? Double)
+        }
+        let threshold = (confidences.min()! + confidences.max()!) / 2
+        XCTAssertLessThan(confidences.min()!, threshold - 1e-4, "confidences \(confidences) must differ")
+
+        let strict = folder.appendingPathComponent("Strict.wbmodel").path
+        let edit = Process()
+        edit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        edit.arguments = ["python3", "-c", """
+            import sys
+            from safetensors import safe_open
+            from safetensors.numpy import load_file, save_file
+            with safe_open(sys.argv[1], "np") as f: metadata = f.metadata()
+            metadata["confidence_threshold"] = sys.argv[3]
+            save_file(load_file(sys.argv[1]), sys.argv[2], metadata=metadata)
+            """, model, strict, "\(threshold)"]
+        try edit.run()
+        edit.waitUntilExit()
+        XCTAssertEqual(edit.terminationStatus, 0)
+
+        let classify = try run(["classify", strict, frames, "--abstain", "--json"])
+        XCTAssertEqual(classify.status, 0, classify.standardError)
+        let predictions = try classify.standardOutput.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(predictions.count, 6)
+        var abstained = 0
+        for prediction in predictions {
+            let confidence = try XCTUnwrap(prediction["confidence"] as? Double)
+            let sure = confidence >= threshold - 1e-6
+            XCTAssertEqual(prediction["label"] as? String, sure ? "cat" : "unknown", "confidence \(confidence)")
+            XCTAssertEqual(prediction["abstained"] as? Bool, !sure)
+            XCTAssertEqual(prediction["top_label"] as? String, "cat")
+            if !sure { abstained += 1 }
+        }
+        XCTAssertTrue((1...5).contains(abstained), "some answered, some not: \(abstained) of 6 abstained")
+
+        let label = try run(["label", strict, frames, "--min-confidence", "auto", "--fallback", "espresso", "--json"])
+        XCTAssertEqual(label.status, 0, label.standardError)
+        let movie = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(label.standardOutput.utf8)) as? [String: Any])
+        let markers = try XCTUnwrap(movie["markers"] as? [String: String])
+        for frame in try XCTUnwrap(movie["frames"] as? [[String: Any]]) {
+            let second = Int(try XCTUnwrap(frame["second"] as? Double))
+            let confidence = try XCTUnwrap(frame["confidence"] as? Double)
+            XCTAssertEqual(markers[String(second)], Float(confidence) < Float(threshold) ? "espresso" : "cat",
+                           "second \(second), confidence \(confidence)")
+        }
     }
 
     func testSameDataAndSeedGiveAByteIdenticalModelAndTheCacheServesTheSecondRun() throws {
