@@ -8,8 +8,8 @@ import Models
 /// Input `image`: an RGB image of 224 × 224 (Core ML hands the network `[3, 224, 224]` pixels 0…255); the
 /// model's image scaler applies `(pixel − mean) / std`. Layers: convolutions with explicit (asymmetric)
 /// border amounts for TensorFlow SAME, depthwise ones as grouped convolutions (`nGroups` = channels), ReLU6 as
-/// `clip(0, 6)`, `add` for residuals, global average pooling, `innerProduct` (standardisation folded in) and
-/// `softmax`. Outputs: `classLabel` (string) and `classLabelProbs` (label → probability).
+/// `clip(0, 6)`, `add` for residuals, global average pooling, `innerProduct` (standardisation folded in), a
+/// diagonal `innerProduct` multiplying by `1 / temperature` (calibration) and `softmax`. Outputs: `classLabel` (string) and `classLabelProbs` (label → probability).
 public enum CoreMLExporter {
     /// Core ML specification version written: 4 is the first with `clip` layers (iOS 13).
     public static let specificationVersion: Int32 = 4
@@ -96,7 +96,8 @@ public enum CoreMLExporter {
                     "backbone": model.backboneName,
                     "producer": ExportMetadata.producerName,
                     "producer_version": ExportMetadata.producerVersion,
-                ]
+                    "temperature": String(describing: model.temperature),
+                ].merging(plan.confidenceThreshold.map { ["confidence_threshold": String(describing: $0)] } ?? [:]) { first, _ in first }
             }
         }
     }
@@ -141,7 +142,20 @@ public enum CoreMLExporter {
                 $0.bias.floatValue = plan.classifierBias
             }
         })
-        layers.append(layer("softmax", inputs: ["logits"], output: probabilitiesOutputName) {
+        // Calibration: softmax(logits / temperature), as Workbench computes the probabilities.
+        // A diagonal inner product keeps it a layer of its own (visible in the spec) with the layer kinds already used.
+        let classCount = plan.labels.count
+        var diagonal = [Float](repeating: 0, count: classCount * classCount)
+        for index in 0..<classCount { diagonal[index * classCount + index] = Float(1 / plan.temperature) }
+        layers.append(layer("calibration", inputs: ["logits"], output: "calibrated_logits") {
+            $0.innerProduct = CoreML_Specification_InnerProductLayerParams.with {
+                $0.inputChannels = UInt64(classCount)
+                $0.outputChannels = UInt64(classCount)
+                $0.hasBias_p = false
+                $0.weights.floatValue = diagonal
+            }
+        })
+        layers.append(layer("softmax", inputs: ["calibrated_logits"], output: probabilitiesOutputName) {
             $0.softmax = CoreML_Specification_SoftmaxLayerParams()
         })
         return layers

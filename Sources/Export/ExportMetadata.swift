@@ -7,7 +7,7 @@ enum ExportMetadata {
     /// Name written as the producer of every exported file.
     static let producerName = "Workbench"
     /// Version of the export layout (bumped when node names, inputs or metadata keys change).
-    static let producerVersion = "1"
+    static let producerVersion = "2"
 
     /// The labels as a JSON array, in output order.
     static func labelsJSON(_ labels: [String]) -> String {

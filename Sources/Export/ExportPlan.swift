@@ -45,6 +45,10 @@ struct ExportPlan {
     var classifierWeights: [Float] = []
     /// `[classes]`.
     var classifierBias: [Float] = []
+    /// The logits are divided by this before the softmax (the model file's calibration temperature).
+    var temperature: Double = 1
+    /// The model's confidence threshold, if it has one (metadata only).
+    var confidenceThreshold: Double?
     /// Class names in output order.
     var labels: [String] = []
     /// Per-channel `mean` and `std` applied to 0…255 RGB pixels.
@@ -75,6 +79,11 @@ struct ExportPlan {
               preprocessing.std.allSatisfy({ $0.isFinite && $0 != 0 }), preprocessing.mean.allSatisfy(\.isFinite) else {
             throw fail("preprocessing must be RGB with 3 finite means and 3 finite non-zero standard deviations")
         }
+        guard model.temperature.isFinite, model.temperature > 0, Float(model.temperature).isNormal else {
+            throw fail("the model's temperature \(model.temperature) is not a positive number")
+        }
+        temperature = model.temperature
+        confidenceThreshold = model.confidenceThreshold
         labels = model.labels
         mean = preprocessing.mean
         standardDeviation = preprocessing.std

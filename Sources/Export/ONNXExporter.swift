@@ -7,7 +7,7 @@ import Models
 /// Graph: `image [N, 3, 224, 224]` float, 0…255, RGB → `Sub(mean)` → `Mul(1/std)` → stem and the 16 blocks as
 /// `Conv` (explicit, asymmetric `pads` reproducing TensorFlow SAME) + `Clip(0, 6)` + `Add` for residuals →
 /// head `Conv` + `Clip` → `GlobalAveragePool` → `Flatten` → `Gemm` (the head, standardisation folded in) →
-/// `Softmax` → `probabilities [N, classes]`. The batch dimension is symbolic (`N`). Cropping and resizing stay
+/// `Div` by the calibration temperature → `Softmax` → `probabilities [N, classes]`. The batch dimension is symbolic (`N`). Cropping and resizing stay
 /// outside the model and are described in the `preprocessing` metadata; `labels` holds the class names.
 public enum ONNXExporter {
     /// The operator set the graph uses (`Clip` with tensor bounds needs 11+, `Softmax` over one axis 13+).
@@ -39,14 +39,16 @@ public enum ONNXExporter {
         onnxModel.docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion)"
         onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
         onnxModel.graph = builder.graph
-        onnxModel.metadataProps = [
+        onnxModel.metadataProps = ([
             ("labels", ExportMetadata.labelsJSON(plan.labels)),
             ("preprocessing", ExportMetadata.preprocessingJSON(model.preprocessing)),
             ("preprocessing_summary", ExportMetadata.preprocessingSummary(model.preprocessing)),
             ("backbone", model.backboneName),
             ("created", model.creationDate),
             ("workbench_version", model.workbenchVersion),
-        ].map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
+            ("temperature", String(describing: model.temperature)),
+        ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? []))
+        .map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
 
         try ExportWriting.write(onnxModel, format: "ONNX", to: path)
     }

@@ -37,7 +37,11 @@ struct ONNXGraphBuilder {
         addInitializer("classifier.bias", dimensions: [classCount], values: plan.classifierBias)
         addNode("Gemm", name: "classifier", inputs: ["features", "classifier.weight", "classifier.bias"], outputs: ["logits"],
                 attributes: [integer("transB", 1)])
-        addNode("Softmax", name: "softmax", inputs: ["logits"], outputs: [ONNXExporter.outputName], attributes: [integer("axis", 1)])
+        // Calibration: probabilities are softmax(logits / temperature), as Workbench computes them.
+        addInitializer("calibration.temperature", dimensions: [], values: [Float(plan.temperature)])
+        addNode("Div", name: "calibration", inputs: ["logits", "calibration.temperature"], outputs: ["calibrated_logits"])
+        addNode("Softmax", name: "softmax", inputs: ["calibrated_logits"], outputs: [ONNXExporter.outputName],
+                attributes: [integer("axis", 1)])
     }
 
     private mutating func addConvolution(_ convolution: ExportPlan.Convolution, input: String, output: String) {

@@ -49,5 +49,13 @@ final class CoreMLExportTests: XCTestCase {
                        "ReLU6 after the stem, every depthwise, every expand (15 blocks) and the head")
         XCTAssertEqual(layers.first?.input, ["image"])
         XCTAssertEqual(layers.last?.output, ["classLabelProbs"])
+        // Calibration: a diagonal inner product of 1 / temperature between the classifier and the softmax.
+        let calibration = try XCTUnwrap(layers.first { $0.name == "calibration" })
+        XCTAssertEqual(calibration.input, ["logits"])
+        XCTAssertEqual(layers.last?.input, calibration.output)
+        let scale = Float(1 / ExportFixtures.temperature)
+        XCTAssertEqual(calibration.innerProduct.weights.floatValue, [scale, 0, 0, 0, scale, 0, 0, 0, scale])
+        XCTAssertFalse(calibration.innerProduct.hasBias_p)
+        XCTAssertEqual(model.description_p.metadata.userDefined["temperature"], "1.7")
     }
 }

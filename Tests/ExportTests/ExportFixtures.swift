@@ -40,7 +40,10 @@ enum ExportFixtures {
     /// Labels of the test model: one with non-ASCII letters and one with JSON-special characters.
     static let labels = ["cat", "café crème", "dog \"big\" / small"]
 
-    /// A model file with the real backbone tensors and a seeded random 3-class head.
+    /// The calibration temperature of the test model: far enough from 1 that an export ignoring it fails.
+    static let temperature = 1.7
+
+    /// A model file with the real backbone tensors, a seeded random 3-class head and `temperature`.
     static func modelFile() throws -> ModelFile {
         let backbone = try loaded.get().0
         var generator = SeededGenerator(seed: 20_250_505)
@@ -53,7 +56,7 @@ enum ExportFixtures {
         return ModelFile(
             labels: labels, preprocessing: .efficientNetLite0, backboneName: "efficientnet-lite0",
             backboneTensors: backbone.tensors, head: head, creationDate: "2025-05-05T12:00:00Z",
-            workbenchVersion: "0.0.0-test", trainingReportJSON: "{}")
+            workbenchVersion: "0.0.0-test", trainingReportJSON: "{}", temperature: temperature, confidenceThreshold: 0.65)
     }
 
     /// A named 224 × 224 RGB test image: raw bytes, row-major, channels last.
@@ -86,7 +89,7 @@ enum ExportFixtures {
     }
 
     /// Workbench's probabilities: `network.features` on `(pixel − 127) / 128`, then
-    /// `softmax(W·((f − mean) / scale) + b)` in double precision, unfolded.
+    /// `softmax((W·((f − mean) / scale) + b) / temperature)` in double precision, unfolded.
     static func workbenchProbabilities(_ images: [TestImage], model: ModelFile, network: EfficientNetLite0) -> [[Float]] {
         let input = images.flatMap { $0.pixels.map { (Float($0) - Preprocessing.mean) / Preprocessing.standardDeviation } }
         let features = network.features(input, batch: images.count)
@@ -99,7 +102,7 @@ enum ExportFixtures {
                         / Double(head.featureScale[feature])
                     sum += Double(head.weights[row * featureCount + feature]) * standardized
                 }
-                return sum
+                return sum / model.temperature
             }
             let largest = logits.max()!
             let exponentials = logits.map { Foundation.exp($0 - largest) }

@@ -23,7 +23,7 @@ final class ONNXExportTests: XCTestCase {
         XCTAssertEqual(preprocessing["cropPadding"] as? Int, 32)
         XCTAssertEqual(preprocessing["mean"] as? [Double], [127, 127, 127])
         XCTAssertEqual(preprocessing["std"] as? [Double], [128, 128, 128])
-        XCTAssertEqual(result["producer"] as? [String], ["Workbench", "1"])
+        XCTAssertEqual(result["producer"] as? [String], ["Workbench", "2"])
 
         let expected = ExportFixtures.workbenchProbabilities(images, model: model, network: network)
         let exported = try PythonChecker.probabilities(result)
@@ -56,5 +56,26 @@ final class ONNXExportTests: XCTestCase {
         XCTAssertEqual(groups.i, 96, "depthwise: one group per channel")
         XCTAssertEqual(model.graph.node.filter { $0.opType == "Add" }.count, 9, "one Add per residual block")
         XCTAssertEqual(model.graph.input.first?.type.tensorType.shape.dim.first?.dimParam, "N")
+    }
+
+    /// The graph divides the logits by the model's temperature right before the softmax, and says so in its
+    /// metadata, with the confidence threshold.
+    func testLogitsAreDividedByTheTemperature() throws {
+        let folder = try ExportFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("classifier.onnx").path
+        try ONNXExporter.export(model: try ExportFixtures.modelFile(), network: try ExportFixtures.network(), to: path)
+        let model = try Onnx_ModelProto(serializedBytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let division = try XCTUnwrap(model.graph.node.first { $0.name == "calibration" })
+        XCTAssertEqual(division.opType, "Div")
+        XCTAssertEqual(division.input, ["logits", "calibration.temperature"])
+        let softmax = try XCTUnwrap(model.graph.node.first { $0.opType == "Softmax" })
+        XCTAssertEqual(softmax.input, division.output)
+        let temperature = try XCTUnwrap(model.graph.initializer.first { $0.name == "calibration.temperature" })
+        let value = temperature.rawData.withUnsafeBytes { $0.load(as: Float.self) }
+        XCTAssertEqual(value, Float(ExportFixtures.temperature))
+        let metadata = Dictionary(uniqueKeysWithValues: model.metadataProps.map { ($0.key, $0.value) })
+        XCTAssertEqual(metadata["temperature"], "1.7")
+        XCTAssertEqual(metadata["confidence_threshold"], "0.65")
     }
 }
