@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "workbench", targets: ["WorkbenchCLI"]),
         .executable(name: "workbench-bench-network", targets: ["BenchNetwork"]),
+        .executable(name: "workbench-bench-training", targets: ["BenchTraining"]),
         .library(name: "Workbench", targets: ["Workbench"]),
     ],
     dependencies: [
@@ -54,6 +55,7 @@ let package = Package(
 
         // Benchmarks.
         .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .executableTarget(name: "BenchTraining", dependencies: ["Training", "TensorCore"]),
 
         // Tests.
         .target(name: "_TestSupport", exclude: ["README.md"]),

@@ -95,7 +95,9 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     /// The settings the run used (after defaults), so it can be repeated.
     public struct Settings: Sendable, Codable, Equatable {
         public var seed: UInt64
+        /// The share of training images held out by a single split (0 for cross-validation and validation folders).
         public var validationFraction: Double
+        /// Where the held-out predictions came from, for a person.
         public var validationSource: String
         public var l2: Double
         public var l2Chosen: Bool

@@ -271,7 +271,7 @@ public enum TrainingWorkflow {
             trainingEvaluation: trainingEvaluation, validationEvaluation: validationEvaluation,
             testingEvaluation: testingEvaluation,
             settings: .init(seed: request.seed,
-                            validationFraction: layout.validation == nil ? (request.validationFraction ?? 0) : 0,
+                            validationFraction: heldOutFraction(selection?.plan),
                             validationSource: validationSource, l2: settings.l2,
                             l2Chosen: request.l2 == nil && selection != nil, maxIterations: request.maxIterations,
                             classWeighting: request.classWeighting.rawValue, iterations: outcome.iterations,
@@ -296,6 +296,13 @@ public enum TrainingWorkflow {
                                selection: seconds(selected - extracted), training: seconds(fitted - extracted),
                                total: seconds(finished - started))
         return TrainingResult(report: report, modelFile: modelFile)
+    }
+
+    /// The share of training images held out by `plan` (0 for cross-validation, where every image is held out once
+    /// per repeat, and for a validation folder).
+    private static func heldOutFraction(_ plan: HeldOutPlan?) -> Double {
+        if case .holdOut(let fraction) = plan { return fraction }
+        return 0
     }
 
     /// The dataset folders the request names, checked.

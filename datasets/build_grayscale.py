@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Build small grayscale datasets in Create ML's layout.
+
+Recipes:
+  digits    scikit-learn's bundled handwritten digits (1,797 images of 8 x 8 pixels, 10 labels), upscaled to
+            64 x 64 with bicubic interpolation; every 5th image of a label goes to testing (about 360 images).
+  footwear  Fashion-MNIST (Debian's dataset-fashion-mnist) sandals, sneakers and ankle boots, 28 x 28:
+            the first 500 of each label in its training file for training, the first 200 in its test file for
+            testing.
+  fashion   all 10 Fashion-MNIST labels: the first 400 of each for training (4,000 images), the first 100 of each
+            for testing.
+  fashion1000  the same with the first 100 of each for training (1,000 images) and 50 for testing: the size the
+            training benchmark (scripts/bench-training.sh) times.
+
+The splits depend on nothing but the source files, so a rebuild gives the same dataset.
+
+Usage: python3 datasets/build_grayscale.py --recipe digits|footwear|fashion|fashion1000 [--out DIR]   (default: datasets/RECIPE)
+"""
+import argparse
+import gzip
+import pathlib
+
+import numpy as np
+
+from dataset_tools import DatasetWriter, debian_package_root
+
+FASHION_LABELS = ["T-shirt", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
+RECIPES = {
+    "digits": "digits scikit-learn load_digits v1",
+    "footwear": "footwear fashion-mnist 500/200 v1",
+    "fashion": "fashion fashion-mnist 400/100 v1",
+    "fashion1000": "fashion1000 fashion-mnist 100/50 v1",
+}
+
+
+def read_idx(path: pathlib.Path) -> np.ndarray:
+    """An IDX file (MNIST's format): big-endian magic whose last byte is the number of dimensions, the sizes, then
+    unsigned bytes."""
+    data = gzip.decompress(path.read_bytes())
+    dimensions = data[3]
+    shape = tuple(int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(dimensions))
+    return np.frombuffer(data, np.uint8, offset=4 + 4 * dimensions).reshape(shape)
+
+
+def build_digits(writer: DatasetWriter) -> None:
+    from PIL import Image
+    from sklearn.datasets import load_digits
+    digits = load_digits()
+    counters = {}
+    for pixels, target in zip(digits.images, digits.target):
+        label = str(int(target))
+        index = counters.get(label, 0)
+        counters[label] = index + 1
+        image = Image.fromarray(np.uint8(np.clip(pixels * (255 / 16), 0, 255).round()), "L")
+        image = image.resize((64, 64), Image.BICUBIC)
+        split = "Testing Data" if index % 5 == 4 else "Training Data"
+        writer.add(image, split, label, f"{index + 1:04d}")
+
+
+def build_fashion(writer: DatasetWriter, labels: list, training_per_label: int, testing_per_label: int) -> None:
+    from PIL import Image
+    root = debian_package_root("dataset-fashion-mnist") / "usr/share/datasets/fashion-mnist"
+    for prefix, split, per_label in (("train", "Training Data", training_per_label), ("t10k", "Testing Data", testing_per_label)):
+        images = read_idx(root / f"{prefix}-images-idx3-ubyte.gz")
+        targets = read_idx(root / f"{prefix}-labels-idx1-ubyte.gz")
+        for label in labels:
+            wanted = FASHION_LABELS.index(label)
+            for index in np.flatnonzero(targets == wanted)[:per_label]:
+                writer.add(Image.fromarray(images[index], "L"), split, label, f"{prefix}-{index:05d}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--recipe", choices=sorted(RECIPES), required=True)
+    parser.add_argument("--out", type=pathlib.Path)
+    arguments = parser.parse_args()
+    out = arguments.out or pathlib.Path(__file__).resolve().parent / arguments.recipe
+    writer = DatasetWriter(out, RECIPES[arguments.recipe])
+    if not writer.is_complete():
+        writer.start()
+        if arguments.recipe == "digits":
+            build_digits(writer)
+        elif arguments.recipe == "footwear":
+            build_fashion(writer, ["Sandal", "Sneaker", "Ankle boot"], 500, 200)
+        elif arguments.recipe == "fashion":
+            build_fashion(writer, FASHION_LABELS, 400, 100)
+        else:
+            build_fashion(writer, FASHION_LABELS, 100, 50)
+        writer.finish()
+    print(out)
+
+
+if __name__ == "__main__":
+    main()
