@@ -14,7 +14,7 @@ Recipes:
 
 The splits depend on nothing but the source files, so a rebuild gives the same dataset.
 
-Usage: python3 datasets/build_grayscale.py --recipe digits|footwear|fashion|fashion1000 [--out DIR]   (default: datasets/RECIPE)
+Usage: .venv/bin/python3 datasets/build_grayscale.py --recipe digits|footwear|fashion|fashion1000 [--out DIR]   (default: datasets/RECIPE)
 """
 import argparse
 import gzip

@@ -7,7 +7,7 @@ folders) and SVG files are left out, so every image is a photo. Files are taken 
 duplicates dropped; every 5th image of a label goes to testing, the rest to training. Images keep their
 transparency (Workbench composites it onto white) and are at most 512 px on the longer side.
 
-Usage: python3 datasets/build_photos.py [--out DIR]      (default: datasets/photos)
+Usage: .venv/bin/python3 datasets/build_photos.py [--out DIR]      (default: datasets/photos)
 """
 import argparse
 import hashlib

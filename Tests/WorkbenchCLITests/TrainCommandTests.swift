@@ -138,8 +138,8 @@ final class TrainCommandTests: XCTestCase {
 
         let strict = folder.appendingPathComponent("Strict.wbmodel").path
         let edit = Process()
-        edit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        edit.arguments = ["python3", "-c", """
+        edit.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
+        edit.arguments = ["-c", """
             import sys
             from safetensors import safe_open
             from safetensors.numpy import load_file, save_file
