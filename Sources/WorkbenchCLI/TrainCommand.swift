@@ -143,6 +143,9 @@ struct TrainCommand: ParsableCommand {
                 if let testing = trained.testingEvaluation {
                     Console.outputLine(ReportRendering.evaluation(testing, labels: trained.labels, title: "Testing"))
                 } else if let validation = trained.validationEvaluation {
+                    if let repeats = trained.selection?.repeats, repeats > 1 {
+                        Console.outputLine("\n(validation counts are held-out predictions: each training image was held out \(repeats) times)")
+                    }
                     Console.outputLine(ReportRendering.evaluation(validation, labels: trained.labels, title: "Validation"))
                 }
                 if !trained.unreadable.isEmpty { Console.outputLine("\(trained.unreadable.count) unreadable images skipped") }
