@@ -192,7 +192,7 @@ final class MovieDataTests: XCTestCase {
         let loop = folder + "/loop.json"
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
         XCTAssertThrowsError(try MovieData.update(path: loop, with: MovieUpdate(id: "x", markers: [:]))) { error in
-            XCTAssertEqual((error as? MovieDataError)?.description, loop + ": too many levels of symbolic links")
+            XCTAssertEqual((error as? MovieDataError)?.description, loop + ": cannot write: too many levels of symbolic links (ELOOP)")
         }
     }
 
