@@ -140,17 +140,17 @@ for harness in "${harnesses[@]}"; do
         -timeout=10 -artifact_prefix="$findings/" "$corpus" "Tests/Fuzz/corpus/$harness" > "$log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-    final=$(grep -E '^#[0-9]+.* cov: ' "$log" | tail -n 1 || true)
+    final=$(grep -aE '^#[0-9]+.* cov: ' "$log" | tail -n 1 || true)
     coverage=$(printf '%s' "$final" | sed -nE 's/.* cov: ([0-9]+).*/\1/p')
     features=$(printf '%s' "$final" | sed -nE 's/.* ft: ([0-9]+).*/\1/p')
     units=$(printf '%s' "$final" | sed -nE 's/.* corp: ([0-9]+).*/\1/p')
     printf 'fuzz: %-13s %10s %10s %8s %8s %7s\n' "$harness" "${executions:-?}" "${speed:-?}" \
         "${coverage:-?}" "${features:-?}" "${units:-?}"
-    artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -n 1 | sed 's/Test unit written to //' || true)
+    artifact=$(grep -aoE "Test unit written to [^ ]+" "$log" | tail -n 1 | sed 's/Test unit written to //' || true)
     if [ "$status" -ne 0 ] || [ -n "$artifact" ]; then
         failed+=("$harness")
         echo "fuzz: FINDING in $harness (exit status $status); libFuzzer's report:" >&2
-        grep -E -A 30 "ERROR: |SUMMARY: |Fatal error|fatal error|deadly signal|timeout|out-of-memory|leak" "$log" \
+        grep -aE -A 30 "ERROR: |SUMMARY: |Fatal error|fatal error|deadly signal|timeout|out-of-memory|leak" "$log" \
             | head -n 60 | "$toolchain/swift-demangle" --simplified >&2 || tail -n 40 "$log" >&2
         echo "fuzz: input kept in ${artifact:-$findings}; replay: $build/bin/$harness ${artifact:-<input>}" >&2
         echo "fuzz: full log: $log" >&2
