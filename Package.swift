@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Grouped by role; dependencies point down:
-// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
+// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports} → Models → Layers → TensorCore → CBLAS
+// Reports → ImageCodecs (thumbnail encoders)
 // Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore (file reading)}
 let package = Package(
     name: "Workbench",
@@ -45,8 +46,10 @@ let package = Package(
             "Models", "ModelFiles", "TensorCore",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
+        // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
+        .target(name: "Reports", dependencies: ["ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
-            "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "TensorCore",
+            "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "_TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "ImageCodecs", "Models", "ModelFiles", "TensorCore", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "_TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
     ]
 )

@@ -116,10 +116,32 @@ public final class EfficientNetLite0: Sendable {
     /// reused, never shared between concurrent calls. BLAS threading is the caller's choice
     /// (`GEMM.setBLASThreads`).
     public func features(_ input: [Float], batch: Int) -> [Float] {
+        forward(input, batch: batch, keepsFeatureMaps: false)
+    }
+
+    /// Side of the last feature map (the head's output before pooling): 224 halved by the stem and each stride-2
+    /// stage, rounding up as SAME padding does.
+    public static let featureMapSide: Int = {
+        var side = (inputSide + EfficientNetLite0Architecture.stemStride - 1) / EfficientNetLite0Architecture.stemStride
+        for stage in EfficientNetLite0Architecture.stages { side = (side + stage.stride - 1) / stage.stride }
+        return side
+    }()
+
+    /// input `[batch, 224, 224, 3]` as for `features`. Returns the head's output before global pooling,
+    /// `[batch, 7, 7, 1280]` NHWC: `features` is its mean over the 49 positions. A linear classifier on the features
+    /// applied at each position gives the class-activation map, exactly.
+    public func featureMaps(_ input: [Float], batch: Int) -> [Float] {
+        forward(input, batch: batch, keepsFeatureMaps: true)
+    }
+
+    /// The forward pass shared by `features` and `featureMaps`; only the last step per image differs (pool, or copy
+    /// the map), so the pooled path pays nothing for the other.
+    private func forward(_ input: [Float], batch: Int, keepsFeatureMaps: Bool) -> [Float] {
         let side = Self.inputSide, channels = EfficientNetLite0Architecture.inputChannels
         precondition(batch >= 0 && input.count == batch * side * side * channels,
                      "EfficientNetLite0.features: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
-        var output = [Float](repeating: 0, count: batch * Self.featureCount)
+        let mapFloats = Self.featureMapSide * Self.featureMapSide * Self.featureCount
+        var output = [Float](repeating: 0, count: batch * (keepsFeatureMaps ? mapFloats : Self.featureCount))
         if batch == 0 { return output }
         let groupCapacity = Self.lateGroupSize * lateCapacity
         let capacity = 2 * activationCapacity + expandedCapacity + spatialCapacity + 2 * groupCapacity
@@ -176,8 +198,13 @@ public final class EfficientNetLite0: Sendable {
                     }
                     for slot in 0..<count {
                         head.forward(input: lateCurrent + slot * lateCapacity, pixelCount: height * width, output: expanded, residual: nil)
-                        GlobalAveragePool.forward(input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
-                                                  output: output.baseAddress! + (first + slot) * Self.featureCount)
+                        if keepsFeatureMaps {
+                            precondition(height * width * Self.featureCount == mapFloats, "EfficientNetLite0: feature map size")
+                            (output.baseAddress! + (first + slot) * mapFloats).update(from: expanded, count: mapFloats)
+                        } else {
+                            GlobalAveragePool.forward(input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
+                                                      output: output.baseAddress! + (first + slot) * Self.featureCount)
+                        }
                     }
                 }
             }

@@ -63,6 +63,31 @@ final class EfficientNetLite0GoldenTests: XCTestCase {
         }
     }
 
+    func testFeatureMapsAverageToTheFeaturesOverBatchGroups() throws {
+        // 9 images: a group of 8 and one of 1 in the late blocks; each map is 7 × 7 × 1280, NHWC.
+        let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
+        let images = [try ModelFixtures.networkInput("chelsea"), try ModelFixtures.networkInput("coffee")]
+        let order = (0..<9).map { $0 % 2 }
+        let input = order.flatMap { images[$0] }
+        let maps = network.featureMaps(input, batch: order.count)
+        XCTAssertEqual(EfficientNetLite0.featureMapSide, 7, "224 / 32")
+        let positions = 49, channels = EfficientNetLite0.featureCount
+        XCTAssertEqual(maps.count, order.count * positions * channels)
+        // Each image's arithmetic does not depend on its group (see the test above), so one run per image will do.
+        let alone = images.map { network.features($0, batch: 1) }
+        for index in order.indices {
+            let map = maps[(index * positions * channels)..<((index + 1) * positions * channels)]
+            var mean = [Double](repeating: 0, count: channels)
+            for (offset, value) in map.enumerated() { mean[offset % channels] += Double(value) / Double(positions) }
+            // The pool sums 49 Float32 values in its own order: a few ulps of the largest activations (ReLU6 ≤ 6).
+            assertClose(mean.map(Float.init), alone[order[index]],
+                        absolute: 1e-5, "image \(index): mean of the map vs the pooled features")
+            // A real map, not one value spread over the grid: the cat and the cup are not everywhere.
+            let first = Array(map.prefix(channels)), centre = Array(map.dropFirst(24 * channels).prefix(channels))
+            XCTAssertNotEqual(first, centre, "image \(index): corner and centre differ")
+        }
+    }
+
     func testConcurrentCallsGiveTheSameFeatures() throws {
         let network = try EfficientNetLite0(weightsPath: try ModelFixtures.weightsPath())
         let input = try ModelFixtures.networkInput("coffee")

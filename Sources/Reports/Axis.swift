@@ -1,0 +1,104 @@
+import Foundation
+
+/// A numeric chart axis: the data range, how values map onto it, and where the tick marks go.
+public struct Axis: Sendable, Equatable {
+    /// How values are spaced along the axis.
+    public enum Spacing: Sendable, Equatable {
+        case linear
+        /// Equal distances for equal ratios (for an L2 grid spanning decades); the range must be positive.
+        case logarithmic
+    }
+
+    /// How tick values are written.
+    public enum TickStyle: Sendable, Equatable {
+        /// As numbers with the fewest decimals that tell the ticks apart.
+        case number
+        /// Fractions as percentages (0.5 → "50 %").
+        case percent
+        /// Powers of ten as "10⁻³", "10²" (other values as numbers).
+        case powerOfTen
+    }
+
+    public var lower: Double
+    public var upper: Double
+    public var spacing: Spacing
+    public var tickStyle: TickStyle
+
+    /// An axis over `lower…upper` (swapped if given the wrong way round; widened when empty).
+    public init(lower: Double, upper: Double, spacing: Spacing = .linear, tickStyle: TickStyle = .number) {
+        var low = min(lower, upper), high = max(lower, upper)
+        if spacing == .logarithmic {
+            low = max(low, Double.leastNormalMagnitude)
+            high = max(high, low)
+            if high <= low { low /= 10; high *= 10 }
+        } else if high <= low {
+            low -= 0.5
+            high += 0.5
+        }
+        self.lower = low
+        self.upper = high
+        self.spacing = spacing
+        self.tickStyle = tickStyle
+    }
+
+    /// The fraction 0…1 of the way from `lower` to `upper` where `value` sits (outside 0…1 when out of range).
+    public func fraction(_ value: Double) -> Double {
+        switch spacing {
+        case .linear: return (value - lower) / (upper - lower)
+        case .logarithmic: return (log10(max(value, Double.leastNormalMagnitude)) - log10(lower)) / (log10(upper) - log10(lower))
+        }
+    }
+
+    /// Tick values inside the range: steps of 1, 2 or 5 × 10ⁿ giving about `target` ticks (linear), or the
+    /// powers of ten inside the range, thinned to at most `target + 2` (logarithmic).
+    public func ticks(target: Int = 5) -> [Double] {
+        switch spacing {
+        case .linear:
+            let rough = (upper - lower) / Double(max(1, target))
+            let magnitude = pow(10, floor(log10(rough)))
+            let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough * 0.999 } ?? 10 * magnitude
+            var values: [Double] = []
+            var value = (lower / step).rounded(.up) * step
+            while value <= upper + step * 1e-9 {
+                values.append(abs(value) < step * 1e-9 ? 0 : value)
+                value += step
+            }
+            return values
+        case .logarithmic:
+            let first = Int(ceil(log10(lower) - 1e-9)), last = Int(floor(log10(upper) + 1e-9))
+            guard first <= last else { return [lower, upper] }
+            let every = max(1, Int(ceil(Double(last - first + 1) / Double(target + 2))))
+            return stride(from: first, through: last, by: every).map { pow(10, Double($0)) }
+        }
+    }
+
+    /// The text of a tick at `value`, given all the ticks (so decimals can be chosen to tell them apart).
+    public func tickLabel(_ value: Double, among ticks: [Double]) -> String {
+        switch tickStyle {
+        case .percent:
+            return Markup.number(value * 100, decimals: decimalsNeeded(ticks.map { $0 * 100 })) + " %"
+        case .powerOfTen:
+            let exponent = log10(value)
+            if abs(exponent - exponent.rounded()) < 1e-9 { return Self.powerOfTen(Int(exponent.rounded())) }
+            return Markup.number(value, decimals: 3)
+        case .number:
+            return Markup.number(value, decimals: decimalsNeeded(ticks))
+        }
+    }
+
+    /// The fewest decimals (0…4) that write every tick distinctly.
+    private func decimalsNeeded(_ ticks: [Double]) -> Int {
+        for decimals in 0...4 {
+            let texts = ticks.map { Markup.number($0, decimals: decimals) }
+            if Set(texts).count == texts.count { return decimals }
+        }
+        return 4
+    }
+
+    /// "10" followed by the exponent in superscript digits: 10⁻³, 10⁰, 10⁴.
+    static func powerOfTen(_ exponent: Int) -> String {
+        let superscripts: [Character: Character] = ["0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵",
+                                                    "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻"]
+        return "10" + String(String(exponent).map { superscripts[$0] ?? $0 })
+    }
+}

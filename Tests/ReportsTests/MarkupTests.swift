@@ -1,0 +1,25 @@
+import Reports
+import XCTest
+
+/// Escaping and number formatting: everything from outside goes through these before it reaches a page.
+final class MarkupTests: XCTestCase {
+    func testEscapeNeutralisesMarkupCharacters() {
+        XCTAssertEqual(Markup.escape("<img src=x onerror='a()'> & \"b\""),
+                       "&lt;img src=x onerror=&#39;a()&#39;&gt; &amp; &quot;b&quot;")
+        XCTAssertEqual(Markup.escape("tab\tnew\nline\u{1}bell\u{7F}"), "tab\tnew\nline\u{FFFD}bell\u{FFFD}")
+        XCTAssertEqual(Markup.escape("Crème brûlée 🍮"), "Crème brûlée 🍮")
+    }
+
+    func testScriptStringCannotCloseTheScriptElement() {
+        XCTAssertEqual(Markup.scriptString("</script><b>\"x\"\\"), "\"\\u003c/script\\u003e\\u003cb\\u003e\\\"x\\\"\\\\\"")
+    }
+
+    func testNumbersAreShortAndLocaleFree() {
+        XCTAssertEqual(Markup.number(12.5), "12.5")
+        XCTAssertEqual(Markup.number(3.0), "3")
+        XCTAssertEqual(Markup.number(-0.0001), "0")
+        XCTAssertEqual(Markup.number(0.123456, decimals: 3), "0.123")
+        XCTAssertEqual(Markup.number(.nan), "0")
+        XCTAssertEqual(Markup.percent(0.5834), "58.3 %")
+    }
+}
