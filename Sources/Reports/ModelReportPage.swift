@@ -507,7 +507,7 @@ public struct ModelReportPage: Sendable {
     }
 
     /// The last path component (the whole path stays in the card's tooltip and `data-path`).
-    static func fileName(_ path: String) -> String {
+    public static func fileName(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
     }
 

@@ -32,9 +32,11 @@ public enum LabelingWorkflow {
     }
 
     /// Labels one movie. Frames are decoded ahead on a reader thread (ffmpeg for video) while the network
-    /// classifies the previous ones on the extractor's worker threads.
+    /// classifies the previous ones on the extractor's worker threads. `observe`, if given, sees every frame with
+    /// its probabilities, in order, on the calling thread (a review keeps a picture where the label changes).
     public static func label(
         movie path: String, classifier: Classifier, extractor: FeatureExtractor, sampling: Sampling,
+        observe: ((_ frame: Frame, _ probabilities: [Float]) -> Void)? = nil,
         progress: @escaping (_ done: Int, _ expected: Int?) -> Void
     ) throws(WorkbenchError) -> MovieResult {
         let started = Date()
@@ -89,7 +91,9 @@ public enum LabelingWorkflow {
                 }
                 let probabilities = classifier.probabilities(features: Array(features.value), count: batch.count)
                 let classCount = classifier.labels.count
-                return (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
+                let rows = (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
+                if let observe { for (frame, row) in zip(batch, rows) { observe(frame, row) } }
+                return rows
             }, progress: { update in progress(update.framesDone, update.totalFrames) })
         } catch let error as LabelingError {
             throw WorkbenchError(path: error.path, reason: error.reason)

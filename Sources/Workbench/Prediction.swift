@@ -52,6 +52,8 @@ public enum ClassificationWorkflow {
         public var labels: [String]
         /// Every file left out: entries the scan could not read, then images that failed to decode.
         public var unreadable: [TrainingReport.Problem]
+        /// The readable files' predictions, for pages that draw more than the numbers.
+        public var predictions: SplitPredictions
     }
 
     /// Evaluates `folder`: its label subfolders (or, for a dataset folder, its testing split) against the model.
@@ -107,6 +109,7 @@ public enum ClassificationWorkflow {
         }
         if let firstFailure { throw firstFailure }
         let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
-        return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: unreadable)
+        return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: unreadable,
+                                predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
     }
 }

@@ -50,6 +50,27 @@ public enum TrainingEvent: Sendable {
 public struct TrainingResult: Sendable {
     public var report: TrainingReport
     public var modelFile: ModelFile
+    /// Each evaluated split's predictions ("training", "validation", "testing"), for pages that draw more than
+    /// the report's numbers (reliability, thresholds, example images).
+    public var predictions: [String: SplitPredictions] = [:]
+    /// The dataset warnings as values (the report keeps their text), e.g. the duplicate files to show side by side.
+    public var datasetWarnings: [DatasetWarning] = []
+}
+
+/// One split's predictions: the files, their true labels and every label's probability.
+public struct SplitPredictions: Sendable {
+    public var paths: [String]
+    /// Indexes into the model's labels.
+    public var truths: [Int]
+    /// `[paths.count, labels.count]`, row-major.
+    public var probabilities: [Float]
+
+    /// Predictions of one split.
+    public init(paths: [String], truths: [Int], probabilities: [Float]) {
+        self.paths = paths
+        self.truths = truths
+        self.probabilities = probabilities
+    }
 }
 
 /// `workbench train`: scan, extract (cached) features, split, fit the head, evaluate every split, build the model.
@@ -87,7 +108,8 @@ public enum TrainingWorkflow {
         var unreadable = layout.unreadable.map { TrainingReport.Problem(path: $0.path, reason: $0.reason) }
         if request.strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
         for problem in unreadable { events(.warning("\(problem.path): \(problem.reason) (skipped)")) }
-        for warning in DatasetWarnings.check(layout) { events(.warning("\(warning)")) }
+        let datasetWarnings = DatasetWarnings.check(layout)
+        for warning in datasetWarnings { events(.warning("\(warning)")) }
         let scanned = clock.now
 
         // Features, in file order; unreadable files are warnings (or, with --strict, the first one stops the run).
@@ -211,19 +233,21 @@ public enum TrainingWorkflow {
         }
         let fitted = clock.now
 
-        // Every split through the finished head, with calibrated probabilities.
+        // Every split through the finished head, with calibrated probabilities; pages draw from the predictions.
+        var predictions: [String: SplitPredictions] = [:]
         func logits(_ set: (features: [Float], labels: [Int], paths: [String])) -> [Float] {
             outcome.model.logits(standardizer.apply(set.features, count: set.paths.count), count: set.paths.count)
         }
-        func evaluate(_ logits: [Float], truths: [Int], paths: [String]) -> TrainingReport.SplitEvaluation {
+        func evaluate(_ logits: [Float], truths: [Int], paths: [String], split: String) -> TrainingReport.SplitEvaluation {
             let probabilities = Softmax.probabilities(logits: logits, count: paths.count, classCount: classCount,
                                                       temperature: temperature)
+            predictions[split] = SplitPredictions(paths: paths, truths: truths, probabilities: probabilities)
             return Evaluation.evaluate(labels: labels, paths: paths, truths: truths, probabilities: probabilities)
         }
-        let trainingEvaluation = evaluate(logits(trainingSet), truths: trainingSet.labels, paths: trainingSet.paths)
-        let validationEvaluation = heldOutCount == 0 ? nil : evaluate(heldOutLogits, truths: heldOutTruths, paths: heldOutPaths)
+        let trainingEvaluation = evaluate(logits(trainingSet), truths: trainingSet.labels, paths: trainingSet.paths, split: "training")
+        let validationEvaluation = heldOutCount == 0 ? nil : evaluate(heldOutLogits, truths: heldOutTruths, paths: heldOutPaths, split: "validation")
         let testingLogits = logits(testingSet)
-        let testingEvaluation = layout.testing == nil ? nil : evaluate(testingLogits, truths: testingSet.labels, paths: testingSet.paths)
+        let testingEvaluation = layout.testing == nil ? nil : evaluate(testingLogits, truths: testingSet.labels, paths: testingSet.paths, split: "testing")
         let calibration: TrainingReport.Calibration? = heldOutCount == 0 ? nil : .init(
             temperature: temperature, bins: CalibrationError.binCount,
             heldOutBefore: CalibrationError.expected(
@@ -279,7 +303,7 @@ public enum TrainingWorkflow {
                             backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)"),
             selection: selectionReport, calibration: calibration, thresholds: thresholds,
             unreadable: unreadable,
-            warnings: DatasetWarnings.check(layout).map { "\($0)" } + diagnostics,
+            warnings: datasetWarnings.map { "\($0)" } + diagnostics,
             diagnostics: diagnostics,
             timings: nil)
 
@@ -295,7 +319,7 @@ public enum TrainingWorkflow {
         report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
                                selection: seconds(selected - extracted), training: seconds(fitted - extracted),
                                total: seconds(finished - started))
-        return TrainingResult(report: report, modelFile: modelFile)
+        return TrainingResult(report: report, modelFile: modelFile, predictions: predictions, datasetWarnings: datasetWarnings)
     }
 
     /// The share of training images held out by `plan` (0 for cross-validation, where every image is held out once

@@ -152,6 +152,7 @@ struct EvaluateCommand: ParsableCommand {
             Examples:
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
               workbench evaluate Drawings.wbmodel datasets/drawings --json
+              workbench evaluate Drawings.wbmodel datasets/drawings --html evaluation.html
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -163,6 +164,9 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print the evaluation as JSON.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Also write an HTML report with the misclassified images.", valueName: "file"))
+    var html: String?
+
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup var skipping: StrictOption
@@ -170,6 +174,7 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         try Console.run {
             let classifier = try Classifier.load(path: model)
+            if let html { try Console.checkWritable(html) }
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
             var progress: ProgressBar?
             let result = try ClassificationWorkflow.evaluate(folder: folder, classifier: classifier, extractor: extractor,
@@ -193,6 +198,11 @@ struct EvaluateCommand: ParsableCommand {
                             "\(evaluation.count)", evaluation.expectedCalibrationError.map { String(format: "%.3f", $0) } ?? "-"]]))
                 Console.outputLine(ReportRendering.evaluation(result.evaluation, labels: result.labels, title: "Evaluation"))
                 if !result.unreadable.isEmpty { Console.outputLine("\(result.unreadable.count) unreadable images skipped") }
+            }
+            if let html {
+                try ModelReports.write(try ModelReports.evaluationPage(result, folder: folder, classifier: classifier, extractor: extractor),
+                                       to: html)
+                if json { Console.warn("report written to \(html)") } else { Console.outputLine("report written to \(html)") }
             }
         }
     }

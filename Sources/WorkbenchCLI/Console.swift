@@ -53,6 +53,16 @@ enum Console {
         }
     }
 
+    /// Fails before any work when an output's folder is missing, so a long run never ends without its file.
+    static func checkWritable(_ path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.isWritableFile(atPath: folder) else {
+            throw WorkbenchError(path: path, reason: "cannot write here: folder \(folder) does not exist or is not writable")
+        }
+    }
+
     /// Runs a command body; a thrown user-facing error becomes one line on stderr and exit status 1, and so does
     /// a failure to write stdout (checked once everything is written).
     static func run(_ body: () throws -> Void) throws {

@@ -23,6 +23,8 @@ struct LabelCommand: ParsableCommand {
               workbench label Drawings.wbmodel frames/ --fps 2 --json
               workbench label Drawings.wbmodel clips/*.mp4 --summary --window 5
               workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal -o reel.mp4
+              workbench label Drawings.wbmodel movie.mp4 --html review.html --vtt movie.vtt
+              workbench label Drawings.wbmodel movie.mp4 --annotate movie-labelled.mp4
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -44,6 +46,7 @@ struct LabelCommand: ParsableCommand {
     @OptionGroup(title: "Markers") var markerOptions: MarkerOptions
     @OptionGroup(title: "MovieData.json") var movieData: MovieDataOptions
     @OptionGroup(title: "Scores and highlights") var highlightOptions: HighlightOptions
+    @OptionGroup(title: "Review") var review: ReviewOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
 
@@ -75,6 +78,7 @@ struct LabelCommand: ParsableCommand {
             throw ValidationError("--highlights needs -o, the reel to write (e.g. -o reel.mp4)")
         }
         if let count = highlightOptions.count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
+        try review.validate(movieCount: movies.count)
     }
 
     /// A number as the messages show it: "0.001", "86400", "1e-300".
@@ -104,6 +108,9 @@ struct LabelCommand: ParsableCommand {
             let policy = MarkerPolicy(minimumConfidence: Float(minimumConfidence),
                                       fallbackLabel: markerOptions.fallback ?? MarkerOptions.defaultFallback,
                                       smoothing: markerOptions.smooth, changesOnly: markerOptions.changesOnly)
+            let reviewed = review.isRequested
+                ? LabelingReview(labels: classifier.labels, policy: policy, every: every, keepsPictures: review.html != nil) : nil
+            reviewed?.windowSeconds = highlightOptions.window
             var summaries: [VideoSummary] = []
             var totalFrames = 0
             var failedMovies: [String] = []
@@ -114,7 +121,7 @@ struct LabelCommand: ParsableCommand {
                 do {
                     result = try LabelingWorkflow.label(
                         movie: movie, classifier: classifier, extractor: extractor,
-                        sampling: .init(every: every, framesPerSecond: fps),
+                        sampling: .init(every: every, framesPerSecond: fps), observe: reviewed?.observerForNextMovie(),
                         progress: { done, expected in progress.update(completed: done, total: expected) })
                 } catch where movies.count > 1 {
                     // One strange file never costs a catalog run the other movies: it is named, skipped, counted.
@@ -128,6 +135,7 @@ struct LabelCommand: ParsableCommand {
                 for skipped in result.skippedFrames { Console.warn("warning: \(skipped.error) (frame skipped)") }
                 let summary = VideoSummary(video: movie, labels: classifier.labels, frames: result.frames, window: highlightOptions.window)
                 summaries.append(summary)
+                reviewed?.add(result, summary: highlightOptions.summary ? summary : nil)
                 let markers = policy.markerObject(result.frames)
                 if json {
                     Console.outputLine(jsonObject(result: result, policy: policy, minimumConfidence: minimumConfidence, markers: markers, summary: summary))
@@ -149,6 +157,7 @@ struct LabelCommand: ParsableCommand {
                 try Highlights.render(clips: clips, to: output)
                 Console.warn("\(clips.count) clips of '\(label)' joined into \(output)")
             }
+            if let reviewed { try review.write(reviewed, modelPath: model) }
             let seconds = Date().timeIntervalSince(started)
             let labelled = movies.count - failedMovies.count
             Console.warn("\(totalFrames) frames from \(labelled) movie\(labelled == 1 ? "" : "s") in "
@@ -226,6 +235,40 @@ struct LabelCommand: ParsableCommand {
             + "\"markers\":{\(markerText.joined(separator: ","))},\"skipped_frames\":\(result.skippedFrames.count),"
             + "\"summary\":{\"top_label\":\(jsonString(summary.topLabel)),\"mean_confidence\":{\(means.joined(separator: ","))},"
             + "\"best_windows\":{\(windows.joined(separator: ","))}}}"
+    }
+}
+
+struct ReviewOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page: a timeline and a player per movie.", valueName: "file"))
+    var html: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write WebVTT subtitles, one cue per labelled stretch (a folder for several movies).", valueName: "file-or-folder"))
+    var vtt: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write a review copy with labels and confidences burned in (a folder for several movies).", valueName: "file-or-folder"))
+    var annotate: String?
+
+    var isRequested: Bool { html != nil || vtt != nil || annotate != nil }
+
+    func validate(movieCount: Int) throws {
+        for (name, destination) in [("--vtt", vtt), ("--annotate", annotate)] {
+            guard let destination else { continue }
+            var isDirectory: ObjCBool = false
+            let isFolder = FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) && isDirectory.boolValue
+            if movieCount > 1 && !isFolder { throw ValidationError("\(name) takes an existing folder when labelling several movies") }
+            if !isFolder { try Console.checkWritable(destination) }
+        }
+        if let html { try Console.checkWritable(html) }
+    }
+
+    /// Writes what was asked for and names each file on stderr (stdout carries the labels).
+    func write(_ review: LabelingReview, modelPath: String) throws {
+        if let html {
+            try review.writePage(to: html, modelPath: modelPath)
+            Console.warn("report written to \(html)")
+        }
+        if let vtt { for path in try review.writeSubtitles(to: vtt) { Console.warn("subtitles written to \(path)") } }
+        if let annotate { for path in try review.annotate(to: annotate) { Console.warn("review copy written to \(path)") } }
     }
 }
 

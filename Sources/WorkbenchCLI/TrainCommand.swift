@@ -24,6 +24,7 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --l2 10 --class-weights balanced
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
+              workbench train datasets/drawings --html report.html
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
@@ -65,6 +66,12 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Print the full report as JSON instead of tables.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Write the HTML report here (default: beside the model, NAME.html).", valueName: "file"))
+    var html: String?
+
+    @Flag(name: .long, help: "Do not write the HTML report.")
+    var noHtml = false
+
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
     @OptionGroup var cache: CacheOptions
@@ -92,6 +99,7 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--max-iterations must be between 1 and \(Self.maximumIterations), got \(maxIterations)")
         }
         guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
+        if html != nil && noHtml { throw ValidationError("--html and --no-html exclude each other") }
     }
 
     func run() throws {
@@ -109,6 +117,8 @@ struct TrainCommand: ParsableCommand {
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
+            let htmlPath = noHtml ? nil : html ?? URL(fileURLWithPath: modelPath).deletingPathExtension().path + ".html"
+            if let htmlPath { try checkWritable(htmlPath) }
 
             let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: !cache.noCache)
             var progress: ProgressBar?
@@ -153,14 +163,19 @@ struct TrainCommand: ParsableCommand {
             // The model first: a report never describes a model that was not written.
             try result.modelFile.write(path: modelPath)
             if let report { try AtomicFile.write(text: try ReportRendering.json(trained), to: report) }
+            if let htmlPath {
+                try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: htmlPath)
+            }
             Console.warn(String(format: "features %.1f s, head %.2f s (choosing l2 %.2f s), total %.1f s",
                                 trained.timings?.features ?? 0, trained.timings?.training ?? 0,
                                 trained.timings?.selection ?? 0, trained.timings?.total ?? 0))
             if let target = trained.thresholds?.targetPrecision, trained.thresholds?.chosen == nil {
                 Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
             }
-            // With --json, stdout is the report alone, for machines; the path still comes last, on stderr.
-            if json { Console.warn("model written to \(modelPath)") } else { Console.outputLine("model written to \(modelPath)") }
+            // With --json, stdout is the report alone, for machines; the paths still come last, on stderr.
+            for line in (htmlPath.map { ["report written to \($0)"] } ?? []) + ["model written to \(modelPath)"] {
+                if json { Console.warn(line) } else { Console.outputLine(line) }
+            }
         }
     }
 
@@ -174,13 +189,5 @@ struct TrainCommand: ParsableCommand {
         return "\(name.prefix(1).uppercased())\(name.dropFirst()).wbmodel"
     }
 
-    /// Fails before any work when the output's folder is missing, so a long run never ends without its file.
-    private func checkWritable(_ path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-              FileManager.default.isWritableFile(atPath: folder) else {
-            throw WorkbenchError(path: path, reason: "cannot write here: folder \(folder) does not exist or is not writable")
-        }
-    }
+    private func checkWritable(_ path: String) throws { try Console.checkWritable(path) }
 }

@@ -1,0 +1,284 @@
+import Datasets
+import Foundation
+import ImageCodecs
+import Models
+import Reports
+import TensorCore
+import Training
+
+/// The HTML pages of `train` and `evaluate`: the run's numbers from its report, pictures of the images it got
+/// wrong (with where the evidence for the wrong answer lies) and of what it gets right, and the curves.
+///
+/// Built after the run from its report and predictions; only the images shown are read again (up to
+/// `maximumGalleryImages` mistakes, `examplesPerLabel` per label, `maximumDuplicatePairs` pairs per warning).
+public enum ModelReports {
+    /// Mistakes that get a thumbnail; the rest are listed by name.
+    public static let maximumGalleryImages = 200
+    /// Correct images shown per label.
+    public static let examplesPerLabel = 4
+    /// Duplicate pairs shown per warning.
+    public static let maximumDuplicatePairs = 8
+    /// Thumbnail side in pixels (cards are about 150 CSS pixels wide; a little more keeps them sharp).
+    public static let thumbnailSide = 160
+
+    /// The page for a training run whose model is (or will be) at `modelPath`.
+    public static func trainingPage(_ result: TrainingResult, modelPath: String,
+                                    extractor: FeatureExtractor) throws(WorkbenchError) -> String {
+        let report = result.report
+        let classifier = Classifier(modelFile: result.modelFile, path: modelPath)
+        var page = ModelReportPage(title: "Training report: \(ModelReportPage.fileName(modelPath))", subtitle: [
+            "\(report.labels.count) labels: \(report.labels.joined(separator: ", "))",
+            "Model \(modelPath), created \(result.modelFile.creationDate) by Workbench \(result.modelFile.workbenchVersion)",
+        ])
+        page.accuracy = [
+            .init(split: "training", accuracy: report.training.count > 0 ? report.training.accuracy : nil, count: report.training.count,
+                  note: "the images the head was fitted on"),
+            .init(split: "validation", accuracy: report.validation.count > 0 ? report.validation.accuracy : nil,
+                  count: report.validation.count, note: report.settings.validationSource),
+            .init(split: "testing", accuracy: report.testingEvaluation != nil && report.testing.count > 0 ? report.testing.accuracy : nil,
+                  count: report.testing.count, note: report.testingEvaluation == nil ? "no testing folder" : "the testing folder"),
+        ]
+        let pictures = try PictureMaker(classifier: classifier, extractor: extractor)
+        page.warnings = report.warnings.map { ModelReportPage.Warning(text: $0) }
+        for warning in result.datasetWarnings {
+            guard case let .duplicatesAcrossSplits(_, _, pairs) = warning,
+                  let index = page.warnings.firstIndex(where: { $0.text == "\(warning)" }) else { continue }
+            let shown = Array(pairs.prefix(maximumDuplicatePairs))
+            let images = pictures.make(shown.flatMap { [($0.first, nil), ($0.second, nil)] })
+            page.warnings[index].pairs = shown.indices.map { pair in
+                (duplicate(shown[pair].first, images[2 * pair]), duplicate(shown[pair].second, images[2 * pair + 1]))
+            }
+            page.warnings[index].omittedPairs = pairs.count - shown.count
+        }
+
+        // The gallery split: testing when there is one, else the held-out images, else (only) the training images.
+        let gallery: (name: String, evaluation: TrainingReport.SplitEvaluation, key: String)
+        if let testing = report.testingEvaluation {
+            gallery = ("testing", testing, "testing")
+        } else if let validation = report.validationEvaluation {
+            gallery = ("validation", validation, "validation")
+        } else {
+            gallery = ("training", report.trainingEvaluation, "training")
+        }
+        if let predictions = result.predictions[gallery.key] {
+            page.details = details(name: gallery.name, evaluation: gallery.evaluation, predictions: predictions,
+                                   labels: report.labels, pictures: pictures)
+            page.reliability = reliability(predictions, classCount: report.labels.count, split: "\(gallery.name) images")
+        }
+        // Thresholds are chosen on held-out images, so that is what their curve shows when there are some.
+        if let heldOut = result.predictions["validation"] ?? result.predictions[gallery.key] {
+            let name = result.predictions["validation"] != nil ? "validation images" : "\(gallery.name) images"
+            page.thresholds = thresholds(heldOut, classCount: report.labels.count, split: name)
+        }
+        page.counts = ModelReportPage.CountsTable(splits: ["training", "validation", "testing"],
+                                                  rows: report.counts.map { ($0.label, [$0.training, $0.validation, $0.testing]) })
+        if report.settings.l2Chosen, !report.settings.l2Grid.isEmpty {
+            page.l2Curve = .init(points: Array(zip(report.settings.l2Grid, report.settings.l2ValidationAccuracies)).map { (l2: $0.0, score: $0.1) },
+                                 chosen: report.settings.l2, scoreName: "validation accuracy")
+        }
+        page.settings = settingsRows(report.settings)
+        if let timings = report.timings {
+            page.timings = [("scanning", timings.scanning), ("features", timings.features), ("fitting the head", timings.training),
+                            ("total", timings.total)].map { ($0.0, Markup.number($0.1, decimals: 2)) }
+        }
+        page.unreadable = report.unreadable.map { ($0.path, $0.reason) }
+        return page.html()
+    }
+
+    /// The page for `evaluate MODEL FOLDER`.
+    public static func evaluationPage(_ result: ClassificationWorkflow.EvaluationResult, folder: String, classifier: Classifier,
+                                      extractor: FeatureExtractor) throws(WorkbenchError) -> String {
+        let evaluation = result.evaluation
+        var page = ModelReportPage(title: "Evaluation: \(ModelReportPage.fileName(classifier.path)) on \(ModelReportPage.fileName(folder))",
+                                   subtitle: ["Model \(classifier.path) (created \(classifier.modelFile.creationDate)), \(result.labels.count) labels: \(result.labels.joined(separator: ", "))",
+                                              "Images from \(folder)"])
+        page.accuracy = [.init(split: "evaluated images", accuracy: evaluation.count > 0 ? evaluation.accuracy : nil, count: evaluation.count,
+                               note: folder)]
+        let pictures = try PictureMaker(classifier: classifier, extractor: extractor)
+        page.details = details(name: "evaluated images", evaluation: evaluation, predictions: result.predictions,
+                               labels: result.labels, pictures: pictures)
+        page.reliability = reliability(result.predictions, classCount: result.labels.count, split: "evaluated images")
+        page.thresholds = thresholds(result.predictions, classCount: result.labels.count, split: "evaluated images")
+        page.counts = ModelReportPage.CountsTable(splits: ["images"], rows: result.labels.indices.map { label in
+            (result.labels[label], [result.predictions.truths.filter { $0 == label }.count])
+        })
+        page.settings = [("model", classifier.path), ("folder", folder), ("model created", classifier.modelFile.creationDate)]
+        page.unreadable = result.unreadable.map { ($0.path, $0.reason) }
+        return page.html()
+    }
+
+    /// Writes a page atomically (a temporary file beside it, renamed into place).
+    public static func write(_ html: String, to path: String) throws(WorkbenchError) {
+        do {
+            try AtomicFile.write(text: html, to: path)
+        } catch {
+            throw WorkbenchError(path: error.path, reason: "cannot write the report: \(error.reason)")
+        }
+    }
+
+    // MARK: Pieces
+
+    private static func duplicate(_ path: String, _ made: PictureMaker.Made) -> ModelReportPage.GalleryImage {
+        ModelReportPage.GalleryImage(path: path, truth: path.split(separator: "/").dropLast().last.map(String.init) ?? "",
+                                     predicted: "", confidence: 0, picture: made.picture, problem: made.problem)
+    }
+
+    static func details(name: String, evaluation: TrainingReport.SplitEvaluation, predictions: SplitPredictions, labels: [String],
+                        pictures: PictureMaker) -> ModelReportPage.SplitDetails {
+        let classCount = labels.count
+        let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
+        // Worst first: the most confident mistakes; equal confidences keep the run's order.
+        let mistakes = evaluation.misclassified.enumerated()
+            .sorted { $0.element.confidence != $1.element.confidence ? $0.element.confidence > $1.element.confidence : $0.offset < $1.offset }
+            .map(\.element)
+        let shown = min(mistakes.count, maximumGalleryImages)
+        // The most confident correct images of each label.
+        var examples: [[(row: Int, confidence: Float)]] = Array(repeating: [], count: classCount)
+        for row in predictions.paths.indices {
+            let probabilities = predictions.probabilities[(row * classCount)..<((row + 1) * classCount)]
+            let best = Evaluation.mostProbable(Array(probabilities))
+            if best == predictions.truths[row] { examples[best].append((row, probabilities[probabilities.startIndex + best])) }
+        }
+        let chosen = examples.map { rows in
+            Array(rows.enumerated().sorted { $0.element.confidence != $1.element.confidence ? $0.element.confidence > $1.element.confidence : $0.offset < $1.offset }
+                .prefix(examplesPerLabel).map(\.element))
+        }
+        let requests = mistakes.prefix(shown).map { ($0.path, labelIndex[$0.predicted]) }
+            + chosen.flatMap { $0.map { (predictions.paths[$0.row], nil as Int?) } }
+        let made = pictures.make(requests)
+        let gallery = mistakes.enumerated().map { index, mistake in
+            ModelReportPage.GalleryImage(path: mistake.path, truth: mistake.truth, predicted: mistake.predicted, confidence: mistake.confidence,
+                                         picture: index < shown ? made[index].picture : nil,
+                                         overlay: index < shown ? made[index].overlay : nil,
+                                         problem: index < shown ? made[index].problem : nil)
+        }
+        var next = shown
+        let exampleImages = chosen.enumerated().map { label, rows in
+            (label: labels[label], images: rows.map { row -> ModelReportPage.GalleryImage in
+                defer { next += 1 }
+                return .init(path: predictions.paths[row.row], truth: labels[label], predicted: labels[label],
+                             confidence: Double(row.confidence), picture: made[next].picture, problem: made[next].problem)
+            })
+        }
+        return .init(name: name, labels: labels, confusion: evaluation.confusionMatrix,
+                     perLabel: evaluation.perLabel.map { .init(label: $0.label, precision: $0.precision, recall: $0.recall, f1: $0.f1, support: $0.support) },
+                     macroF1: evaluation.macroF1, misclassified: gallery, shownMisclassified: shown, examples: exampleImages)
+    }
+
+    /// Equal-width confidence bins, as the expected calibration error uses them: bin b holds top probabilities in
+    /// (b/15, (b+1)/15], the first also 0.
+    static let reliabilityBinCount = 15
+
+    static func reliability(_ predictions: SplitPredictions, classCount: Int, split: String) -> ModelReportPage.Reliability? {
+        guard !predictions.paths.isEmpty else { return nil }
+        let bins = reliabilityBinCount
+        var counts = [Int](repeating: 0, count: bins), right = [Int](repeating: 0, count: bins)
+        var confidenceSums = [Double](repeating: 0, count: bins)
+        for row in predictions.paths.indices {
+            let probabilities = Array(predictions.probabilities[(row * classCount)..<((row + 1) * classCount)])
+            let best = Evaluation.mostProbable(probabilities)
+            let confidence = Double(probabilities[best])
+            let bin = min(bins - 1, max(0, Int((confidence * Double(bins)).rounded(.up)) - 1))
+            counts[bin] += 1
+            confidenceSums[bin] += confidence
+            if best == predictions.truths[row] { right[bin] += 1 }
+        }
+        var calibrationError = 0.0
+        let total = Double(predictions.paths.count)
+        let rows = (0..<bins).map { bin -> ModelReportPage.ReliabilityBin in
+            let count = counts[bin]
+            let meanConfidence = count > 0 ? confidenceSums[bin] / Double(count) : 0
+            let accuracy = count > 0 ? Double(right[bin]) / Double(count) : 0
+            calibrationError += Double(count) / total * abs(accuracy - meanConfidence)
+            return .init(lower: Double(bin) / Double(bins), upper: Double(bin + 1) / Double(bins), count: count,
+                         meanConfidence: meanConfidence, accuracy: accuracy)
+        }
+        return .init(split: split, bins: rows,
+                     notes: ["Expected calibration error (\(bins) bins): \(Markup.number(calibrationError, decimals: 3))."])
+    }
+
+    /// The thresholds a report lists: 0.30, 0.35, …, 0.95.
+    static let thresholdValues: [Double] = (6...19).map { Double($0) * 0.05 }
+
+    static func thresholds(_ predictions: SplitPredictions, classCount: Int, split: String) -> ModelReportPage.Thresholds? {
+        guard !predictions.paths.isEmpty else { return nil }
+        var outcomes: [(confidence: Double, right: Bool)] = []
+        for row in predictions.paths.indices {
+            let probabilities = Array(predictions.probabilities[(row * classCount)..<((row + 1) * classCount)])
+            let best = Evaluation.mostProbable(probabilities)
+            outcomes.append((Double(probabilities[best]), best == predictions.truths[row]))
+        }
+        let points = thresholdValues.map { threshold -> ModelReportPage.ThresholdPoint in
+            let answered = outcomes.filter { $0.confidence >= threshold - 1e-6 }
+            return .init(threshold: threshold, answered: Double(answered.count) / Double(outcomes.count),
+                         accuracy: answered.isEmpty ? nil : Double(answered.filter(\.right).count) / Double(answered.count))
+        }
+        return .init(split: split, points: points)
+    }
+
+    private static func settingsRows(_ settings: TrainingReport.Settings) -> [(name: String, value: String)] {
+        [("validation", settings.validationSource),
+         ("seed", "\(settings.seed)"),
+         ("L2 strength", Markup.number(settings.l2, decimals: 6) + (settings.l2Chosen ? " (chosen by validation accuracy)" : "")),
+         ("class weights", settings.classWeighting),
+         ("optimiser", "L-BFGS, \(settings.iterations) of at most \(settings.maxIterations) iterations, \(settings.converged ? "converged" : "not converged")"),
+         ("preprocessing", settings.preprocessing),
+         ("backbone", settings.backbone)]
+    }
+}
+
+/// Reads images again for a page: the thumbnail the network's crop gives, and for a mistake the class-activation
+/// map of the predicted label laid over it. Images are spread over the extractor's worker threads.
+struct PictureMaker: Sendable {
+    let classifier: Classifier
+    let network: EfficientNetLite0
+    let settings: FeatureSettings
+
+    /// What came out for one image.
+    struct Made: Sendable {
+        var picture: Picture?
+        var overlay: Picture?
+        var problem: String?
+    }
+
+    init(classifier: Classifier, extractor: FeatureExtractor) throws(WorkbenchError) {
+        self.classifier = classifier
+        network = try extractor.loadedNetwork()
+        settings = extractor.settings
+    }
+
+    /// One result per request `(path, label whose evidence to map, or nil for none)`, in order. A file that can no
+    /// longer be read gets its reason instead of a picture.
+    func make(_ requests: [(path: String, label: Int?)]) -> [Made] {
+        guard !requests.isEmpty else { return [] }
+        GEMM.setBLASThreads(1)
+        let results = UncheckedSendable(UnsafeMutableBufferPointer<Made>.allocate(capacity: requests.count))
+        defer { results.value.deallocate() }
+        let requests = UncheckedSendable(requests)
+        Parallel.forEach(requests.value.count, threads: max(1, settings.threads)) { index in
+            (results.value.baseAddress! + index).initialize(to: make(requests.value[index]))
+        }
+        return Array(results.value)
+    }
+
+    private func make(_ request: (path: String, label: Int?)) -> Made {
+        do throws(ImageError) {
+            let image = try ImageLoader.load(path: request.path, options: DecodeOptions(maximumPixels: settings.maximumPixels))
+            let crop = CenterCrop(width: image.width, height: image.height, outputSide: Preprocessing.inputSide,
+                                  padding: Preprocessing.cropPadding)
+            guard crop.side > 0 else { return Made(problem: "image too small to show") }
+            let thumbnail = Resize.bicubic(image, crop: crop, outputSide: ModelReports.thumbnailSide)
+            var made = Made(picture: try Picture.jpeg(thumbnail, name: request.path))
+            if let label = request.label {
+                let side = EfficientNetLite0.featureMapSide
+                let map = network.featureMaps(Preprocessing.networkInput(from: image), batch: 1)
+                let activation = ClassActivationMap.compute(featureMap: map, positions: side * side, model: classifier.head,
+                                                            standardizer: classifier.standardizer)
+                made.overlay = try Picture.heatOverlay(values: activation[label], side: side, name: request.path)
+            }
+            return made
+        } catch {
+            return Made(problem: error.reason)
+        }
+    }
+}
