@@ -54,22 +54,38 @@ public struct Axis: Sendable, Equatable {
     public func ticks(target: Int = 5) -> [Double] {
         switch spacing {
         case .linear:
-            let rough = (upper - lower) / Double(max(1, target))
-            let magnitude = pow(10, floor(log10(rough)))
-            let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough * 0.999 } ?? 10 * magnitude
-            var values: [Double] = []
-            var value = (lower / step).rounded(.up) * step
-            while value <= upper + step * 1e-9 {
-                values.append(abs(value) < step * 1e-9 ? 0 : value)
-                value += step
+            // Steps of 1, 2 or 5 × 10ⁿ; the one whose tick count is nearest the target wins (the larger on a tie).
+            let exponent = Int(floor(log10((upper - lower) / Double(max(1, target)))))
+            var best: [Double] = []
+            for power in [exponent - 1, exponent, exponent + 1] {
+                for mantissa in [1, 2, 5] {
+                    let values = Self.multiples(of: mantissa, power: power, from: lower, to: upper)
+                    if best.isEmpty || abs(values.count - target) <= abs(best.count - target) { best = values }
+                }
             }
-            return values
+            return best
         case .logarithmic:
             let first = Int(ceil(log10(lower) - 1e-9)), last = Int(floor(log10(upper) + 1e-9))
             guard first <= last else { return [lower, upper] }
             let every = max(1, Int(ceil(Double(last - first + 1) / Double(target + 2))))
             return stride(from: first, through: last, by: every).map { pow(10, Double($0)) }
         }
+    }
+
+    /// The multiples k · mantissa · 10^power inside lower…upper. Each is computed as an integer divided (or
+    /// multiplied) by an exact power of ten, so 0.6 is 6 / 10, not 3 × 0.2 = 0.6000000000000001.
+    private static func multiples(of mantissa: Int, power: Int, from lower: Double, to upper: Double) -> [Double] {
+        let scale = pow(10, Double(abs(power)))
+        func value(_ k: Int) -> Double { power < 0 ? Double(k * mantissa) / scale : Double(k * mantissa) * scale }
+        let step = value(1)
+        guard step > 0, (upper - lower) / step < 1000 else { return [] }
+        var values: [Double] = []
+        var k = Int((lower / step).rounded(.up))
+        while value(k) <= upper + step * 1e-9 {
+            values.append(value(k) == 0 ? 0 : value(k))
+            k += 1
+        }
+        return values
     }
 
     /// The text of a tick at `value`, given all the ticks (so decimals can be chosen to tell them apart).

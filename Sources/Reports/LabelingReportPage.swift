@@ -175,7 +175,7 @@ public struct LabelingReportPage: Sendable {
     /// playhead the script moves.
     func timeline(_ movie: Movie, index: Int) -> String {
         let width = 1000.0, left = 10.0, right = 990.0, top = 28.0, stripHeight = 44.0
-        var canvas = SVGCanvas(width: width, height: 104)
+        var canvas = SVGCanvas(width: width, height: 96)
         canvas.text("Labels over time", x: left, y: 18, className: "chart-title", bold: true)
         let duration = max(movie.duration, 1e-9)
         func x(_ second: Double) -> Double { left + (right - left) * min(max(second / duration, 0), 1) }
@@ -196,7 +196,7 @@ public struct LabelingReportPage: Sendable {
             canvas.line(x1: x(tick), y1: top + stripHeight, x2: x(tick), y2: top + stripHeight + 6, stroke: "#222222")
             canvas.text(Self.clock(tick), x: x(tick), y: top + stripHeight + 20, anchor: tick == 0 ? .start : .middle, className: "tick")
         }
-        canvas.text("time (minutes:seconds)", x: right, y: 100, anchor: .end, className: "axis-title")
+        canvas.text("time (minutes:seconds) →", x: right, y: 18, anchor: .end, className: "axis-title")
         canvas.line(x1: left, y1: top - 4, x2: left, y2: top + stripHeight + 4, stroke: "#000000", width: 2,
                     extra: [("id", "playhead-\(index)"), ("class", "playhead")])
         return canvas.svg(label: "Labels over time for \(movie.path)", className: "timeline", id: "timeline-\(index)")
@@ -300,7 +300,11 @@ public struct LabelingReportPage: Sendable {
               var time = video.currentTime || 0;
               var current = labelAt(data.markers, time);
               if (now) { now.textContent = current === null ? "–" : data.markers[current][1]; }
-              var upcoming = current === null ? 0 : current + 1;
+              // The next scene: the first later marker with another label (markers may repeat a label each second).
+              var upcoming = data.markers.length;
+              for (var j = current === null ? 0 : current + 1; j < data.markers.length; j++) {
+                if (current === null || data.markers[j][1] !== data.markers[current][1]) { upcoming = j; break; }
+              }
               if (next) {
                 if (upcoming < data.markers.length) {
                   var wait = data.markers[upcoming][0] - time;
