@@ -1,6 +1,6 @@
 // JPEG encoding with libjpeg into memory. As in jpeg_shim.c, libjpeg's default error handler would call exit(),
 // so the entry point installs one that longjmps back here and turns the failure into a message.
-#include "jpeg_encode_shim.h"
+#include "jpeg_shim.h"
 
 #include <setjmp.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // PNG encoding with libpng into a growing memory buffer. libpng reports errors by longjmp, so the entry point arms
 // png_jmpbuf before calling into it and turns a failure into a message, as png_shim.c does for reading.
-#include "png_encode_shim.h"
+#include "png_shim.h"
 
 #include <setjmp.h>
 #include <stdio.h>

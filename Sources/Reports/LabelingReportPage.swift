@@ -258,12 +258,12 @@ public struct LabelingReportPage: Sendable {
     /// `m:ss` (or `h:mm:ss`), with tenths when the time is not whole.
     static func clock(_ seconds: Double) -> String {
         let safe = seconds.isFinite ? max(0, seconds) : 0
-        let whole = Int(safe.rounded(.down))
-        let tenths = Int(((safe - Double(whole)) * 10).rounded())
+        let allTenths = Int((safe * 10).rounded())
+        let whole = allTenths / 10, tenths = allTenths % 10
         let (hours, minutes, rest) = (whole / 3600, (whole % 3600) / 60, whole % 60)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var text = hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
-        if tenths > 0 && tenths < 10 { text += ".\(tenths)" }
+        if tenths > 0 { text += ".\(tenths)" }
         return text
     }
 

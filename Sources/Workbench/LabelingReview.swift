@@ -107,7 +107,7 @@ public final class LabelingReview {
         let used = Set(movies.flatMap { $0.stretches.map(\.label) })
         var pageLabels = labels
         if let fallback, used.contains(fallback) { pageLabels.append(fallback) }
-        var description = "Markers every second"
+        var description = policy.changesOnly ? "A marker where the label changes" : "A marker every second"
         if policy.minimumConfidence > 0 { description += ", '\(policy.fallbackLabel)' below confidence \(Markup.number(Double(policy.minimumConfidence), decimals: 2))" }
         if policy.smoothing > 1 { description += ", smoothed over \(policy.smoothing) s" }
         let page = LabelingReportPage(
