@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Open an HTML page in headless Chromium and report what a person would meet: errors, requests, timing, pixels.
 
-    python3 scripts/check_page.py PAGE.html RESULT.json [--screenshot OUT.png] [--videos]
+    .venv/bin/python3 scripts/check_page.py PAGE.html RESULT.json [--screenshot OUT.png] [--videos]
 
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: file descriptors 3 and 4,
 messages separated by NUL bytes), so nothing but the standard library is needed to talk to it, and no port is

@@ -10,7 +10,8 @@ toolchain=/opt/swift/usr/bin
 build=.build-fuzz/sanitizers
 mkdir -p "$build"
 
-sources=(Tests/Sanitizers/c_sanitizer_tests.c Sources/CPNGShim/png_shim.c Sources/CJPEGShim/jpeg_shim.c Sources/CKernels/*.c)
+sources=(Tests/Sanitizers/c_sanitizer_tests.c Sources/CPNGShim/png_shim.c Sources/CPNGShim/png_encode.c Sources/CJPEGShim/jpeg_shim.c
+         Sources/CJPEGShim/jpeg_encode.c Sources/CKernels/*.c)
 binary="$build/c_sanitizer_tests"
 read -r -a png_cflags <<< "$(pkg-config --cflags libpng)"
 command=("$toolchain/clang" -g -O2 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

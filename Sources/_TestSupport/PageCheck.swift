@@ -44,11 +44,11 @@ public struct PageCheck: Decodable, Sendable {
         let root = WorkbenchBinary.repositoryRoot()
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("page-check-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: result) }
-        var arguments = ["python3", root.appendingPathComponent("scripts/check_page.py").path, page, result.path]
+        var arguments = [root.appendingPathComponent("scripts/check_page.py").path, page, result.path]
         if let screenshot { arguments += ["--screenshot", screenshotFolder.appendingPathComponent(screenshot).path] }
         if videos { arguments.append("--videos") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter(file: file, line: line))
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors

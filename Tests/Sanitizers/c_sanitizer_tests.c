@@ -7,7 +7,7 @@
 // CASES_FILE has one decoder case a line, "file expected width height tolerance scale" (expected "-" when the
 // file must fail, width/height the decoded size, scale the JPEG numerator in eighths): the shims decode each
 // fixture as the Swift decoders do, and the RGB composited onto white must match the expected bytes, streamed from
-// the file as well as from memory. Then the
+// the file as well as from memory. The encoders write a pattern that the decoders must read back. Then the
 // kernels run at small odd sizes on every path this CPU supports (wb_kernel_level) and are compared with naive
 // loops written here.
 #include <fcntl.h>
@@ -205,6 +205,70 @@ static void decoder_case(const char *folder, const char *file, const char *expec
     free(rgb);
 }
 
+// ---- Encoders: what they write, read back by the decoders (report thumbnails and heat-map overlays).
+
+static void encoder_cases(void) {
+    const int w = 37, h = 23;
+    unsigned char rgb[37 * 23 * 3], rgba[37 * 23 * 4];
+    for (int i = 0; i < w * h; i++) {
+        int x = i % w, y = i / w;
+        rgb[3 * i] = (unsigned char)(x * 255 / (w - 1));
+        rgb[3 * i + 1] = (unsigned char)(y * 255 / (h - 1));
+        rgb[3 * i + 2] = (unsigned char)((x / 5 + y / 5) % 2 ? 200 : 40);
+        memcpy(rgba + 4 * i, rgb + 3 * i, 3);
+        rgba[4 * i + 3] = (unsigned char)(i % 256);
+    }
+    char error[256] = "";
+    long mean_errors[2] = {-1, -1};
+    for (int full_chroma = 0; full_chroma < 2; full_chroma++) {
+        unsigned char *jpeg = NULL;
+        unsigned long jpeg_size = 0;
+        int status = jpeg_shim_encode(rgb, w, h, 90, full_chroma, &jpeg, &jpeg_size, error, sizeof error);
+        CHECK(status == 0 && jpeg && jpeg_size > 0, "jpeg_shim_encode (full chroma %d): %s", full_chroma, error);
+        if (status != 0) continue;
+        int width = 0, height = 0;
+        unsigned char *decoded = decode_jpeg(jpeg, jpeg_size, 8, &width, &height, error);
+        CHECK(decoded && width == w && height == h, "encoded JPEG does not decode to %dx%d: %s", w, h, error);
+        long total = 0;
+        for (int i = 0; decoded && i < w * h * 3; i++) total += labs((long)decoded[i] - (long)rgb[i]);
+        if (decoded) mean_errors[full_chroma] = total / (w * h * 3);
+        free(decoded);
+        jpeg_shim_free(jpeg);
+    }
+    // 5-pixel blue squares: at quality 90, full chroma keeps them within a few levels; 4:2:0 smears their edges.
+    CHECK(mean_errors[1] >= 0 && mean_errors[1] < 6 && mean_errors[1] < mean_errors[0],
+          "JPEG round trip mean error %ld at full chroma, %ld subsampled", mean_errors[1], mean_errors[0]);
+    for (int channels = 3; channels <= 4; channels++) {
+        unsigned char *png = NULL;
+        size_t png_size = 0;
+        int status = png_shim_encode(channels == 3 ? rgb : rgba, w, h, channels, &png, &png_size, error, sizeof error);
+        CHECK(status == 0 && png && png_size > 0, "png_shim_encode (%d channels): %s", channels, error);
+        if (status != 0) continue;
+        int width = 0, height = 0;
+        unsigned char *decoded = decode_png(png, png_size, &width, &height, error);
+        CHECK(decoded && width == w && height == h, "encoded PNG does not decode to %dx%d: %s", w, h, error);
+        int exact = 1;
+        for (int i = 0; decoded && i < w * h; i++) {
+            for (int c = 0; c < 3; c++) {
+                unsigned value = rgb[3 * i + c], alpha = channels == 4 ? rgba[4 * i + 3] : 255;
+                unsigned expected = alpha == 255 ? value : (value * alpha + 255 * (255 - alpha) + 127) / 255;
+                if (decoded[3 * i + c] != expected) exact = 0;
+            }
+        }
+        CHECK(decoded && exact, "PNG round trip (%d channels) is not exact", channels);
+        free(decoded);
+        png_shim_free(png);
+    }
+    unsigned char *nothing = (unsigned char *)1;
+    unsigned long nothing_size = 1;
+    CHECK(jpeg_shim_encode(rgb, 0, h, 90, 0, &nothing, &nothing_size, error, sizeof error) == -1 && nothing == NULL && error[0],
+          "a zero-width JPEG must fail with a message");
+    size_t png_nothing_size = 1;
+    nothing = (unsigned char *)1;
+    CHECK(png_shim_encode(rgb, w, h, 2, &nothing, &png_nothing_size, error, sizeof error) == -1 && nothing == NULL,
+          "two channels must fail");
+}
+
 // ---- Kernels against naive loops.
 
 static unsigned seed = 12345;
@@ -361,6 +425,8 @@ int main(int argc, char **argv) {
     }
     fclose(cases);
     CHECK(decoder_cases > 0, "no decoder cases in %s", argv[1]);
+
+    encoder_cases();
 
     for (long kernel = 1; kernel <= 3; kernel += 2) {
         for (long stride = 1; stride <= 2; stride++) {
