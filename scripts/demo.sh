@@ -10,5 +10,7 @@ echo
 echo "workbench classify models/Drawings.wbmodel \"datasets/drawings/Testing Data/Fruit\" --top 2"
 .build/release/workbench classify models/Drawings.wbmodel "datasets/drawings/Testing Data/Fruit" --top 2
 echo
+echo "The training report, with the misclassified images and where the model looked: models/Drawings.html"
+echo
 echo "Next: scripts/install.sh puts workbench on your PATH; then, from any folder:"
 echo "  workbench classify $PWD/models/Drawings.wbmodel photo.jpg --top 3"

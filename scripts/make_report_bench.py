@@ -15,6 +15,12 @@ from PIL import Image, ImageEnhance, ImageOps
 
 def variant(image: Image.Image, index: int) -> Image.Image:
     """The index-th change of a picture: enough variety that the model gets a fair share wrong."""
+    if image.mode in ("RGBA", "LA", "P"):
+        # Transparent clip art on white, as Workbench sees it (a plain RGB conversion would make it black).
+        image = image.convert("RGBA")
+        canvas = Image.new("RGB", image.size, (255, 255, 255))
+        canvas.paste(image, mask=image.getchannel("A"))
+        image = canvas
     image = image.convert("RGB")
     width, height = image.size
     fraction = 0.7 + 0.05 * (index % 6)

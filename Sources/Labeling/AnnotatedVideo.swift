@@ -31,6 +31,11 @@ public enum AnnotatedVideo {
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: video) }
         let probe = try VideoProbe.probe(path: video, tools: resolvedTools)
+        var status = stat()
+        if stat(output, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            // The copy is written beside the output and renamed over it: never over a device or a pipe.
+            throw LabelingError(.writeFailed, path: output, reason: "not a regular file (a review copy needs a file it can seek in)")
+        }
         let outputURL = URL(fileURLWithPath: output)
         let folder = outputURL.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
