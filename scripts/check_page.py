@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Open an HTML page in headless Chromium and report what a person would meet: errors, requests, timing, pixels.
 
-    .venv/bin/python3 scripts/check_page.py PAGE.html RESULT.json [--screenshot OUT.png] [--videos]
+    .venv/bin/python3 scripts/check_page.py PAGE.html RESULT.json [--screenshot OUT.png] [--videos] [--evaluate JS]...
 
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: file descriptors 3 and 4,
 messages separated by NUL bytes), so nothing but the standard library is needed to talk to it, and no port is
@@ -17,6 +17,8 @@ opened. RESULT.json gets:
     video_states     with --videos: each <video>'s readyState after waiting up to 20 s for it to reach 2
     distinct_colors  with --screenshot: distinct RGB colours in the full-page screenshot (Pillow)
     page_height      the page's height in CSS pixels
+    evaluations      with --evaluate: each expression's value, in order, after the checks above (a promise is
+                     awaited), e.g. to seek the player and read what it shows
 
 Exit status 0 when the page was checked (whatever it contains), 2 when Chromium could not be driven.
 """
@@ -150,7 +152,7 @@ def console_errors(events):
     return errors
 
 
-def check(page: pathlib.Path, screenshot, videos: bool) -> dict:
+def check(page: pathlib.Path, screenshot, videos: bool, expressions) -> dict:
     browser = Browser()
     try:
         browser.open()
@@ -190,6 +192,7 @@ def check(page: pathlib.Path, screenshot, videos: bool) -> dict:
                 colors = image.convert("RGB").getcolors(maxcolors=1 << 24)
                 result["distinct_colors"] = len(colors) if colors else 1 << 24
                 result["screenshot_size"] = list(image.size)
+        result["evaluations"] = [browser.evaluate(expression, awaits=True) for expression in expressions]
         # Let late events (errors from scripts run on load, media requests) arrive before the tally.
         browser.evaluate("new Promise(done => setTimeout(done, 300))", awaits=True)
         browser.evaluate("1")
@@ -207,12 +210,13 @@ def main() -> int:
     parser.add_argument("result", type=pathlib.Path)
     parser.add_argument("--screenshot")
     parser.add_argument("--videos", action="store_true")
+    parser.add_argument("--evaluate", action="append", default=[])
     arguments = parser.parse_args()
     if not arguments.page.is_file():
         print(f"check_page: {arguments.page}: no such file", file=sys.stderr)
         return 2
     try:
-        result = check(arguments.page, arguments.screenshot, arguments.videos)
+        result = check(arguments.page, arguments.screenshot, arguments.videos, arguments.evaluate)
     except Exception as error:  # a broken browser is the caller's failure to report, with the reason
         print(f"check_page: {arguments.page}: {error}", file=sys.stderr)
         return 2

@@ -117,7 +117,7 @@ struct TrainCommand: ParsableCommand {
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
-            let htmlPath = noHtml ? nil : html ?? URL(fileURLWithPath: modelPath).deletingPathExtension().path + ".html"
+            let htmlPath = noHtml ? nil : html ?? (modelPath as NSString).deletingPathExtension + ".html"
             if let htmlPath { try checkWritable(htmlPath) }
 
             let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: !cache.noCache)

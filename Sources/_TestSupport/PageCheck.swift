@@ -12,10 +12,31 @@ public struct PageCheck: Decodable, Sendable {
     public let videoStates: [Int]?
     public let distinctColors: Int?
     public let pageHeight: Int
+    /// The values of the `evaluate` expressions, as JSON text each.
+    public let evaluations: [JSONValueText]
 
     enum CodingKeys: String, CodingKey {
         case consoleErrors = "console_errors", requests, loadMs = "load_ms", renderMs = "render_ms", text
         case dataPaths = "data_paths", videoStates = "video_states", distinctColors = "distinct_colors", pageHeight = "page_height"
+        case evaluations
+    }
+
+    /// A value an expression returned: strings and arrays of strings are what the tests read.
+    public enum JSONValueText: Decodable, Sendable, Equatable {
+        case string(String)
+        case strings([String])
+        case other
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .string(text)
+            } else if let texts = try? container.decode([String].self) {
+                self = .strings(texts)
+            } else {
+                self = .other
+            }
+        }
     }
 
     /// Requests that left the page's own file and its inline `data:` pictures: anything on the network, or any
@@ -37,9 +58,10 @@ public struct PageCheck: Decodable, Sendable {
     }
 
     /// Opens `page` in headless Chromium; with `screenshot`, a full-page PNG of that name goes into
-    /// `screenshotFolder`; with `videos`, waits for every `<video>` to have data. Fails the test (never skips)
-    /// when Chromium or the script cannot run.
-    public static func run(page: String, screenshot: String? = nil, videos: Bool = false,
+    /// `screenshotFolder`; with `videos`, waits for every `<video>` to have data; `evaluate` runs JavaScript
+    /// expressions afterwards (promises are awaited). Fails the test (never skips) when Chromium or the script
+    /// cannot run.
+    public static func run(page: String, screenshot: String? = nil, videos: Bool = false, evaluate: [String] = [],
                            file: StaticString = #filePath, line: UInt = #line) throws -> PageCheck {
         let root = WorkbenchBinary.repositoryRoot()
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("page-check-\(UUID().uuidString).json")
@@ -47,6 +69,7 @@ public struct PageCheck: Decodable, Sendable {
         var arguments = [root.appendingPathComponent("scripts/check_page.py").path, page, result.path]
         if let screenshot { arguments += ["--screenshot", screenshotFolder.appendingPathComponent(screenshot).path] }
         if videos { arguments.append("--videos") }
+        for expression in evaluate { arguments += ["--evaluate", expression] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter(file: file, line: line))
         process.arguments = arguments

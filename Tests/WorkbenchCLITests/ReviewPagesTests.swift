@@ -184,8 +184,25 @@ final class ReviewPagesTests: XCTestCase {
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertTrue(html.contains("src=\"../movie.mp4\""), "the movie is referenced relative to the page, not copied")
 
-        let check = try PageCheck.run(page: page, screenshot: "label-movie.png", videos: true)
+        // The player as a viewer meets it: seek, then read what it shows beside the movie.
+        func seek(_ second: Double) -> String {
+            """
+            new Promise(done => { const video = document.querySelector("video");
+              video.addEventListener("seeked", () => setTimeout(() => done([document.getElementById("now-0").textContent,
+                document.getElementById("next-0").textContent, document.getElementById("next-0").className]), 100), { once: true });
+              video.currentTime = \(second); })
+            """
+        }
+        let subtitleText = try String(contentsOfFile: subtitles, encoding: .utf8)
+        let change = try XCTUnwrap(WebVTTFile.parse(subtitleText).dropFirst().first?.start)
+        let check = try PageCheck.run(page: page, screenshot: "label-movie.png", videos: true,
+                                      evaluate: [seek(change - 12), seek(change - 4), seek(change + 1)])
         assertSound(check, page: page, mistakes: [], allowedFiles: [movie])
+        let clock = "0:\(Int(change))"
+        XCTAssertEqual(check.evaluations, [.strings(["cat", "next: espresso at \(clock)", "next"]),
+                                           .strings(["cat", "next: espresso at \(clock) (in 4 s)", "next soon"]),
+                                           .strings(["espresso", "no further change", "next"])],
+                       "the next label is announced 5 s ahead, as the player does")
         XCTAssertEqual(check.videoStates?.count, 1)
         XCTAssertGreaterThanOrEqual(check.videoStates?.first ?? 0, 2, "the <video> has data to play")
         XCTAssertTrue(check.text.contains("mean confidence"), "--summary's table is on the page")
