@@ -215,8 +215,10 @@ final class InstallAndExamplesTests: XCTestCase {
         let outcome = try WorkbenchBinary.runProcess(fixture.workbench, ["train", dataset], environment: fixture.environment,
                                                      workingDirectory: folder)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["Drawings.wbmodel"])
-        XCTAssertTrue(outcome.standardOutput.hasSuffix("model written to Drawings.wbmodel\n"), outcome.standardOutput)
+        // The HTML report goes beside the model, named after it.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["Drawings.html", "Drawings.wbmodel"])
+        XCTAssertTrue(outcome.standardOutput.hasSuffix("report written to Drawings.html\nmodel written to Drawings.wbmodel\n"),
+                      outcome.standardOutput)
     }
 
     func testLabelAndTopCombineInTextAndJSON() throws {
