@@ -25,62 +25,29 @@ public enum ModelReports {
     public static func trainingPage(_ result: TrainingResult, modelPath: String,
                                     extractor: FeatureExtractor) throws(WorkbenchError) -> String {
         let report = result.report
-        let classifier = Classifier(modelFile: result.modelFile, path: modelPath)
+        let pictures = try PictureMaker(classifier: Classifier(modelFile: result.modelFile, path: modelPath), extractor: extractor)
         var page = ModelReportPage(title: "Training report: \(ModelReportPage.fileName(modelPath))", subtitle: [
             "\(report.labels.count) labels: \(report.labels.joined(separator: ", "))",
             "Model \(modelPath), created \(result.modelFile.creationDate) by Workbench \(result.modelFile.workbenchVersion)",
         ])
-        page.accuracy = [
-            .init(split: "training", accuracy: report.training.count > 0 ? report.training.accuracy : nil, count: report.training.count,
-                  note: "the images the head was fitted on"),
-            .init(split: "validation", accuracy: report.validation.count > 0 ? report.validation.accuracy : nil,
-                  count: report.validation.count, note: report.settings.validationSource),
-            .init(split: "testing", accuracy: report.testingEvaluation != nil && report.testing.count > 0 ? report.testing.accuracy : nil,
-                  count: report.testing.count, note: report.testingEvaluation == nil ? "no testing folder" : "the testing folder"),
-        ]
-        let pictures = try PictureMaker(classifier: classifier, extractor: extractor)
-        page.warnings = report.warnings.map { ModelReportPage.Warning(text: $0) }
-        for warning in result.datasetWarnings {
-            guard case let .duplicatesAcrossSplits(_, _, pairs) = warning,
-                  let index = page.warnings.firstIndex(where: { $0.text == "\(warning)" }) else { continue }
-            let shown = Array(pairs.prefix(maximumDuplicatePairs))
-            let images = pictures.make(shown.flatMap { [($0.first, nil), ($0.second, nil)] })
-            page.warnings[index].pairs = shown.indices.map { pair in
-                (duplicate(shown[pair].first, images[2 * pair]), duplicate(shown[pair].second, images[2 * pair + 1]))
-            }
-            page.warnings[index].omittedPairs = pairs.count - shown.count
-        }
-
-        // The gallery split: testing when there is one, else the held-out images, else (only) the training images.
-        let gallery: (name: String, evaluation: TrainingReport.SplitEvaluation, key: String)
-        if let testing = report.testingEvaluation {
-            gallery = ("testing", testing, "testing")
-        } else if let validation = report.validationEvaluation {
-            gallery = ("validation", validation, "validation")
-        } else {
-            gallery = ("training", report.trainingEvaluation, "training")
-        }
-        if let predictions = result.predictions[gallery.key] {
+        page.accuracy = accuracyRows(report)
+        page.warnings = warnings(report.warnings, datasetWarnings: result.datasetWarnings, pictures: pictures)
+        let gallery = gallerySplit(report)
+        if let predictions = result.predictions[gallery.name] {
             page.details = details(name: gallery.name, evaluation: gallery.evaluation, predictions: predictions,
                                    labels: report.labels, pictures: pictures)
             page.reliability = reliability(predictions, classCount: report.labels.count, split: "\(gallery.name) images")
         }
         // Thresholds are chosen on held-out images, so that is what their curve shows when there are some.
-        if let heldOut = result.predictions["validation"] ?? result.predictions[gallery.key] {
+        if let heldOut = result.predictions["validation"] ?? result.predictions[gallery.name] {
             let name = result.predictions["validation"] != nil ? "validation images" : "\(gallery.name) images"
             page.thresholds = thresholds(heldOut, classCount: report.labels.count, split: name)
         }
         page.counts = ModelReportPage.CountsTable(splits: ["training", "validation", "testing"],
                                                   rows: report.counts.map { ($0.label, [$0.training, $0.validation, $0.testing]) })
-        if report.settings.l2Chosen, !report.settings.l2Grid.isEmpty {
-            page.l2Curve = .init(points: Array(zip(report.settings.l2Grid, report.settings.l2ValidationAccuracies)).map { (l2: $0.0, score: $0.1) },
-                                 chosen: report.settings.l2, scoreName: "validation accuracy")
-        }
+        page.l2Curve = l2Curve(report)
         page.settings = settingsRows(report.settings)
-        if let timings = report.timings {
-            page.timings = [("scanning", timings.scanning), ("features", timings.features), ("fitting the head", timings.training),
-                            ("total", timings.total)].map { ($0.0, Markup.number($0.1, decimals: 2)) }
-        }
+        page.timings = timingRows(report.timings)
         page.unreadable = report.unreadable.map { ($0.path, $0.reason) }
         return page.html()
     }
@@ -118,6 +85,51 @@ public enum ModelReports {
 
     // MARK: Pieces
 
+    private static func accuracyRows(_ report: TrainingReport) -> [ModelReportPage.AccuracyRow] {
+        [.init(split: "training", accuracy: report.training.count > 0 ? report.training.accuracy : nil, count: report.training.count,
+               note: "the images the head was fitted on"),
+         .init(split: "validation", accuracy: report.validation.count > 0 ? report.validation.accuracy : nil,
+               count: report.validation.count, note: report.settings.validationSource),
+         .init(split: "testing", accuracy: report.testingEvaluation != nil && report.testing.count > 0 ? report.testing.accuracy : nil,
+               count: report.testing.count, note: report.testingEvaluation == nil ? "no testing folder" : "the testing folder")]
+    }
+
+    /// The report's warning lines; those about duplicate files get the files side by side.
+    private static func warnings(_ lines: [String], datasetWarnings: [DatasetWarning], pictures: PictureMaker) -> [ModelReportPage.Warning] {
+        var warnings = lines.map { ModelReportPage.Warning(text: $0) }
+        for warning in datasetWarnings {
+            guard case let .duplicatesAcrossSplits(_, _, pairs) = warning,
+                  let index = warnings.firstIndex(where: { $0.text == "\(warning)" }) else { continue }
+            let shown = Array(pairs.prefix(maximumDuplicatePairs))
+            let images = pictures.make(shown.flatMap { [($0.first, nil), ($0.second, nil)] })
+            warnings[index].pairs = shown.indices.map { pair in
+                (duplicate(shown[pair].first, images[2 * pair]), duplicate(shown[pair].second, images[2 * pair + 1]))
+            }
+            warnings[index].omittedPairs = pairs.count - shown.count
+        }
+        return warnings
+    }
+
+    /// The split whose mistakes the page shows: testing when there is one, else the held-out images, else (only)
+    /// the training images. `name` is also its key in `TrainingResult.predictions`.
+    private static func gallerySplit(_ report: TrainingReport) -> (name: String, evaluation: TrainingReport.SplitEvaluation) {
+        if let testing = report.testingEvaluation { return ("testing", testing) }
+        if let validation = report.validationEvaluation { return ("validation", validation) }
+        return ("training", report.trainingEvaluation)
+    }
+
+    private static func l2Curve(_ report: TrainingReport) -> ModelReportPage.L2Curve? {
+        guard report.settings.l2Chosen, !report.settings.l2Grid.isEmpty else { return nil }
+        return .init(points: zip(report.settings.l2Grid, report.settings.l2ValidationAccuracies).map { (l2: $0, score: $1) },
+                     chosen: report.settings.l2, scoreName: "validation accuracy")
+    }
+
+    private static func timingRows(_ timings: TrainingReport.Timings?) -> [(name: String, value: String)] {
+        guard let timings else { return [] }
+        return [("scanning", timings.scanning), ("features", timings.features), ("fitting the head", timings.training),
+                ("total", timings.total)].map { ($0.0, Markup.number($0.1, decimals: 2)) }
+    }
+
     private static func duplicate(_ path: String, _ made: PictureMaker.Made) -> ModelReportPage.GalleryImage {
         ModelReportPage.GalleryImage(path: path, truth: path.split(separator: "/").dropLast().last.map(String.init) ?? "",
                                      predicted: "", confidence: 0, picture: made.picture, problem: made.problem)
@@ -134,7 +146,9 @@ public enum ModelReports {
         let shown = min(mistakes.count, maximumGalleryImages)
         // The most confident correct images of each label.
         var examples: [[(row: Int, confidence: Float)]] = Array(repeating: [], count: classCount)
-        for row in predictions.paths.indices {
+        var seen: Set<String> = []
+        for row in predictions.paths.indices where seen.insert(predictions.paths[row]).inserted {
+            // Each file once (held-out images can be predicted once per cross-validation repeat).
             let probabilities = predictions.probabilities[(row * classCount)..<((row + 1) * classCount)]
             let best = Evaluation.mostProbable(Array(probabilities))
             if best == predictions.truths[row] { examples[best].append((row, probabilities[probabilities.startIndex + best])) }
@@ -224,61 +238,5 @@ public enum ModelReports {
          ("optimiser", "L-BFGS, \(settings.iterations) of at most \(settings.maxIterations) iterations, \(settings.converged ? "converged" : "not converged")"),
          ("preprocessing", settings.preprocessing),
          ("backbone", settings.backbone)]
-    }
-}
-
-/// Reads images again for a page: the thumbnail the network's crop gives, and for a mistake the class-activation
-/// map of the predicted label laid over it. Images are spread over the extractor's worker threads.
-struct PictureMaker: Sendable {
-    let classifier: Classifier
-    let network: EfficientNetLite0
-    let settings: FeatureSettings
-
-    /// What came out for one image.
-    struct Made: Sendable {
-        var picture: Picture?
-        var overlay: Picture?
-        var problem: String?
-    }
-
-    init(classifier: Classifier, extractor: FeatureExtractor) throws(WorkbenchError) {
-        self.classifier = classifier
-        network = try extractor.loadedNetwork()
-        settings = extractor.settings
-    }
-
-    /// One result per request `(path, label whose evidence to map, or nil for none)`, in order. A file that can no
-    /// longer be read gets its reason instead of a picture.
-    func make(_ requests: [(path: String, label: Int?)]) -> [Made] {
-        guard !requests.isEmpty else { return [] }
-        GEMM.setBLASThreads(1)
-        let results = UncheckedSendable(UnsafeMutableBufferPointer<Made>.allocate(capacity: requests.count))
-        defer { results.value.deallocate() }
-        let requests = UncheckedSendable(requests)
-        Parallel.forEach(requests.value.count, threads: max(1, settings.threads)) { index in
-            (results.value.baseAddress! + index).initialize(to: make(requests.value[index]))
-        }
-        return Array(results.value)
-    }
-
-    private func make(_ request: (path: String, label: Int?)) -> Made {
-        do throws(ImageError) {
-            let image = try ImageLoader.load(path: request.path, options: DecodeOptions(maximumPixels: settings.maximumPixels))
-            let crop = CenterCrop(width: image.width, height: image.height, outputSide: Preprocessing.inputSide,
-                                  padding: Preprocessing.cropPadding)
-            guard crop.side > 0 else { return Made(problem: "image too small to show") }
-            let thumbnail = Resize.bicubic(image, crop: crop, outputSide: ModelReports.thumbnailSide)
-            var made = Made(picture: try Picture.jpeg(thumbnail, name: request.path))
-            if let label = request.label {
-                let side = EfficientNetLite0.featureMapSide
-                let map = network.featureMaps(Preprocessing.networkInput(from: image), batch: 1)
-                let activation = ClassActivationMap.compute(featureMap: map, positions: side * side, model: classifier.head,
-                                                            standardizer: classifier.standardizer)
-                made.overlay = try Picture.heatOverlay(values: activation[label], side: side, name: request.path)
-            }
-            return made
-        } catch {
-            return Made(problem: error.reason)
-        }
     }
 }
