@@ -61,6 +61,11 @@ step "$build/objects/png_shim.o" "Sources/CPNGShim/png_shim.c Sources/CPNGShim/i
     "$clang" "${c_flags[@]}" -ISources/CPNGShim/include "${png_cflags[@]}" -c Sources/CPNGShim/png_shim.c -o "$build/objects/png_shim.o"
 step "$build/objects/jpeg_shim.o" "Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h" \
     "$clang" "${c_flags[@]}" -ISources/CJPEGShim/include -c Sources/CJPEGShim/jpeg_shim.c -o "$build/objects/jpeg_shim.o"
+# The encoders (report thumbnails) are in the same shims; ImageCodecs calls them, so Swift harnesses link them.
+step "$build/objects/png_encode.o" "Sources/CPNGShim/png_encode.c Sources/CPNGShim/include/png_shim.h" \
+    "$clang" "${c_flags[@]}" -ISources/CPNGShim/include "${png_cflags[@]}" -c Sources/CPNGShim/png_encode.c -o "$build/objects/png_encode.o"
+step "$build/objects/jpeg_encode.o" "Sources/CJPEGShim/jpeg_encode.c Sources/CJPEGShim/include/jpeg_shim.h" \
+    "$clang" "${c_flags[@]}" -ISources/CJPEGShim/include -c Sources/CJPEGShim/jpeg_encode.c -o "$build/objects/jpeg_encode.o"
 
 needs() { [[ " ${harnesses[*]} " == *" $1 "* ]]; }
 link_flags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
@@ -107,7 +112,8 @@ harness() {
     for dependency in "$@"; do objects+=("$build/objects/$dependency.o"); done
     step "$build/bin/$name" "$source ${objects[*]}" \
         "$swiftc" "${swift_flags[@]}" -use-ld=lld "$source" "${objects[@]}" "$build/objects/png_shim.o" \
-        "$build/objects/jpeg_shim.o" "${blas_libs[@]}" -lpng16 -ljpeg -o "$build/bin/$name"
+        "$build/objects/jpeg_shim.o" "$build/objects/png_encode.o" "$build/objects/jpeg_encode.o" "${blas_libs[@]}" \
+        -lpng16 -ljpeg -o "$build/bin/$name"
 }
 if needs model_file || needs movie_data || needs frame_number; then module TensorCore; fi
 if needs model_file; then

@@ -44,6 +44,8 @@ public final class LabelingReview {
     public let every: Double
     /// Whether pictures are kept (only the page shows them).
     public let keepsPictures: Bool
+    /// The `--summary` window length, for the score table's column title.
+    public var windowSeconds: Double = 5
     private var movies: [Movie] = []
     private var collecting: [KeptPicture] = []
     private var previousLabel: String?
@@ -103,10 +105,9 @@ public final class LabelingReview {
     /// The page, for writing at `pagePath` (movies are referenced relative to its folder).
     public func page(at pagePath: String, modelPath: String) -> String {
         let pageFolder = URL(fileURLWithPath: pagePath).standardizedFileURL.deletingLastPathComponent()
-        let fallback = labels.contains(policy.fallbackLabel) ? nil : policy.fallbackLabel
+        // The fallback gets the neutral grey when it is not one of the model's labels and some stretch uses it.
         let used = Set(movies.flatMap { $0.stretches.map(\.label) })
-        var pageLabels = labels
-        if let fallback, used.contains(fallback) { pageLabels.append(fallback) }
+        let fallback = !labels.contains(policy.fallbackLabel) && used.contains(policy.fallbackLabel) ? policy.fallbackLabel : nil
         var description = policy.changesOnly ? "A marker where the label changes" : "A marker every second"
         if policy.minimumConfidence > 0 { description += ", '\(policy.fallbackLabel)' below confidence \(Markup.number(Double(policy.minimumConfidence), decimals: 2))" }
         if policy.smoothing > 1 { description += ", smoothed over \(policy.smoothing) s" }
@@ -114,7 +115,7 @@ public final class LabelingReview {
             title: "Labels: \(ModelReportPage.fileName(modelPath))",
             subtitle: ["Model \(modelPath), \(movies.count) movie\(movies.count == 1 ? "" : "s"), one frame every \(Markup.number(every, decimals: 3)) s",
                        description + "."],
-            labels: pageLabels, fallbackLabel: used.contains(policy.fallbackLabel) && !labels.contains(policy.fallbackLabel) ? policy.fallbackLabel : nil,
+            labels: labels + [fallback].compactMap { $0 }, fallbackLabel: fallback,
             movies: movies.map { movie in pageMovie(movie, pageFolder: pageFolder) })
         return page.html()
     }
@@ -141,11 +142,8 @@ public final class LabelingReview {
             duration: movie.duration, markers: movie.markers.map { ($0.second, $0.label) },
             stretches: movie.stretches.map { .init(start: $0.start, end: $0.end, label: $0.label, meanConfidence: Double($0.meanConfidence)) },
             changes: changes, omittedChanges: max(0, movie.stretches.count - Self.maximumChangeCards), summary: summary,
-            windowSeconds: movie.summary.map { _ in windowSeconds } ?? 5)
+            windowSeconds: windowSeconds)
     }
-
-    /// The summary's window length, for its column title.
-    public var windowSeconds: Double = 5
 
     /// The picture for a stretch: the kept frame of its label nearest its start (smoothing can move a change a few
     /// seconds from where the raw label changed), else the last kept frame before it.
