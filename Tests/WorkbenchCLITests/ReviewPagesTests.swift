@@ -106,6 +106,12 @@ final class ReviewPagesTests: XCTestCase {
         XCTAssertFalse(mistakes.isEmpty)
         let check = try PageCheck.run(page: page, screenshot: "evaluate-tiny.png")
         assertSound(check, page: page, mistakes: mistakes)
+
+        // A device given as the page is written through, never replaced.
+        let toDevice = try WorkbenchBinary.run(["evaluate", model, Self.dataset.appendingPathComponent("Testing Data").path,
+                                                "--html", "/dev/null"], environment: Self.environment)
+        XCTAssertEqual(toDevice.status, 0, toDevice.standardError)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType, .typeCharacterSpecial)
     }
 
     func testNoHtmlAndAnUnwritablePage() throws {
