@@ -36,17 +36,16 @@ public enum ModelReports {
         if let predictions = result.predictions[gallery.name] {
             page.details = details(name: gallery.name, evaluation: gallery.evaluation, predictions: predictions,
                                    labels: report.labels, pictures: pictures)
-            page.reliability = reliability(predictions, classCount: report.labels.count, split: "\(gallery.name) images")
+            page.reliability = reliability(predictions, classCount: report.labels.count, split: "\(gallery.name) images",
+                                           notes: calibrationNotes(report.calibration))
         }
-        // Thresholds are chosen on held-out images, so that is what their curve shows when there are some.
-        if let heldOut = result.predictions["validation"] ?? result.predictions[gallery.name] {
-            let name = result.predictions["validation"] != nil ? "validation images" : "\(gallery.name) images"
-            page.thresholds = thresholds(heldOut, classCount: report.labels.count, split: name)
+        page.thresholds = thresholds(report) ?? result.predictions[gallery.name].flatMap {
+            thresholds($0, classCount: report.labels.count, split: "\(gallery.name) images")
         }
         page.counts = ModelReportPage.CountsTable(splits: ["training", "validation", "testing"],
                                                   rows: report.counts.map { ($0.label, [$0.training, $0.validation, $0.testing]) })
         page.l2Curve = l2Curve(report)
-        page.settings = settingsRows(report.settings)
+        page.settings = settingsRows(report)
         page.timings = timingRows(report.timings)
         page.unreadable = report.unreadable.map { ($0.path, $0.reason) }
         return page.html()
@@ -59,12 +58,15 @@ public enum ModelReports {
         var page = ModelReportPage(title: "Evaluation: \(ModelReportPage.fileName(classifier.path)) on \(ModelReportPage.fileName(folder))",
                                    subtitle: ["Model \(classifier.path) (created \(classifier.modelFile.creationDate)), \(result.labels.count) labels: \(result.labels.joined(separator: ", "))",
                                               "Images from \(folder)"])
-        page.accuracy = [.init(split: "evaluated images", accuracy: evaluation.count > 0 ? evaluation.accuracy : nil, count: evaluation.count,
-                               note: folder)]
+        page.accuracy = [.init(split: "evaluated images", accuracy: evaluation.count > 0 ? evaluation.accuracy : nil,
+                               interval: evaluation.count > 0 ? range(WilsonInterval.interval(proportion: evaluation.accuracy, count: evaluation.count)) : nil,
+                               count: evaluation.count, note: folder)]
         let pictures = try PictureMaker(classifier: classifier, extractor: extractor)
         page.details = details(name: "evaluated images", evaluation: evaluation, predictions: result.predictions,
                                labels: result.labels, pictures: pictures)
-        page.reliability = reliability(result.predictions, classCount: result.labels.count, split: "evaluated images")
+        let temperature = classifier.modelFile.temperature
+        page.reliability = reliability(result.predictions, classCount: result.labels.count, split: "evaluated images",
+                                       notes: temperature == 1 ? [] : ["The model divides its logits by a temperature of \(Markup.number(temperature, decimals: 3)) fitted on held-out images."])
         page.thresholds = thresholds(result.predictions, classCount: result.labels.count, split: "evaluated images")
         page.counts = ModelReportPage.CountsTable(splits: ["images"], rows: result.labels.indices.map { label in
             (result.labels[label], [result.predictions.truths.filter { $0 == label }.count])
@@ -86,12 +88,21 @@ public enum ModelReports {
     // MARK: Pieces
 
     private static func accuracyRows(_ report: TrainingReport) -> [ModelReportPage.AccuracyRow] {
-        [.init(split: "training", accuracy: report.training.count > 0 ? report.training.accuracy : nil, count: report.training.count,
-               note: "the images the head was fitted on"),
-         .init(split: "validation", accuracy: report.validation.count > 0 ? report.validation.accuracy : nil,
-               count: report.validation.count, note: report.settings.validationSource),
-         .init(split: "testing", accuracy: report.testingEvaluation != nil && report.testing.count > 0 ? report.testing.accuracy : nil,
-               count: report.testing.count, note: report.testingEvaluation == nil ? "no testing folder" : "the testing folder")]
+        var heldOut = report.selection?.method ?? report.settings.validationSource
+        if let predictions = report.validation.predictions { heldOut += ", \(predictions) predictions" }
+        return [row("training", report.training, note: "the images the head was fitted on"),
+                row("validation", report.validation, note: heldOut),
+                report.testingEvaluation == nil ? .init(split: "testing", accuracy: nil, count: 0, note: "no testing folder")
+                    : row("testing", report.testing, note: "the testing folder")]
+    }
+
+    private static func row(_ split: String, _ summary: TrainingReport.SplitSummary, note: String) -> ModelReportPage.AccuracyRow {
+        .init(split: split, accuracy: summary.count > 0 ? summary.accuracy : nil, interval: summary.interval.map(range),
+              count: summary.count, note: note)
+    }
+
+    private static func range(_ interval: AccuracyInterval) -> ClosedRange<Double> {
+        min(interval.lower, interval.upper)...max(interval.lower, interval.upper)
     }
 
     /// The report's warning lines; those about duplicate files get the files side by side.
@@ -119,15 +130,17 @@ public enum ModelReports {
     }
 
     private static func l2Curve(_ report: TrainingReport) -> ModelReportPage.L2Curve? {
-        guard report.settings.l2Chosen, !report.settings.l2Grid.isEmpty else { return nil }
-        return .init(points: zip(report.settings.l2Grid, report.settings.l2ValidationAccuracies).map { (l2: $0, score: $1) },
-                     chosen: report.settings.l2, scoreName: "validation accuracy")
+        guard let selection = report.selection, selection.grid.count > 1 else { return nil }
+        return .init(points: selection.grid.map { (l2: $0.l2, score: $0.accuracy) }, chosen: selection.chosen,
+                     scoreName: "held-out accuracy")
     }
 
     private static func timingRows(_ timings: TrainingReport.Timings?) -> [(name: String, value: String)] {
         guard let timings else { return [] }
-        return [("scanning", timings.scanning), ("features", timings.features), ("fitting the head", timings.training),
-                ("total", timings.total)].map { ($0.0, Markup.number($0.1, decimals: 2)) }
+        var rows = [("scanning", timings.scanning), ("features", timings.features), ("fitting the head", timings.training)]
+        if let selection = timings.selection { rows.append(("of which choosing the L2 strength", selection)) }
+        rows.append(("total", timings.total))
+        return rows.map { ($0.0, Markup.number($0.1, decimals: 2)) }
     }
 
     private static func duplicate(_ path: String, _ made: PictureMaker.Made) -> ModelReportPage.GalleryImage {
@@ -179,13 +192,12 @@ public enum ModelReports {
                      macroF1: evaluation.macroF1, misclassified: gallery, shownMisclassified: shown, examples: exampleImages)
     }
 
-    /// Equal-width confidence bins, as the expected calibration error uses them: bin b holds top probabilities in
-    /// (b/15, (b+1)/15], the first also 0.
-    static let reliabilityBinCount = 15
-
-    static func reliability(_ predictions: SplitPredictions, classCount: Int, split: String) -> ModelReportPage.Reliability? {
+    /// Equal-width confidence bins, as `CalibrationError` uses them: bin b holds top probabilities in
+    /// (b/B, (b+1)/B], the first also 0, so the diagram and the reported error agree.
+    static func reliability(_ predictions: SplitPredictions, classCount: Int, split: String,
+                            notes: [String] = []) -> ModelReportPage.Reliability? {
         guard !predictions.paths.isEmpty else { return nil }
-        let bins = reliabilityBinCount
+        let bins = CalibrationError.binCount
         var counts = [Int](repeating: 0, count: bins), right = [Int](repeating: 0, count: bins)
         var confidenceSums = [Double](repeating: 0, count: bins)
         for row in predictions.paths.indices {
@@ -208,35 +220,64 @@ public enum ModelReports {
                          meanConfidence: meanConfidence, accuracy: accuracy)
         }
         return .init(split: split, bins: rows,
-                     notes: ["Expected calibration error (\(bins) bins): \(Markup.number(calibrationError, decimals: 3))."])
+                     notes: ["Expected calibration error here (\(bins) bins): \(Markup.number(calibrationError, decimals: 3))."] + notes)
     }
 
-    /// The thresholds a report lists: 0.30, 0.35, …, 0.95.
-    static let thresholdValues: [Double] = (6...19).map { Double($0) * 0.05 }
+    /// The held-out threshold table the training report carries, with the stored threshold marked.
+    static func thresholds(_ report: TrainingReport) -> ModelReportPage.Thresholds? {
+        guard let thresholds = report.thresholds, !thresholds.table.isEmpty else { return nil }
+        var chosen: (threshold: Double, caption: String)?
+        if let threshold = thresholds.chosen, let target = thresholds.targetPrecision {
+            chosen = (threshold, "stored: \(Markup.number(threshold, decimals: 2)) for precision \(Markup.percent(target, decimals: 0))")
+        }
+        return .init(split: "held-out images", points: thresholds.table.map { .init(threshold: $0.threshold, answered: $0.answered, accuracy: $0.accuracy) },
+                     chosen: chosen)
+    }
 
+    /// The same table measured on `predictions` (an evaluated folder, or a run without held-out images).
     static func thresholds(_ predictions: SplitPredictions, classCount: Int, split: String) -> ModelReportPage.Thresholds? {
         guard !predictions.paths.isEmpty else { return nil }
-        var outcomes: [(confidence: Double, right: Bool)] = []
+        var confidences: [Double] = [], correct: [Bool] = []
         for row in predictions.paths.indices {
             let probabilities = Array(predictions.probabilities[(row * classCount)..<((row + 1) * classCount)])
             let best = Evaluation.mostProbable(probabilities)
-            outcomes.append((Double(probabilities[best]), best == predictions.truths[row]))
+            confidences.append(Double(probabilities[best]))
+            correct.append(best == predictions.truths[row])
         }
-        let points = thresholdValues.map { threshold -> ModelReportPage.ThresholdPoint in
-            let answered = outcomes.filter { $0.confidence >= threshold - 1e-6 }
-            return .init(threshold: threshold, answered: Double(answered.count) / Double(outcomes.count),
-                         accuracy: answered.isEmpty ? nil : Double(answered.filter(\.right).count) / Double(answered.count))
-        }
-        return .init(split: split, points: points)
+        return .init(split: split, points: ConfidenceThresholds.table(confidences: confidences, correct: correct).map {
+            .init(threshold: $0.threshold, answered: $0.answered, accuracy: $0.accuracy)
+        })
     }
 
-    private static func settingsRows(_ settings: TrainingReport.Settings) -> [(name: String, value: String)] {
-        [("validation", settings.validationSource),
-         ("seed", "\(settings.seed)"),
-         ("L2 strength", Markup.number(settings.l2, decimals: 6) + (settings.l2Chosen ? " (chosen by validation accuracy)" : "")),
-         ("class weights", settings.classWeighting),
-         ("optimiser", "L-BFGS, \(settings.iterations) of at most \(settings.maxIterations) iterations, \(settings.converged ? "converged" : "not converged")"),
-         ("preprocessing", settings.preprocessing),
-         ("backbone", settings.backbone)]
+    private static func calibrationNotes(_ calibration: TrainingReport.Calibration?) -> [String] {
+        guard let calibration else { return [] }
+        var note = "Probabilities are divided by a temperature of \(Markup.number(calibration.temperature, decimals: 3)) fitted on the held-out images: "
+            + "their calibration error went from \(Markup.number(calibration.heldOutBefore, decimals: 3)) to \(Markup.number(calibration.heldOutAfter, decimals: 3))"
+        if let before = calibration.testingBefore, let after = calibration.testingAfter {
+            note += ", the testing images' from \(Markup.number(before, decimals: 3)) to \(Markup.number(after, decimals: 3))"
+        }
+        return [note + "."]
+    }
+
+    private static func settingsRows(_ report: TrainingReport) -> [(name: String, value: String)] {
+        let settings = report.settings
+        var rows: [(name: String, value: String)] = [("held out", report.selection?.method ?? settings.validationSource),
+                                                    ("seed", "\(settings.seed)")]
+        var strength = Markup.number(settings.l2, decimals: 6)
+        if let selection = report.selection, settings.l2Chosen {
+            strength += " (chosen from \(selection.grid.count) by held-out accuracy"
+                + (selection.refitOnAllTrainingImages ? ", then refitted on all training images)" : ")")
+        }
+        rows.append(("L2 strength", strength))
+        if let calibration = report.calibration { rows.append(("temperature", Markup.number(calibration.temperature, decimals: 4))) }
+        if let thresholds = report.thresholds, let target = thresholds.targetPrecision {
+            rows.append(("confidence threshold", thresholds.chosen.map { "\(Markup.number($0, decimals: 2)) (precision \(Markup.percent(target, decimals: 0)) on held-out images)" }
+                         ?? "none reaches precision \(Markup.percent(target, decimals: 0))"))
+        }
+        rows += [("class weights", settings.classWeighting),
+                 ("optimiser", "L-BFGS, \(settings.iterations) of at most \(settings.maxIterations) iterations, \(settings.converged ? "converged" : "not converged")"),
+                 ("preprocessing", settings.preprocessing),
+                 ("backbone", settings.backbone)]
+        return rows
     }
 }

@@ -90,6 +90,19 @@ final class ReviewPagesTests: XCTestCase {
         let check = try PageCheck.run(page: page, screenshot: "train-tiny.png")
         assertSound(check, page: page, mistakes: mistakes)
         XCTAssertTrue(check.text.contains("identical file"), "the leak is a warning")
+        // What the training report knows is drawn: intervals, how the strength was chosen, the calibration.
+        let testingSummary = try XCTUnwrap(Self.report["testing"] as? [String: Any])
+        let interval = try XCTUnwrap(testingSummary["interval"] as? [String: Double])
+        XCTAssertTrue(check.text.contains("95 % interval"))
+        XCTAssertTrue(check.text.contains(String(format: "%.1f %% – %.1f %%", interval["lower"]! * 100, interval["upper"]! * 100)),
+                      "the testing interval \(interval)")
+        let selection = try XCTUnwrap(Self.report["selection"] as? [String: Any])
+        if (selection["grid"] as? [Any])?.count ?? 0 > 1 { XCTAssertTrue(check.text.contains("Held-out accuracy against L2 strength")) }
+        let calibration = try XCTUnwrap(Self.report["calibration"] as? [String: Any])
+        let temperature = try XCTUnwrap(calibration["temperature"] as? Double)
+        XCTAssertTrue(check.text.contains("temperature of \(String(format: "%.3f", temperature).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression))"),
+                      "the reliability diagram names the temperature")
+        XCTAssertTrue(check.text.contains("Accuracy and share answered against the threshold"))
         XCTAssertTrue(check.dataPaths.contains { $0.contains("leaked-") }, "shown as a pair of thumbnails: \(check.dataPaths)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertEqual(html.components(separatedBy: "<img class=\"overlay\"").count - 1, mistakes.count, "a heat map on every mistake")
