@@ -428,7 +428,7 @@ public struct ModelReportPage: Sendable {
         }
         if let reliability {
             writeFigure(&body, svg: Self.reliabilityChart(reliability).svg(id: "reliability"),
-                        caption: (["Reliability on the \(reliability.split): predictions grouped by stated confidence, against how often each group was right. Bars on the dashed diagonal mean the confidences can be taken at their word; the numbers are images per group."] + reliability.notes).joined(separator: " "))
+                        caption: (["Reliability on the \(reliability.split): predictions grouped by stated confidence, against how often each group was right. Bars on the dashed diagonal mean the confidences can be taken at their word; the number at the foot of each bar is how many images it holds."] + reliability.notes).joined(separator: " "))
         }
         if let thresholds {
             writeFigure(&body, svg: Self.thresholdChart(thresholds).svg(id: "thresholds"),

@@ -25,7 +25,7 @@ public struct XYChart: Sendable {
         public var color: RGBColor
         /// Tooltip.
         public var title: String
-        /// Small text above the bar (e.g. how many images it stands for).
+        /// Small text in the bar, at its foot (e.g. how many images it stands for).
         public var note: String?
 
         /// A bar.
@@ -110,7 +110,9 @@ public struct XYChart: Sendable {
             canvas.rectangle(x: x0 + 1, y: base - height, width: max(1, x1 - x0 - 2), height: height, fill: bar.color.css,
                              opacity: 0.85, title: bar.title)
             if let note = bar.note {
-                canvas.text(note, x: (x0 + x1) / 2, y: base - height - 4, anchor: .middle, className: "note")
+                // Inside the bar at its foot (dark on the light bar colours): notes above tall bars would run into the
+                // legend and the diagonal.
+                canvas.text(note, x: (x0 + x1) / 2, y: base - 5, anchor: .middle, className: "note", fill: bar.color.readableText.css)
             }
         }
         if showsDiagonal {
