@@ -2,10 +2,11 @@
 """Write a testing folder of COUNT labelled images for timing the HTML report: variants of a Create ML dataset's
 own pictures (mirrored, cropped, turned, tinted, greyed), spread evenly over its labels.
 
-    .venv/bin/python3 scripts/make_report_bench.py DATASET OUT [--count 1000]
+    .venv/bin/python3 scripts/make_report_bench.py DATASET OUT [--count 1000] [--rotate-labels]
 
 DATASET holds "Training Data/" and "Testing Data/" with one folder per label (datasets/drawings). OUT receives one
-folder per label. Deterministic: the same inputs give the same files.
+folder per label. Deterministic: the same inputs give the same files. --rotate-labels files each label's pictures
+under the next label, so nearly every image is a mistake: the worst case for the page's gallery.
 """
 import argparse
 import pathlib
@@ -41,13 +42,14 @@ def main() -> None:
     parser.add_argument("dataset", type=pathlib.Path)
     parser.add_argument("out", type=pathlib.Path)
     parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--rotate-labels", action="store_true")
     arguments = parser.parse_args()
     labels = sorted(folder.name for folder in (arguments.dataset / "Training Data").iterdir() if folder.is_dir())
     for position, label in enumerate(labels):
         sources = sorted(path for split in ("Training Data", "Testing Data")
                          for path in (arguments.dataset / split / label).glob("*.png"))
         wanted = arguments.count // len(labels) + (1 if position < arguments.count % len(labels) else 0)
-        folder = arguments.out / label
+        folder = arguments.out / (labels[(position + 1) % len(labels)] if arguments.rotate_labels else label)
         folder.mkdir(parents=True, exist_ok=True)
         for index in range(wanted):
             source = sources[index % len(sources)]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The page `train` and `evaluate` write: what a model gets right and wrong, with pictures.
 ///
 /// A plain value: the facade fills in what the run produced, and every optional part is drawn only when present
@@ -496,10 +498,10 @@ public struct ModelReportPage: Sendable {
             body.open("div")
             body.write("predicted ")
             body.element("span", [("class", "predicted")], image.predicted)
-            body.write(" (\(Markup.number(image.confidence, decimals: 2)))")
+            body.write(" (\(String(format: "%.2f", image.confidence)))")
             body.close("div")
         case .correct:
-            body.element("div", [], "\(image.predicted) (\(Markup.number(image.confidence, decimals: 2)))")
+            body.element("div", [], "\(image.predicted) (\(String(format: "%.2f", image.confidence)))")
         case .file:
             body.element("div", [], image.truth)
         }
