@@ -3,6 +3,7 @@ import PackageDescription
 
 // Grouped by role; dependencies point down:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets} → Models → Layers → TensorCore → CBLAS
+// TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore (file reading)}
 let package = Package(
     name: "Workbench",
@@ -31,6 +32,9 @@ let package = Package(
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
         .target(name: "Layers", dependencies: ["TensorCore", "CKernels"], exclude: ["README.md"]),
         .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
+        // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
+        // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
+        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "TensorCore"], exclude: ["README.md"]),
 
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
@@ -61,6 +65,7 @@ let package = Package(
         .target(name: "_TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
