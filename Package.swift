@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "_TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],

@@ -7,20 +7,26 @@ enum ElementwiseKernels {
     static let rowsPerPartialSum = 256
 
     /// `output[r, c] = input[r, c]·scale[c] + bias[c]` over rows of `channels` values, then clamped to `[0, 6]`
-    /// when `clampsToSix` (ReLU6).
+    /// when `clampsToSix` (ReLU6), or plus `residual[r, c]` when given (the block's skip connection).
     static func scaleBias(_ input: [Float], scale: [Float], bias: [Float], channels: Int, clampsToSix: Bool,
-                          output: UnsafeMutablePointer<Float>) {
+                          residual: [Float]? = nil, output: UnsafeMutablePointer<Float>) {
+        precondition(!(clampsToSix && residual != nil), "ElementwiseKernels.scaleBias: ReLU6 and a residual together")
         let rows = input.count / channels
         input.withUnsafeBufferPointer { input in
             scale.withUnsafeBufferPointer { scale in
                 bias.withUnsafeBufferPointer { bias in
-                    let scale = scale.baseAddress!, bias = bias.baseAddress!
-                    for row in 0..<rows {
-                        let source = input.baseAddress! + row * channels, target = output + row * channels
-                        if clampsToSix {
-                            for c in 0..<channels { target[c] = Swift.min(Swift.max(source[c] * scale[c] + bias[c], 0), 6) }
-                        } else {
-                            for c in 0..<channels { target[c] = source[c] * scale[c] + bias[c] }
+                    (residual ?? []).withUnsafeBufferPointer { skip in
+                        let scale = scale.baseAddress!, bias = bias.baseAddress!
+                        for row in 0..<rows {
+                            let source = input.baseAddress! + row * channels, target = output + row * channels
+                            if clampsToSix {
+                                for c in 0..<channels { target[c] = Swift.min(Swift.max(source[c] * scale[c] + bias[c], 0), 6) }
+                            } else if residual != nil {
+                                let skip = skip.baseAddress! + row * channels
+                                for c in 0..<channels { target[c] = source[c] * scale[c] + bias[c] + skip[c] }
+                            } else {
+                                for c in 0..<channels { target[c] = source[c] * scale[c] + bias[c] }
+                            }
                         }
                     }
                 }
