@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "workbench", targets: ["WorkbenchCLI"]),
         .executable(name: "workbench-bench-network", targets: ["BenchNetwork"]),
         .executable(name: "workbench-bench-training", targets: ["BenchTraining"]),
+        .executable(name: "workbench-bench-finetune", targets: ["BenchFineTune"]),
         .library(name: "Workbench", targets: ["Workbench"]),
     ],
     dependencies: [
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"], exclude: ["README.md"]),
         // AVX2 + FMA kernels, enabled per function (target attributes) behind a runtime CPU check.
         .target(name: "CKernels", exclude: ["README.md"]),
+        // The same for the trainable layers' backward passes.
+        .target(name: "CTrainingKernels", exclude: ["README.md"]),
 
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
@@ -34,7 +37,8 @@ let package = Package(
         .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
         // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
         // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
-        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "TensorCore", "CTrainingKernels"],
+                exclude: ["README.md"]),
 
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
@@ -60,6 +64,7 @@ let package = Package(
         // Benchmarks.
         .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .executableTarget(name: "BenchTraining", dependencies: ["Training", "TensorCore"]),
+        .executableTarget(name: "BenchFineTune", dependencies: ["TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
         .target(name: "_TestSupport", exclude: ["README.md"]),

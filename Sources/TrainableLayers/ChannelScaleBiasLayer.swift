@@ -1,3 +1,5 @@
+import Layers
+
 /// A per-channel scale and bias, `Y[…, c] = X[…, c]·scale[c] + bias[c]`: batch normalisation with frozen
 /// statistics, folded. In EfficientNet-Lite0 the statistics are folded into the convolution before it
 /// (`Layers.BatchNormFolding`), so the network starts with `scale = 1` and `bias` = the folded bias.
@@ -29,6 +31,8 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
     /// What the backward pass reads: the input (for `∂scale`).
     public struct Cache: Sendable {
         public let input: Tensor<Scalar>
+        /// A cache holding `input`.
+        public init(input: Tensor<Scalar>) { self.input = input }
     }
 
     /// The loss's gradient with respect to each parameter.
@@ -80,23 +84,55 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
 
 extension ChannelScaleBiasLayer where Scalar == Float {
     /// The fast forward pass: one pass, channels innermost (vectorised).
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode) -> (output: Tensor<Float>, cache: Cache?) {
+    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
+                        kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
+        (forward(input, clampsToSix: false, residual: nil, kernel: kernel), mode == .training ? Cache(input: input) : nil)
+    }
+
+    /// `input·scale + bias`, then ReLU6 when `clampsToSix`, or plus `residual`: one pass where the block would
+    /// otherwise make two.
+    func forward(_ input: Tensor<Float>, clampsToSix: Bool, residual: Tensor<Float>?, kernel: KernelChoice) -> Tensor<Float> {
         checkInput(input)
-        let output = Tensor<Float>(shape: input.shape) { output in
-            ElementwiseKernels.scaleBias(input.storage, scale: scale.storage, bias: bias.storage, channels: channels,
-                                         clampsToSix: false, output: output.baseAddress!)
+        precondition(residual == nil || residual!.shape == input.shape, "ChannelScaleBiasLayer: residual shape")
+        // Every tensor read here is a parameter of this call or a property, alive until it returns.
+        return Tensor<Float>(shape: input.shape) { output in
+            TrainingKernels.scaleBias(input.storage.baseAddress, rows: input.count / channels, channels: channels,
+                                      scale: scale.storage.baseAddress, bias: bias.storage.baseAddress, clampsToSix: clampsToSix,
+                                      residual: residual?.storage.baseAddress, output: output.baseAddress!, kernel: kernel)
         }
-        return (output, mode == .training ? Cache(input: input) : nil)
     }
 
     /// The fast backward pass: `∂X` and the per-channel sums in one pass over the pixels.
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache,
-                         computesInputGradient: Bool = true) -> (input: Tensor<Float>?, gradients: Gradients) {
-        precondition(outputGradient.shape == cache.input.shape, "ChannelScaleBiasLayer: gradient shape")
-        let result = ElementwiseKernels.scaleBiasBackward(outputGradient: outputGradient.storage, input: cache.input.storage,
-                                                          scale: scale.storage, channels: channels, activationOutput: nil,
-                                                          computesInputGradient: computesInputGradient)
-        return (result.input.map { Tensor(shape: cache.input.shape, storage: $0) },
-                Gradients(scale: Tensor(shape: [channels], storage: result.scale), bias: Tensor(shape: [channels], storage: result.bias)))
+    public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
+                         kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
+        backward(outputGradient, input: cache.input, activated: nil, computesInputGradient: computesInputGradient, kernel: kernel)
+    }
+
+    /// The backward pass of `activation(input·scale + bias)`, where `activated` (the ReLU6's output, when there
+    /// is one) masks the incoming gradient: the scale-bias and its ReLU6 in one pass.
+    func backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, activated: Tensor<Float>?, computesInputGradient: Bool,
+                  kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients) {
+        precondition(outputGradient.shape == input.shape && (activated == nil || activated!.shape == input.shape),
+                     "ChannelScaleBiasLayer: gradient shape")
+        var scaleGradient = Tensor<Float>(shape: [channels]) { _ in }, biasGradient = scaleGradient
+        var inputGradient = computesInputGradient ? Tensor<Float>(shape: input.shape) { _ in } : nil
+        // Every tensor read here is a parameter of this call or a property, alive until it returns.
+        scaleGradient.withUnsafeMutableBufferPointer { scaleGradient in
+            biasGradient.withUnsafeMutableBufferPointer { biasGradient in
+                func run(_ target: UnsafeMutablePointer<Float>?) {
+                    TrainingKernels.scaleBiasBackward(
+                        outputGradient: outputGradient.storage.baseAddress, input: input.storage.baseAddress, rows: input.count / channels,
+                        channels: channels, scale: scale.storage.baseAddress, activationOutput: activated?.storage.baseAddress,
+                        inputGradient: target, scaleGradient: scaleGradient.baseAddress!, biasGradient: biasGradient.baseAddress!,
+                        kernel: kernel)
+                }
+                if inputGradient == nil {
+                    run(nil)
+                } else {
+                    inputGradient!.withUnsafeMutableBufferPointer { run($0.baseAddress!) }
+                }
+            }
+        }
+        return (inputGradient, Gradients(scale: scaleGradient, bias: biasGradient))
     }
 }

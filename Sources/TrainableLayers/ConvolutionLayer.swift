@@ -36,6 +36,8 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable
     /// What the backward pass reads: the input.
     public struct Cache: Sendable {
         public let input: Tensor<Scalar>
+        /// A cache holding `input`.
+        public init(input: Tensor<Scalar>) { self.input = input }
     }
 
     /// The loss's gradient with respect to each parameter.
@@ -133,7 +135,7 @@ extension ConvolutionLayer where Scalar == Float {
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
         let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
-        let layer = Convolution2D(weightsHWIO: weights.storage, bias: [Float](repeating: 0, count: outputChannels),
+        let layer = Convolution2D(weightsHWIO: weights.scalars, bias: [Float](repeating: 0, count: outputChannels),
                                   inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize,
                                   stride: stride, padding: padding, activation: .none)
         let output = Tensor<Float>(shape: [batch, outputHeight, outputWidth, outputChannels]) { output in

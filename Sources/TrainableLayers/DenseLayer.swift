@@ -26,6 +26,8 @@ public struct DenseLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// What the backward pass reads: the input.
     public struct Cache: Sendable {
         public let input: Tensor<Scalar>
+        /// A cache holding `input`.
+        public init(input: Tensor<Scalar>) { self.input = input }
     }
 
     /// The loss's gradient with respect to each parameter.

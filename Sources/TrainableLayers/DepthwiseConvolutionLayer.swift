@@ -35,6 +35,8 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
     /// What the backward pass reads: the input.
     public struct Cache: Sendable {
         public let input: Tensor<Scalar>
+        /// A cache holding `input`.
+        public init(input: Tensor<Scalar>) { self.input = input }
     }
 
     /// The loss's gradient with respect to each parameter.
@@ -130,7 +132,7 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
         checkInput(input)
         let (batch, height, width, c) = input.nhwc
         let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
-        let layer = DepthwiseConvolution2D(weightsHWC: weights.storage, bias: [Float](repeating: 0, count: c), channels: c,
+        let layer = DepthwiseConvolution2D(weightsHWC: weights.scalars, bias: [Float](repeating: 0, count: c), channels: c,
                                            kernelSize: kernelSize, stride: stride, padding: padding, activation: .none)
         let output = Tensor<Float>(shape: [batch, outputHeight, outputWidth, c]) { output in
             input.withUnsafeBufferPointer { source in
@@ -148,12 +150,28 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
         let (batch, height, width, c) = input.nhwc
         let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
         precondition(outputGradient.shape == [batch, outputHeight, outputWidth, c], "DepthwiseConvolutionLayer: gradient shape")
-        let result = TrainingKernels.depthwiseBackward(
-            input: input.storage, outputGradient: outputGradient.storage, weights: weights.storage,
-            geometry: .init(batch: batch, height: height, width: width, channels: c, kernelSize: kernelSize, stride: stride,
-                            padding: pad, outputHeight: outputHeight, outputWidth: outputWidth),
-            computesInputGradient: computesInputGradient, kernel: kernel)
-        return (result.input.map { Tensor(shape: input.shape, storage: $0) },
-                Gradients(weights: Tensor(shape: weights.shape, storage: result.weights)))
+        let geometry = TrainingKernels.DepthwiseGeometry(batch: batch, height: height, width: width, channels: c, kernelSize: kernelSize,
+                                                         stride: stride, padding: pad, outputHeight: outputHeight, outputWidth: outputWidth)
+        var inputGradient = computesInputGradient ? Tensor<Float>(shape: input.shape) { _ in } : nil
+        var weightGradient = Tensor<Float>(shape: weights.shape) { _ in }
+        input.withUnsafeBufferPointer { input in
+            outputGradient.withUnsafeBufferPointer { outputGradient in
+                weights.withUnsafeBufferPointer { weights in
+                    weightGradient.withUnsafeMutableBufferPointer { weightGradient in
+                        func run(_ inputGradient: UnsafeMutablePointer<Float>?) {
+                            TrainingKernels.depthwiseBackward(input: input.baseAddress!, outputGradient: outputGradient.baseAddress!,
+                                                              weights: weights.baseAddress!, geometry: geometry, kernel: kernel,
+                                                              inputGradient: inputGradient, weightGradient: weightGradient.baseAddress!)
+                        }
+                        if inputGradient == nil {
+                            run(nil)
+                        } else {
+                            inputGradient!.withUnsafeMutableBufferPointer { run($0.baseAddress!) }
+                        }
+                    }
+                }
+            }
+        }
+        return (inputGradient, Gradients(weights: weightGradient))
     }
 }

@@ -9,6 +9,8 @@ public struct GlobalAveragePoolingLayer<Scalar: BinaryFloatingPoint & Sendable>:
     /// What the backward pass reads: the input's shape.
     public struct Cache: Sendable {
         public let inputShape: [Int]
+        /// A cache holding `inputShape`.
+        public init(inputShape: [Int]) { self.inputShape = inputShape }
     }
 
     /// The naive reference forward pass (double-precision sums).

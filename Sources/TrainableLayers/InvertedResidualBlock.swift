@@ -180,38 +180,32 @@ extension InvertedResidualBlock where Scalar == Float {
         var expandedActivated = input
         if let expand, let expandScaleBias {
             let convolution = expand.forward(input, mode: .inference, kernel: kernel).output
-            expandedActivated = Self.scaleBiasReLU6(convolution, expandScaleBias)
+            expandedActivated = Self.scaleBiasReLU6(convolution, expandScaleBias, kernel: kernel)
             if mode == .training { expanded = convolution }
         }
         let depthwiseOutput = depthwise.forward(expandedActivated, mode: .inference, kernel: kernel).output
-        let depthwiseActivated = Self.scaleBiasReLU6(depthwiseOutput, depthwiseScaleBias)
+        let depthwiseActivated = Self.scaleBiasReLU6(depthwiseOutput, depthwiseScaleBias, kernel: kernel)
         let projected = project.forward(depthwiseActivated, mode: .inference, kernel: kernel).output
-        let output = Tensor<Float>(shape: projected.shape) { output in
-            ElementwiseKernels.scaleBias(projected.storage, scale: projectScaleBias.scale.storage, bias: projectScaleBias.bias.storage,
-                                         channels: projectScaleBias.channels, clampsToSix: false,
-                                         residual: specification.hasResidual ? input.storage : nil, output: output.baseAddress!)
-        }
+        let output = projectScaleBias.forward(projected, clampsToSix: false, residual: specification.hasResidual ? input : nil,
+                                              kernel: kernel)
         guard mode == .training else { return (output, nil) }
         return (output, Cache(input: input, expanded: expanded, expandedActivated: expandedActivated, depthwiseOutput: depthwiseOutput,
                               depthwiseActivated: depthwiseActivated, projected: projected))
     }
 
     /// `ReLU6(input·scale + bias)` in one pass.
-    static func scaleBiasReLU6(_ input: Tensor<Float>, _ layer: ChannelScaleBiasLayer<Float>) -> Tensor<Float> {
-        Tensor<Float>(shape: input.shape) { output in
-            ElementwiseKernels.scaleBias(input.storage, scale: layer.scale.storage, bias: layer.bias.storage, channels: layer.channels,
-                                         clampsToSix: true, output: output.baseAddress!)
-        }
+    static func scaleBiasReLU6(_ input: Tensor<Float>, _ layer: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
+        layer.forward(input, clampsToSix: true, residual: nil, kernel: kernel)
     }
 
     /// The fast backward pass: the fast layers' backward passes, each ReLU6 fused into the scale-bias before it.
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
                          kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        let projectScaleBiasStep = projectScaleBias.backward(outputGradient, cache: .init(input: cache.projected))
+        let projectScaleBiasStep = projectScaleBias.backward(outputGradient, cache: .init(input: cache.projected), kernel: kernel)
         let projectStep = project.backward(projectScaleBiasStep.input!, cache: .init(input: cache.depthwiseActivated), kernel: kernel)
         let depthwiseScaleBiasStep = Self.scaleBiasReLU6Backward(projectStep.input!, input: cache.depthwiseOutput,
                                                                  activated: cache.depthwiseActivated, depthwiseScaleBias,
-                                                                 computesInputGradient: true)
+                                                                 computesInputGradient: true, kernel: kernel)
         let needsDepthwiseInput = computesInputGradient || expand != nil
         let depthwiseStep = depthwise.backward(depthwiseScaleBiasStep.input!, cache: .init(input: cache.expandedActivated),
                                                computesInputGradient: needsDepthwiseInput, kernel: kernel)
@@ -222,7 +216,7 @@ extension InvertedResidualBlock where Scalar == Float {
         if let expand, let expandScaleBias, let expanded = cache.expanded {
             let expandScaleBiasStep = Self.scaleBiasReLU6Backward(depthwiseStep.input!, input: expanded,
                                                                   activated: cache.expandedActivated, expandScaleBias,
-                                                                  computesInputGradient: true)
+                                                                  computesInputGradient: true, kernel: kernel)
             let expandStep = expand.backward(expandScaleBiasStep.input!, cache: .init(input: cache.input),
                                              computesInputGradient: computesInputGradient, kernel: kernel)
             gradients.expand = expandStep.gradients
@@ -237,13 +231,8 @@ extension InvertedResidualBlock where Scalar == Float {
 
     /// The backward pass of `ReLU6(input·scale + bias)`, one pass (the mask comes from the ReLU6's output).
     static func scaleBiasReLU6Backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, activated: Tensor<Float>,
-                                       _ layer: ChannelScaleBiasLayer<Float>,
-                                       computesInputGradient: Bool) -> (input: Tensor<Float>?, gradients: ChannelScaleBiasLayer<Float>.Gradients) {
-        let result = ElementwiseKernels.scaleBiasBackward(outputGradient: outputGradient.storage, input: input.storage,
-                                                          scale: layer.scale.storage, channels: layer.channels,
-                                                          activationOutput: activated.storage, computesInputGradient: computesInputGradient)
-        return (result.input.map { Tensor(shape: input.shape, storage: $0) },
-                .init(scale: Tensor(shape: [layer.channels], storage: result.scale),
-                      bias: Tensor(shape: [layer.channels], storage: result.bias)))
+                                       _ layer: ChannelScaleBiasLayer<Float>, computesInputGradient: Bool,
+                                       kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: ChannelScaleBiasLayer<Float>.Gradients) {
+        layer.backward(outputGradient, input: input, activated: activated, computesInputGradient: computesInputGradient, kernel: kernel)
     }
 }

@@ -25,6 +25,8 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
     /// What the backward pass reads: the input.
     public struct Cache: Sendable {
         public let input: Tensor<Scalar>
+        /// A cache holding `input`.
+        public init(input: Tensor<Scalar>) { self.input = input }
     }
 
     /// The loss's gradient with respect to each parameter.
@@ -97,10 +99,13 @@ extension PointwiseConvolutionLayer where Scalar == Float {
                         kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
-        let output = TrainingKernels.pointwiseProduct(input.storage, pixels: batch * height * width, weights: weights.storage,
-                                                      inputs: inputChannels, outputs: outputChannels, kernel: kernel)
-        return (Tensor(shape: [batch, height, width, outputChannels], storage: output),
-                mode == .training ? Cache(input: input) : nil)
+        let output = Tensor<Float>(shape: [batch, height, width, outputChannels]) { output in
+            input.withUnsafeBufferPointer { input in
+                TrainingKernels.pointwiseProduct(input.baseAddress!, pixels: batch * height * width, weights: weights.scalars,
+                                                 inputs: inputChannels, outputs: outputChannels, kernel: kernel, output: output.baseAddress!)
+            }
+        }
+        return (output, mode == .training ? Cache(input: input) : nil)
     }
 
     /// The fast backward pass: `∂X = ∂Y·Wᵀ` through the same product as the forward pass (with the transposed
@@ -111,17 +116,27 @@ extension PointwiseConvolutionLayer where Scalar == Float {
         let (batch, height, width, _) = input.nhwc
         precondition(outputGradient.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: gradient shape")
         let pixels = batch * height * width
-        let weightGradient = TrainingKernels.weightGradient(input: input.storage, outputGradient: outputGradient.storage,
-                                                            pixels: pixels, inputs: inputChannels, outputs: outputChannels,
-                                                            kernel: kernel)
+        let weightGradient = Tensor<Float>(shape: weights.shape) { weightGradient in
+            input.withUnsafeBufferPointer { input in
+                outputGradient.withUnsafeBufferPointer { outputGradient in
+                    TrainingKernels.weightGradient(input: input.baseAddress!, outputGradient: outputGradient.baseAddress!, pixels: pixels,
+                                                   inputs: inputChannels, outputs: outputChannels, kernel: kernel,
+                                                   weightGradient: weightGradient.baseAddress!)
+                }
+            }
+        }
         var inputGradient: Tensor<Float>?
         if computesInputGradient {
-            let transposed = TrainingKernels.transposed(weights.storage, rows: inputChannels, columns: outputChannels)
-            inputGradient = Tensor(shape: input.shape,
-                                   storage: TrainingKernels.pointwiseProduct(outputGradient.storage, pixels: pixels, weights: transposed,
-                                                                             inputs: outputChannels, outputs: inputChannels,
-                                                                             kernel: kernel))
+            let transposed = weights.withUnsafeBufferPointer {
+                TrainingKernels.transposed($0.baseAddress!, rows: inputChannels, columns: outputChannels)
+            }
+            inputGradient = Tensor<Float>(shape: input.shape) { inputGradient in
+                outputGradient.withUnsafeBufferPointer { outputGradient in
+                    TrainingKernels.pointwiseProduct(outputGradient.baseAddress!, pixels: pixels, weights: transposed, inputs: outputChannels,
+                                                     outputs: inputChannels, kernel: kernel, output: inputGradient.baseAddress!)
+                }
+            }
         }
-        return (inputGradient, Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient)))
+        return (inputGradient, Gradients(weights: weightGradient))
     }
 }

@@ -10,6 +10,8 @@ public struct ReLU6Layer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// What the backward pass reads: the output.
     public struct Cache: Sendable {
         public let output: Tensor<Scalar>
+        /// A cache holding `output`.
+        public init(output: Tensor<Scalar>) { self.output = output }
     }
 
     /// The naive reference forward pass.

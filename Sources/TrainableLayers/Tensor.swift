@@ -6,17 +6,18 @@
 /// one vector multiply-add); features and logits are `[batch, count]`. Weight layouts are stated on each layer.
 ///
 /// `Scalar` is `Float` for the fast layers and may be `Double` for the naive references, which the gradient
-/// checks run in double precision. A value type: copies share storage until one of them is written.
+/// checks run in double precision. A value type: copies share storage until one of them is written
+/// (`TensorStorage`, whose large buffers are reused from step to step).
 public struct Tensor<Scalar: BinaryFloatingPoint & Sendable>: Sendable, Equatable {
     /// Extent of each dimension.
     public let shape: [Int]
     /// Storage distance between neighbours along each dimension (row-major, contiguous).
     public let strides: [Int]
     /// The values, `shape.reduce(1, *)` of them, in row-major order.
-    public var storage: [Scalar]
+    public var storage: TensorStorage<Scalar>
 
     /// A tensor holding `storage`, whose count must match `shape`.
-    public init(shape: [Int], storage: [Scalar]) {
+    public init(shape: [Int], storage: TensorStorage<Scalar>) {
         precondition(shape.allSatisfy { $0 >= 0 }, "Tensor: negative dimension in \(shape)")
         precondition(storage.count == shape.reduce(1, *), "Tensor: \(storage.count) values for shape \(shape)")
         self.shape = shape
@@ -24,20 +25,24 @@ public struct Tensor<Scalar: BinaryFloatingPoint & Sendable>: Sendable, Equatabl
         self.storage = storage
     }
 
+    /// A tensor holding a copy of `values`, whose count must match `shape`.
+    public init(shape: [Int], storage values: [Scalar]) {
+        self.init(shape: shape, storage: TensorStorage(values))
+    }
+
     /// A tensor of `shape` filled with `value`.
     public init(shape: [Int], repeating value: Scalar = 0) {
-        self.init(shape: shape, storage: [Scalar](repeating: value, count: shape.reduce(1, *)))
+        self.init(shape: shape, storage: TensorStorage(count: shape.reduce(1, *), repeating: value))
     }
 
     /// A tensor of `shape` whose every value `initializer` writes (for kernels that overwrite their output,
     /// which would otherwise pay for zeroing it first).
     public init(shape: [Int], unsafeUninitialized initializer: (UnsafeMutableBufferPointer<Scalar>) -> Void) {
-        let count = shape.reduce(1, *)
-        self.init(shape: shape, storage: [Scalar](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initializer(buffer)
-            initialized = count
-        })
+        self.init(shape: shape, storage: TensorStorage(count: shape.reduce(1, *), unsafeUninitialized: initializer))
     }
+
+    /// The values as an array (a copy).
+    public var scalars: [Scalar] { storage.array }
 
     static func rowMajorStrides(_ shape: [Int]) -> [Int] {
         var strides = [Int](repeating: 1, count: shape.count)
@@ -73,15 +78,20 @@ public struct Tensor<Scalar: BinaryFloatingPoint & Sendable>: Sendable, Equatabl
 
     /// The values converted to another precision (Float ↔ Double for the reference checks).
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type = Other.self) -> Tensor<Other> {
-        Tensor<Other>(shape: shape, storage: storage.map { Other($0) })
+        Tensor<Other>(shape: shape) { output in
+            storage.withUnsafeBufferPointer { values in
+                for index in values.indices { output[index] = Other(values[index]) }
+            }
+        }
     }
 
     /// Items `range` of the leading (batch) dimension, copied.
     public func batchSlice(_ range: Range<Int>) -> Tensor {
         precondition(rank >= 1 && range.lowerBound >= 0 && range.upperBound <= shape[0], "Tensor: batch slice \(range) of \(shape)")
         let itemCount = rank == 1 ? 1 : strides[0]
-        return Tensor(shape: [range.count] + shape.dropFirst(),
-                      storage: Array(storage[(range.lowerBound * itemCount)..<(range.upperBound * itemCount)]))
+        return Tensor(shape: [range.count] + shape.dropFirst()) { output in
+            output.baseAddress!.initialize(from: storage.baseAddress + range.lowerBound * itemCount, count: range.count * itemCount)
+        }
     }
 
     /// Tensors of equal trailing shape stacked along the leading (batch) dimension, in order.
@@ -89,7 +99,13 @@ public struct Tensor<Scalar: BinaryFloatingPoint & Sendable>: Sendable, Equatabl
         precondition(!parts.isEmpty, "Tensor: nothing to concatenate")
         let trailing = Array(parts[0].shape.dropFirst())
         precondition(parts.allSatisfy { Array($0.shape.dropFirst()) == trailing }, "Tensor: concatenated shapes differ")
-        return Tensor(shape: [parts.reduce(0) { $0 + $1.shape[0] }] + trailing, storage: parts.flatMap(\.storage))
+        return Tensor(shape: [parts.reduce(0) { $0 + $1.shape[0] }] + trailing) { output in
+            var offset = 0
+            for part in parts {
+                (output.baseAddress! + offset).initialize(from: part.storage.baseAddress, count: part.count)
+                offset += part.count
+            }
+        }
     }
 
     /// Calls `body` with the contiguous storage.
@@ -107,10 +123,9 @@ public struct Tensor<Scalar: BinaryFloatingPoint & Sendable>: Sendable, Equatabl
     /// Adds `other` (same shape) elementwise: used to sum gradients, always in the caller's fixed order.
     public static func += (left: inout Tensor, right: Tensor) {
         precondition(left.shape == right.shape, "Tensor: adding \(right.shape) to \(left.shape)")
+        let source = right.storage.baseAddress
         left.storage.withUnsafeMutableBufferPointer { target in
-            right.storage.withUnsafeBufferPointer { source in
-                for index in target.indices { target[index] += source[index] }
-            }
+            for index in target.indices { target[index] += source[index] }
         }
     }
 

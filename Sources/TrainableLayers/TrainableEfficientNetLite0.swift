@@ -146,7 +146,7 @@ public struct TrainableEfficientNetLite0: Sendable {
         var stemActivated: Tensor<Float>?
         if let stem, let stemScaleBias {
             let convolution = stem.forward(input, mode: mode, kernel: kernel)
-            current = InvertedResidualBlock.scaleBiasReLU6(convolution.output, stemScaleBias)
+            current = InvertedResidualBlock.scaleBiasReLU6(convolution.output, stemScaleBias, kernel: kernel)
             if mode == .training {
                 (stemCache, stemScaleBiasCache, stemActivated) = (convolution.cache, .init(input: convolution.output), current)
             }
@@ -158,7 +158,7 @@ public struct TrainableEfficientNetLite0: Sendable {
             if let cache = step.cache { blockCaches.append(cache) }
         }
         let headStep = head.forward(current, mode: mode, kernel: kernel)
-        let headActivated = InvertedResidualBlock.scaleBiasReLU6(headStep.output, headScaleBias)
+        let headActivated = InvertedResidualBlock.scaleBiasReLU6(headStep.output, headScaleBias, kernel: kernel)
         let pooling = GlobalAveragePoolingLayer<Float>().forward(headActivated, mode: mode)
         guard mode == .training, let headCache = headStep.cache, let poolingCache = pooling.cache else { return (pooling.output, nil) }
         return (pooling.output, Cache(stem: stemCache, stemScaleBias: stemScaleBiasCache, stemActivated: stemActivated,
@@ -172,7 +172,7 @@ public struct TrainableEfficientNetLite0: Sendable {
         let headActivatedGradient = GlobalAveragePoolingLayer<Float>().backward(featureGradient, cache: cache.pooling)
         let headScaleBiasStep = InvertedResidualBlock.scaleBiasReLU6Backward(headActivatedGradient, input: cache.headOutput,
                                                                              activated: cache.headActivated, headScaleBias,
-                                                                             computesInputGradient: true)
+                                                                             computesInputGradient: true, kernel: kernel)
         let headStep = head.backward(headScaleBiasStep.input!, cache: cache.head, computesInputGradient: !blocks.isEmpty || stem != nil,
                                      kernel: kernel)
         var gradient = headStep.input
@@ -189,7 +189,7 @@ public struct TrainableEfficientNetLite0: Sendable {
         if let stem, let stemScaleBias, let stemCache = cache.stem, let scaleBiasCache = cache.stemScaleBias,
            let activated = cache.stemActivated {
             let scaleBiasStep = InvertedResidualBlock.scaleBiasReLU6Backward(gradient!, input: scaleBiasCache.input, activated: activated,
-                                                                             stemScaleBias, computesInputGradient: true)
+                                                                             stemScaleBias, computesInputGradient: true, kernel: kernel)
             gradients.stemScaleBias = scaleBiasStep.gradients
             gradients.stem = stem.backward(scaleBiasStep.input!, cache: stemCache, computesInputGradient: false, kernel: kernel).gradients
         }

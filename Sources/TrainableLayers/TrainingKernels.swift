@@ -1,47 +1,76 @@
+import CTrainingKernels
 import Layers
 import TensorCore
 
-/// The fast layers' heavy loops: products through `Layers`' vector kernels and BLAS, and the depthwise backward
-/// pass. Every call takes a `KernelChoice`, so tests run each instruction-set level against the references.
+/// The fast layers' heavy loops, and the only Swift file that calls `CTrainingKernels`: each call runs the
+/// AVX-512 or AVX2 kernel the `KernelChoice` allows on this machine, or the portable Swift/BLAS path. Forward
+/// products go through `Layers`' vector kernels. Tests run every level against the references.
 enum TrainingKernels {
-    /// `output [pixels, outputs] = input [pixels, inputs] · weights [inputs, outputs]`, through
-    /// `Layers.PointwiseConvolution` (its AVX-512/AVX2 kernels with a zero bias, or BLAS on the portable path).
-    static func pointwiseProduct(_ input: [Float], pixels: Int, weights: [Float], inputs: Int, outputs: Int,
-                                 kernel: KernelChoice) -> [Float] {
-        let layer = PointwiseConvolution(weightsIO: weights, bias: [Float](repeating: 0, count: outputs), inputChannels: inputs,
-                                         outputChannels: outputs, activation: .none)
-        return [Float](unsafeUninitializedCapacity: pixels * outputs) { output, initialized in
-            input.withUnsafeBufferPointer { input in
-                layer.forward(input: input.baseAddress!, pixelCount: pixels, output: output.baseAddress!, residual: nil, kernel: kernel)
-            }
-            initialized = pixels * outputs
+    /// The instruction sets, as `KernelChoice.instructionSetLevel` numbers them.
+    static let avx2 = 1, avx512 = 2
+
+    /// `output = clamp(input·scale + bias) + residual` over `[rows, channels]` (see `ElementwiseKernels.scaleBias`).
+    static func scaleBias(_ input: UnsafePointer<Float>, rows: Int, channels: Int, scale: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                          clampsToSix: Bool, residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, kernel: KernelChoice) {
+        let (lower, upper): (Float, Float) = clampsToSix ? (0, 6) : (-.infinity, .infinity)
+        switch kernel.instructionSetLevel {
+        case avx512...: wbt_scale_bias_avx512(input, rows, channels, scale, bias, lower, upper, residual, output)
+        case avx2: wbt_scale_bias_avx2(input, rows, channels, scale, bias, lower, upper, residual, output)
+        default:
+            ElementwiseKernels.scaleBias(input, rows: rows, channels: channels, scale: scale, bias: bias, clampsToSix: clampsToSix,
+                                         residual: residual, output: output)
         }
     }
 
-    /// `∂W [inputs, outputs] = inputᵀ · outputGradient`, with input `[pixels, inputs]` and outputGradient
-    /// `[pixels, outputs]` (a sum over every pixel of the batch).
-    static func weightGradient(input: [Float], outputGradient: [Float], pixels: Int, inputs: Int, outputs: Int,
-                               kernel: KernelChoice) -> [Float] {
-        [Float](unsafeUninitializedCapacity: inputs * outputs) { gradient, initialized in
-            input.withUnsafeBufferPointer { input in
-                outputGradient.withUnsafeBufferPointer { outputGradient in
-                    // C [inputs, outputs] = Aᵀ · B with A = input stored [pixels, inputs] (transposeA) and
-                    // B = outputGradient stored [pixels, outputs].
-                    GEMM.multiply(m: inputs, n: outputs, k: pixels, a: input.baseAddress!, lda: inputs, transposeA: true,
-                                  b: outputGradient.baseAddress!, ldb: outputs, c: gradient.baseAddress!, ldc: outputs)
-                }
-            }
-            initialized = inputs * outputs
+    /// The backward pass of `scaleBias` without a residual (see `ElementwiseKernels.scaleBiasBackward`).
+    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>, rows: Int, channels: Int,
+                                  scale: UnsafePointer<Float>, activationOutput: UnsafePointer<Float>?,
+                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>,
+                                  biasGradient: UnsafeMutablePointer<Float>, kernel: KernelChoice) {
+        switch kernel.instructionSetLevel {
+        case avx512...:
+            wbt_scale_bias_backward_avx512(outputGradient, input, rows, channels, scale, activationOutput, inputGradient, scaleGradient,
+                                           biasGradient)
+        case avx2:
+            wbt_scale_bias_backward_avx2(outputGradient, input, rows, channels, scale, activationOutput, inputGradient, scaleGradient,
+                                         biasGradient)
+        default:
+            ElementwiseKernels.scaleBiasBackward(outputGradient: outputGradient, input: input, rows: rows, channels: channels, scale: scale,
+                                                 activationOutput: activationOutput, inputGradient: inputGradient,
+                                                 scaleGradient: scaleGradient, biasGradient: biasGradient)
         }
+    }
+
+    /// `output [pixels, outputs] = input [pixels, inputs] · weights [inputs, outputs]`, through
+    /// `Layers.PointwiseConvolution` (its AVX-512/AVX2 kernels with a zero bias, or BLAS on the portable path).
+    static func pointwiseProduct(_ input: UnsafePointer<Float>, pixels: Int, weights: [Float], inputs: Int, outputs: Int,
+                                 kernel: KernelChoice, output: UnsafeMutablePointer<Float>) {
+        let layer = PointwiseConvolution(weightsIO: weights, bias: [Float](repeating: 0, count: outputs), inputChannels: inputs,
+                                         outputChannels: outputs, activation: .none)
+        layer.forward(input: input, pixelCount: pixels, output: output, residual: nil, kernel: kernel)
+    }
+
+    /// `weightGradient [inputs, outputs] = inputᵀ · outputGradient`, with input `[pixels, inputs]` and
+    /// outputGradient `[pixels, outputs]` (a sum over every pixel of the batch).
+    /// AVX-512 has its own kernel (Debian's OpenBLAS runs AVX2 code on AVX-512 CPUs it does not know); AVX2 and
+    /// the portable path use BLAS.
+    static func weightGradient(input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, pixels: Int, inputs: Int,
+                               outputs: Int, kernel: KernelChoice, weightGradient: UnsafeMutablePointer<Float>) {
+        if kernel.instructionSetLevel >= avx512 {
+            wbt_weight_gradient_avx512(input, outputGradient, pixels, inputs, outputs, weightGradient)
+            return
+        }
+        // C [inputs, outputs] = Aᵀ · B with A = input stored [pixels, inputs] (transposeA) and
+        // B = outputGradient stored [pixels, outputs].
+        GEMM.multiply(m: inputs, n: outputs, k: pixels, a: input, lda: inputs, transposeA: true,
+                      b: outputGradient, ldb: outputs, c: weightGradient, ldc: outputs)
     }
 
     /// A `[rows, columns]` matrix transposed to `[columns, rows]`.
-    static func transposed(_ matrix: [Float], rows: Int, columns: Int) -> [Float] {
+    static func transposed(_ matrix: UnsafePointer<Float>, rows: Int, columns: Int) -> [Float] {
         [Float](unsafeUninitializedCapacity: rows * columns) { output, initialized in
-            matrix.withUnsafeBufferPointer { matrix in
-                for row in 0..<rows {
-                    for column in 0..<columns { output[column * rows + row] = matrix[row * columns + column] }
-                }
+            for row in 0..<rows {
+                for column in 0..<columns { output[column * rows + row] = matrix[row * columns + column] }
             }
             initialized = rows * columns
         }
@@ -54,49 +83,51 @@ enum TrainingKernels {
         let outputHeight: Int, outputWidth: Int
     }
 
-    /// The depthwise backward pass: `∂weights` always, `∂input` when asked.
-    static func depthwiseBackward(input: [Float], outputGradient: [Float], weights: [Float], geometry: DepthwiseGeometry,
-                                  computesInputGradient: Bool, kernel: KernelChoice) -> (input: [Float]?, weights: [Float]) {
-        let g = geometry, c = g.channels, k = g.kernelSize, s = g.stride
-        var inputGradient = [Float](repeating: 0, count: computesInputGradient ? input.count : 0)
-        var weightGradient = [Float](repeating: 0, count: weights.count)
-        input.withUnsafeBufferPointer { input in
-            outputGradient.withUnsafeBufferPointer { outputGradient in
-                weights.withUnsafeBufferPointer { weights in
-                    inputGradient.withUnsafeMutableBufferPointer { inputGradient in
-                        weightGradient.withUnsafeMutableBufferPointer { weightGradient in
-                            let input = input.baseAddress!, outputGradient = outputGradient.baseAddress!
-                            let weights = weights.baseAddress!, weightGradient = weightGradient.baseAddress!
-                            for n in 0..<g.batch {
-                                let image = input + n * g.height * g.width * c
-                                // An empty array's base address may be non-nil: the flag decides, not the pointer.
-                                let imageGradient = computesInputGradient ? inputGradient.baseAddress! + n * g.height * g.width * c : nil
-                                for oy in 0..<g.outputHeight {
-                                    for ox in 0..<g.outputWidth {
-                                        let gradient = outputGradient + ((n * g.outputHeight + oy) * g.outputWidth + ox) * c
-                                        for ky in 0..<k {
-                                            let iy = oy * s - g.padding.top + ky
-                                            guard iy >= 0 && iy < g.height else { continue }
-                                            for kx in 0..<k {
-                                                let ix = ox * s - g.padding.left + kx
-                                                guard ix >= 0 && ix < g.width else { continue }
-                                                let pixel = (iy * g.width + ix) * c, tap = (ky * k + kx) * c
-                                                let source = image + pixel, tapGradient = weightGradient + tap
-                                                for channel in 0..<c { tapGradient[channel] += source[channel] * gradient[channel] }
-                                                if let imageGradient {
-                                                    let target = imageGradient + pixel, tapWeights = weights + tap
-                                                    for channel in 0..<c { target[channel] += tapWeights[channel] * gradient[channel] }
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
+    /// The depthwise backward pass: `weightGradient` always (overwritten), `inputGradient` when given (overwritten).
+    static func depthwiseBackward(input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+                                  geometry g: DepthwiseGeometry, kernel: KernelChoice,
+                                  inputGradient: UnsafeMutablePointer<Float>?, weightGradient: UnsafeMutablePointer<Float>) {
+        let c = g.channels, k = g.kernelSize, s = g.stride
+        weightGradient.initialize(repeating: 0, count: k * k * c)
+        inputGradient?.initialize(repeating: 0, count: g.batch * g.height * g.width * c)
+        let level = kernel.instructionSetLevel
+        if level >= avx2 {
+            let imageSize = g.height * g.width * c, outputSize = g.outputHeight * g.outputWidth * c
+            for n in 0..<g.batch {
+                let arguments = (input + n * imageSize, outputGradient + n * outputSize, inputGradient.map { $0 + n * imageSize })
+                if level >= avx512 {
+                    wbt_depthwise_backward_avx512(arguments.0, arguments.1, weights, g.height, g.width, c, k, s, g.padding.top, g.padding.left,
+                                                  g.outputHeight, g.outputWidth, arguments.2, weightGradient)
+                } else {
+                    wbt_depthwise_backward_avx2(arguments.0, arguments.1, weights, g.height, g.width, c, k, s, g.padding.top, g.padding.left,
+                                                g.outputHeight, g.outputWidth, arguments.2, weightGradient)
+                }
+            }
+            return
+        }
+        for n in 0..<g.batch {
+            let image = input + n * g.height * g.width * c
+            let imageGradient = inputGradient.map { $0 + n * g.height * g.width * c }
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    let gradient = outputGradient + ((n * g.outputHeight + oy) * g.outputWidth + ox) * c
+                    for ky in 0..<k {
+                        let iy = oy * s - g.padding.top + ky
+                        guard iy >= 0 && iy < g.height else { continue }
+                        for kx in 0..<k {
+                            let ix = ox * s - g.padding.left + kx
+                            guard ix >= 0 && ix < g.width else { continue }
+                            let pixel = (iy * g.width + ix) * c, tap = (ky * k + kx) * c
+                            let source = image + pixel, tapGradient = weightGradient + tap
+                            for channel in 0..<c { tapGradient[channel] += source[channel] * gradient[channel] }
+                            if let imageGradient {
+                                let target = imageGradient + pixel, tapWeights = weights + tap
+                                for channel in 0..<c { target[channel] += tapWeights[channel] * gradient[channel] }
                             }
                         }
                     }
                 }
             }
         }
-        return (computesInputGradient ? inputGradient : nil, weightGradient)
     }
 }

@@ -48,7 +48,7 @@ final class ClassifierLayerTests: XCTestCase {
         let logits = Tensor<Float>(shape: [1, 3], storage: [1000, 0, -1000])
         let result = SoftmaxCrossEntropy.lossAndGradient(logits: logits, labels: [0], labelSmoothing: 0, normalizer: 1)
         XCTAssertEqual(result.loss, 0, accuracy: 1e-9)
-        XCTAssertTrue(result.logitGradient.storage.allSatisfy(\.isFinite))
+        XCTAssertTrue(result.logitGradient.scalars.allSatisfy(\.isFinite))
     }
 
     func testCrossEntropyGradientMatchesCentralDifferences() {
@@ -57,12 +57,12 @@ final class ClassifierLayerTests: XCTestCase {
         let labels = [0, 4, 2, 2]
         let analytic = SoftmaxCrossEntropy.lossAndGradient(logits: logits, labels: labels, labelSmoothing: 0.1, normalizer: 6)
         assertGradientMatchesCentralDifferences(
-            analytic.logitGradient.storage,
+            analytic.logitGradient.scalars,
             of: { values in
                 SoftmaxCrossEntropy.lossAndGradient(logits: Tensor(shape: [4, 5], storage: values), labels: labels,
                                                     labelSmoothing: 0.1, normalizer: 6).loss
             },
-            at: logits.storage)
+            at: logits.scalars)
     }
 
     func testCentralDifferencesOfAKnownFunction() {

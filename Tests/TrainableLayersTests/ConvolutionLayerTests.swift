@@ -91,10 +91,10 @@ final class ConvolutionLayerTests: XCTestCase {
             }
             let padding = test.padding.resolve(inputHeight: test.height, inputWidth: test.width, kernelSize: test.kernel, stride: test.stride)
             let inference = ReferenceConvolution.direct(
-                input: input.storage, batch: 1, height: test.height, width: test.width, inputChannels: channels,
+                input: input.scalars, batch: 1, height: test.height, width: test.width, inputChannels: channels,
                 weightsOIHW: oihw, outputChannels: channels, kernelSize: test.kernel, groups: channels, stride: test.stride,
                 padding: padding)
-            assertClose(layer.referenceForward(input, mode: .inference).output.storage, inference, "\(test)")
+            assertClose(layer.referenceForward(input, mode: .inference).output.scalars, inference, "\(test)")
         }
     }
 
@@ -145,11 +145,11 @@ final class ConvolutionLayerTests: XCTestCase {
         for test in Self.stemCases.prefix(4) {
             let layer = ConvolutionLayer(weights: random.tensor([test.kernel, test.kernel, test.inputs, test.outputs]), stride: test.stride)
             let input = random.tensor([1, test.height, test.width, test.inputs])
-            let inference = Convolution2D(weightsHWIO: layer.weights.storage, bias: [Float](repeating: 0, count: test.outputs),
+            let inference = Convolution2D(weightsHWIO: layer.weights.scalars, bias: [Float](repeating: 0, count: test.outputs),
                                           inputChannels: test.inputs, outputChannels: test.outputs, kernelSize: test.kernel,
                                           stride: test.stride, padding: .tensorFlowSame, activation: .none)
-            let expected = inference.forward(input.storage, batch: 1, height: test.height, width: test.width, kernel: .portable)
-            assertClose(layer.referenceForward(input, mode: .inference).output.storage, expected, "\(test)")
+            let expected = inference.forward(input.scalars, batch: 1, height: test.height, width: test.width, kernel: .portable)
+            assertClose(layer.referenceForward(input, mode: .inference).output.scalars, expected, "\(test)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Layers
 import TrainableLayers
 import XCTest
 import _TestSupport
@@ -11,14 +12,18 @@ final class ElementwiseLayerTests: XCTestCase {
             let layer = ChannelScaleBiasLayer(scale: random.tensor([channels], in: -2...2), bias: random.tensor([channels]))
             let input = random.tensor(shape, in: -3...3), gradient = random.tensor(shape)
             let expected = layer.referenceForward(input, mode: .training)
-            let actual = layer.forward(input, mode: .training)
-            assertMatchesReference(actual.output, expected.output, "scale-bias \(shape)")
             let expectedBackward = layer.referenceBackward(gradient, cache: expected.cache!)
-            let backward = layer.backward(gradient, cache: actual.cache!)
-            assertMatchesReference(backward.input, expectedBackward.input, "∂input \(shape)")
-            assertMatchesReference(backward.gradients.scale, expectedBackward.gradients.scale, "∂scale \(shape)")
-            assertMatchesReference(backward.gradients.bias, expectedBackward.gradients.bias, "∂bias \(shape)")
-            XCTAssertNil(layer.backward(gradient, cache: actual.cache!, computesInputGradient: false).input)
+            for kernel in KernelChoice.allCases {
+                let actual = layer.forward(input, mode: .training, kernel: kernel)
+                assertMatchesReference(actual.output, expected.output, "scale-bias \(shape), \(kernel)")
+                let backward = layer.backward(gradient, cache: actual.cache!, kernel: kernel)
+                assertMatchesReference(backward.input, expectedBackward.input, "∂input \(shape), \(kernel)")
+                assertMatchesReference(backward.gradients.scale, expectedBackward.gradients.scale, "∂scale \(shape), \(kernel)")
+                assertMatchesReference(backward.gradients.bias, expectedBackward.gradients.bias, "∂bias \(shape), \(kernel)")
+                let parametersOnly = layer.backward(gradient, cache: actual.cache!, computesInputGradient: false, kernel: kernel)
+                XCTAssertNil(parametersOnly.input)
+                XCTAssertEqual(parametersOnly.gradients, backward.gradients)
+            }
         }
     }
 
@@ -36,9 +41,9 @@ final class ElementwiseLayerTests: XCTestCase {
 
     func testIdentityScaleKeepsTheFoldedBias() {
         let layer = ChannelScaleBiasLayer(bias: Tensor<Float>(shape: [2], storage: [0.5, -1]))
-        XCTAssertEqual(layer.scale.storage, [1, 1])
+        XCTAssertEqual(layer.scale.scalars, [1, 1])
         let output = layer.forward(Tensor(shape: [1, 1, 2, 2], storage: [1, 2, 3, 4]), mode: .inference).output
-        XCTAssertEqual(output.storage, [1.5, 1, 3.5, 3])
+        XCTAssertEqual(output.scalars, [1.5, 1, 3.5, 3])
     }
 
     func testReLU6ForwardAndBackward() {
@@ -46,9 +51,9 @@ final class ElementwiseLayerTests: XCTestCase {
         let input = Tensor<Float>(shape: [1, 1, 2, 4], storage: [-1, 0, 0.5, 5.5, 6, 7, 3, -0.25])
         let layer = ReLU6Layer<Float>()
         let forward = layer.forward(input, mode: .training)
-        XCTAssertEqual(forward.output.storage, [0, 0, 0.5, 5.5, 6, 6, 3, 0])
+        XCTAssertEqual(forward.output.scalars, [0, 0, 0.5, 5.5, 6, 6, 3, 0])
         let gradient = Tensor<Float>(shape: input.shape, storage: [1, 2, 3, 4, 5, 6, 7, 8])
-        XCTAssertEqual(layer.backward(gradient, cache: forward.cache!).storage, [0, 0, 3, 4, 0, 0, 7, 0])
+        XCTAssertEqual(layer.backward(gradient, cache: forward.cache!).scalars, [0, 0, 3, 4, 0, 0, 7, 0])
         XCTAssertEqual(layer.referenceForward(input, mode: .inference).output, forward.output)
         XCTAssertEqual(layer.referenceBackward(gradient, cache: forward.cache!), layer.backward(gradient, cache: forward.cache!))
     }
@@ -59,7 +64,7 @@ final class ElementwiseLayerTests: XCTestCase {
         let outputGradient = random.tensor([2, 3, 3, 4]).converted(to: Double.self)
         let layer = ReLU6Layer<Double>()
         let inputGradient = layer.referenceBackward(outputGradient, cache: layer.referenceForward(input, mode: .training).cache!)
-        XCTAssertTrue(inputGradient.storage.contains(0) && inputGradient.storage.contains { $0 != 0 }, "both regions exercised")
+        XCTAssertTrue(inputGradient.scalars.contains(0) && inputGradient.scalars.contains { $0 != 0 }, "both regions exercised")
         assertLayerGradients(layer, input: input, outputGradient: outputGradient,
                              forward: { $0.referenceForward($1, mode: .inference).output },
                              inputGradient: inputGradient, parameters: [])

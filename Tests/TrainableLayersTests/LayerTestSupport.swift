@@ -44,21 +44,21 @@ func assertLayerGradients<Layer>(
     if let inputGradient {
         XCTAssertEqual(inputGradient.shape, input.shape, "input gradient shape. \(message)", file: file, line: line)
         assertGradientMatchesCentralDifferences(
-            inputGradient.storage,
+            inputGradient.scalars,
             of: { projected(forward(layer, Tensor(shape: input.shape, storage: $0)), onto: outputGradient) },
-            at: input.storage, sampling: limit, "input gradient. \(message)", file: file, line: line)
+            at: input.scalars, sampling: limit, "input gradient. \(message)", file: file, line: line)
     }
     for parameter in parameters {
         let value = layer[keyPath: parameter.path]
         XCTAssertEqual(parameter.gradient.shape, value.shape, "\(parameter.name) gradient shape. \(message)", file: file, line: line)
         assertGradientMatchesCentralDifferences(
-            parameter.gradient.storage,
+            parameter.gradient.scalars,
             of: { values in
                 var changed = layer
                 changed[keyPath: parameter.path] = Tensor(shape: value.shape, storage: values)
                 return projected(forward(changed, input), onto: outputGradient)
             },
-            at: value.storage, sampling: limit, "\(parameter.name) gradient. \(message)", file: file, line: line)
+            at: value.scalars, sampling: limit, "\(parameter.name) gradient. \(message)", file: file, line: line)
     }
 }
 
@@ -70,6 +70,6 @@ func assertMatchesReference(_ actual: Tensor<Float>?, _ expected: Tensor<Float>?
         return
     }
     XCTAssertEqual(actual.shape, expected.shape, "shape. \(message)", file: file, line: line)
-    assertClose(actual.storage, expected.storage, absolute: Tolerance.kernelVersusReference,
+    assertClose(actual.scalars, expected.scalars, absolute: Tolerance.kernelVersusReference,
                 relative: Tolerance.backwardVersusReferenceRelative, message, file: file, line: line)
 }

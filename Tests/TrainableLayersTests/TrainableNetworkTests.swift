@@ -20,8 +20,8 @@ final class TrainableNetworkTests: XCTestCase {
         let network = TrainableEfficientNetLite0(backbone: backbone, trainableFrom: .stem)
         let features = network.forward(images, mode: .inference).features
         XCTAssertEqual(features.shape, [2, 1280])
-        let inference = backbone.features(images.storage, batch: 2)
-        assertClose(features.storage, inference, absolute: Self.inferenceFeatureMaxAbs, "against EfficientNetLite0.features")
+        let inference = backbone.features(images.scalars, batch: 2)
+        assertClose(features.scalars, inference, absolute: Self.inferenceFeatureMaxAbs, "against EfficientNetLite0.features")
         for (index, name) in names.enumerated() {
             assertClose(Array(features.storage[(index * 1280)..<((index + 1) * 1280)]), try NetworkFixtures.goldenFeatures(name),
                         absolute: Tolerance.goldenFeatureMaxAbs, "\(name) against onnxruntime's features")
@@ -43,7 +43,7 @@ final class TrainableNetworkTests: XCTestCase {
         var current = whole.stemScaleBias!.forward(whole.stem!.forward(images, mode: .inference).output, mode: .inference).output
         current = ReLU6Layer<Float>().forward(current, mode: .inference).output
         for block in whole.blocks.prefix(11) { current = block.forward(current, mode: .inference).output }
-        assertClose(top.forward(current, mode: .inference).features.storage, whole.forward(images, mode: .inference).features.storage,
+        assertClose(top.forward(current, mode: .inference).features.scalars, whole.forward(images, mode: .inference).features.scalars,
                     absolute: 1e-6)
     }
 
@@ -62,7 +62,11 @@ final class TrainableNetworkTests: XCTestCase {
         var moved = model
         moved.update(with: gradients) { name, parameter, gradient in
             guard selected(name) else { return }
-            for index in 0..<parameter.count { parameter.storage[index] += step * gradient.storage[index] }
+            gradient.withUnsafeBufferPointer { gradient in
+                parameter.withUnsafeMutableBufferPointer { values in
+                    for index in values.indices { values[index] += step * gradient[index] }
+                }
+            }
         }
         let logits = moved.logits(input).converted(to: Double.self)
         return SoftmaxCrossEntropy.lossAndGradient(logits: logits, labels: labels, labelSmoothing: 0.1, normalizer: labels.count).loss
@@ -82,7 +86,7 @@ final class TrainableNetworkTests: XCTestCase {
             var copy = model
             copy.update(with: gradients) { name, _, gradient in
                 guard name.hasPrefix(group) else { return }
-                squaredNorm += gradient.storage.reduce(0) { $0 + Double($1) * Double($1) }
+                squaredNorm += gradient.scalars.reduce(0) { $0 + Double($1) * Double($1) }
             }
             XCTAssertGreaterThan(squaredNorm, 0, group)
             // A step that changes the loss by about 1e-4 of itself. Measured on this test: at 1e-2 the early blocks'
@@ -112,10 +116,10 @@ final class TrainableNetworkTests: XCTestCase {
             XCTAssertEqual(first.gradients, second.gradients, "\(threads) threads: the same bits every time")
             // Another split sums in another order: close, not necessarily equal.
             XCTAssertEqual(first.loss, single.loss, accuracy: 1e-6 * single.loss)
-            assertClose(first.gradients.backbone.head.weights.storage, single.gradients.backbone.head.weights.storage,
+            assertClose(first.gradients.backbone.head.weights.scalars, single.gradients.backbone.head.weights.scalars,
                         absolute: 1e-6, relative: 1e-4, "\(threads) threads against 1")
-            assertClose(first.gradients.backbone.blocks[0].expand!.weights.storage,
-                        single.gradients.backbone.blocks[0].expand!.weights.storage, absolute: 1e-6, relative: 1e-4)
+            assertClose(first.gradients.backbone.blocks[0].expand!.weights.scalars,
+                        single.gradients.backbone.blocks[0].expand!.weights.scalars, absolute: 1e-6, relative: 1e-4)
         }
         XCTAssertEqual(model.logits(input, threads: 2), model.logits(input, threads: 1), "logits do not depend on the split")
     }
@@ -144,7 +148,11 @@ final class TrainableNetworkTests: XCTestCase {
         let input = random.tensor([4, 3, 3, 192], in: -2...2), labels = [0, 1, 2, 1]
         let before = model.lossAndGradients(input, labels: labels, threads: 2)
         model.update(with: before.gradients) { _, parameter, gradient in
-            for index in 0..<parameter.count { parameter.storage[index] -= 0.01 * gradient.storage[index] }
+            gradient.withUnsafeBufferPointer { gradient in
+                parameter.withUnsafeMutableBufferPointer { values in
+                    for index in values.indices { values[index] -= 0.01 * gradient[index] }
+                }
+            }
         }
         let after = model.lossAndGradients(input, labels: labels, threads: 2)
         XCTAssertLessThan(after.loss, before.loss)
