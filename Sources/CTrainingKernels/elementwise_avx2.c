@@ -39,6 +39,7 @@ AVX2 void wbt_scale_bias_backward_avx2(const float *outputGradient, const float 
     float scalePartial[channels], biasPartial[channels];
     double scaleTotal[channels], biasTotal[channels];
     for (long c = 0; c < channels; c++) scaleTotal[c] = biasTotal[c] = 0;
+    const int sumsScale = input != 0 && scaleGradient != 0;
     const __m256 zero = _mm256_setzero_ps(), six = _mm256_set1_ps(6);
     const long vectorEnd = channels / 8 * 8;
     for (long first = 0; first < rows; first += rowsPerPartialSum) {
@@ -54,16 +55,22 @@ AVX2 void wbt_scale_bias_backward_avx2(const float *outputGradient, const float 
                     const __m256 inside = _mm256_and_ps(_mm256_cmp_ps(value, zero, _CMP_GT_OQ), _mm256_cmp_ps(value, six, _CMP_LT_OQ));
                     gradient = _mm256_and_ps(gradient, inside);
                 }
-                _mm256_storeu_ps(scalePartial + c, _mm256_fmadd_ps(gradient, _mm256_loadu_ps(input + offset + c), _mm256_loadu_ps(scalePartial + c)));
+                if (sumsScale) {
+                    _mm256_storeu_ps(scalePartial + c,
+                                     _mm256_fmadd_ps(gradient, _mm256_loadu_ps(input + offset + c), _mm256_loadu_ps(scalePartial + c)));
+                }
                 _mm256_storeu_ps(biasPartial + c, _mm256_add_ps(gradient, _mm256_loadu_ps(biasPartial + c)));
-                if (inputGradient) _mm256_storeu_ps(inputGradient + offset + c, _mm256_mul_ps(gradient, _mm256_loadu_ps(scale + c)));
+                if (inputGradient) {
+                    if (scale) gradient = _mm256_mul_ps(gradient, _mm256_loadu_ps(scale + c));
+                    _mm256_storeu_ps(inputGradient + offset + c, gradient);
+                }
             }
             for (; c < channels; c++) {
                 float gradient = outputGradient[offset + c];
                 if (activation && !(activation[offset + c] > 0 && activation[offset + c] < 6)) gradient = 0;
-                scalePartial[c] = __builtin_fmaf(gradient, input[offset + c], scalePartial[c]);
+                if (sumsScale) scalePartial[c] = __builtin_fmaf(gradient, input[offset + c], scalePartial[c]);
                 biasPartial[c] += gradient;
-                if (inputGradient) inputGradient[offset + c] = gradient * scale[c];
+                if (inputGradient) inputGradient[offset + c] = scale ? gradient * scale[c] : gradient;
             }
         }
         for (long c = 0; c < channels; c++) {
@@ -72,7 +79,7 @@ AVX2 void wbt_scale_bias_backward_avx2(const float *outputGradient, const float 
         }
     }
     for (long c = 0; c < channels; c++) {
-        scaleGradient[c] = (float)scaleTotal[c];
+        if (sumsScale) scaleGradient[c] = (float)scaleTotal[c];
         biasGradient[c] = (float)biasTotal[c];
     }
 }

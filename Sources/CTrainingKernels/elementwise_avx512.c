@@ -39,6 +39,7 @@ AVX512 void wbt_scale_bias_backward_avx512(const float *outputGradient, const fl
     float scalePartial[channels], biasPartial[channels];
     double scaleTotal[channels], biasTotal[channels];
     for (long c = 0; c < channels; c++) scaleTotal[c] = biasTotal[c] = 0;
+    const int sumsScale = input != 0 && scaleGradient != 0;
     const __m512 zero = _mm512_setzero_ps(), six = _mm512_set1_ps(6);
     for (long first = 0; first < rows; first += rowsPerPartialSum) {
         for (long c = 0; c < channels; c++) scalePartial[c] = biasPartial[c] = 0;
@@ -53,12 +54,14 @@ AVX512 void wbt_scale_bias_backward_avx512(const float *outputGradient, const fl
                     const __mmask16 inside = _mm512_cmp_ps_mask(value, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(value, six, _CMP_LT_OQ);
                     gradient = _mm512_maskz_mov_ps(inside, gradient);
                 }
-                const __m512 x = _mm512_maskz_loadu_ps(mask, input + offset + c);
-                _mm512_mask_storeu_ps(scalePartial + c, mask,
-                                      _mm512_fmadd_ps(gradient, x, _mm512_maskz_loadu_ps(mask, scalePartial + c)));
+                if (sumsScale) {
+                    const __m512 x = _mm512_maskz_loadu_ps(mask, input + offset + c);
+                    _mm512_mask_storeu_ps(scalePartial + c, mask, _mm512_fmadd_ps(gradient, x, _mm512_maskz_loadu_ps(mask, scalePartial + c)));
+                }
                 _mm512_mask_storeu_ps(biasPartial + c, mask, _mm512_add_ps(gradient, _mm512_maskz_loadu_ps(mask, biasPartial + c)));
                 if (inputGradient) {
-                    _mm512_mask_storeu_ps(inputGradient + offset + c, mask, _mm512_mul_ps(gradient, _mm512_maskz_loadu_ps(mask, scale + c)));
+                    if (scale) gradient = _mm512_mul_ps(gradient, _mm512_maskz_loadu_ps(mask, scale + c));
+                    _mm512_mask_storeu_ps(inputGradient + offset + c, mask, gradient);
                 }
             }
         }
@@ -68,7 +71,7 @@ AVX512 void wbt_scale_bias_backward_avx512(const float *outputGradient, const fl
         }
     }
     for (long c = 0; c < channels; c++) {
-        scaleGradient[c] = (float)scaleTotal[c];
+        if (sumsScale) scaleGradient[c] = (float)scaleTotal[c];
         biasGradient[c] = (float)biasTotal[c];
     }
 }

@@ -83,37 +83,25 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
 }
 
 extension ChannelScaleBiasLayer where Scalar == Float {
-    /// The fast forward pass: one pass, channels innermost (vectorised).
+    /// The fast forward pass: one pass, channels innermost (`TrainingKernels.scaleBias`). The network's blocks
+    /// fold this layer into the convolution before it instead (`FoldedScale`).
     public func forward(_ input: Tensor<Float>, mode: ForwardMode,
                         kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
-        (forward(input, clampsToSix: false, residual: nil, kernel: kernel), mode == .training ? Cache(input: input) : nil)
-    }
-
-    /// `input·scale + bias`, then ReLU6 when `clampsToSix`, or plus `residual`: one pass where the block would
-    /// otherwise make two.
-    func forward(_ input: Tensor<Float>, clampsToSix: Bool, residual: Tensor<Float>?, kernel: KernelChoice) -> Tensor<Float> {
         checkInput(input)
-        precondition(residual == nil || residual!.shape == input.shape, "ChannelScaleBiasLayer: residual shape")
-        // Every tensor read here is a parameter of this call or a property, alive until it returns.
-        return Tensor<Float>(shape: input.shape) { output in
+        // `input` is a parameter of this call, alive until it returns.
+        let output = Tensor<Float>(shape: input.shape) { output in
             TrainingKernels.scaleBias(input.storage.baseAddress, rows: input.count / channels, channels: channels,
-                                      scale: scale.storage.baseAddress, bias: bias.storage.baseAddress, clampsToSix: clampsToSix,
-                                      residual: residual?.storage.baseAddress, output: output.baseAddress!, kernel: kernel)
+                                      scale: scale.storage.baseAddress, bias: bias.storage.baseAddress, clampsToSix: false,
+                                      residual: nil, output: output.baseAddress!, kernel: kernel)
         }
+        return (output, mode == .training ? Cache(input: input) : nil)
     }
 
     /// The fast backward pass: `∂X` and the per-channel sums in one pass over the pixels.
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
                          kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        backward(outputGradient, input: cache.input, activated: nil, computesInputGradient: computesInputGradient, kernel: kernel)
-    }
-
-    /// The backward pass of `activation(input·scale + bias)`, where `activated` (the ReLU6's output, when there
-    /// is one) masks the incoming gradient: the scale-bias and its ReLU6 in one pass.
-    func backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, activated: Tensor<Float>?, computesInputGradient: Bool,
-                  kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients) {
-        precondition(outputGradient.shape == input.shape && (activated == nil || activated!.shape == input.shape),
-                     "ChannelScaleBiasLayer: gradient shape")
+        let input = cache.input
+        precondition(outputGradient.shape == input.shape, "ChannelScaleBiasLayer: gradient shape")
         var scaleGradient = Tensor<Float>(shape: [channels]) { _ in }, biasGradient = scaleGradient
         var inputGradient = computesInputGradient ? Tensor<Float>(shape: input.shape) { _ in } : nil
         // Every tensor read here is a parameter of this call or a property, alive until it returns.
@@ -122,9 +110,8 @@ extension ChannelScaleBiasLayer where Scalar == Float {
                 func run(_ target: UnsafeMutablePointer<Float>?) {
                     TrainingKernels.scaleBiasBackward(
                         outputGradient: outputGradient.storage.baseAddress, input: input.storage.baseAddress, rows: input.count / channels,
-                        channels: channels, scale: scale.storage.baseAddress, activationOutput: activated?.storage.baseAddress,
-                        inputGradient: target, scaleGradient: scaleGradient.baseAddress!, biasGradient: biasGradient.baseAddress!,
-                        kernel: kernel)
+                        channels: channels, scale: scale.storage.baseAddress, activationOutput: nil, inputGradient: target,
+                        scaleGradient: scaleGradient.baseAddress!, biasGradient: biasGradient.baseAddress!, kernel: kernel)
                 }
                 if inputGradient == nil {
                     run(nil)

@@ -201,6 +201,36 @@ extension ConvolutionLayer where Scalar == Float {
     }
 }
 
+extension ConvolutionLayer where Scalar == Float {
+    /// `ReLU6(conv(input, weights·scale) + bias)`: the convolution and the scale-bias after it in one pass of the
+    /// inference kernels (see `FoldedScale`).
+    func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
+        checkInput(input)
+        let (batch, height, width, _) = input.nhwc
+        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
+        let layer = Convolution2D(weightsHWIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
+                                  inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize, stride: stride,
+                                  padding: padding, activation: .relu6)
+        return Tensor<Float>(shape: [batch, outputHeight, outputWidth, outputChannels]) { output in
+            input.withUnsafeBufferPointer { source in
+                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
+                              kernel: kernel)
+            }
+        }
+    }
+
+    /// The weight, scale and bias gradients of `fusedForward` from `preActivationGradient` (the gradient before its
+    /// ReLU6) and that gradient's per-channel sum. The input gradient is never needed: the stem reads the images.
+    func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
+                       _ scaleBias: ChannelScaleBiasLayer<Float>,
+                       kernel: KernelChoice) -> (gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
+        // Without the input gradient, the weights do not enter the backward pass: it yields G, the folded weights' gradient.
+        let folded = backward(preActivationGradient, cache: Cache(input: input), computesInputGradient: false, kernel: kernel)
+        let unfolded = FoldedScale.unfold(folded.gradients.weights, weights: weights, scale: scaleBias.scale)
+        return (Gradients(weights: unfolded.weights), .init(scale: unfolded.scale, bias: biasGradient))
+    }
+}
+
 /// Where each row of an im2col patch matrix reads in one image: patch row `p` is output pixel `p`, its columns
 /// the `[kernelSize, kernelSize, channels]` window (tap-major, channels innermost), zero over the padding.
 struct PatchGeometry {

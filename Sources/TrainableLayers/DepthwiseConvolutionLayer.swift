@@ -143,10 +143,50 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
         return (output, mode == .training ? Cache(input: input) : nil)
     }
 
-    /// The fast backward pass (`TrainingKernels.depthwiseBackward`: vectorised over channels).
+    /// The fast backward pass (`TrainingKernels.depthwiseBackward`: gathered per input pixel, vectorised over
+    /// channels).
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
                          kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        let input = cache.input
+        let step = backward(outputGradient, input: cache.input, weights: weights, masksInputGradient: false,
+                            computesInputGradient: computesInputGradient, kernel: kernel)
+        return (step.input, Gradients(weights: step.weights))
+    }
+
+    /// `ReLU6(depthwise(input, weights·scale) + bias)`: the convolution and the scale-bias after it in one pass
+    /// (see `FoldedScale`).
+    func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
+        checkInput(input)
+        let (batch, height, width, c) = input.nhwc
+        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
+        let layer = DepthwiseConvolution2D(weightsHWC: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars, channels: c,
+                                           kernelSize: kernelSize, stride: stride, padding: padding, activation: .relu6)
+        return Tensor<Float>(shape: [batch, outputHeight, outputWidth, c]) { output in
+            input.withUnsafeBufferPointer { source in
+                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
+                              kernel: kernel)
+            }
+        }
+    }
+
+    /// The backward pass of `fusedForward` from `preActivationGradient` (the gradient before its ReLU6) and that
+    /// gradient's per-channel sum (its bias gradient). With `masksInputGradient` the input is itself a ReLU6
+    /// output and the returned input gradient is the one before that ReLU6, with its per-channel sum.
+    func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
+                       _ scaleBias: ChannelScaleBiasLayer<Float>, masksInputGradient: Bool, computesInputGradient: Bool,
+                       kernel: KernelChoice) -> (input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, gradients: Gradients,
+                                                 scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
+        let folded = Tensor(shape: weights.shape, storage: FoldedScale.fold(weights, scaleBias.scale))
+        let step = backward(preActivationGradient, input: input, weights: folded, masksInputGradient: masksInputGradient,
+                            computesInputGradient: computesInputGradient, kernel: kernel)
+        let unfolded = FoldedScale.unfold(step.weights, weights: weights, scale: scaleBias.scale)
+        return (step.input, step.inputGradientSum, Gradients(weights: unfolded.weights),
+                .init(scale: unfolded.scale, bias: biasGradient))
+    }
+
+    /// The kernel call shared by both backward passes; `weights` are the ones the forward pass multiplied by.
+    private func backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, weights: Tensor<Float>, masksInputGradient: Bool,
+                          computesInputGradient: Bool,
+                          kernel: KernelChoice) -> (input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, weights: Tensor<Float>) {
         let (batch, height, width, c) = input.nhwc
         let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
         precondition(outputGradient.shape == [batch, outputHeight, outputWidth, c], "DepthwiseConvolutionLayer: gradient shape")
@@ -154,24 +194,24 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
                                                          stride: stride, padding: pad, outputHeight: outputHeight, outputWidth: outputWidth)
         var inputGradient = computesInputGradient ? Tensor<Float>(shape: input.shape) { _ in } : nil
         var weightGradient = Tensor<Float>(shape: weights.shape) { _ in }
-        input.withUnsafeBufferPointer { input in
-            outputGradient.withUnsafeBufferPointer { outputGradient in
-                weights.withUnsafeBufferPointer { weights in
-                    weightGradient.withUnsafeMutableBufferPointer { weightGradient in
-                        func run(_ inputGradient: UnsafeMutablePointer<Float>?) {
-                            TrainingKernels.depthwiseBackward(input: input.baseAddress!, outputGradient: outputGradient.baseAddress!,
-                                                              weights: weights.baseAddress!, geometry: geometry, kernel: kernel,
-                                                              inputGradient: inputGradient, weightGradient: weightGradient.baseAddress!)
-                        }
-                        if inputGradient == nil {
-                            run(nil)
-                        } else {
-                            inputGradient!.withUnsafeMutableBufferPointer { run($0.baseAddress!) }
-                        }
-                    }
+        var sums = [Double](repeating: 0, count: masksInputGradient ? c : 0)
+        // Every tensor read here is a parameter of this call, alive until it returns.
+        weightGradient.withUnsafeMutableBufferPointer { weightGradient in
+            sums.withUnsafeMutableBufferPointer { sums in
+                func run(_ target: UnsafeMutablePointer<Float>?) {
+                    TrainingKernels.depthwiseBackward(input: input.storage.baseAddress, outputGradient: outputGradient.storage.baseAddress,
+                                                      weights: weights.storage.baseAddress, geometry: geometry, kernel: kernel,
+                                                      inputGradient: target, masksInputGradient: masksInputGradient,
+                                                      inputGradientSum: masksInputGradient ? sums.baseAddress! : nil,
+                                                      weightGradient: weightGradient.baseAddress!)
+                }
+                if inputGradient == nil {
+                    run(nil)
+                } else {
+                    inputGradient!.withUnsafeMutableBufferPointer { run($0.baseAddress!) }
                 }
             }
         }
-        return (inputGradient, Gradients(weights: weightGradient))
+        return (inputGradient, masksInputGradient ? Tensor(shape: [c], storage: sums.map { Float($0) }) : nil, weightGradient)
     }
 }

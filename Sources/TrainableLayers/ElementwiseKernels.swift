@@ -29,12 +29,12 @@ enum ElementwiseKernels {
     }
 
     /// The backward pass of `scaleBias`: with `activationOutput` (the ReLU6's output) the incoming gradient is
-    /// first masked to where `0 < output < 6`. Writes `inputGradient = ∂z·scale` (when given), `scaleGradient =
-    /// Σ ∂z·input` and `biasGradient = Σ ∂z`, where `∂z` is the (masked) gradient; the sums go through `Double`
-    /// per block of rows.
-    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>, rows: Int, channels: Int,
-                                  scale: UnsafePointer<Float>, activationOutput: UnsafePointer<Float>?,
-                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>,
+    /// first masked to where `0 < output < 6`. Writes `inputGradient = ∂z·scale` (`∂z` without a scale; when given),
+    /// `scaleGradient = Σ ∂z·input` (when both are given) and `biasGradient = Σ ∂z`, where `∂z` is the (masked)
+    /// gradient; the sums go through `Double` per block of rows.
+    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>?, rows: Int, channels: Int,
+                                  scale: UnsafePointer<Float>?, activationOutput: UnsafePointer<Float>?,
+                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>?,
                                   biasGradient: UnsafeMutablePointer<Float>) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * channels) { scratch in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * channels) { totals in
@@ -53,12 +53,16 @@ enum ElementwiseKernels {
                         } else {
                             masked.update(from: outputGradient + offset, count: channels)
                         }
-                        for c in 0..<channels {
-                            scalePartial[c] += masked[c] * input[offset + c]
-                            biasPartial[c] += masked[c]
+                        if let input, scaleGradient != nil {
+                            for c in 0..<channels { scalePartial[c] += masked[c] * input[offset + c] }
                         }
+                        for c in 0..<channels { biasPartial[c] += masked[c] }
                         if let target = inputGradient {
-                            for c in 0..<channels { target[offset + c] = masked[c] * scale[c] }
+                            if let scale {
+                                for c in 0..<channels { target[offset + c] = masked[c] * scale[c] }
+                            } else {
+                                (target + offset).update(from: masked, count: channels)
+                            }
                         }
                     }
                     for c in 0..<channels {
@@ -67,7 +71,7 @@ enum ElementwiseKernels {
                     }
                 }
                 for c in 0..<channels {
-                    scaleGradient[c] = Float(scaleTotal[c])
+                    scaleGradient?[c] = Float(scaleTotal[c])
                     biasGradient[c] = Float(biasTotal[c])
                 }
             }

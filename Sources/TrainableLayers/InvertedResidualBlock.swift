@@ -9,8 +9,10 @@ import Models
 /// outputChannels]`. The expand layers are absent when the expansion is 1; the input is added when the stride is 1
 /// and the channel counts match (`specification.hasResidual`).
 ///
-/// The fast passes fuse each scale-bias with the ReLU6 (or the residual add) after it, one pass over the tensor
-/// instead of two; the reference passes run the layers one by one, exactly as composed above.
+/// The reference passes run the layers one by one, exactly as composed above. The fast passes fold each scale-bias
+/// into the convolution before it (`FoldedScale`): each convolution runs with its bias, ReLU6 and residual fused
+/// (the inference kernels), the convolutions' own outputs are never stored, and the expand layer's ReLU6 backward
+/// runs inside the depthwise backward pass.
 public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// The block's place in EfficientNet-Lite0 (channels, kernel, stride, residual).
     public let specification: EfficientNetLite0Architecture.Block
@@ -52,17 +54,23 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
         self.projectScaleBias = projectScaleBias
     }
 
-    /// What the backward pass reads: the input and every intermediate tensor (names follow the diagram above;
-    /// "activated" tensors are ReLU6 outputs).
+    /// What the backward pass reads: the input and the two ReLU6 outputs (names follow the diagram above).
     public struct Cache: Sendable {
         public let input: Tensor<Scalar>
-        /// The expand convolution's output (nil without expansion).
-        public let expanded: Tensor<Scalar>?
         /// The depthwise convolution's input: ReLU6 of the scaled expansion, or the block's input.
         public let expandedActivated: Tensor<Scalar>
-        public let depthwiseOutput: Tensor<Scalar>
+        /// The project convolution's input.
         public let depthwiseActivated: Tensor<Scalar>
-        public let projected: Tensor<Scalar>
+        /// The convolutions' outputs before their scale-bias: only the reference passes keep and read them.
+        public let preActivations: PreActivations?
+
+        /// The convolutions' outputs before their scale-bias.
+        public struct PreActivations: Sendable {
+            /// The expand convolution's output (nil without expansion).
+            public let expanded: Tensor<Scalar>?
+            public let depthwiseOutput: Tensor<Scalar>
+            public let projected: Tensor<Scalar>
+        }
     }
 
     /// The loss's gradient with respect to each layer's parameters.
@@ -133,20 +141,23 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
         let projected = project.referenceForward(depthwiseActivated, mode: .inference).output
         var output = projectScaleBias.referenceForward(projected, mode: .inference).output
         if specification.hasResidual { output = ResidualAddLayer<Scalar>().referenceForward(output, input) }
-        let cache = Cache(input: input, expanded: expanded, expandedActivated: expandedActivated, depthwiseOutput: depthwiseOutput,
-                          depthwiseActivated: depthwiseActivated, projected: projected)
+        let cache = Cache(input: input, expandedActivated: expandedActivated, depthwiseActivated: depthwiseActivated,
+                          preActivations: .init(expanded: expanded, depthwiseOutput: depthwiseOutput, projected: projected))
         return (output, mode == .training ? cache : nil)
     }
 
     /// The reference backward pass: the reference layers' backward passes in reverse order.
     public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
                                   computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+        guard let preActivations = cache.preActivations else {
+            preconditionFailure("InvertedResidualBlock.referenceBackward needs the cache of referenceForward")
+        }
         let activation = ReLU6Layer<Scalar>()
-        let projectScaleBiasStep = projectScaleBias.referenceBackward(outputGradient, cache: .init(input: cache.projected))
+        let projectScaleBiasStep = projectScaleBias.referenceBackward(outputGradient, cache: .init(input: preActivations.projected))
         let projectStep = project.referenceBackward(projectScaleBiasStep.input!, cache: .init(input: cache.depthwiseActivated))
         let depthwiseActivationGradient = activation.referenceBackward(projectStep.input!, cache: .init(output: cache.depthwiseActivated))
         let depthwiseScaleBiasStep = depthwiseScaleBias.referenceBackward(depthwiseActivationGradient,
-                                                                          cache: .init(input: cache.depthwiseOutput))
+                                                                          cache: .init(input: preActivations.depthwiseOutput))
         let needsDepthwiseInput = computesInputGradient || expand != nil
         let depthwiseStep = depthwise.referenceBackward(depthwiseScaleBiasStep.input!, cache: .init(input: cache.expandedActivated),
                                                         computesInputGradient: needsDepthwiseInput)
@@ -154,7 +165,7 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
                                   depthwiseScaleBias: depthwiseScaleBiasStep.gradients, project: projectStep.gradients,
                                   projectScaleBias: projectScaleBiasStep.gradients)
         var inputGradient = depthwiseStep.input
-        if let expand, let expandScaleBias, let expanded = cache.expanded {
+        if let expand, let expandScaleBias, let expanded = preActivations.expanded {
             let expandActivationGradient = activation.referenceBackward(depthwiseStep.input!, cache: .init(output: cache.expandedActivated))
             let expandScaleBiasStep = expandScaleBias.referenceBackward(expandActivationGradient, cache: .init(input: expanded))
             let expandStep = expand.referenceBackward(expandScaleBiasStep.input!, cache: .init(input: cache.input),
@@ -172,67 +183,47 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
 }
 
 extension InvertedResidualBlock where Scalar == Float {
-    /// The fast forward pass: the fast layers, each scale-bias fused with the ReLU6 or residual add after it.
+    /// The fast forward pass: three fused convolutions (`FoldedScale`), the residual added in the project's epilogue.
     public func forward(_ input: Tensor<Float>, mode: ForwardMode,
                         kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
         checkInput(input)
-        var expanded: Tensor<Float>?
         var expandedActivated = input
         if let expand, let expandScaleBias {
-            let convolution = expand.forward(input, mode: .inference, kernel: kernel).output
-            expandedActivated = Self.scaleBiasReLU6(convolution, expandScaleBias, kernel: kernel)
-            if mode == .training { expanded = convolution }
+            expandedActivated = expand.fusedForward(input, expandScaleBias, activation: .relu6, residual: nil, kernel: kernel)
         }
-        let depthwiseOutput = depthwise.forward(expandedActivated, mode: .inference, kernel: kernel).output
-        let depthwiseActivated = Self.scaleBiasReLU6(depthwiseOutput, depthwiseScaleBias, kernel: kernel)
-        let projected = project.forward(depthwiseActivated, mode: .inference, kernel: kernel).output
-        let output = projectScaleBias.forward(projected, clampsToSix: false, residual: specification.hasResidual ? input : nil,
-                                              kernel: kernel)
+        let depthwiseActivated = depthwise.fusedForward(expandedActivated, depthwiseScaleBias, kernel: kernel)
+        let output = project.fusedForward(depthwiseActivated, projectScaleBias, activation: .none,
+                                          residual: specification.hasResidual ? input : nil, kernel: kernel)
         guard mode == .training else { return (output, nil) }
-        return (output, Cache(input: input, expanded: expanded, expandedActivated: expandedActivated, depthwiseOutput: depthwiseOutput,
-                              depthwiseActivated: depthwiseActivated, projected: projected))
+        return (output, Cache(input: input, expandedActivated: expandedActivated, depthwiseActivated: depthwiseActivated,
+                              preActivations: nil))
     }
 
-    /// `ReLU6(input·scale + bias)` in one pass.
-    static func scaleBiasReLU6(_ input: Tensor<Float>, _ layer: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
-        layer.forward(input, clampsToSix: true, residual: nil, kernel: kernel)
-    }
-
-    /// The fast backward pass: the fast layers' backward passes, each ReLU6 fused into the scale-bias before it.
+    /// The fast backward pass: per fused convolution, the gradient before its activation (the expand layer's
+    /// computed inside the depthwise pass), then the folded weights' gradient unfolded into weights and scale.
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
                          kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        let projectScaleBiasStep = projectScaleBias.backward(outputGradient, cache: .init(input: cache.projected), kernel: kernel)
-        let projectStep = project.backward(projectScaleBiasStep.input!, cache: .init(input: cache.depthwiseActivated), kernel: kernel)
-        let depthwiseScaleBiasStep = Self.scaleBiasReLU6Backward(projectStep.input!, input: cache.depthwiseOutput,
-                                                                 activated: cache.depthwiseActivated, depthwiseScaleBias,
-                                                                 computesInputGradient: true, kernel: kernel)
-        let needsDepthwiseInput = computesInputGradient || expand != nil
-        let depthwiseStep = depthwise.backward(depthwiseScaleBiasStep.input!, cache: .init(input: cache.expandedActivated),
-                                               computesInputGradient: needsDepthwiseInput, kernel: kernel)
+        let projectGradient = FoldedScale.preActivationGradient(outputGradient, activated: nil, kernel: kernel)
+        let projectStep = project.fusedBackward(projectGradient.gradient, biasGradient: projectGradient.biasGradient,
+                                                input: cache.depthwiseActivated, projectScaleBias, computesInputGradient: true, kernel: kernel)
+        let depthwiseGradient = FoldedScale.preActivationGradient(projectStep.input!, activated: cache.depthwiseActivated, kernel: kernel)
+        let depthwiseStep = depthwise.fusedBackward(depthwiseGradient.gradient, biasGradient: depthwiseGradient.biasGradient,
+                                                    input: cache.expandedActivated, depthwiseScaleBias, masksInputGradient: expand != nil,
+                                                    computesInputGradient: computesInputGradient || expand != nil, kernel: kernel)
         var gradients = Gradients(expand: nil, expandScaleBias: nil, depthwise: depthwiseStep.gradients,
-                                  depthwiseScaleBias: depthwiseScaleBiasStep.gradients, project: projectStep.gradients,
-                                  projectScaleBias: projectScaleBiasStep.gradients)
+                                  depthwiseScaleBias: depthwiseStep.scaleBias, project: projectStep.gradients,
+                                  projectScaleBias: projectStep.scaleBias)
         var inputGradient = depthwiseStep.input
-        if let expand, let expandScaleBias, let expanded = cache.expanded {
-            let expandScaleBiasStep = Self.scaleBiasReLU6Backward(depthwiseStep.input!, input: expanded,
-                                                                  activated: cache.expandedActivated, expandScaleBias,
-                                                                  computesInputGradient: true, kernel: kernel)
-            let expandStep = expand.backward(expandScaleBiasStep.input!, cache: .init(input: cache.input),
-                                             computesInputGradient: computesInputGradient, kernel: kernel)
+        if let expand, let expandScaleBias, let expandGradient = depthwiseStep.input, let expandBiasGradient = depthwiseStep.inputGradientSum {
+            let expandStep = expand.fusedBackward(expandGradient, biasGradient: expandBiasGradient, input: cache.input, expandScaleBias,
+                                                  computesInputGradient: computesInputGradient, kernel: kernel)
             gradients.expand = expandStep.gradients
-            gradients.expandScaleBias = expandScaleBiasStep.gradients
+            gradients.expandScaleBias = expandStep.scaleBias
             inputGradient = expandStep.input
         }
         if specification.hasResidual, computesInputGradient {
             inputGradient! += outputGradient
         }
         return (computesInputGradient ? inputGradient : nil, gradients)
-    }
-
-    /// The backward pass of `ReLU6(input·scale + bias)`, one pass (the mask comes from the ReLU6's output).
-    static func scaleBiasReLU6Backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, activated: Tensor<Float>,
-                                       _ layer: ChannelScaleBiasLayer<Float>, computesInputGradient: Bool,
-                                       kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: ChannelScaleBiasLayer<Float>.Gradients) {
-        layer.backward(outputGradient, input: input, activated: activated, computesInputGradient: computesInputGradient, kernel: kernel)
     }
 }

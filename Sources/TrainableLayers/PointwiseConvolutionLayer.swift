@@ -139,4 +139,33 @@ extension PointwiseConvolutionLayer where Scalar == Float {
         }
         return (inputGradient, Gradients(weights: weightGradient))
     }
+
+    /// `activation(input·(weights·scale) + bias) + residual`: the convolution and the scale-bias after it in one
+    /// pass of the inference kernels (see `FoldedScale`).
+    func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, activation: Activation,
+                      residual: Tensor<Float>?, kernel: KernelChoice) -> Tensor<Float> {
+        checkInput(input)
+        let (batch, height, width, _) = input.nhwc
+        precondition(residual == nil || residual!.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: residual")
+        let layer = PointwiseConvolution(weightsIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
+                                         inputChannels: inputChannels, outputChannels: outputChannels, activation: activation)
+        // `input` and `residual` are parameters of this call, alive until it returns.
+        return Tensor<Float>(shape: [batch, height, width, outputChannels]) { output in
+            layer.forward(input: input.storage.baseAddress, pixelCount: batch * height * width, output: output.baseAddress!,
+                          residual: residual?.storage.baseAddress, kernel: kernel)
+        }
+    }
+
+    /// The backward pass of `fusedForward` from `preActivationGradient` (the gradient before its activation) and
+    /// that gradient's per-channel sum (the bias gradient): `G = inputᵀ·∂z` gives `∂weights` and `∂scale`, and
+    /// `∂input = ∂z·(weights·scale)ᵀ`.
+    func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
+                       _ scaleBias: ChannelScaleBiasLayer<Float>, computesInputGradient: Bool,
+                       kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
+        let folded = Tensor(shape: weights.shape, storage: FoldedScale.fold(weights, scaleBias.scale))
+        let step = PointwiseConvolutionLayer(weights: folded).backward(preActivationGradient, cache: Cache(input: input),
+                                                                       computesInputGradient: computesInputGradient, kernel: kernel)
+        let unfolded = FoldedScale.unfold(step.gradients.weights, weights: weights, scale: scaleBias.scale)
+        return (step.input, Gradients(weights: unfolded.weights), .init(scale: unfolded.scale, bias: biasGradient))
+    }
 }

@@ -89,14 +89,16 @@ public struct TrainableEfficientNetLite0: Sendable {
         return [side, side, EfficientNetLite0Architecture.blocks[firstBlockIndex].inputChannels]
     }
 
-    /// What the backward pass reads, layer by layer.
+    /// What the backward pass reads, layer by layer: the ReLU6 outputs and the inputs of the convolutions.
     public struct Cache: Sendable {
-        public let stem: ConvolutionLayer<Float>.Cache?
-        public let stemScaleBias: ChannelScaleBiasLayer<Float>.Cache?
+        /// The images, when the stem trains.
+        public let images: Tensor<Float>?
+        /// The stem's ReLU6 output (block 0's input), when the stem trains.
         public let stemActivated: Tensor<Float>?
         public let blocks: [InvertedResidualBlock<Float>.Cache]
-        public let head: PointwiseConvolutionLayer<Float>.Cache
-        public let headOutput: Tensor<Float>
+        /// The head convolution's input (the last block's output).
+        public let headInput: Tensor<Float>
+        /// The head's ReLU6 output (what is pooled).
         public let headActivated: Tensor<Float>
         public let pooling: GlobalAveragePoolingLayer<Float>.Cache
     }
@@ -135,21 +137,18 @@ public struct TrainableEfficientNetLite0: Sendable {
         headScaleBias.update(with: gradients.headScaleBias, prefix: "headScaleBias.", rule)
     }
 
-    /// input → features `[batch, 1280]` (see the type's shapes), with the cache when training.
+    /// input → features `[batch, 1280]` (see the type's shapes), with the cache when training. Every convolution
+    /// runs with its scale-bias folded in (`FoldedScale`).
     public func forward(_ input: Tensor<Float>, mode: ForwardMode,
                         kernel: KernelChoice = .automatic) -> (features: Tensor<Float>, cache: Cache?) {
         // Any spatial size works (the network is convolutional to the pooling); 224×224 images are what it was trained on.
         precondition(input.rank == 4 && input.shape[3] == inputItemShape[2],
                      "TrainableEfficientNetLite0: input \(input.shape), expected [batch, height, width, \(inputItemShape[2])]")
         var current = input
-        var stemCache: ConvolutionLayer<Float>.Cache?, stemScaleBiasCache: ChannelScaleBiasLayer<Float>.Cache?
         var stemActivated: Tensor<Float>?
         if let stem, let stemScaleBias {
-            let convolution = stem.forward(input, mode: mode, kernel: kernel)
-            current = InvertedResidualBlock.scaleBiasReLU6(convolution.output, stemScaleBias, kernel: kernel)
-            if mode == .training {
-                (stemCache, stemScaleBiasCache, stemActivated) = (convolution.cache, .init(input: convolution.output), current)
-            }
+            current = stem.fusedForward(input, stemScaleBias, kernel: kernel)
+            stemActivated = current
         }
         var blockCaches: [InvertedResidualBlock<Float>.Cache] = []
         for block in blocks {
@@ -157,24 +156,20 @@ public struct TrainableEfficientNetLite0: Sendable {
             current = step.output
             if let cache = step.cache { blockCaches.append(cache) }
         }
-        let headStep = head.forward(current, mode: mode, kernel: kernel)
-        let headActivated = InvertedResidualBlock.scaleBiasReLU6(headStep.output, headScaleBias, kernel: kernel)
+        let headActivated = head.fusedForward(current, headScaleBias, activation: .relu6, residual: nil, kernel: kernel)
         let pooling = GlobalAveragePoolingLayer<Float>().forward(headActivated, mode: mode)
-        guard mode == .training, let headCache = headStep.cache, let poolingCache = pooling.cache else { return (pooling.output, nil) }
-        return (pooling.output, Cache(stem: stemCache, stemScaleBias: stemScaleBiasCache, stemActivated: stemActivated,
-                                      blocks: blockCaches, head: headCache, headOutput: headStep.output, headActivated: headActivated,
-                                      pooling: poolingCache))
+        guard mode == .training, let poolingCache = pooling.cache else { return (pooling.output, nil) }
+        return (pooling.output, Cache(images: stem == nil ? nil : input, stemActivated: stemActivated, blocks: blockCaches,
+                                      headInput: current, headActivated: headActivated, pooling: poolingCache))
     }
 
     /// features' gradient `[batch, 1280]` → every parameter's gradient. The input's gradient is never formed:
     /// the layers below `start` are frozen.
     public func backward(_ featureGradient: Tensor<Float>, cache: Cache, kernel: KernelChoice = .automatic) -> Gradients {
         let headActivatedGradient = GlobalAveragePoolingLayer<Float>().backward(featureGradient, cache: cache.pooling)
-        let headScaleBiasStep = InvertedResidualBlock.scaleBiasReLU6Backward(headActivatedGradient, input: cache.headOutput,
-                                                                             activated: cache.headActivated, headScaleBias,
-                                                                             computesInputGradient: true, kernel: kernel)
-        let headStep = head.backward(headScaleBiasStep.input!, cache: cache.head, computesInputGradient: !blocks.isEmpty || stem != nil,
-                                     kernel: kernel)
+        let headGradient = FoldedScale.preActivationGradient(headActivatedGradient, activated: cache.headActivated, kernel: kernel)
+        let headStep = head.fusedBackward(headGradient.gradient, biasGradient: headGradient.biasGradient, input: cache.headInput,
+                                          headScaleBias, computesInputGradient: !blocks.isEmpty || stem != nil, kernel: kernel)
         var gradient = headStep.input
         var blockGradients: [InvertedResidualBlock<Float>.Gradients] = []
         for index in blocks.indices.reversed() {
@@ -185,13 +180,13 @@ public struct TrainableEfficientNetLite0: Sendable {
             gradient = step.input
         }
         var gradients = Gradients(stem: nil, stemScaleBias: nil, blocks: blockGradients.reversed(), head: headStep.gradients,
-                                  headScaleBias: headScaleBiasStep.gradients)
-        if let stem, let stemScaleBias, let stemCache = cache.stem, let scaleBiasCache = cache.stemScaleBias,
-           let activated = cache.stemActivated {
-            let scaleBiasStep = InvertedResidualBlock.scaleBiasReLU6Backward(gradient!, input: scaleBiasCache.input, activated: activated,
-                                                                             stemScaleBias, computesInputGradient: true, kernel: kernel)
-            gradients.stemScaleBias = scaleBiasStep.gradients
-            gradients.stem = stem.backward(scaleBiasStep.input!, cache: stemCache, computesInputGradient: false, kernel: kernel).gradients
+                                  headScaleBias: headStep.scaleBias)
+        if let stem, let stemScaleBias, let images = cache.images, let activated = cache.stemActivated {
+            let stemGradient = FoldedScale.preActivationGradient(gradient!, activated: activated, kernel: kernel)
+            let stemStep = stem.fusedBackward(stemGradient.gradient, biasGradient: stemGradient.biasGradient, input: images, stemScaleBias,
+                                              kernel: kernel)
+            gradients.stem = stemStep.gradients
+            gradients.stemScaleBias = stemStep.scaleBias
         }
         return gradients
     }

@@ -23,9 +23,9 @@ enum TrainingKernels {
     }
 
     /// The backward pass of `scaleBias` without a residual (see `ElementwiseKernels.scaleBiasBackward`).
-    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>, rows: Int, channels: Int,
-                                  scale: UnsafePointer<Float>, activationOutput: UnsafePointer<Float>?,
-                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>,
+    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>?, rows: Int, channels: Int,
+                                  scale: UnsafePointer<Float>?, activationOutput: UnsafePointer<Float>?,
+                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>?,
                                   biasGradient: UnsafeMutablePointer<Float>, kernel: KernelChoice) {
         switch kernel.instructionSetLevel {
         case avx512...:
@@ -83,47 +83,78 @@ enum TrainingKernels {
         let outputHeight: Int, outputWidth: Int
     }
 
-    /// The depthwise backward pass: `weightGradient` always (overwritten), `inputGradient` when given (overwritten).
+    /// The depthwise backward pass (see `wbt_depthwise_backward_avx512`): `weightGradient` is overwritten with
+    /// `Σ input·∂output` per tap; `inputGradient` (when given) with `Σ_taps weights·∂output`, zeroed where the input
+    /// is outside (0, 6) when `masksInputGradient` (the input is a ReLU6 output); `inputGradientSum` (when given)
+    /// with that gradient summed per channel.
     static func depthwiseBackward(input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
-                                  geometry g: DepthwiseGeometry, kernel: KernelChoice,
-                                  inputGradient: UnsafeMutablePointer<Float>?, weightGradient: UnsafeMutablePointer<Float>) {
-        let c = g.channels, k = g.kernelSize, s = g.stride
+                                  geometry g: DepthwiseGeometry, kernel: KernelChoice, inputGradient: UnsafeMutablePointer<Float>?,
+                                  masksInputGradient: Bool, inputGradientSum: UnsafeMutablePointer<Double>?,
+                                  weightGradient: UnsafeMutablePointer<Float>) {
+        let c = g.channels, k = g.kernelSize
         weightGradient.initialize(repeating: 0, count: k * k * c)
-        inputGradient?.initialize(repeating: 0, count: g.batch * g.height * g.width * c)
+        inputGradientSum?.initialize(repeating: 0, count: c)
+        let imageSize = g.height * g.width * c, outputSize = g.outputHeight * g.outputWidth * c
         let level = kernel.instructionSetLevel
         if level >= avx2 {
-            let imageSize = g.height * g.width * c, outputSize = g.outputHeight * g.outputWidth * c
             for n in 0..<g.batch {
-                let arguments = (input + n * imageSize, outputGradient + n * outputSize, inputGradient.map { $0 + n * imageSize })
+                let image = input + n * imageSize, gradient = outputGradient + n * outputSize
+                let target = inputGradient.map { $0 + n * imageSize }
                 if level >= avx512 {
-                    wbt_depthwise_backward_avx512(arguments.0, arguments.1, weights, g.height, g.width, c, k, s, g.padding.top, g.padding.left,
-                                                  g.outputHeight, g.outputWidth, arguments.2, weightGradient)
+                    wbt_depthwise_backward_avx512(image, gradient, weights, g.height, g.width, c, k, g.stride, g.padding.top, g.padding.left,
+                                                  g.outputHeight, g.outputWidth, target, masksInputGradient ? 1 : 0, inputGradientSum,
+                                                  weightGradient)
                 } else {
-                    wbt_depthwise_backward_avx2(arguments.0, arguments.1, weights, g.height, g.width, c, k, s, g.padding.top, g.padding.left,
-                                                g.outputHeight, g.outputWidth, arguments.2, weightGradient)
+                    wbt_depthwise_backward_avx2(image, gradient, weights, g.height, g.width, c, k, g.stride, g.padding.top, g.padding.left,
+                                                g.outputHeight, g.outputWidth, target, masksInputGradient ? 1 : 0, inputGradientSum,
+                                                weightGradient)
                 }
             }
             return
         }
+        // Portable: scatter every tap, then mask and sum in a second pass.
+        let needsInputGradient = inputGradient != nil || inputGradientSum != nil
+        let scratch = needsInputGradient && inputGradient == nil ? UnsafeMutablePointer<Float>.allocate(capacity: g.batch * imageSize) : nil
+        defer { scratch?.deallocate() }
+        let target = inputGradient ?? scratch
+        target?.initialize(repeating: 0, count: g.batch * imageSize)
         for n in 0..<g.batch {
-            let image = input + n * g.height * g.width * c
-            let imageGradient = inputGradient.map { $0 + n * g.height * g.width * c }
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    let gradient = outputGradient + ((n * g.outputHeight + oy) * g.outputWidth + ox) * c
-                    for ky in 0..<k {
-                        let iy = oy * s - g.padding.top + ky
-                        guard iy >= 0 && iy < g.height else { continue }
-                        for kx in 0..<k {
-                            let ix = ox * s - g.padding.left + kx
-                            guard ix >= 0 && ix < g.width else { continue }
-                            let pixel = (iy * g.width + ix) * c, tap = (ky * k + kx) * c
-                            let source = image + pixel, tapGradient = weightGradient + tap
-                            for channel in 0..<c { tapGradient[channel] += source[channel] * gradient[channel] }
-                            if let imageGradient {
-                                let target = imageGradient + pixel, tapWeights = weights + tap
-                                for channel in 0..<c { target[channel] += tapWeights[channel] * gradient[channel] }
-                            }
+            scatterBackward(image: input + n * imageSize, outputGradient: outputGradient + n * outputSize, weights: weights, geometry: g,
+                            imageGradient: target.map { $0 + n * imageSize }, weightGradient: weightGradient)
+        }
+        guard let target else { return }
+        for pixel in 0..<(g.batch * g.height * g.width) {
+            let values = target + pixel * c, inputs = input + pixel * c
+            if masksInputGradient {
+                for channel in 0..<c where !(inputs[channel] > 0 && inputs[channel] < 6) { values[channel] = 0 }
+            }
+            if let inputGradientSum {
+                for channel in 0..<c { inputGradientSum[channel] += Double(values[channel]) }
+            }
+        }
+    }
+
+    /// One image of the portable depthwise backward pass: each output pixel's gradient scattered through its
+    /// in-bounds taps, channels innermost (vectorised). Accumulates into both gradients.
+    private static func scatterBackward(image: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+                                        geometry g: DepthwiseGeometry, imageGradient: UnsafeMutablePointer<Float>?,
+                                        weightGradient: UnsafeMutablePointer<Float>) {
+        let c = g.channels, k = g.kernelSize, s = g.stride
+        for oy in 0..<g.outputHeight {
+            for ox in 0..<g.outputWidth {
+                let gradient = outputGradient + (oy * g.outputWidth + ox) * c
+                for ky in 0..<k {
+                    let iy = oy * s - g.padding.top + ky
+                    guard iy >= 0 && iy < g.height else { continue }
+                    for kx in 0..<k {
+                        let ix = ox * s - g.padding.left + kx
+                        guard ix >= 0 && ix < g.width else { continue }
+                        let pixel = (iy * g.width + ix) * c, tap = (ky * k + kx) * c
+                        let source = image + pixel, tapGradient = weightGradient + tap
+                        for channel in 0..<c { tapGradient[channel] += source[channel] * gradient[channel] }
+                        if let imageGradient {
+                            let target = imageGradient + pixel, tapWeights = weights + tap
+                            for channel in 0..<c { target[channel] += tapWeights[channel] * gradient[channel] }
                         }
                     }
                 }

@@ -24,8 +24,9 @@ void wbt_scale_bias_avx2(const float *input, long rows, long channels, const flo
 
 /// The backward pass of `wbt_scale_bias` without a residual. With `activation` (the ReLU6 output, may be NULL)
 /// the incoming gradient g is zeroed where the output is not strictly inside (0, 6). Writes inputGradient
-/// (may be NULL) = g·scale, and overwrites scaleGradient = Σ_rows g·input and biasGradient = Σ_rows g; the sums
-/// run in float over blocks of 256 rows and in double across blocks.
+/// (may be NULL) = g·scale (g itself when scale is NULL), and overwrites scaleGradient = Σ_rows g·input (unless
+/// input or scaleGradient is NULL) and biasGradient = Σ_rows g; the sums run in float over blocks of 256 rows
+/// and in double across blocks.
 ///
 /// Shapes: outputGradient, input, activation, inputGradient `[rows, channels]`; scale and the gradients
 /// `[channels]`. Level 2 or 1.
@@ -36,20 +37,24 @@ void wbt_scale_bias_backward_avx2(const float *outputGradient, const float *inpu
                                   const float *scale, const float *activation, float *inputGradient,
                                   float *scaleGradient, float *biasGradient);
 
-/// One image's depthwise-convolution backward pass, accumulating into the gradients:
-/// weightGradient[ky, kx, c] += Σ_{oy, ox} input[oy·stride − padTop + ky, ox·stride − padLeft + kx, c] · outputGradient[oy, ox, c]
-/// and, when inputGradient is not NULL, inputGradient[that pixel, c] += weights[ky, kx, c] · outputGradient[oy, ox, c],
-/// over the taps inside the image.
+/// One image's depthwise-convolution backward pass. For every input pixel and the taps that reached an output pixel:
+///     g = Σ_taps weights[ky, kx, c] · outputGradient[oy, ox, c]
+///     weightGradient[ky, kx, c] += input[iy, ix, c] · outputGradient[oy, ox, c]      (accumulated)
+/// where iy = oy·stride − padTop + ky (and likewise for x). With masksInputGradient, g is zeroed where the input is
+/// not strictly inside (0, 6) (the input is a ReLU6 output and g becomes the gradient before that ReLU6). g is
+/// written to inputGradient (may be NULL) and added to inputGradientSum[c] (may be NULL; double).
 ///
 /// Shapes: input and inputGradient `[height, width, channels]`; outputGradient `[outputHeight, outputWidth,
-/// channels]`; weights and weightGradient `[kernel, kernel, channels]` (HWC). kernel is 3 or 5 (others take a
-/// slower generic path), stride 1 or 2. Level 2 or 1.
+/// channels]`; weights and weightGradient `[kernel, kernel, channels]` (HWC); inputGradientSum `[channels]`.
+/// Kernels 3 and 5 at strides 1 and 2 are fast; others take a slow general path. Level 2 or 1.
 void wbt_depthwise_backward_avx512(const float *input, const float *outputGradient, const float *weights, long height,
                                    long width, long channels, long kernel, long stride, long padTop, long padLeft,
-                                   long outputHeight, long outputWidth, float *inputGradient, float *weightGradient);
+                                   long outputHeight, long outputWidth, float *inputGradient, int masksInputGradient,
+                                   double *inputGradientSum, float *weightGradient);
 void wbt_depthwise_backward_avx2(const float *input, const float *outputGradient, const float *weights, long height,
                                  long width, long channels, long kernel, long stride, long padTop, long padLeft,
-                                 long outputHeight, long outputWidth, float *inputGradient, float *weightGradient);
+                                 long outputHeight, long outputWidth, float *inputGradient, int masksInputGradient,
+                                 double *inputGradientSum, float *weightGradient);
 
 /// weightGradient[inputs, outputs] = input[pixels, inputs]ᵀ · outputGradient[pixels, outputs] (overwritten): the
 /// weight gradient of a 1×1 convolution, a sum over every pixel of the batch. Level 2.
