@@ -29,22 +29,56 @@ enum FoldedScale {
         }
     }
 
-    /// `∂weights = G·scale` and `∂scale[o] = Σ weights[…, o]·G[…, o]` (summed in double) from the folded
-    /// weights' gradient `G` (same shape as `weights`).
+    /// `fold` transposed to `[outputChannels, inputChannels]` in the same pass, for a 1×1 convolution's IO weights
+    /// `[inputChannels, outputChannels]` (its input gradient multiplies by the transpose), in 32 × 32 tiles.
+    static func foldedTransposed(_ weights: Tensor<Float>, _ scale: Tensor<Float>) -> [Float] {
+        precondition(weights.rank == 2 && weights.shape[1] == scale.count, "FoldedScale: weights \(weights.shape)")
+        let rows = weights.shape[0], columns = weights.shape[1], tile = 32
+        return [Float](unsafeUninitializedCapacity: weights.count) { output, initialized in
+            weights.withUnsafeBufferPointer { weights in
+                scale.withUnsafeBufferPointer { scale in
+                    for rowStart in stride(from: 0, to: rows, by: tile) {
+                        for columnStart in stride(from: 0, to: columns, by: tile) {
+                            for row in rowStart..<min(rows, rowStart + tile) {
+                                for column in columnStart..<min(columns, columnStart + tile) {
+                                    output[column * rows + row] = weights[row * columns + column] * scale[column]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            initialized = weights.count
+        }
+    }
+
+    /// Rows summed in `Float` before the `Double` totals of `unfold` (vectorised float sums, accurate totals).
+    static let rowsPerPartialSum = 64
+
+    /// `∂weights = G·scale` and `∂scale[o] = Σ weights[…, o]·G[…, o]` (float over 64 rows, then double) from the
+    /// folded weights' gradient `G` (same shape as `weights`).
     static func unfold(_ foldedGradient: Tensor<Float>, weights: Tensor<Float>,
                        scale: Tensor<Float>) -> (weights: Tensor<Float>, scale: Tensor<Float>) {
-        let channels = scale.count
+        let channels = scale.count, rows = weights.count / channels
         precondition(foldedGradient.shape == weights.shape, "FoldedScale: gradient \(foldedGradient.shape) for \(weights.shape)")
         var sums = [Double](repeating: 0, count: channels)
         let weightGradient = Tensor<Float>(shape: weights.shape) { target in
-            foldedGradient.withUnsafeBufferPointer { gradient in
-                weights.withUnsafeBufferPointer { weights in
-                    scale.withUnsafeBufferPointer { scale in
-                        for row in 0..<(weights.count / channels) {
-                            for channel in 0..<channels {
-                                let index = row * channels + channel
-                                target[index] = gradient[index] * scale[channel]
-                                sums[channel] += Double(weights[index]) * Double(gradient[index])
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: channels) { partial in
+                foldedGradient.withUnsafeBufferPointer { gradient in
+                    weights.withUnsafeBufferPointer { weights in
+                        scale.withUnsafeBufferPointer { scale in
+                            let partial = partial.baseAddress!, target = target.baseAddress!
+                            let gradient = gradient.baseAddress!, weights = weights.baseAddress!, scale = scale.baseAddress!
+                            for first in stride(from: 0, to: rows, by: rowsPerPartialSum) {
+                                partial.initialize(repeating: 0, count: channels)
+                                for row in first..<min(rows, first + rowsPerPartialSum) {
+                                    let offset = row * channels
+                                    for channel in 0..<channels {
+                                        target[offset + channel] = gradient[offset + channel] * scale[channel]
+                                        partial[channel] += weights[offset + channel] * gradient[offset + channel]
+                                    }
+                                }
+                                for channel in 0..<channels { sums[channel] += Double(partial[channel]) }
                             }
                         }
                     }

@@ -112,7 +112,16 @@ extension PointwiseConvolutionLayer where Scalar == Float {
     /// weights), `∂W = Xᵀ·∂Y` through `TrainingKernels.weightGradient`.
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
                          kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        let input = cache.input
+        let transposed = computesInputGradient ? weights.withUnsafeBufferPointer {
+            TrainingKernels.transposed($0.baseAddress!, rows: inputChannels, columns: outputChannels)
+        } : nil
+        return backward(outputGradient, input: cache.input, transposedWeights: transposed, kernel: kernel)
+    }
+
+    /// The backward pass with the weights the forward pass multiplied by, transposed to `[outputChannels,
+    /// inputChannels]` (nil: no input gradient).
+    private func backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, transposedWeights: [Float]?,
+                          kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients) {
         let (batch, height, width, _) = input.nhwc
         precondition(outputGradient.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: gradient shape")
         let pixels = batch * height * width
@@ -126,10 +135,7 @@ extension PointwiseConvolutionLayer where Scalar == Float {
             }
         }
         var inputGradient: Tensor<Float>?
-        if computesInputGradient {
-            let transposed = weights.withUnsafeBufferPointer {
-                TrainingKernels.transposed($0.baseAddress!, rows: inputChannels, columns: outputChannels)
-            }
+        if let transposed = transposedWeights {
             inputGradient = Tensor<Float>(shape: input.shape) { inputGradient in
                 outputGradient.withUnsafeBufferPointer { outputGradient in
                     TrainingKernels.pointwiseProduct(outputGradient.baseAddress!, pixels: pixels, weights: transposed, inputs: outputChannels,
@@ -162,9 +168,8 @@ extension PointwiseConvolutionLayer where Scalar == Float {
     func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
                        _ scaleBias: ChannelScaleBiasLayer<Float>, computesInputGradient: Bool,
                        kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
-        let folded = Tensor(shape: weights.shape, storage: FoldedScale.fold(weights, scaleBias.scale))
-        let step = PointwiseConvolutionLayer(weights: folded).backward(preActivationGradient, cache: Cache(input: input),
-                                                                       computesInputGradient: computesInputGradient, kernel: kernel)
+        let transposed = computesInputGradient ? FoldedScale.foldedTransposed(weights, scaleBias.scale) : nil
+        let step = backward(preActivationGradient, input: input, transposedWeights: transposed, kernel: kernel)
         let unfolded = FoldedScale.unfold(step.gradients.weights, weights: weights, scale: scaleBias.scale)
         return (step.input, Gradients(weights: unfolded.weights), .init(scale: unfolded.scale, bias: biasGradient))
     }
