@@ -57,8 +57,8 @@ INLINE_AVX512 void columns(const long Z, const float *input, long inputs, const 
 }
 
 AVX512 void wbt_weight_gradient_avx512(const float *input, const float *outputGradient, long pixels, long inputs, long outputs,
-                                       float *weightGradient) {
-    memset(weightGradient, 0, (size_t)(inputs * outputs) * sizeof(float));
+                                       int accumulates, float *weightGradient) {
+    if (!accumulates) memset(weightGradient, 0, (size_t)(inputs * outputs) * sizeof(float));
     /* 192 pixels × 64 columns of G are 48 KB; narrow layers (24 or 40 outputs) take longer chunks for the same bytes. */
     const long chunk = outputs >= 64 ? 192 : 384;
     for (long first = 0; first < pixels; first += chunk) {
@@ -79,5 +79,5 @@ AVX512 void wbt_weight_gradient_avx512(const float *input, const float *outputGr
 
 #else
 void wbt_weight_gradient_avx512(const float *input, const float *outputGradient, long pixels, long inputs, long outputs,
-                                float *weightGradient) {}
+                                int accumulates, float *weightGradient) {}
 #endif

@@ -150,8 +150,9 @@ extension ConvolutionLayer where Scalar == Float {
     /// Output pixels per im2col tile of the backward pass: the tile's patches and their gradients stay in L2.
     static var tileRows: Int { 512 }
 
-    /// The fast backward pass: per tile of output pixels, gather the patches, `∂W += Patchesᵀ·∂Y` and (when the
-    /// input gradient is wanted) `∂Patches = ∂Y·Wᵀ` scattered back onto the input (BLAS products).
+    /// The fast backward pass: per tile of output pixels, gather the patches, `∂W += Patchesᵀ·∂Y` (the 1×1 weight
+    /// gradient's kernel) and, when the input gradient is wanted, `∂Patches = ∂Y·Wᵀ` (BLAS) scattered back onto
+    /// the input.
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
                          kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
         let input = cache.input
@@ -177,10 +178,9 @@ extension ConvolutionLayer where Scalar == Float {
                                         let rows = min(Self.tileRows, imagePixels - first)
                                         let tileGradient = outputGradient.baseAddress! + (n * imagePixels + first) * outputs
                                         patchGeometry.gather(image: image, firstPixel: first, count: rows, patches: patches)
-                                        GEMM.multiply(m: patchLength, n: outputs, k: rows,
-                                                      a: patches, lda: patchLength, transposeA: true,
-                                                      b: tileGradient, ldb: outputs,
-                                                      c: weightGradient.baseAddress!, ldc: outputs, beta: 1)
+                                        TrainingKernels.weightGradient(input: patches, outputGradient: tileGradient, pixels: rows,
+                                                                       inputs: patchLength, outputs: outputs, accumulates: true,
+                                                                       kernel: kernel, weightGradient: weightGradient.baseAddress!)
                                         guard computesInputGradient else { continue }
                                         GEMM.multiply(m: rows, n: patchLength, k: outputs,
                                                       a: tileGradient, lda: outputs,

@@ -53,17 +53,18 @@ enum TrainingKernels {
     /// `weightGradient [inputs, outputs] = inputᵀ · outputGradient`, with input `[pixels, inputs]` and
     /// outputGradient `[pixels, outputs]` (a sum over every pixel of the batch).
     /// AVX-512 has its own kernel (Debian's OpenBLAS runs AVX2 code on AVX-512 CPUs it does not know); AVX2 and
-    /// the portable path use BLAS.
+    /// the portable path use BLAS. With `accumulates` the product is added to `weightGradient`.
     static func weightGradient(input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, pixels: Int, inputs: Int,
-                               outputs: Int, kernel: KernelChoice, weightGradient: UnsafeMutablePointer<Float>) {
+                               outputs: Int, accumulates: Bool = false, kernel: KernelChoice,
+                               weightGradient: UnsafeMutablePointer<Float>) {
         if kernel.instructionSetLevel >= avx512 {
-            wbt_weight_gradient_avx512(input, outputGradient, pixels, inputs, outputs, weightGradient)
+            wbt_weight_gradient_avx512(input, outputGradient, pixels, inputs, outputs, accumulates ? 1 : 0, weightGradient)
             return
         }
         // C [inputs, outputs] = Aᵀ · B with A = input stored [pixels, inputs] (transposeA) and
         // B = outputGradient stored [pixels, outputs].
         GEMM.multiply(m: inputs, n: outputs, k: pixels, a: input, lda: inputs, transposeA: true,
-                      b: outputGradient, ldb: outputs, c: weightGradient, ldc: outputs)
+                      b: outputGradient, ldb: outputs, c: weightGradient, ldc: outputs, beta: accumulates ? 1 : 0)
     }
 
     /// A `[rows, columns]` matrix transposed to `[columns, rows]`, in 32 × 32 tiles (a tile's rows of both

@@ -8,9 +8,8 @@ import _TestSupport
 /// The whole trainable network: the same features as the inference path, gradients consistent with the loss,
 /// deterministic batch splitting over threads, and a training step that lowers the loss.
 final class TrainableNetworkTests: XCTestCase {
-    /// The same folded weights as the inference network, summed in another order in places (the depthwise bias
-    /// added after the taps instead of before them, no fused row bands): float rounding only, far below any change
-    /// of weights or padding (a one-pixel shift moves features by tenths).
+    /// The same folded weights through the same kernels, run layer by layer instead of fused over row bands: at
+    /// most float rounding, far below any change of weights or padding (a one-pixel shift moves features by tenths).
     static let inferenceFeatureMaxAbs: Float = 1e-5
 
     func testForwardMatchesTheInferenceNetworkOnTheGoldenImages() throws {
@@ -26,7 +25,6 @@ final class TrainableNetworkTests: XCTestCase {
             assertClose(Array(features.storage[(index * 1280)..<((index + 1) * 1280)]), try NetworkFixtures.goldenFeatures(name),
                         absolute: Tolerance.goldenFeatureMaxAbs, "\(name) against onnxruntime's features")
         }
-        XCTAssertEqual(network.forward(images, mode: .training).features, features, "training mode computes the same")
     }
 
     func testStartingAtABlockContinuesTheWholeNetwork() throws {
@@ -102,7 +100,7 @@ final class TrainableNetworkTests: XCTestCase {
     }
 
     func testThreadsSplitTheBatchDeterministically() throws {
-        let model = try Self.smallClassifier(trainableFrom: .block(12))
+        let model = try Self.smallClassifier(trainableFrom: .block(15))
         var random = SeededGenerator(seed: 54)
         let input = random.tensor([5, 2, 2, 192], in: -2...2), labels = [0, 1, 2, 0, 1]
         XCTAssertEqual(TrainableClassifier.parts(batch: 5, threads: 2), [0..<3, 3..<5])

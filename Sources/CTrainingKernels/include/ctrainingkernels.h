@@ -56,10 +56,11 @@ void wbt_depthwise_backward_avx2(const float *input, const float *outputGradient
                                  long outputHeight, long outputWidth, float *inputGradient, int masksInputGradient,
                                  double *inputGradientSum, float *weightGradient);
 
-/// weightGradient[inputs, outputs] = input[pixels, inputs]ᵀ · outputGradient[pixels, outputs] (overwritten): the
-/// weight gradient of a 1×1 convolution, a sum over every pixel of the batch. Level 2.
+/// weightGradient[inputs, outputs] = input[pixels, inputs]ᵀ · outputGradient[pixels, outputs], overwritten or, with
+/// accumulates, added to: the weight gradient of a 1×1 convolution (a sum over every pixel of the batch), or of an
+/// im2col convolution with the patch matrix as input. Level 2.
 void wbt_weight_gradient_avx512(const float *input, const float *outputGradient, long pixels, long inputs, long outputs,
-                                float *weightGradient);
+                                int accumulates, float *weightGradient);
 
 #ifdef __cplusplus
 }
