@@ -30,6 +30,7 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
 
     /// What the backward pass reads: the input (for `∂scale`).
     public struct Cache: Sendable {
+        /// The forward pass's input.
         public let input: Tensor<Scalar>
         /// A cache holding `input`.
         public init(input: Tensor<Scalar>) { self.input = input }

@@ -35,6 +35,7 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable
 
     /// What the backward pass reads: the input.
     public struct Cache: Sendable {
+        /// The forward pass's input.
         public let input: Tensor<Scalar>
         /// A cache holding `input`.
         public init(input: Tensor<Scalar>) { self.input = input }

@@ -34,6 +34,7 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
     /// What the backward pass reads: the input.
     public struct Cache: Sendable {
+        /// The forward pass's input.
         public let input: Tensor<Scalar>
         /// A cache holding `input`.
         public init(input: Tensor<Scalar>) { self.input = input }

@@ -8,6 +8,7 @@ public struct GlobalAveragePoolingLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
     /// What the backward pass reads: the input's shape.
     public struct Cache: Sendable {
+        /// `[batch, height, width, channels]` of the forward pass's input.
         public let inputShape: [Int]
         /// A cache holding `inputShape`.
         public init(inputShape: [Int]) { self.inputShape = inputShape }

@@ -56,6 +56,7 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
 
     /// What the backward pass reads: the input and the two ReLU6 outputs (names follow the diagram above).
     public struct Cache: Sendable {
+        /// The block's input.
         public let input: Tensor<Scalar>
         /// The depthwise convolution's input: ReLU6 of the scaled expansion, or the block's input.
         public let expandedActivated: Tensor<Scalar>
@@ -68,18 +69,26 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
         public struct PreActivations: Sendable {
             /// The expand convolution's output (nil without expansion).
             public let expanded: Tensor<Scalar>?
+            /// The depthwise convolution's output.
             public let depthwiseOutput: Tensor<Scalar>
+            /// The project convolution's output.
             public let projected: Tensor<Scalar>
         }
     }
 
     /// The loss's gradient with respect to each layer's parameters.
     public struct Gradients: Sendable, Equatable {
+        /// Nil without expansion.
         public var expand: PointwiseConvolutionLayer<Scalar>.Gradients?
+        /// Nil without expansion.
         public var expandScaleBias: ChannelScaleBiasLayer<Scalar>.Gradients?
+        /// The depthwise convolution's.
         public var depthwise: DepthwiseConvolutionLayer<Scalar>.Gradients
+        /// The depthwise scale-bias's.
         public var depthwiseScaleBias: ChannelScaleBiasLayer<Scalar>.Gradients
+        /// The project convolution's.
         public var project: PointwiseConvolutionLayer<Scalar>.Gradients
+        /// The project scale-bias's.
         public var projectScaleBias: ChannelScaleBiasLayer<Scalar>.Gradients
 
         /// Adds another part of the batch's gradients.

@@ -9,6 +9,7 @@ public struct ReLU6Layer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
 
     /// What the backward pass reads: the output.
     public struct Cache: Sendable {
+        /// The forward pass's output.
         public let output: Tensor<Scalar>
         /// A cache holding `output`.
         public init(output: Tensor<Scalar>) { self.output = output }

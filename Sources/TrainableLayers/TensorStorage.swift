@@ -24,7 +24,9 @@ public struct TensorStorage<Scalar: BinaryFloatingPoint & Sendable>: RandomAcces
         try initializer(UnsafeMutableBufferPointer(start: buffer.pointer, count: count))
     }
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// The number of values.
     public var endIndex: Int { buffer.count }
 
     /// The value at `index`.
@@ -72,6 +74,7 @@ public struct TensorStorage<Scalar: BinaryFloatingPoint & Sendable>: RandomAcces
     /// The first value's address, for kernels that only read.
     var baseAddress: UnsafePointer<Scalar> { UnsafePointer(buffer.pointer) }
 
+    /// Equal counts and equal values (a shared buffer without comparing).
     public static func == (left: Self, right: Self) -> Bool {
         guard left.count == right.count else { return false }
         if left.buffer === right.buffer { return true }

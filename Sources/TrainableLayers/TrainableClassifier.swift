@@ -34,7 +34,9 @@ public struct TrainableClassifier: Sendable {
 
     /// The gradients of every trainable parameter.
     public struct Gradients: Sendable, Equatable {
+        /// The trainable network's.
         public var backbone: TrainableEfficientNetLite0.Gradients
+        /// The dense classifier's.
         public var classifier: DenseLayer<Float>.Gradients
 
         /// Adds another part of the batch's gradients.

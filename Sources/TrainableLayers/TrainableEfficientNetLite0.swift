@@ -95,20 +95,27 @@ public struct TrainableEfficientNetLite0: Sendable {
         public let images: Tensor<Float>?
         /// The stem's ReLU6 output (block 0's input), when the stem trains.
         public let stemActivated: Tensor<Float>?
+        /// One per trainable block, in order.
         public let blocks: [InvertedResidualBlock<Float>.Cache]
         /// The head convolution's input (the last block's output).
         public let headInput: Tensor<Float>
         /// The head's ReLU6 output (what is pooled).
         public let headActivated: Tensor<Float>
+        /// The pooling's (the head output's shape).
         public let pooling: GlobalAveragePoolingLayer<Float>.Cache
     }
 
     /// The loss's gradient with respect to every trainable parameter.
     public struct Gradients: Sendable, Equatable {
+        /// Nil unless the stem trains.
         public var stem: ConvolutionLayer<Float>.Gradients?
+        /// Nil unless the stem trains.
         public var stemScaleBias: ChannelScaleBiasLayer<Float>.Gradients?
+        /// One per trainable block, in order.
         public var blocks: [InvertedResidualBlock<Float>.Gradients]
+        /// The head convolution's.
         public var head: PointwiseConvolutionLayer<Float>.Gradients
+        /// The head scale-bias's.
         public var headScaleBias: ChannelScaleBiasLayer<Float>.Gradients
 
         /// Adds another part of the batch's gradients.
