@@ -4,6 +4,7 @@ import PackageDescription
 // Grouped by role; dependencies point down:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports} → Models → Layers → TensorCore → CBLAS
 // Reports → ImageCodecs (thumbnail encoders)
+// TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore (file reading)}
 let package = Package(
     name: "Workbench",
@@ -11,6 +12,7 @@ let package = Package(
         .executable(name: "workbench", targets: ["WorkbenchCLI"]),
         .executable(name: "workbench-bench-network", targets: ["BenchNetwork"]),
         .executable(name: "workbench-bench-training", targets: ["BenchTraining"]),
+        .executable(name: "workbench-bench-finetune", targets: ["BenchFineTune"]),
         .library(name: "Workbench", targets: ["Workbench"]),
     ],
     dependencies: [
@@ -27,11 +29,17 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"], exclude: ["README.md"]),
         // AVX2 + FMA kernels, enabled per function (target attributes) behind a runtime CPU check.
         .target(name: "CKernels", exclude: ["README.md"]),
+        // The same for the trainable layers' backward passes.
+        .target(name: "CTrainingKernels", exclude: ["README.md"]),
 
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
         .target(name: "Layers", dependencies: ["TensorCore", "CKernels"], exclude: ["README.md"]),
         .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
+        // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
+        // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
+        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "TensorCore", "CTrainingKernels"],
+                exclude: ["README.md"]),
 
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
@@ -59,11 +67,13 @@ let package = Package(
         // Benchmarks.
         .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .executableTarget(name: "BenchTraining", dependencies: ["Training", "TensorCore"]),
+        .executableTarget(name: "BenchFineTune", dependencies: ["TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
         .target(name: "_TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],

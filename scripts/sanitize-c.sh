@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the C code (the PNG/JPEG shims and the CKernels) under AddressSanitizer and UBSan once:
+# Runs the C code (the PNG/JPEG shims, the CKernels and the CTrainingKernels) under AddressSanitizer and UBSan once:
 # Tests/Sanitizers/c_sanitizer_tests.c decodes the ImageCodecs fixtures through the shims and checks every kernel
-# path this CPU supports against naive loops. Builds into .build-fuzz/ (rebuilt only when a source changed).
+# path this CPU supports against naive loops (c_training_kernel_tests.c the training kernels'). Builds into .build-fuzz/ (rebuilt only when a source changed).
 # Exits non-zero on a wrong result or any sanitizer report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,12 +10,14 @@ toolchain=/opt/swift/usr/bin
 build=.build-fuzz/sanitizers
 mkdir -p "$build"
 
-sources=(Tests/Sanitizers/c_sanitizer_tests.c Sources/CPNGShim/png_shim.c Sources/CPNGShim/png_encode.c Sources/CJPEGShim/jpeg_shim.c
-         Sources/CJPEGShim/jpeg_encode.c Sources/CKernels/*.c)
+sources=(Tests/Sanitizers/c_sanitizer_tests.c Tests/Sanitizers/c_training_kernel_tests.c Sources/CPNGShim/png_shim.c
+         Sources/CPNGShim/png_encode.c Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/jpeg_encode.c Sources/CKernels/*.c
+         Sources/CTrainingKernels/*.c)
 binary="$build/c_sanitizer_tests"
 read -r -a png_cflags <<< "$(pkg-config --cflags libpng)"
 command=("$toolchain/clang" -g -O2 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-    -ISources/CPNGShim/include -ISources/CJPEGShim/include -ISources/CKernels/include "${png_cflags[@]}"
+    -ISources/CPNGShim/include -ISources/CJPEGShim/include -ISources/CKernels/include -ISources/CTrainingKernels/include
+    "${png_cflags[@]}"
     "${sources[@]}" -lpng16 -ljpeg -lm -o "$binary")
 stamp=$( { printf '%s\n' "${command[*]}"; cat "${sources[@]}" Sources/*/include/*.h; } | sha256sum | cut -d' ' -f1)
 if [ ! -x "$binary" ] || [ "$(cat "$binary.stamp" 2>/dev/null)" != "$stamp" ]; then

@@ -23,6 +23,10 @@ public enum KernelChoice: Sendable, CaseIterable {
 
     /// Whether this choice runs `CKernels` on this machine.
     var usesVectorKernels: Bool { level != .portable }
+
+    /// The instruction set this choice runs on this machine, for other modules' kernels (the one CPU check and
+    /// `WORKBENCH_KERNELS` cap stay here): 0 portable, 1 AVX2 + FMA, 2 AVX-512.
+    public var instructionSetLevel: Int { level.rawValue }
 }
 
 /// The only Swift file that calls `CKernels`: AVX2 + FMA and AVX-512 kernels behind a once-per-process CPU check.

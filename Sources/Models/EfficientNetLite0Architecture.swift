@@ -51,6 +51,16 @@ public enum EfficientNetLite0Architecture {
         public var hasExpansion: Bool { expandedChannels != inputChannels }
         /// The input is added to the output when the shape is unchanged.
         public var hasResidual: Bool { stride == 1 && inputChannels == outputChannels }
+
+        /// A block with explicit settings (the table below resolves the network's; tests build small ones).
+        public init(index: Int, inputChannels: Int, expandedChannels: Int, outputChannels: Int, kernelSize: Int, stride: Int) {
+            self.index = index
+            self.inputChannels = inputChannels
+            self.expandedChannels = expandedChannels
+            self.outputChannels = outputChannels
+            self.kernelSize = kernelSize
+            self.stride = stride
+        }
     }
 
     /// All 16 blocks in order.

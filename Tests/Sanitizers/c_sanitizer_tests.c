@@ -23,6 +23,9 @@
 
 static int failures = 0, checks = 0;
 
+/* c_training_kernel_tests.c: the CTrainingKernels' cases, counted here. */
+void training_kernel_cases(int level, int *checks, int *failures);
+
 #define CHECK(condition, ...)                                    \
     do {                                                         \
         checks++;                                                \
@@ -437,6 +440,7 @@ int main(int argc, char **argv) {
     int level = wb_kernel_level();
     if (level >= 1) kernel_cases("avx2", wb_pointwise_avx2, wb_depthwise_avx2);
     if (level >= 2) kernel_cases("avx512", wb_pointwise_avx512, wb_depthwise_avx512);
+    training_kernel_cases(level, &checks, &failures);
     printf("c-sanitizers: %d decoder cases, kernel paths: portable C%s%s; %d checks, %d failed\n", decoder_cases,
            level >= 1 ? ", avx2" : "", level >= 2 ? ", avx512" : "", checks, failures);
     return failures == 0 ? 0 : 1;
