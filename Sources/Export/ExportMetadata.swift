@@ -25,7 +25,8 @@ enum ExportMetadata {
         let side = description.inputSide, outer = description.inputSide + description.cropPadding
         return "Centre-crop a square of side Int(\(side)/\(outer)·min(height, width)), resize it to "
             + "\(side)×\(side) with \(description.resample) resampling, and feed \(description.channelOrder) pixels 0…255; "
-            + "the model subtracts \(description.mean) and divides by \(description.std) itself."
+            + "the model subtracts \(description.mean) and divides by \(description.std) itself. Composite transparent "
+            + "pixels onto white (255, 255, 255) first: c' = (c·a + 255·(255 − a) + 127) / 255, integer division."
     }
 
     private struct Recipe: Encodable {
@@ -39,6 +40,9 @@ enum ExportMetadata {
         let mean: [Float]
         let std: [Float]
         let normalizationInModel: Bool
+        let alphaBackground: [Int]
+        let alphaCompositing: String
+        let colour: String
 
         init(_ description: PreprocessingDescription) {
             name = description.name
@@ -52,6 +56,11 @@ enum ExportMetadata {
             mean = description.mean
             std = description.std
             normalizationInModel = true
+            // Workbench's decoders always composite onto white (the model file's recipe has no other choice yet).
+            alphaBackground = [255, 255, 255]
+            alphaCompositing = "c' = (c * a + 255 * (255 - a) + 127) // 255 per channel, 8-bit, before cropping"
+            colour = "8-bit RGB: gray repeated in three channels, CMYK/YCCK converted, 16-bit samples keep their high "
+                + "byte, EXIF orientation applied, no colour profile applied"
         }
     }
 

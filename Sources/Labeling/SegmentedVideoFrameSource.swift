@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// Frames from a video decoded by several ffmpeg processes at once, one segment each, delivered in order.
 ///
@@ -22,6 +23,8 @@ public final class SegmentedVideoFrameSource: FrameSource {
     public let segments: [VideoFrameSource.Segment]
     /// The frames the decoders may skip; nil decodes every frame (see `FrameSkipping.choose(path:every:probe:tools:)`).
     public let skipping: FrameSkipping?
+    /// How each frame is decoded (see `VideoFrameSource.decoding`).
+    public let decoding: RawFrameDecoding
     private let tools: ExternalTools
     private let parallelism: Int
     private let maximumSegmentFrames: Int
@@ -31,7 +34,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
     /// Probes `path` and plans segments of at most `maximumSegmentFrames` samples (each one's read-ahead) over its
     /// probed duration. A video whose duration is unknown (or implausible), or whose container ffmpeg cannot seek
     /// by an index (`VideoProbe.seeksByIndex`), is one segment. `every` is checked as `VideoFrameSource` checks it.
-    public init(path: String, every: Double = 1, maximumSegmentFrames: Int = 300, parallelism: Int = 2,
+    public init(path: String, every: Double = 1, options: DecodeOptions, maximumSegmentFrames: Int = 300, parallelism: Int = 2,
                 tools: ExternalTools? = nil) throws(LabelingError) {
         try SamplingLimits.check(every: every, path: path)
         let resolvedTools: ExternalTools
@@ -43,6 +46,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
         self.maximumSegmentFrames = min(max(1, maximumSegmentFrames), SamplingLimits.maximumPlannedSamples)
         probe = try VideoProbe.probe(path: path, tools: resolvedTools)
         try SamplingLimits.check(every: every, video: probe, path: path)
+        decoding = try VideoFrameSource.decoding(probe: probe, options: options, path: path)
         skipping = FrameSkipping.choose(path: path, every: every, probe: probe, tools: resolvedTools)
         if probe.seeksByIndex, let total = SamplingLimits.plannedSamples(duration: probe.duration, every: every) {
             segments = Self.plan(total: total, maximumSegmentFrames: self.maximumSegmentFrames, parallelism: self.parallelism)
@@ -105,7 +109,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
             let segment = segments[nextSegment]
             nextSegment += 1
             let source = PrefetchingFrameSource(
-                VideoFrameSource(path: path, every: every, probe: probe, tools: tools, segment: segment, skipping: skipping),
+                VideoFrameSource(path: path, every: every, probe: probe, decoding: decoding, tools: tools, segment: segment, skipping: skipping),
                 depth: segment.frameCount > 0 ? min(segment.frameCount, maximumSegmentFrames) : maximumSegmentFrames)
             source.start()
             inFlight.append(source)

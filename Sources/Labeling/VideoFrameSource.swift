@@ -3,9 +3,12 @@ import ImageCodecs
 
 /// Frames from a video file, decoded by ffmpeg and streamed through a pipe.
 ///
-/// ffmpeg samples one frame every `every` seconds (`fps` filter), centre-crops it with the network's crop rule
-/// (`CropExpression`), scales it straight to 224×224 (bicubic) and writes raw RGB24 to stdout. We read fixed
-/// 224·224·3-byte chunks, so memory stays flat however long the movie is and nothing touches the disk.
+/// ffmpeg samples one frame every `every` seconds (`fps` filter), converts it to RGB24 at the source size (the
+/// conversion `ffmpeg -vf fps=1 frame%d.png` does), cuts out the pixels the crop needs (`RawFrameDecoding`: an
+/// exact integer rectangle, no resampling) and writes them to stdout. Workbench's own decoding then shrinks, crops
+/// and resizes them exactly as it does a PNG file, so a video frame and the same frame saved losslessly give the
+/// same network input. One crop-sized buffer is read at a time and each frame leaves as the small decoded square, so
+/// memory stays flat however long or large the movie is, and nothing touches the disk.
 ///
 /// Sample `n` (0-based) is the picture on screen at exactly `n · every` seconds from the start of the video: the
 /// last frame whose time is at or before it. The `fps` filter does this with `start_time=0` (its slots are
@@ -41,10 +44,6 @@ public final class VideoFrameSource: FrameSource {
         }
     }
 
-    /// Side of the square frames produced (the network's input size).
-    public static let side = 224
-    private static let frameBytes = side * side * 3
-
     /// The video file.
     public let path: String
     /// Seconds between sampled frames.
@@ -55,28 +54,44 @@ public final class VideoFrameSource: FrameSource {
     public let segment: Segment?
     /// The frames ffmpeg may leave undecoded; nil decodes every frame (see `FrameSkipping.choose(path:every:probe:tools:)`).
     public let skipping: FrameSkipping?
+    /// How a frame's pixels become the picture handed on (the preprocessing's crop and resize).
+    public let decoding: RawFrameDecoding
     private let tools: ExternalTools
     private var running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)?
     private var nextIndex: Int
     private var finished = false
+    /// The raw pixels of one frame's rectangle, reused from frame to frame.
+    private var buffer: [UInt8] = []
 
     /// Probes `path` and prepares to decode one frame every `every` seconds.
     ///
     /// `every` must be within `SamplingLimits` and not faster than the video's frame rate (`.invalidArgument`).
-    /// `tools` defaults to ffmpeg/ffprobe found on PATH.
-    public convenience init(path: String, every: Double = 1, tools: ExternalTools? = nil) throws(LabelingError) {
+    /// `tools` defaults to ffmpeg/ffprobe found on PATH. Frames are decoded with `options`, as image files are.
+    public convenience init(path: String, every: Double = 1, options: DecodeOptions, tools: ExternalTools? = nil) throws(LabelingError) {
         try SamplingLimits.check(every: every, path: path)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
         let probe = try VideoProbe.probe(path: path, tools: resolvedTools)
         try SamplingLimits.check(every: every, video: probe, path: path)
-        self.init(path: path, every: every, probe: probe,
+        self.init(path: path, every: every, probe: probe, decoding: try Self.decoding(probe: probe, options: options, path: path),
                   tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path, every: every, probe: probe, tools: resolvedTools))
     }
 
+    /// The decoding plan for the video's upright frames; a frame size over the options' limits is refused.
+    static func decoding(probe: VideoProbe, options: DecodeOptions, path: String) throws(LabelingError) -> RawFrameDecoding {
+        let size = probe.uprightSize
+        do {
+            return try RawFrameDecoding(width: size.width, height: size.height, options: options, path: path)
+        } catch {
+            throw LabelingError(.invalidArgument, path: path, reason: error.reason)
+        }
+    }
+
     /// A source over an already probed video, optionally one segment of it.
-    init(path: String, every: Double, probe: VideoProbe, tools: ExternalTools, segment: Segment?, skipping: FrameSkipping?) {
+    init(path: String, every: Double, probe: VideoProbe, decoding: RawFrameDecoding, tools: ExternalTools, segment: Segment?,
+         skipping: FrameSkipping?) {
         self.path = path
+        self.decoding = decoding
         self.every = every
         self.probe = probe
         self.tools = tools
@@ -95,11 +110,14 @@ public final class VideoFrameSource: FrameSource {
 
     /// The arguments ffmpeg runs with (exposed for tests and diagnostics).
     public var ffmpegArguments: [String] {
+        // The size is pinned to the probed one (a no-op scale), so a stream that changes size mid-way cannot shift
+        // the rectangle; the crop is an exact copy of RGB pixels, after the conversion a PNG extraction does too.
+        let rectangle = decoding.rectangle
         let filters = [
             "fps=fps=\(1 / every):start_time=0:round=up",
-            CropExpression.filter,
-            "scale=\(Self.side):\(Self.side):flags=bicubic",
             "format=rgb24",
+            "scale=\(decoding.width):\(decoding.height)",
+            "crop=\(rectangle.width):\(rectangle.height):\(rectangle.left):\(rectangle.top):exact=1",
         ].joined(separator: ",")
         // Frames no sample needs are left undecoded (see FrameSkipping): a third or more of the work.
         let skipping = self.skipping.map { ["-skip_frame", $0.rawValue] } ?? []
@@ -114,7 +132,7 @@ public final class VideoFrameSource: FrameSource {
                 + ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
     }
 
-    /// The next 224×224 frame, or nil at the end of the video.
+    /// The next frame, decoded as an image file is (the network's square input), or nil at the end of the video.
     public func nextFrame() throws(LabelingError) -> Frame? {
         if finished { return nil }
         if let segment, !segment.runsToEnd, nextIndex >= segment.firstIndex + segment.frameCount {
@@ -125,20 +143,20 @@ public final class VideoFrameSource: FrameSource {
             running = try ToolRunner.start(tools.ffmpeg, ffmpegArguments, subject: path)
         }
         guard let (process, output, errorTail) = running else { return nil }
-        var pixels = [UInt8](repeating: 0, count: Self.frameBytes)
+        let frameBytes = decoding.rectangle.byteCount
+        if buffer.count != frameBytes { buffer = [UInt8](repeating: 0, count: frameBytes) }
         var filled = 0
-        while filled < Self.frameBytes {
-            let count = pixels.withUnsafeMutableBytes { buffer in
-                read(output.fileDescriptor, buffer.baseAddress! + filled, Self.frameBytes - filled)
+        while filled < frameBytes {
+            let count = buffer.withUnsafeMutableBytes { buffer in
+                read(output.fileDescriptor, buffer.baseAddress! + filled, frameBytes - filled)
             }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { break }
             filled += count
         }
-        if filled == Self.frameBytes {
-            let frame = Frame(index: nextIndex, second: Double(nextIndex) * every,
-                              image: RGBImage(width: Self.side, height: Self.side, pixels: pixels),
-                              isNetworkInput: true)
+        if filled == frameBytes {
+            let image = buffer.withUnsafeBytes { decoding.decode($0) }
+            let frame = Frame(index: nextIndex, second: Double(nextIndex) * every, image: image, isNetworkInput: true)
             nextIndex += 1
             return frame
         }

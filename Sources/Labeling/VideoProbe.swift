@@ -23,11 +23,18 @@ public struct VideoProbe: Sendable, Equatable {
     public let frameCount: Int?
     /// The video stream's own duration, when stated (the file's can be longer, e.g. audio running on).
     public let streamDuration: Double?
+    /// Whether the stream's display matrix turns it by a quarter turn, so that ffmpeg (which applies it) yields
+    /// frames `height × width`.
+    public let isQuarterTurned: Bool
+
+    /// The size of the frames ffmpeg decodes: the stream's size, turned upright.
+    public var uprightSize: (width: Int, height: Int) { isQuarterTurned ? (height, width) : (width, height) }
 
     /// Makes a probe result.
     public init(width: Int, height: Int, duration: Double?, hasAudio: Bool, baseFrameRate: Double? = nil,
                 averageFrameRate: Double? = nil, formatName: String? = nil, frameCount: Int? = nil,
-                streamDuration: Double? = nil) {
+                streamDuration: Double? = nil, isQuarterTurned: Bool = false) {
+        self.isQuarterTurned = isQuarterTurned
         self.width = width
         self.height = height
         self.duration = duration
@@ -122,12 +129,17 @@ public struct VideoProbe: Sendable, Equatable {
             return number
         }
         let duration = seconds(format["duration"]) ?? seconds(video["duration"])
+        // A rotation is in the display matrix side data (newer muxers) or in the old "rotate" tag.
+        let sideRotation = (video["side_data_list"]?.arrayValue ?? []).compactMap { $0.objectValue?["rotation"]?.doubleValue }.first
+        let tagRotation = video["tags"]?.objectValue?["rotate"]?.stringValue.flatMap(Double.init)
+        let rotation = Int((sideRotation ?? tagRotation ?? 0).rounded())
         return VideoProbe(width: width, height: height, duration: duration, hasAudio: hasAudio,
                           baseFrameRate: video["r_frame_rate"]?.stringValue.flatMap(rate),
                           averageFrameRate: video["avg_frame_rate"]?.stringValue.flatMap(rate),
                           formatName: format["format_name"]?.stringValue,
                           frameCount: video["nb_frames"]?.stringValue.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
-                          streamDuration: seconds(video["duration"]))
+                          streamDuration: seconds(video["duration"]),
+                          isQuarterTurned: abs(rotation) % 180 == 90)
     }
 
     /// A frame rate as ffprobe writes it ("30000/1001", "25/1"); nil for "0/0" and anything not a positive rate.

@@ -58,10 +58,10 @@ public enum LabelingWorkflow {
                                          onSkip: { skipped.append($0) })
             } else if threads > 1 {
                 // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
-                source = try SegmentedVideoFrameSource(path: path, every: sampling.every,
+                source = try SegmentedVideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions,
                                                        parallelism: min(threads, Parallel.coreCount))
             } else {
-                source = try VideoFrameSource(path: path, every: sampling.every)
+                source = try VideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions)
             }
         } catch {
             throw WorkbenchError(path: error.path, reason: error.reason)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ImageCodecs
 @testable import Labeling
 
 /// A fresh temporary folder, removed when the test ends.
@@ -63,3 +64,7 @@ func labeledFrame(_ second: Double, _ labels: [String], _ probabilities: [Float]
     return LabeledFrame(index: Int(second), second: second, label: labels[best], confidence: probabilities[best],
                         probabilities: probabilities)
 }
+
+/// The network's decoding (EfficientNet-Lite0's 224-pixel crop of 224/256 of the shorter side), as the labeling
+/// workflow passes it; Labeling itself takes it as a parameter.
+let networkOptions = DecodeOptions(cropAndResize: CropAndResize(outputSide: 224, padding: 32))

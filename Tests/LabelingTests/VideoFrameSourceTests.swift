@@ -29,7 +29,7 @@ final class VideoFrameSourceTests: XCTestCase {
     func testEndToEndLabelChangeAtTheRightSecond() throws {
         let folder = try makeTemporaryFolder(self)
         let video = try makeRedThenBlue(in: folder)
-        let source = try VideoFrameSource(path: video, every: 1, tools: try requireTools())
+        let source = try VideoFrameSource(path: video, every: 1, options: networkOptions, tools: try requireTools())
         XCTAssertEqual(source.probe.width, 320)
         XCTAssertEqual(source.probe.height, 240)
         XCTAssertEqual(source.probe.duration ?? 0, 6, accuracy: 0.1)
@@ -57,58 +57,49 @@ final class VideoFrameSourceTests: XCTestCase {
     func testHalfSecondInterval() throws {
         let folder = try makeTemporaryFolder(self)
         let video = try makeRedThenBlue(in: folder)
-        let source = try VideoFrameSource(path: video, every: 0.5, tools: try requireTools())
+        let source = try VideoFrameSource(path: video, every: 0.5, options: networkOptions, tools: try requireTools())
         var seconds: [Double] = []
         while let frame = try source.nextFrame() { seconds.append(frame.second) }
         XCTAssertEqual(seconds.count, 12)
         XCTAssertEqual(seconds.prefix(4), [0, 0.5, 1, 1.5])
     }
 
-    /// A 321×257 picture encoded losslessly: the crop side is ⌊257·7/8⌋ = 224, so ffmpeg's scale is the identity
-    /// and each output pixel must equal the source pixel at (left + x, top + y) with left = 49, top = 17 — the
-    /// `CenterCrop` rule, including its +1 rounding for odd margins.
-    func testCropMatchesTheCenterCropRuleExactly() throws {
+    /// Pictures stored losslessly as a one-frame video and as a PNG must decode to identical pixels: the frame
+    /// goes through the same box reduction, centre crop and antialiased resize as the image file. 321×257 has odd
+    /// margins (crop 224 at left 49, top 17: the resize is the identity); 2101×1103 is box-reduced by 2 first.
+    func testVideoFrameDecodesExactlyAsThePNGOfItsPixels() throws {
         let folder = try makeTemporaryFolder(self)
-        let width = 321, height = 257
-        var raw = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let offset = (y * width + x) * 3
-                raw[offset] = UInt8(x % 256)
-                raw[offset + 1] = UInt8(y % 256)
-                raw[offset + 2] = UInt8((x / 256) * 16 + (y / 256))
+        for (width, height) in [(321, 257), (2101, 1103), (240, 320)] {
+            var raw = [UInt8](repeating: 0, count: width * height * 3)
+            var state: UInt32 = 12345
+            for index in raw.indices {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                // Smooth gradients plus noise, so that a shifted crop or another filter changes many pixels.
+                let x = (index / 3) % width, y = (index / 3) / width
+                raw[index] = UInt8(truncatingIfNeeded: (x + 2 * y + index % 3 * 40) / 3 + Int(state >> 29))
             }
-        }
-        let rawPath = folder + "/picture.rgb"
-        try Data(raw).write(to: URL(fileURLWithPath: rawPath))
-        let video = folder + "/picture.nut"
-        try ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-video_size", "\(width)x\(height)", "-framerate", "1",
-                    "-i", rawPath, "-c:v", "rawvideo", "-pix_fmt", "rgb24", video])
-        let source = try VideoFrameSource(path: video, every: 1, tools: try requireTools())
-        let frame = try XCTUnwrap(try source.nextFrame())
-        XCTAssertNil(try source.nextFrame())
-        let crop = CropExpression.crop(width: width, height: height)
-        XCTAssertEqual(crop.side, 224)
-        XCTAssertEqual(crop.left, 49)
-        XCTAssertEqual(crop.top, 17)
-        var mismatches = 0
-        for y in 0..<224 {
-            for x in 0..<224 {
-                let output = (y * 224 + x) * 3
-                let input = ((y + crop.top) * width + (x + crop.left)) * 3
-                if Array(frame.image.pixels[output..<output + 3]) != Array(raw[input..<input + 3]) { mismatches += 1 }
+            let rawPath = folder + "/picture-\(width).rgb"
+            try Data(raw).write(to: URL(fileURLWithPath: rawPath))
+            let video = folder + "/picture-\(width).nut", png = folder + "/picture-\(width).png"
+            let input = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-video_size", "\(width)x\(height)", "-framerate", "1", "-i", rawPath]
+            try ffmpeg(input + ["-c:v", "rawvideo", "-pix_fmt", "rgb24", video])
+            try ffmpeg(input + ["-frames:v", "1", png])
+            let source = try VideoFrameSource(path: video, every: 1, options: networkOptions, tools: try requireTools())
+            let frame = try XCTUnwrap(try source.nextFrame())
+            XCTAssertNil(try source.nextFrame())
+            let picture = try ImageLoader.load(path: png, options: networkOptions)
+            XCTAssertEqual(frame.image.width, 224)
+            XCTAssertEqual(frame.image.height, 224)
+            XCTAssertEqual(frame.image, picture, "\(width)×\(height): the frame differs from its PNG")
+            if width == 321 {
+                // The identity resize: output pixel (x, y) is source pixel (49 + x, 17 + y).
+                let mismatches = (0..<(224 * 224)).filter { pixel in
+                    let (x, y) = (pixel % 224, pixel / 224)
+                    let input = ((y + 17) * width + (x + 49)) * 3
+                    return Array(frame.image.pixels[(pixel * 3)..<(pixel * 3 + 3)]) != Array(raw[input..<input + 3])
+                }
+                XCTAssertEqual(mismatches.count, 0)
             }
-        }
-        XCTAssertEqual(mismatches, 0)
-    }
-
-    func testCropArithmeticMatchesImageCodecsCenterCrop() {
-        for (width, height) in [(320, 240), (240, 320), (1920, 1080), (257, 257), (3, 5), (1001, 999), (4032, 3024), (1, 1), (7, 2000)] {
-            let crop = CropExpression.crop(width: width, height: height)
-            let reference = CenterCrop(width: width, height: height)
-            XCTAssertEqual(crop.side, reference.side)
-            XCTAssertEqual(crop.left, reference.left)
-            XCTAssertEqual(crop.top, reference.top)
         }
     }
 
@@ -117,7 +108,7 @@ final class VideoFrameSourceTests: XCTestCase {
         let video = folder + "/long.mp4"
         // A minute of test pattern at 10 fps, all of it sampled: 600 frames.
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=60", "-c:v", "mpeg4", video])
-        let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
+        let source = try VideoFrameSource(path: video, every: 0.1, options: networkOptions, tools: try requireTools())
         XCTAssertNotNil(try source.nextFrame())
         XCTAssertNotNil(try source.nextFrame())
         let started = Date()
@@ -133,14 +124,14 @@ final class VideoFrameSourceTests: XCTestCase {
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=60", "-c:v", "mpeg4", video])
         let started = Date()
         do {
-            let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
+            let source = try VideoFrameSource(path: video, every: 0.1, options: networkOptions, tools: try requireTools())
             _ = try MovieLabeler(labels: ["A"]).label(source, sourcePath: video, classify: { _ in throw Stop() })
             XCTFail("the classifier's error was swallowed")
         } catch is Stop {
         }
         // A dropped source that was never closed must not hang either.
         do {
-            let source = try VideoFrameSource(path: video, every: 0.1, tools: try requireTools())
+            let source = try VideoFrameSource(path: video, every: 0.1, options: networkOptions, tools: try requireTools())
             XCTAssertNotNil(try source.nextFrame())
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
@@ -148,7 +139,7 @@ final class VideoFrameSourceTests: XCTestCase {
 
     func testMissingVideo() throws {
         let error = assertLabelingError(.fileNotFound) {
-            try VideoFrameSource(path: "/nonexistent/movie.mp4", tools: try requireTools())
+            try VideoFrameSource(path: "/nonexistent/movie.mp4", options: networkOptions, tools: try requireTools())
         }
         XCTAssertEqual(error?.description, "/nonexistent/movie.mp4: file not found")
     }
@@ -158,7 +149,7 @@ final class VideoFrameSourceTests: XCTestCase {
         for name in ["notes.txt", "fake.mp4"] {
             let path = folder + "/" + name
             try Data("this is not a movie\n".utf8).write(to: URL(fileURLWithPath: path))
-            let error = assertLabelingError(.notAVideo) { try VideoFrameSource(path: path, tools: try requireTools()) }
+            let error = assertLabelingError(.notAVideo) { try VideoFrameSource(path: path, options: networkOptions, tools: try requireTools()) }
             XCTAssertEqual(error?.description.hasPrefix(path + ": not a video file"), true, "\(String(describing: error))")
         }
     }
@@ -167,7 +158,7 @@ final class VideoFrameSourceTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         let path = folder + "/tone.wav"
         try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", path])
-        let error = assertLabelingError(.noVideoStream) { try VideoFrameSource(path: path, tools: try requireTools()) }
+        let error = assertLabelingError(.noVideoStream) { try VideoFrameSource(path: path, options: networkOptions, tools: try requireTools()) }
         XCTAssertEqual(error?.description, path + ": no video stream (it has only audio)")
     }
 
@@ -185,23 +176,23 @@ final class VideoFrameSourceTests: XCTestCase {
         let video = try makeRedThenBlue(in: folder)
         let tools = try requireTools()
         for every in [0, -1, 1e-300, 0.0009, 86_401, 1e300, .infinity, .nan] {
-            let error = assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: every, tools: tools) }
+            let error = assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: every, options: networkOptions, tools: tools) }
             XCTAssertEqual(error?.path, video)
-            assertLabelingError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: every, tools: tools) }
+            assertLabelingError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: every, options: networkOptions, tools: tools) }
         }
-        let error = assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: 0.01, tools: tools) }
+        let error = assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: 0.01, options: networkOptions, tools: tools) }
         XCTAssertEqual(error?.description, video + ": sampling every 0.01 s is faster than the video's frame rate "
                        + "(25 fps, a frame every 0.04 s); sample every 0.04 s or more")
-        assertLabelingError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: 0.02, tools: tools) }
-        XCTAssertEqual(try VideoFrameSource(path: video, every: 0.04, tools: tools).expectedFrameCount, 150)
-        XCTAssertNotNil(try VideoFrameSource(path: video, every: 0.039, tools: tools), "within the slack")
+        assertLabelingError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: 0.02, options: networkOptions, tools: tools) }
+        XCTAssertEqual(try VideoFrameSource(path: video, every: 0.04, options: networkOptions, tools: tools).expectedFrameCount, 150)
+        XCTAssertNotNil(try VideoFrameSource(path: video, every: 0.039, options: networkOptions, tools: tools), "within the slack")
 
         let ntsc = folder + "/ntsc.mp4"
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=30000/1001:duration=1", "-c:v", "mpeg4", ntsc])
         let probe = try VideoProbe.probe(path: ntsc, tools: tools)
         XCTAssertEqual(probe.frameRate ?? 0, 30000.0 / 1001.0, accuracy: 1e-9)
-        XCTAssertNotNil(try VideoFrameSource(path: ntsc, every: 0.0333, tools: tools))
-        XCTAssertNotNil(try VideoFrameSource(path: ntsc, every: 0.033, tools: tools))
+        XCTAssertNotNil(try VideoFrameSource(path: ntsc, every: 0.0333, options: networkOptions, tools: tools))
+        XCTAssertNotNil(try VideoFrameSource(path: ntsc, every: 0.033, options: networkOptions, tools: tools))
         XCTAssertEqual(VideoProbe.rate("0/0"), nil)
         XCTAssertEqual(VideoProbe.rate("25/1"), 25)
         XCTAssertEqual(VideoProbe.rate("1/0"), nil)
@@ -211,8 +202,8 @@ final class VideoFrameSourceTests: XCTestCase {
     func testBadIntervalAndClassifierMismatch() throws {
         let folder = try makeTemporaryFolder(self)
         let video = try makeRedThenBlue(in: folder)
-        assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: 0, tools: try requireTools()) }
-        let source = try VideoFrameSource(path: video, tools: try requireTools())
+        assertLabelingError(.invalidArgument) { try VideoFrameSource(path: video, every: 0, options: networkOptions, tools: try requireTools()) }
+        let source = try VideoFrameSource(path: video, options: networkOptions, tools: try requireTools())
         assertLabelingError(.classifierMismatch) {
             try MovieLabeler(labels: ["A", "B"]).label(source, sourcePath: video, classify: { $0.map { _ in [1] } })
         }
@@ -227,7 +218,7 @@ final class VideoFrameSourceTests: XCTestCase {
             .write(to: URL(fileURLWithPath: script))
         chmod(script, 0o755)
         let real = try requireTools()
-        let source = try VideoFrameSource(path: video, tools: ExternalTools(ffmpeg: script, ffprobe: real.ffprobe))
+        let source = try VideoFrameSource(path: video, options: networkOptions, tools: ExternalTools(ffmpeg: script, ffprobe: real.ffprobe))
         let error = assertLabelingError(.toolFailed) { try source.nextFrame() }
         XCTAssertEqual(error?.description, video + ": ffmpeg failed (exit status 3): Decoder exploded")
     }
