@@ -125,6 +125,7 @@ struct LabelCommand: ParsableCommand {
                 }
                 progress.finish()
                 totalFrames += result.frames.count
+                for problem in result.unreadableEntries { Console.warn("warning: \(problem) (not a frame)") }
                 for skipped in result.skippedFrames { Console.warn("warning: \(skipped.error) (frame skipped)") }
                 let summary = VideoSummary(video: movie, labels: classifier.labels, frames: result.frames, window: highlightOptions.window)
                 summaries.append(summary)
