@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 @testable import Labeling
+import TensorCore
+import XCTest
 
 /// A fresh temporary folder, removed when the test ends.
 func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
@@ -59,7 +60,7 @@ func assertLabelingError<T>(_ kind: LabelingError.Kind, file: StaticString = #fi
 
 /// A labeled frame with given probabilities; the label is the arg-max, as MovieLabeler makes it.
 func labeledFrame(_ second: Double, _ labels: [String], _ probabilities: [Float]) -> LabeledFrame {
-    let best = MovieLabeler.indexOfMaximum(probabilities)
+    let best = probabilities.indexOfMaximum
     return LabeledFrame(index: Int(second), second: second, label: labels[best], confidence: probabilities[best],
                         probabilities: probabilities)
 }
