@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Training
 import Workbench
 
 struct ClassifyCommand: ParsableCommand {

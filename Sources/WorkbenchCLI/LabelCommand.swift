@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Labeling
 import Workbench
 
 struct LabelCommand: ParsableCommand {
