@@ -1,11 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Grouped by role; dependencies point down:
+// Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports} → Models → Layers → TensorCore → CBLAS
 // Reports → ImageCodecs (thumbnail encoders)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
-// Datasets → ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore (file reading)}
+// Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore}
 let package = Package(
     name: "Workbench",
     products: [
@@ -43,15 +43,15 @@ let package = Package(
 
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
-        .target(name: "Datasets", dependencies: ["ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "Datasets", dependencies: ["TensorCore"], exclude: ["README.md"]),
 
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "ModelFiles", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "Labeling", dependencies: ["ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "Labeling", dependencies: ["Datasets", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
         .target(name: "Export", dependencies: [
-            "Models", "ModelFiles", "TensorCore",
+            "Layers", "Models", "ModelFiles", "TensorCore",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
@@ -65,25 +65,28 @@ let package = Package(
         ], exclude: ["README.md"]),
 
         // Benchmarks.
-        .executableTarget(name: "BenchNetwork", dependencies: ["Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .executableTarget(name: "BenchNetwork", dependencies: ["Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .executableTarget(name: "BenchTraining", dependencies: ["Training", "TensorCore"]),
         .executableTarget(name: "BenchFineTune", dependencies: ["TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
         .target(name: "_TestSupport", exclude: ["README.md"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
-        .testTarget(name: "LayersTests", dependencies: ["Layers", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "LayersTests", dependencies: ["Layers", "_TestSupport"]),
         .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "_TestSupport"],
+        .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
+        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TensorCore", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "_TestSupport"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "ImageCodecs", "Models", "ModelFiles", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "_TestSupport"]),
+        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: [
+            "Export", "ImageCodecs", "Models", "ModelFiles", "TensorCore", "_TestSupport",
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ]),
+        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "ImageCodecs", "TensorCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
     ]

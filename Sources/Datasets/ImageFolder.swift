@@ -11,7 +11,7 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
         self.path = path
         self.reason = reason
     }
-    /// "path: reason".
+    /// "path: reason", as every `PathReportingError` prints.
     public var description: String { "\(path): \(reason)" }
 }
 

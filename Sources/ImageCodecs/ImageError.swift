@@ -1,16 +1,7 @@
-/// A decode failure a person can act on: which file, and why, on one line.
-public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file as the caller named it.
-    public let path: String
-    /// What went wrong, without the path (e.g. "empty file").
-    public let reason: String
+import TensorCore
 
-    /// Makes an error for `path`.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
+/// Marks `FileError`s raised by ImageCodecs.
+public enum ImageErrorDomain {}
 
-    /// `"<path>: <reason>"`.
-    public var description: String { "\(path): \(reason)" }
-}
+/// A decode failure a person can act on: which file, and why (e.g. "empty file"), on one line.
+public typealias ImageError = FileError<ImageErrorDomain>

@@ -1,3 +1,4 @@
+import Datasets
 import Foundation
 import ImageCodecs
 
@@ -22,8 +23,9 @@ public struct SkippedFrame: Sendable, Equatable {
 ///
 /// Two files with one number (`1.jpg` and `01.jpg`, or `1.jpg` and `1.png`) would claim one moment, so they are an
 /// error naming both, never a silent pick; so is a number above `SamplingLimits.largestFrameNumber`. Only `.jpg`,
-/// `.jpeg` and `.png` files with a number are frames; everything else (hidden files, other files, sub-folders) is
-/// ignored and listed in `ignoredFiles`. A picture that fails to decode is skipped, recorded in `skippedFrames`
+/// `.jpeg` and `.png` files with a number are frames; hidden entries are ignored, as in every folder Workbench walks
+/// (`FolderWalk`), and everything else (other files, sub-folders) is listed in `ignoredFiles`. Entries that cannot
+/// be read (a name that is not UTF-8, a broken link) are listed in `unreadableEntries`, one line each for the user. A picture that fails to decode is skipped, recorded in `skippedFrames`
 /// and reported to `onSkip`; the frames after it keep their times.
 public final class FrameFolder: FrameSource {
     /// Loads one picture; injectable so tests and callers can choose decoding options.
@@ -39,6 +41,8 @@ public final class FrameFolder: FrameSource {
     public let firstNumber: Int
     /// Names of entries in the folder that are not frames, sorted.
     public let ignoredFiles: [String]
+    /// Entries of the folder that cannot be read, so cannot be frames: each "path: reason", worth a warning line.
+    public let unreadableEntries: [SkippedFile]
     /// Seconds between consecutive frame numbers.
     public let interval: Double
     /// The frame rate, when the caller gave one instead of an interval.
@@ -72,18 +76,18 @@ public final class FrameFolder: FrameSource {
         guard isDirectory.boolValue else {
             throw LabelingError(.unreadableFolder, path: path, reason: "not a folder")
         }
-        let names: [String]
+        var walk = FolderWalk()
+        let entries: [FolderWalk.Entry]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path)
+            entries = try walk.entries(of: path)
         } catch {
-            throw LabelingError(.unreadableFolder, path: path, reason: "cannot list folder: \(error.localizedDescription)")
+            throw LabelingError(.unreadableFolder, path: path, reason: error.reason)
         }
         var frames: [(number: Int, name: String)] = []
         var ignored: [String] = []
-        for name in names {
-            var isSubfolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isSubfolder)
-            guard !isSubfolder.boolValue, let digits = Self.frameNumber(of: name) else {
+        for entry in entries {
+            let name = entry.name
+            guard entry.kind != .folder, let digits = Self.frameNumber(of: name) else {
                 ignored.append(name)
                 continue
             }
@@ -106,6 +110,7 @@ public final class FrameFolder: FrameSource {
         self.frameNumbers = frames.map(\.number)
         self.firstNumber = frames[0].number == 0 ? 0 : 1
         self.ignoredFiles = ignored.sorted()
+        self.unreadableEntries = walk.unreadable
         self.interval = interval
         self.framesPerSecond = framesPerSecond
         self.load = load

@@ -1,5 +1,7 @@
+import TensorCore
+
 /// A user-facing failure of a Labeling operation: it names the file and the reason, on one line.
-public struct LabelingError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct LabelingError: PathReportingError, Equatable {
     /// What went wrong, for code that reacts differently to different failures (and for tests).
     public enum Kind: Sendable, Equatable {
         /// The file or folder does not exist.
@@ -40,7 +42,4 @@ public struct LabelingError: Error, Sendable, Equatable, CustomStringConvertible
         self.path = path
         self.reason = reason
     }
-
-    /// "path: reason".
-    public var description: String { "\(path): \(reason)" }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TensorCore
 
 /// A failure reading or writing the player's `MovieData.json`: names the file and what is wrong.
-public struct MovieDataError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct MovieDataError: PathReportingError, Equatable {
     /// What went wrong.
     public enum Kind: Sendable, Equatable {
         /// The file exists but cannot be read.
@@ -21,9 +21,6 @@ public struct MovieDataError: Error, Sendable, Equatable, CustomStringConvertibl
     public let path: String
     /// One-line explanation.
     public let reason: String
-
-    /// "path: reason".
-    public var description: String { "\(path): \(reason)" }
 }
 
 /// What to set on one movie of the player file.

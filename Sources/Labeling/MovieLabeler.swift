@@ -1,3 +1,5 @@
+import TensorCore
+
 /// The classifier's verdict on one frame.
 public struct LabeledFrame: Sendable, Equatable {
     /// The frame's index in its source.
@@ -74,7 +76,7 @@ public struct MovieLabeler {
                     throw LabelingError(.classifierMismatch, path: sourcePath,
                                         reason: "classifier returned \(row.count) probabilities for \(labels.count) labels")
                 }
-                let best = Self.indexOfMaximum(row)
+                let best = row.indexOfMaximum
                 results.append(LabeledFrame(index: frame.index, second: frame.second, label: labels[best],
                                             confidence: row[best], probabilities: row))
             }
@@ -92,14 +94,5 @@ public struct MovieLabeler {
             throw LabelingError(.noFrames, path: sourcePath, reason: "no frames to label")
         }
         return results
-    }
-
-    /// Index of the largest value; NaN never wins, the first of equal values does.
-    static func indexOfMaximum(_ values: [Float]) -> Int {
-        var best = 0
-        for index in values.indices.dropFirst() where values[index] > values[best] || values[best].isNaN {
-            if !values[index].isNaN { best = index }
-        }
-        return best
     }
 }

@@ -117,17 +117,8 @@ public struct PreprocessingDescription: Sendable, Equatable, Codable {
     public static let efficientNetLite0 = PreprocessingDescription()
 }
 
-/// A model file that cannot be read or written. `description` is "path: reason", one line.
-public struct ModelFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file concerned.
-    public let path: String
-    /// What is wrong, for a person.
-    public let reason: String
-    /// Creates an error.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-    /// "path: reason".
-    public var description: String { "\(path): \(reason)" }
-}
+/// Marks `FileError`s raised by ModelFiles.
+public enum ModelFileErrorDomain {}
+
+/// A model file that cannot be read or written: "path: reason", one line.
+public typealias ModelFileError = FileError<ModelFileErrorDomain>

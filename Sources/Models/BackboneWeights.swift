@@ -1,18 +1,12 @@
 import Layers
 import TensorCore
 
-/// Pretrained backbone weights that cannot be used: `description` is "path: reason".
-public struct BackboneWeightsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The weights file.
-    public let path: String
-    /// What is wrong, in one line (names every missing, unused and wrong-shape tensor).
-    public let reason: String
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-    public var description: String { "\(path): \(reason)" }
-}
+/// Marks `FileError`s about pretrained backbone weights.
+public enum BackboneWeightsErrorDomain {}
+
+/// Pretrained backbone weights that cannot be used: the weights file and a one-line reason that names every
+/// missing, unused and wrong-shape tensor.
+public typealias BackboneWeightsError = FileError<BackboneWeightsErrorDomain>
 
 /// The tensor names and shapes EfficientNet-Lite0's safetensors file must hold: the PyTorch port's state-dict
 /// names (as written by `scripts/convert_backbone.py`), OIHW convolution weights, batch-norm

@@ -3,15 +3,12 @@
 /// or FIFO (`/dev/null`) is written through instead of replaced, a symbolic link keeps pointing where it did, and
 /// a replaced file keeps its permissions.
 public enum AtomicFile {
-    /// A failed atomic write; `reason` is one line.
-    public struct WriteError: Error, Sendable, CustomStringConvertible {
-        /// The destination as the caller named it.
-        public let path: String
-        /// What went wrong, e.g. "cannot write: no space left on device (ENOSPC)".
-        public let reason: String
-        /// `"<path>: <reason>"`.
-        public var description: String { "\(path): \(reason)" }
-    }
+    /// Marks `FileError`s raised by `AtomicFile`.
+    public enum WriteErrorDomain {}
+
+    /// A failed atomic write: the destination as the caller named it and a one-line reason, e.g.
+    /// "cannot write: no space left on device (ENOSPC)".
+    public typealias WriteError = FileError<WriteErrorDomain>
 
     /// The file a write to `path` replaces: `path` itself, or, when it is a symbolic link, the file at the end of
     /// its chain of links (which need not exist yet). Writers that lock beside the file (MovieData) lock there.

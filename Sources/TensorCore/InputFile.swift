@@ -9,7 +9,7 @@ import Glibc
 /// a byte is read, and reads go in caller-sized chunks.
 public final class InputFile {
     /// Why a file could not be opened or read; `description` is "path: reason", one line.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Failure: PathReportingError, Equatable {
         /// What went wrong, for callers that word some cases their own way.
         public enum Kind: Sendable, Equatable {
             /// Nothing at the path (or a symbolic link to nothing).
@@ -36,8 +36,6 @@ public final class InputFile {
             self.reason = reason
         }
 
-        /// `"<path>: <reason>"`.
-        public var description: String { "\(path): \(reason)" }
     }
 
     /// The file as the caller named it.

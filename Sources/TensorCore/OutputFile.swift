@@ -14,22 +14,12 @@ import Glibc
 /// Writes are buffered; the first failed system call (a full disk, `ENOSPC`; a closed pipe, `EPIPE`, once
 /// `SIGPIPE` is ignored) is kept and rethrown by every later call, and `abandon()` removes the temporary file.
 public final class OutputFile {
-    /// A failed write; `description` is "path: reason", one line.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The output as the caller named it ("stdout" for standard output).
-        public let path: String
-        /// What went wrong, e.g. "cannot write: no space left on device (ENOSPC)".
-        public let reason: String
+    /// Marks `FileError`s raised by `OutputFile`.
+    public enum FailureDomain {}
 
-        /// Makes a failure for `path`.
-        public init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
-
-        /// `"<path>: <reason>"`.
-        public var description: String { "\(path): \(reason)" }
-    }
+    /// A failed write, with the output as the caller named it ("stdout" for standard output) and the reason, e.g.
+    /// "cannot write: no space left on device (ENOSPC)".
+    public typealias Failure = FileError<FailureDomain>
 
     /// How the output reaches its destination.
     public enum Kind: Sendable, Equatable {

@@ -182,13 +182,8 @@ public struct SafetensorsFile: Sendable {
     }
 }
 
-/// A safetensors file that cannot be read or written: `description` is "path: reason".
-public struct SafetensorsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let path: String
-    public let reason: String
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-    public var description: String { "\(path): \(reason)" }
-}
+/// Marks `FileError`s raised by `Safetensors`.
+public enum SafetensorsErrorDomain {}
+
+/// A safetensors file that cannot be read or written: "path: reason".
+public typealias SafetensorsError = FileError<SafetensorsErrorDomain>

@@ -1,4 +1,5 @@
 import Foundation
+import TensorCore
 
 /// Softmax of logits divided by a temperature, the one place where logits become probabilities.
 public enum Softmax {
@@ -56,7 +57,7 @@ public enum TemperatureScaling {
     public static func fit(logits: [Float], labels: [Int], classCount: Int) -> Double {
         precondition(logits.count == labels.count * classCount, "TemperatureScaling: logits must hold labels.count × classCount values")
         var correct = 0
-        for (row, label) in labels.enumerated() where argmax(logits, row: row, classCount: classCount) == label { correct += 1 }
+        for (row, label) in labels.enumerated() where logits[(row * classCount)..<((row + 1) * classCount)].indexOfMaximum == label { correct += 1 }
         guard correct > 0, correct < labels.count else { return 1 }
         var low = log(1 / range.upperBound), high = log(1 / range.lowerBound)
         if slope(logits: logits, labels: labels, classCount: classCount, inverseTemperature: exp(low)) >= 0 {
@@ -93,12 +94,6 @@ public enum TemperatureScaling {
         }
         return total / Double(labels.count)
     }
-
-    private static func argmax(_ values: [Float], row: Int, classCount: Int) -> Int {
-        var best = 0
-        for k in 1..<max(classCount, 1) where values[row * classCount + k] > values[row * classCount + best] { best = k }
-        return best
-    }
 }
 
 /// Expected calibration error: how far stated confidence is from the accuracy it comes with.
@@ -118,8 +113,7 @@ public enum CalibrationError {
         var correctCounts = [Int](repeating: 0, count: bins)
         for (row, label) in labels.enumerated() {
             let start = row * classCount
-            var best = 0
-            for k in 1..<classCount where probabilities[start + k] > probabilities[start + best] { best = k }
+            let best = probabilities[start..<(start + classCount)].indexOfMaximum
             let confidence = Double(probabilities[start + best])
             let bin = min(bins - 1, max(0, Int((confidence * Double(bins)).rounded(.up)) - 1))
             counts[bin] += 1

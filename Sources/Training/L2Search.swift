@@ -238,13 +238,8 @@ public enum L2Search {
         var loss = 0.0
         for (row, label) in labels.enumerated() {
             let values = logits[(row * classCount)..<((row + 1) * classCount)]
-            var best = values.startIndex
-            var largest = -Double.infinity
-            for index in values.indices {
-                if values[index] > values[best] { best = index }
-                largest = max(largest, Double(values[index]))
-            }
-            if best - values.startIndex == label { correct += 1 }
+            let largest = Double(values.max() ?? 0)
+            if values.indexOfMaximum == label { correct += 1 }
             var sum = 0.0
             for value in values { sum += exp(Double(value) - largest) }
             loss += largest + log(sum) - Double(values[values.startIndex + label])

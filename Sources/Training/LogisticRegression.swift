@@ -110,10 +110,7 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
     public func predictions(_ features: [Float], count: Int) -> [Int] {
         let values = logits(features, count: count)
         return (0..<count).map { sample in
-            let row = values[(sample * classCount)..<((sample + 1) * classCount)]
-            var best = 0
-            for k in 0..<classCount where row[row.startIndex + k] > row[row.startIndex + best] { best = k }
-            return best
+            values[(sample * classCount)..<((sample + 1) * classCount)].indexOfMaximum
         }
     }
 

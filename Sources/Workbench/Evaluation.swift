@@ -1,3 +1,4 @@
+import TensorCore
 import Training
 
 /// Scores predictions against the truth: accuracy, confusion matrix, per-label metrics, the files it got wrong.
@@ -12,7 +13,7 @@ public enum Evaluation {
         var listed = Set<String>()
         for index in paths.indices {
             let row = Array(probabilities[(index * classCount)..<((index + 1) * classCount)])
-            let predicted = mostProbable(row)
+            let predicted = row.indexOfMaximum
             matrix.add(truth: truths[index], predicted: predicted)
             // A path appears once per repeat of cross-validation; list each wrong file once.
             if predicted != truths[index], listed.insert(paths[index]).inserted {
@@ -29,10 +30,5 @@ public enum Evaluation {
                      perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified,
                      expectedCalibrationError: paths.isEmpty ? nil : CalibrationError.expected(
                          probabilities: probabilities, labels: truths, classCount: classCount))
-    }
-
-    /// The index of the largest probability; the first label wins a tie, so predictions are deterministic.
-    static func mostProbable(_ probabilities: [Float]) -> Int {
-        probabilities.indices.max { probabilities[$0] < probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 > $1) }!
     }
 }

@@ -28,6 +28,8 @@ public enum LabelingWorkflow {
         public var frames: [LabeledFrame]
         /// Frames of a frame folder that could not be decoded: skipped and counted, not fatal.
         public var skippedFrames: [SkippedFrame]
+        /// Entries of a frame folder that cannot be read (names that are not UTF-8, broken links): one line each.
+        public var unreadableEntries: [WorkbenchError] = []
         public var seconds: Double
     }
 
@@ -48,14 +50,17 @@ public enum LabelingWorkflow {
         // size, a product with it) bounded whatever --threads says.
         let threads = min(max(1, extractor.settings.threads), Self.mostWorkers)
         var skipped: [SkippedFrame] = []
+        var unreadableEntries: [WorkbenchError] = []
         let source: FrameSource
         do {
             if isDirectory.boolValue {
                 // Straight to the network's input while decoding: a frame never holds more than its crop.
                 let options = extractor.decodeOptions
-                source = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
-                                         load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
-                                         onSkip: { skipped.append($0) })
+                let folder = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
+                                             load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
+                                             onSkip: { skipped.append($0) })
+                unreadableEntries = folder.unreadableEntries.map { WorkbenchError(path: $0.path, reason: $0.reason) }
+                source = folder
             } else if threads > 1 {
                 // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
                 source = try SegmentedVideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions,
@@ -100,6 +105,7 @@ public enum LabelingWorkflow {
         } catch {
             throw WorkbenchError(path: path, reason: "\(error)")
         }
-        return MovieResult(path: path, frames: frames, skippedFrames: skipped, seconds: Date().timeIntervalSince(started))
+        return MovieResult(path: path, frames: frames, skippedFrames: skipped, unreadableEntries: unreadableEntries,
+                           seconds: Date().timeIntervalSince(started))
     }
 }

@@ -1,5 +1,6 @@
 import Datasets
 import Foundation
+import TensorCore
 import Training
 
 /// One image's classification.
@@ -39,7 +40,7 @@ public enum ClassificationWorkflow {
                 guard probabilities.allSatisfy(\.isFinite) else {
                     return .failure(WorkbenchError(path: path, reason: "the model's probabilities are not finite numbers (overflow in its weights)"))
                 }
-                let best = Evaluation.mostProbable(probabilities)
+                let best = probabilities.indexOfMaximum
                 return .success(Prediction(path: path, label: classifier.labels[best], confidence: probabilities[best],
                                            probabilities: probabilities))
             })

@@ -2,6 +2,7 @@ import Datasets
 import Foundation
 import ModelFiles
 import Models
+import TensorCore
 import Training
 
 /// What to train on and how.
@@ -223,7 +224,7 @@ public enum TrainingWorkflow {
                 Double(heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)].max()!)
             }
             let correct = (0..<heldOutCount).map { row in
-                Evaluation.mostProbable(Array(heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)])) == heldOutTruths[row]
+                heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)].indexOfMaximum == heldOutTruths[row]
             }
             if let target = request.targetPrecision {
                 confidenceThreshold = ConfidenceThresholds.lowestThreshold(reaching: target, confidences: confidences, correct: correct)

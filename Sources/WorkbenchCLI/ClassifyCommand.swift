@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Training
 import Workbench
 
 struct ClassifyCommand: ParsableCommand {
@@ -123,13 +122,13 @@ struct ClassifyCommand: ParsableCommand {
             let probability = prediction.probabilities[labels.firstIndex(of: label)!]
             fields.append("\"label\":\(jsonString(label))")
             fields.append("\"confidence\":\(jsonNumber(probability))")
-            fields.append("\"top_label\":\(jsonString(prediction.label))")
+            fields.append("\"topLabel\":\(jsonString(prediction.label))")
         } else {
             fields.append("\"label\":\(jsonString(answered ? prediction.label : Self.unknownLabel))")
             fields.append("\"confidence\":\(jsonNumber(prediction.confidence))")
             if abstain {
                 fields.append("\"abstained\":\(!answered)")
-                fields.append("\"top_label\":\(jsonString(prediction.label))")
+                fields.append("\"topLabel\":\(jsonString(prediction.label))")
             }
         }
         if top > 1 {

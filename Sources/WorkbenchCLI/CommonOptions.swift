@@ -1,5 +1,4 @@
 import ArgumentParser
-import TensorCore
 import Workbench
 
 /// Options every command that runs the network shares.

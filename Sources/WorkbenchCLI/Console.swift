@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TensorCore
 import Workbench
 
 /// Everything the CLI writes to the terminal: results on stdout, progress and problems on stderr.

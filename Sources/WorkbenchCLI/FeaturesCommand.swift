@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TensorCore
 import Workbench
 
 struct FeaturesCommand: ParsableCommand {

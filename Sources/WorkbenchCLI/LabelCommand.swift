@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Labeling
 import Workbench
 
 struct LabelCommand: ParsableCommand {
@@ -132,6 +131,7 @@ struct LabelCommand: ParsableCommand {
                 }
                 progress.finish()
                 totalFrames += result.frames.count
+                for problem in result.unreadableEntries { Console.warn("warning: \(problem) (not a frame)") }
                 for skipped in result.skippedFrames { Console.warn("warning: \(skipped.error) (frame skipped)") }
                 let summary = VideoSummary(video: movie, labels: classifier.labels, frames: result.frames, window: highlightOptions.window)
                 summaries.append(summary)
@@ -229,12 +229,12 @@ struct LabelCommand: ParsableCommand {
         let markerText = markers.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { "\(jsonString($0)):\(jsonString(markers[$0]!))" }
         let means = summary.labels.map { "\(jsonString($0)):\(jsonNumber(summary.meanConfidence[$0] ?? 0))" }
         let windows = summary.labels.compactMap { label in
-            summary.bestWindows[label].map { "\(jsonString(label)):{\"start\":\(jsonNumber($0.start)),\"end\":\(jsonNumber($0.end)),\"mean_confidence\":\(jsonNumber($0.meanConfidence))}" }
+            summary.bestWindows[label].map { "\(jsonString(label)):{\"start\":\(jsonNumber($0.start)),\"end\":\(jsonNumber($0.end)),\"meanConfidence\":\(jsonNumber($0.meanConfidence))}" }
         }
         return "{\"movie\":\(jsonString(result.path)),\"frames\":[\(frames.joined(separator: ","))],"
-            + "\"markers\":{\(markerText.joined(separator: ","))},\"skipped_frames\":\(result.skippedFrames.count),"
-            + "\"summary\":{\"top_label\":\(jsonString(summary.topLabel)),\"mean_confidence\":{\(means.joined(separator: ","))},"
-            + "\"best_windows\":{\(windows.joined(separator: ","))}}}"
+            + "\"markers\":{\(markerText.joined(separator: ","))},\"skippedFrames\":\(result.skippedFrames.count),"
+            + "\"summary\":{\"topLabel\":\(jsonString(summary.topLabel)),\"meanConfidence\":{\(means.joined(separator: ","))},"
+            + "\"bestWindows\":{\(windows.joined(separator: ","))}}}"
     }
 }
 

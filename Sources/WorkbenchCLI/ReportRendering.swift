@@ -1,5 +1,4 @@
 import Foundation
-import Training
 import Workbench
 
 /// Plain-text tables for people; `--json` output bypasses these.

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import TensorCore
-import Training
 import Workbench
 
 struct TrainCommand: ParsableCommand {

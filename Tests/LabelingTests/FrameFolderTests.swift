@@ -27,6 +27,20 @@ final class FrameFolderTests: XCTestCase {
         return frames
     }
 
+    func testFrameNamesThatAreNotUTF8AreReportedNotDropped() throws {
+        let folder = try makeFolder(["1.jpg", "3.jpg"])
+        var rawPath = Array(folder.utf8) + Array("/2".utf8) + [0xE9] + Array(".jpg".utf8) + [0]
+        let descriptor = rawPath.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(descriptor, 0, "cannot create the test file")
+        close(descriptor)
+        let source = try FrameFolder(path: folder, load: loader())
+        XCTAssertEqual(source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }, ["1.jpg", "3.jpg"])
+        XCTAssertEqual(source.unreadableEntries.map(\.description),
+                       [folder + "/2\\xE9.jpg: name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"])
+    }
+
     func testNaturalNumericOrder() throws {
         let folder = try makeFolder(["10.jpg", "2.jpg", "1.jpg", "11.png", "3.jpeg", "20.JPG", "100.jpg"])
         let source = try FrameFolder(path: folder, load: loader())
@@ -42,7 +56,7 @@ final class FrameFolderTests: XCTestCase {
         let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
         XCTAssertEqual(names, ["frame_0001.png", "frame_0002.png", "frame_0010.png", "999999999.jpg"])
         XCTAssertEqual(source.frameNumbers, [1, 2, 10, 999_999_999])
-        XCTAssertEqual(source.ignoredFiles, [".hidden1.jpg", "5.jpg", "7.gif", "cover.jpg", "notes.txt"])
+        XCTAssertEqual(source.ignoredFiles, ["5.jpg", "7.gif", "cover.jpg", "notes.txt"], "hidden entries are not listed")
     }
 
     /// Found by the frame_number fuzz harness: a digit followed by a combining mark is one Character that a range

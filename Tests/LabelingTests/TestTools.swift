@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
 import ImageCodecs
 @testable import Labeling
+import TensorCore
+import XCTest
 
 /// A fresh temporary folder, removed when the test ends.
 func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
@@ -60,7 +61,7 @@ func assertLabelingError<T>(_ kind: LabelingError.Kind, file: StaticString = #fi
 
 /// A labeled frame with given probabilities; the label is the arg-max, as MovieLabeler makes it.
 func labeledFrame(_ second: Double, _ labels: [String], _ probabilities: [Float]) -> LabeledFrame {
-    let best = MovieLabeler.indexOfMaximum(probabilities)
+    let best = probabilities.indexOfMaximum
     return LabeledFrame(index: Int(second), second: second, label: labels[best], confidence: probabilities[best],
                         probabilities: probabilities)
 }

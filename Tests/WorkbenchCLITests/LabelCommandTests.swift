@@ -111,7 +111,14 @@ final class LabelCommandTests: XCTestCase {
         let labelled = try XCTUnwrap(result["frames"] as? [[String: Any]])
         XCTAssertEqual(labelled.map { $0["second"] as? Double ?? -1 }, [0, 0.5, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5])
         XCTAssertEqual(labelled.map { $0["label"] as? String ?? "" }, Array(repeating: "cat", count: 5) + Array(repeating: "espresso", count: 6))
-        XCTAssertEqual(result["skipped_frames"] as? Int, 1)
+        XCTAssertEqual(result["skippedFrames"] as? Int, 1)
+        // One key style (camelCase) throughout, as the training report uses.
+        let summary = try XCTUnwrap(result["summary"] as? [String: Any])
+        XCTAssertEqual(summary["topLabel"] as? String, "espresso")
+        XCTAssertEqual(Set((try XCTUnwrap(summary["meanConfidence"] as? [String: Any])).keys), ["cat", "espresso"])
+        let windows = try XCTUnwrap(summary["bestWindows"] as? [String: [String: Any]])
+        XCTAssertFalse(windows.isEmpty)
+        for window in windows.values { XCTAssertEqual(Set(window.keys), ["start", "end", "meanConfidence"]) }
         XCTAssertTrue(outcome.standardError.contains("4.jpg"), "the corrupt frame is named: \(outcome.standardError)")
     }
 

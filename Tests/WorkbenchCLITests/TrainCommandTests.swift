@@ -163,7 +163,7 @@ final class TrainCommandTests: XCTestCase {
             let sure = confidence >= threshold - 1e-6
             XCTAssertEqual(prediction["label"] as? String, sure ? "cat" : "unknown", "confidence \(confidence)")
             XCTAssertEqual(prediction["abstained"] as? Bool, !sure)
-            XCTAssertEqual(prediction["top_label"] as? String, "cat")
+            XCTAssertEqual(prediction["topLabel"] as? String, "cat")
             if !sure { abstained += 1 }
         }
         XCTAssertTrue((1...5).contains(abstained), "some answered, some not: \(abstained) of 6 abstained")

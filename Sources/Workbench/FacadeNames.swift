@@ -1,0 +1,40 @@
+import Labeling
+import TensorCore
+import Training
+
+// The lower modules' types that callers of the facade name (the CLI among them), so that they import Workbench
+// alone. Each is an alias of the module's own type, never a second implementation; the facade's dependency list
+// stays the one place that decides what reaches the outside.
+
+/// The bounds on sampling intervals and frame numbers (`Labeling.SamplingLimits`).
+public typealias SamplingLimits = Labeling.SamplingLimits
+/// Turns per-frame verdicts into the labels markers use: minimum confidence, fallback, smoothing (`Labeling`).
+public typealias MarkerPolicy = Labeling.MarkerPolicy
+/// One frame's label after the marker policy, and why (`Labeling`).
+public typealias FrameDecision = Labeling.FrameDecision
+/// A video's mean confidence per label, its top label and each label's best window (`Labeling`).
+public typealias VideoSummary = Labeling.VideoSummary
+/// Choosing and joining highlight clips (`Labeling`).
+public typealias Highlights = Labeling.Highlights
+/// Which videos give a highlight clip (`Labeling`).
+public typealias HighlightSelection = Labeling.HighlightSelection
+/// The player's `MovieData.json`: strict load, atomic locked update (`Labeling`).
+public typealias MovieData = Labeling.MovieData
+/// What to set on one movie of `MovieData.json` (`Labeling`).
+public typealias MovieUpdate = Labeling.MovieUpdate
+/// How training weighs the labels: uniform or balanced (`Training`).
+public typealias ClassWeighting = Training.ClassWeighting
+/// The Wilson score interval of an accuracy (`Training`).
+public typealias WilsonInterval = Training.WilsonInterval
+/// An accuracy's interval as reports store it (`Training`).
+public typealias AccuracyInterval = Training.AccuracyInterval
+/// Whole-file atomic writes (`TensorCore`).
+public typealias AtomicFile = TensorCore.AtomicFile
+/// A buffered output file or standard output, atomic for regular files (`TensorCore`).
+public typealias OutputFile = TensorCore.OutputFile
+/// JSON literals: quoted strings and numbers (`TensorCore`).
+public typealias JSONText = TensorCore.JSONText
+/// Parallel loops over the machine's cores (`TensorCore`).
+public typealias Parallel = TensorCore.Parallel
+/// `errno` as words (`TensorCore`).
+public typealias SystemError = TensorCore.SystemError
