@@ -68,7 +68,7 @@ public final class LabelingReview {
     }
 
     private func keep(_ frame: Frame, _ probabilities: [Float]) {
-        let best = Evaluation.mostProbable(probabilities)
+        let best = probabilities.indexOfMaximum
         let label = probabilities[best] < policy.minimumConfidence ? policy.fallbackLabel : labels[best]
         guard label != previousLabel else { return }
         previousLabel = label

@@ -163,7 +163,7 @@ public enum ModelReports {
         for row in predictions.paths.indices where seen.insert(predictions.paths[row]).inserted {
             // Each file once (held-out images can be predicted once per cross-validation repeat).
             let probabilities = predictions.probabilities[(row * classCount)..<((row + 1) * classCount)]
-            let best = Evaluation.mostProbable(Array(probabilities))
+            let best = Array(probabilities).indexOfMaximum
             if best == predictions.truths[row] { examples[best].append((row, probabilities[probabilities.startIndex + best])) }
         }
         let chosen = examples.map { rows in
@@ -202,7 +202,7 @@ public enum ModelReports {
         var confidenceSums = [Double](repeating: 0, count: bins)
         for row in predictions.paths.indices {
             let probabilities = Array(predictions.probabilities[(row * classCount)..<((row + 1) * classCount)])
-            let best = Evaluation.mostProbable(probabilities)
+            let best = probabilities.indexOfMaximum
             let confidence = Double(probabilities[best])
             let bin = min(bins - 1, max(0, Int((confidence * Double(bins)).rounded(.up)) - 1))
             counts[bin] += 1
@@ -240,7 +240,7 @@ public enum ModelReports {
         var confidences: [Double] = [], correct: [Bool] = []
         for row in predictions.paths.indices {
             let probabilities = Array(predictions.probabilities[(row * classCount)..<((row + 1) * classCount)])
-            let best = Evaluation.mostProbable(probabilities)
+            let best = probabilities.indexOfMaximum
             confidences.append(Double(probabilities[best]))
             correct.append(best == predictions.truths[row])
         }
