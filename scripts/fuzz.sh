@@ -122,9 +122,10 @@ if needs model_file; then
 fi
 if needs movie_data || needs frame_number; then
     module ImageCodecs
-    module Labeling TensorCore ImageCodecs
-    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift TensorCore ImageCodecs Labeling
-    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift TensorCore ImageCodecs Labeling
+    module Datasets TensorCore
+    module Labeling TensorCore ImageCodecs Datasets
+    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift TensorCore ImageCodecs Datasets Labeling
+    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift TensorCore ImageCodecs Datasets Labeling
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 
