@@ -14,8 +14,9 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 # 1. Debian packages (only when one is missing). python3-venv gives Debian's python3 its `venv` module: Debian's
 #    python3 is "externally managed" (PEP 668), so the Python tools go into .venv/, never into the system.
 #    chromium renders the HTML reports in the tests; fonts-dejavu-core is the font ffmpeg burns labels in with
-#    (label --annotate).
-read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core}"
+#    (label --annotate). slurm-wlm and munge give the tests a one-node cluster, run from a temporary folder
+#    (scripts/slurm-cluster.sh).
+read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core slurm-wlm munge}"
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
