@@ -3,7 +3,7 @@ import PackageDescription
 
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports} → Models → Layers → TensorCore → CBLAS
-// Reports → ImageCodecs (thumbnail encoders)
+// Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs (Foundation only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore}
 let package = Package(
@@ -56,8 +56,11 @@ let package = Package(
         ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
         .target(name: "Reports", dependencies: ["ImageCodecs"], exclude: ["README.md"]),
+        // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
+        .target(name: "ClusterJobs", exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
+            "ClusterJobs",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
@@ -88,6 +91,7 @@ let package = Package(
         ]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "ImageCodecs", "TensorCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
     ]
 )
