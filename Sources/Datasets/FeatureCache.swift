@@ -63,17 +63,12 @@ public struct FeatureCache: Sendable {
         return features
     }
 
-    /// `mkdir -p` that tolerates another process creating the same folders at the same moment.
+    /// The entry's folder, created as needed while other processes may be creating it too.
     private static func makeFolders(_ path: String) throws(DatasetError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw DatasetError(path: current, reason: "cannot create the feature cache folder: \(String(cString: strerror(errno)))")
-            }
-        }
-        guard FolderWalk.isFolder(path) else {
-            throw DatasetError(path: path, reason: "cannot create the feature cache folder: a file is in the way")
+        do {
+            try FolderCreation.create(path)
+        } catch {
+            throw DatasetError(path: error.path, reason: error.reason.replacingOccurrences(of: "the folder", with: "the feature cache folder"))
         }
     }
 }

@@ -27,6 +27,10 @@ public struct LabelingError: PathReportingError, Equatable {
         case invalidArgument
         /// Writing an output file failed.
         case writeFailed
+        /// A results folder belongs to another run (other movies or settings), or a result file is damaged.
+        case resultsMismatch
+        /// Movies of a run have no result yet.
+        case resultsMissing
     }
 
     /// The kind of failure.

@@ -171,13 +171,19 @@ public struct MovieData: Sendable, Equatable {
     /// concurrent updates of one file each see the others' movies and none is lost. A file that is not valid
     /// MovieData is reported and left untouched.
     public static func update(path: String, with update: MovieUpdate) throws(MovieDataError) {
+        try self.update(path: path, with: [update])
+    }
+
+    /// Load, upsert each movie in order, save once, all under the one lock: a merge of many results is one write,
+    /// and the file is the same as after one `update` per movie in that order.
+    public static func update(path: String, with updates: [MovieUpdate]) throws(MovieDataError) {
         // Before the lock, so `/dev/zero` is refused without a lock file appearing in /dev.
         var status = stat()
         if stat(path, &status) == 0 { try refuseSpecialFile(status, path: path) }
         let lock = try FileLock(path: lockPath(for: path), subject: path)
         defer { lock.release() }
         var data = try load(path: path)
-        data.upsert(update)
+        for update in updates { data.upsert(update) }
         try data.save(path: path)
     }
 
