@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster in one folder, for the tests and for trying `workbench slurm` on one machine.
 #
-# Usage: scripts/slurm-cluster.sh start DIR    configure and start munged, slurmctld and slurmd; wait until the
-#                                              node is idle; print the line that points Slurm's commands at it
-#        scripts/slurm-cluster.sh stop DIR     cancel every job, stop every daemon, leave nothing running
+# Usage: scripts/slurm-cluster.sh start DIR [--until-exit PID]
+#            configure and start munged, slurmctld and slurmd; wait until the node is idle; print the line that
+#            points Slurm's commands at it. With --until-exit, a watcher stops the cluster once process PID has
+#            ended, so a test run that crashes still leaves nothing running.
+#        scripts/slurm-cluster.sh stop DIR
+#            cancel every job, stop every daemon (and the watcher), leave nothing running
 #
-# Everything lives in DIR: its own MUNGE key and socket, slurm.conf and cgroup.conf, state, spool, logs and pid
-# files, and free ports on 127.0.0.1, so it never touches (or collides with) a system Slurm or MUNGE. Clients find
+# Everything lives in DIR: its own MUNGE key, slurm.conf and cgroup.conf, state, logs and pid files, and free ports
+# on 127.0.0.1, so it never touches (or collides with) a system Slurm or MUNGE. The sockets (MUNGE's, slurmd's
+# spool) go in a short folder /tmp/wbslurm.XXXXXX named in DIR/sockets, since a Unix socket path is limited to
+# 108 bytes and DIR may be deep. Clients find
 # it through SLURM_CONF=DIR/slurm.conf (DIR/env holds the export line). The daemons run as the current user
 # (SlurmUser), which must be root for slurmd to start jobs the usual way; CI runs as root.
 #
@@ -15,13 +20,21 @@
 set -euo pipefail
 
 say() { printf 'slurm-cluster: %s\n' "$*" >&2; }
-usage() { say "usage: scripts/slurm-cluster.sh start|stop DIR"; exit 2; }
+usage() { say "usage: scripts/slurm-cluster.sh start DIR [--until-exit PID] | stop DIR"; exit 2; }
 
-[ $# -eq 2 ] || usage
+[ $# -ge 2 ] || usage
 action=$1
+owner=""
+if [ "$action" = start ] && [ $# -eq 4 ] && [ "$3" = --until-exit ]; then
+    owner=$4
+    case "$owner" in ''|*[!0-9]*) usage ;; esac
+elif [ $# -ne 2 ]; then
+    usage
+fi
 mkdir -p "$2"
 dir=$(cd "$2" && pwd -P)
 conf="$dir/slurm.conf"
+script=$(cd "$(dirname "$0")" && pwd -P)/$(basename "$0")
 
 # A free TCP port on 127.0.0.1, other than the ones given: the kernel picks it (bind to port 0).
 free_port() {
@@ -33,7 +46,8 @@ free_port() {
 }
 
 # Processes that belong to this cluster: the daemons (their pid files), and anything started with this cluster's
-# marker in its environment (the daemons' children: slurmstepd and the jobs it runs).
+# marker in its environment (the watcher, and the daemons' children: slurmstepd and the jobs it runs). Only the
+# daemons and the watcher are given the marker, never this script's own shell, whose subshells would match.
 cluster_pids() {
     local file pid
     for file in "$dir"/run/*.pid; do
@@ -45,6 +59,10 @@ cluster_pids() {
         pid=${pid#/proc/}
         [ "$pid" = "$$" ] && continue
         if grep -qzxF "WORKBENCH_SLURM_CLUSTER=$dir" "/proc/$pid/environ" 2>/dev/null; then
+            echo "$pid"
+        # A job's own processes carry the submitter's environment: this cluster's SLURM_CONF and a job id.
+        elif grep -qzxF "SLURM_CONF=$conf" "/proc/$pid/environ" 2>/dev/null \
+             && grep -qz "^SLURM_JOB_ID=" "/proc/$pid/environ" 2>/dev/null; then
             echo "$pid"
         fi
     done
@@ -73,6 +91,12 @@ stop() {
         sleep 0.2
     fi
     rm -f "$dir"/run/*.pid
+    if [ -f "$dir/sockets" ]; then
+        local sockets
+        sockets=$(cat "$dir/sockets")
+        case "$sockets" in /tmp/wbslurm.*) rm -rf "$sockets" ;; esac
+        rm -f "$dir/sockets"
+    fi
 }
 
 start() {
@@ -87,9 +111,17 @@ start() {
     export PATH="$PATH:/usr/sbin"
     local user
     user=$(id -un)
-    mkdir -p "$dir"/{munge,state,spool,log,run}
-    # MUNGE refuses a key or socket folder that others may write to.
+    mkdir -p "$dir"/{munge,state,log,run}
+    # MUNGE refuses a key or socket folder that others may write to (mktemp makes it 0700).
     chmod 700 "$dir/munge"
+    local sockets
+    if [ -f "$dir/sockets" ]; then  # left by a start that never saw its stop
+        sockets=$(cat "$dir/sockets")
+        case "$sockets" in /tmp/wbslurm.*) rm -rf "$sockets" ;; esac
+    fi
+    sockets=$(mktemp -d /tmp/wbslurm.XXXXXX)
+    echo "$sockets" > "$dir/sockets"
+    mkdir -p "$sockets/spool"
     if [ ! -f "$dir/munge/munge.key" ]; then
         head -c 1024 /dev/urandom > "$dir/munge/munge.key"
         chmod 600 "$dir/munge/munge.key"
@@ -113,9 +145,9 @@ SlurmdUser=$user
 AuthType=auth/munge
 CredType=cred/munge
 # cred_expire also sets how long a requeued job waits before it may start again (120 s by default).
-AuthInfo=socket=$dir/munge/munge.socket,cred_expire=5
+AuthInfo=socket=$sockets/munge.socket,cred_expire=5
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool/slurmd-%n
+SlurmdSpoolDir=$sockets/spool
 SlurmctldPidFile=$dir/run/slurmctld.pid
 SlurmdPidFile=$dir/run/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
@@ -149,14 +181,29 @@ IgnoreSystemd=yes
 EOF
     echo "export SLURM_CONF=$conf" > "$dir/env"
 
+    # The daemons must not inherit the caller's other descriptors: a caller that waits for the end of a pipe or
+    # socket it gave this script (Foundation's Process does) would otherwise wait as long as the cluster runs.
+    local descriptor
+    for descriptor in /proc/$$/fd/*; do
+        descriptor=${descriptor##*/}
+        case "$descriptor" in 0|1|2|255) ;; *) eval "exec $descriptor>&-" 2>/dev/null || true ;; esac
+    done
+
     # Any failure from here on stops whatever did start.
     trap 'say "start failed; logs in $dir/log"; stop' ERR
-    export WORKBENCH_SLURM_CLUSTER=$dir SLURM_CONF=$conf
-    munged --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+    export SLURM_CONF=$conf
+    local marker="WORKBENCH_SLURM_CLUSTER=$dir"
+    env "$marker" munged --socket="$sockets/munge.socket" --key-file="$dir/munge/munge.key" \
         --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" \
         --force
-    slurmctld -f "$conf" -i
-    slurmd -f "$conf" -N localhost
+    env "$marker" slurmctld -f "$conf" -i
+    env "$marker" slurmd -f "$conf" -N localhost
+    if [ -n "$owner" ]; then
+        # Its own session, so it outlives the owner's process group; the stop it runs drops the marker first.
+        setsid env "$marker" bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done
+                                      exec env -u WORKBENCH_SLURM_CLUSTER "$2" stop "$3"' \
+            watcher "$owner" "$script" "$dir" </dev/null >/dev/null 2>&1 &
+    fi
 
     local state=""
     for _ in $(seq 150); do

@@ -33,4 +33,13 @@ public struct ImageFileList: Sendable {
         }
         return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) })
     }
+
+    /// The part of these files (and of the unreadable entries, which count as failed images) that `shard` holds,
+    /// split as `InputSharding.images` splits paths.
+    public func shard(_ shard: Shard) -> ImageFileList {
+        let paths = files + unreadable.map { $0.path ?? "" }
+        let kept = Set(InputSharding.imagePositions(paths, shard: shard))
+        return ImageFileList(files: files.indices.filter { kept.contains($0) }.map { files[$0] },
+                             unreadable: unreadable.indices.filter { kept.contains(files.count + $0) }.map { unreadable[$0] })
+    }
 }

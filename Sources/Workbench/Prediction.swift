@@ -59,9 +59,10 @@ public enum ClassificationWorkflow {
 
     /// Evaluates `folder`: its label subfolders (or, for a dataset folder, its testing split) against the model.
     /// A label the model does not know is an error naming it. Unreadable files are skipped with a warning each
-    /// and listed in the result; with `strict` the first one is the error instead.
+    /// and listed in the result; with `strict` the first one is the error instead. With `shard`, only that part of
+    /// the images is evaluated (`InputSharding`).
     public static func evaluate(
-        folder: String, classifier: Classifier, extractor: FeatureExtractor, strict: Bool = false,
+        folder: String, classifier: Classifier, extractor: FeatureExtractor, strict: Bool = false, shard: Shard? = nil,
         progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
     ) throws(WorkbenchError) -> EvaluationResult {
         let labelled: ImageFolder
@@ -85,9 +86,17 @@ public enum ClassificationWorkflow {
             truths += Array(repeating: index, count: labelFolder.files.count)
         }
         var unreadable = labelled.unreadable.map { TrainingReport.Problem(path: $0.path, reason: $0.reason) }
+        guard !paths.isEmpty else { throw WorkbenchError(path: folder, reason: "no labelled images (expected one subfolder of images per label)") }
+        if let shard {
+            // Entries that cannot be read are split with the images, so each is reported by one task only.
+            let kept = Set(InputSharding.imagePositions(paths + unreadable.map(\.path), shard: shard))
+            let mine = paths.indices.filter { kept.contains($0) }
+            guard !mine.isEmpty else { throw WorkbenchError(path: folder, reason: "shard \(shard) holds none of the \(paths.count) images") }
+            unreadable = unreadable.indices.filter { kept.contains(paths.count + $0) }.map { unreadable[$0] }
+            (paths, truths) = (mine.map { paths[$0] }, mine.map { truths[$0] })
+        }
         if strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
         for problem in unreadable { warning("\(problem.path): \(problem.reason) (skipped)") }
-        guard !paths.isEmpty else { throw WorkbenchError(path: folder, reason: "no labelled images (expected one subfolder of images per label)") }
         var usedPaths: [String] = [], usedTruths: [Int] = [], probabilities: [Float] = []
         var firstFailure: WorkbenchError?
         classify(paths: paths, classifier: classifier, extractor: extractor) { index, path, result in

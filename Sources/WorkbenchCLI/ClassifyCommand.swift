@@ -148,10 +148,13 @@ struct EvaluateCommand: ParsableCommand {
             FOLDER holds one subfolder of images per label (or is a dataset folder, whose testing split is used). \
             Prints accuracy, the confusion matrix, per-label precision, recall and F1, and the misclassified files.
 
+            With --shard I/N (or inside a Slurm array job) only that part of the images is evaluated.
+
             Examples:
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
               workbench evaluate Drawings.wbmodel datasets/drawings --json
               workbench evaluate Drawings.wbmodel datasets/drawings --html evaluation.html
+              workbench evaluate Drawings.wbmodel "Testing Data" --shard 1/2
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -169,6 +172,7 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup var skipping: StrictOption
+    @OptionGroup var sharding: ShardOptions
 
     func run() throws {
         try Console.run {
@@ -177,7 +181,7 @@ struct EvaluateCommand: ParsableCommand {
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
             var progress: ProgressBar?
             let result = try ClassificationWorkflow.evaluate(folder: folder, classifier: classifier, extractor: extractor,
-                strict: skipping.strict,
+                strict: skipping.strict, shard: try sharding.resolve(),
                 progress: { done, total in
                     if progress == nil { progress = ProgressBar(total: total, label: "evaluate") }
                     progress?.update(completed: done)

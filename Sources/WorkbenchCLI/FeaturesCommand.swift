@@ -12,10 +12,16 @@ struct FeaturesCommand: ParsableCommand {
             when any file failed. -o writes a regular file atomically (a failed run leaves no partial file) and \
             writes a device or pipe (-o /dev/null) through.
 
+            --fill-cache stores the features in the feature cache instead (as train does), so that train, \
+            evaluate and classify over those images later skip the network; images already cached are skipped. \
+            With --shard I/N (or inside a Slurm array job) only that part of the images is embedded: \
+            `workbench slurm features` fills the cache of a whole dataset this way.
+
             Examples:
               workbench features photo.jpg
               workbench features datasets/drawings --json -o features.jsonl
               workbench features drawing.png photo.jpg photos/ --threads 1
+              workbench features datasets/drawings --fill-cache --shard 0/2
             """)
 
     @Argument(help: ArgumentHelp("Image files or folders.", valueName: "image-or-folder"))
@@ -27,18 +33,33 @@ struct FeaturesCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout (atomically).", valueName: "file"))
     var output: String?
 
+    @Flag(name: .long, help: "Store the features in the feature cache and write no vectors (see --shard).")
+    var fillCache = false
+
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
     @OptionGroup var skipping: StrictOption
+    @OptionGroup var sharding: ShardOptions
+
+    func validate() throws {
+        if fillCache, json || output != nil { throw ValidationError("--fill-cache writes no vectors: leave out --json and -o") }
+    }
 
     func run() throws {
         try Console.run {
-            let list = try ImageFileList.expand(inputs)
-            if skipping.strict, let first = list.unreadable.first { throw first }
-            for problem in list.unreadable { Console.warn("\(problem)") }
+            var list = try ImageFileList.expand(inputs)
             guard !list.files.isEmpty || !list.unreadable.isEmpty else {
                 throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))")
             }
+            if let shard = try sharding.resolve() {
+                let total = list.files.count + list.unreadable.count
+                list = list.shard(shard)
+                Console.warn("shard \(shard): \(list.files.count + list.unreadable.count) of \(total) images")
+                if list.files.isEmpty && list.unreadable.isEmpty { return }
+            }
+            if skipping.strict, let first = list.unreadable.first { throw first }
+            for problem in list.unreadable { Console.warn("\(problem)") }
+            if fillCache { return try fill(list) }
             // Embedding is a raw measurement: always computed, never served from the training cache.
             let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: false)
             let sink = try output.map { path throws(OutputFile.Failure) in try OutputFile.open(path: path) } ?? Console.standardOutput
@@ -81,6 +102,19 @@ struct FeaturesCommand: ParsableCommand {
                          + (failures > 0 ? ", \(failures) failed" : ""))
             if failures > 0 { throw ExitCode(1) }
         }
+    }
+
+    private func fill(_ list: ImageFileList) throws {
+        let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: true)
+        let progress = ProgressBar(total: list.files.count, label: "features")
+        let outcome = try FeatureCacheFill.fill(paths: list.files, extractor: extractor, strict: skipping.strict,
+                                                progress: { done, _ in progress.update(completed: done) },
+                                                failure: { error in progress.finish(); Console.warn("\(error)") })
+        progress.finish()
+        let failed = outcome.failed + list.unreadable.count
+        Console.warn("\(outcome.cached) of \(list.files.count + list.unreadable.count) images in the feature cache after "
+                     + "\(String(format: "%.2f", progress.elapsed)) s" + (failed > 0 ? ", \(failed) failed" : ""))
+        if failed > 0 { throw ExitCode(1) }
     }
 
     private func jsonLine(path: String, features: [Float]) -> String {

@@ -14,6 +14,12 @@ struct LabelCommand: ParsableCommand {
             (not a video, no readable frames) is named and skipped and the others go on; the exit status is then 1. \
             --min-confidence auto takes the threshold the model was trained for (train --target-precision).
 
+            --results DIR writes one result file per movie into DIR instead (a rerun skips the movies done), and \
+            `workbench label merge DIR --movie-data MovieData.json` puts them all into the player's file; with \
+            --shard I/N (or inside a Slurm array job) only that part of the movies is labeled, so the tasks of a \
+            cluster job share the work (`workbench slurm label` writes and submits such a job). A movie's id is \
+            its file name without extension.
+
             Examples:
               workbench label Drawings.wbmodel movie.mp4
               workbench label Drawings.wbmodel movie.mp4 --movie-data MovieData.json --id 3
@@ -24,7 +30,11 @@ struct LabelCommand: ParsableCommand {
               workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal -o reel.mp4
               workbench label Drawings.wbmodel movie.mp4 --html review.html --vtt movie.vtt
               workbench label Drawings.wbmodel movie.mp4 --annotate movie-labelled.mp4
-            """)
+              workbench label Drawings.wbmodel clips/*.mp4 --results results --shard 0/2
+              workbench label Drawings.wbmodel clips/*.mp4 --results results --shard 1/2
+              workbench label merge results --movie-data MovieData.json
+            """,
+        subcommands: [LabelMergeCommand.self])
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
     var model: String
@@ -48,22 +58,22 @@ struct LabelCommand: ParsableCommand {
     @OptionGroup(title: "Review") var review: ReviewOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup(title: "Sharded runs") var sharding: ShardOptions
+
+    @Option(name: .long, help: ArgumentHelp("Write one result file per movie into this folder (see label merge).", valueName: "folder"))
+    var results: String?
 
     func validate() throws {
+        if results != nil || sharding.shard != nil {
+            if movieData.movieData != nil {
+                throw ValidationError("--movie-data takes one movie; a sharded run writes --results DIR, then label merge DIR --movie-data FILE")
+            }
+        }
+        if results != nil, json || highlightOptions.summary || highlightOptions.highlights != nil || review.isRequested {
+            throw ValidationError("--results writes result files only: leave out --json, --summary, --highlights, --html, --vtt and --annotate")
+        }
+        try Self.validate(every: every, fps: fps, markers: markerOptions)
         let shortest = SamplingLimits.shortestInterval, longest = SamplingLimits.longestInterval
-        guard every.isFinite, (shortest...longest).contains(every) else {
-            throw ValidationError("--every must be between \(number(shortest)) and \(number(longest)) seconds (a millisecond to a day), got \(number(every))")
-        }
-        if let fps, !(fps.isFinite && (1 / longest...1 / shortest).contains(fps)) {
-            throw ValidationError("--fps must be between 1/\(number(longest)) (a frame a day) and \(number(1 / shortest)), got \(number(fps))")
-        }
-        if case .value(let value) = markerOptions.minConfidence, !(0...1).contains(value) {
-            throw ValidationError("--min-confidence must be between 0 and 1, got \(number(value)) (or auto: the model's threshold)")
-        }
-        guard (1...Int(longest)).contains(markerOptions.smooth) else {
-            throw ValidationError("--smooth must be between 1 and \(Int(longest)) seconds (a day), got \(markerOptions.smooth)")
-        }
-        guard !(markerOptions.fallback?.isEmpty ?? false) else { throw ValidationError("--fallback must not be empty") }
         if movieData.movieData != nil {
             guard movies.count == 1 else { throw ValidationError("--movie-data takes exactly one movie") }
             guard movieData.id != nil else { throw ValidationError("--movie-data needs --id, the movie's id in the file") }
@@ -80,11 +90,33 @@ struct LabelCommand: ParsableCommand {
         try review.validate(movieCount: movies.count)
     }
 
+    /// The sampling and marker options, checked the same way here and in `workbench slurm label`.
+    static func validate(every: Double, fps: Double?, markers markerOptions: MarkerOptions) throws {
+        let shortest = SamplingLimits.shortestInterval, longest = SamplingLimits.longestInterval
+        guard every.isFinite, (shortest...longest).contains(every) else {
+            throw ValidationError("--every must be between \(number(shortest)) and \(number(longest)) seconds (a millisecond to a day), got \(number(every))")
+        }
+        if let fps, !(fps.isFinite && (1 / longest...1 / shortest).contains(fps)) {
+            throw ValidationError("--fps must be between 1/\(number(longest)) (a frame a day) and \(number(1 / shortest)), got \(number(fps))")
+        }
+        if case .value(let value) = markerOptions.minConfidence, !(0...1).contains(value) {
+            throw ValidationError("--min-confidence must be between 0 and 1, got \(number(value)) (or auto: the model's threshold)")
+        }
+        guard (1...Int(longest)).contains(markerOptions.smooth) else {
+            throw ValidationError("--smooth must be between 1 and \(Int(longest)) seconds (a day), got \(markerOptions.smooth)")
+        }
+        guard !(markerOptions.fallback?.isEmpty ?? false) else { throw ValidationError("--fallback must not be empty") }
+    }
+
     /// A number as the messages show it: "0.001", "86400", "1e-300".
-    private func number(_ value: Double) -> String { String(format: "%g", value) }
+    private static func number(_ value: Double) -> String { String(format: "%g", value) }
+    private func number(_ value: Double) -> String { Self.number(value) }
 
     func run() throws {
+        if let results { return try runIntoResults(results) }
         try Console.run {
+            var movies = self.movies
+            if let shard = try sharding.resolve() { movies = InputSharding.movies(movies, shard: shard) }
             let classifier = try Classifier.load(path: model)
             // The fallback may be any name; a highlight must be a label the model can give.
             if let label = highlightOptions.highlights, !classifier.labels.contains(label) {

@@ -18,9 +18,10 @@ struct WorkbenchCommand: ParsableCommand {
               workbench export Drawings.wbmodel --format onnx
               workbench inspect Drawings.wbmodel
               workbench features photos/ --json -o features.jsonl
+              workbench slurm label Drawings.wbmodel clips/*.mp4 --tasks 2 --dry-run
             """,
         version: WorkbenchInfo.version,
-        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self]
+        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self]
     )
 
     /// A bare `workbench` names no command: it shows the help, on stderr, and fails like any other usage error.
@@ -35,6 +36,12 @@ struct WorkbenchCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         // Likewise a file-size limit (`ulimit -f`) must be a reportable EFBIG, not a kill that leaves a partial file.
         signal(SIGXFSZ, SIG_IGN)
+        // swift-argument-parser looks for a subcommand only after its parent's own arguments, and `label` has
+        // required ones (the model, the movies): `workbench label merge ...` goes to the merge command here.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count >= 2, arguments[0] == "label", arguments[1] == "merge" {
+            LabelMergeCommand.runAsSubcommand(Array(arguments.dropFirst(2)))
+        }
         main(nil)
     }
 }

@@ -51,7 +51,7 @@ final class InstallAndExamplesTests: XCTestCase {
         // install.sh as a user would run it, from the clone, with PREFIX/bin not yet on the PATH.
         let install = try WorkbenchBinary.runProcess("/bin/bash", [root.appendingPathComponent("scripts/install.sh").path, prefix.path],
                                                      environment: inherited, workingDirectory: base)
-        guard install.status == 0 else { throw Failure("scripts/install.sh exited with \(install.status): \(install.standardError)") }
+        guard install.status == 0 else { throw TestMedia.Failure("scripts/install.sh exited with \(install.status): \(install.standardError)") }
 
         var environment = inherited
         environment["PATH"] = prefix.appendingPathComponent("bin").path + ":/usr/local/bin:/usr/bin:/bin"
@@ -62,18 +62,15 @@ final class InstallAndExamplesTests: XCTestCase {
         // The sample dataset's stand-in: two labels named like two of the drawings' (cat photos as Mammal,
         // espresso as Dessert), so the examples' --label and --highlights name real labels.
         let dataset = work.appendingPathComponent("datasets/drawings")
-        try check(WorkbenchBinary.runProcess(ProjectPython.path, [
-            root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
-            root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path, "--labels", "Mammal,Dessert",
-        ], environment: inherited), "make_tiny_dataset.py (needs set-up's .venv)")
+        try TestMedia.tinyDataset(at: dataset, labels: ("Mammal", "Dessert"), environment: inherited)
         let files = FileManager.default
         for split in ["Training Data", "Testing Data"] {
             try files.copyItem(at: dataset.appendingPathComponent(split), to: work.appendingPathComponent(split))
         }
         let sources = root.appendingPathComponent("Tests/ModelsTests/Fixtures")
         try files.copyItem(at: sources.appendingPathComponent("chelsea.jpg"), to: work.appendingPathComponent("photo.jpg"))
-        let cats = try pictures(dataset.appendingPathComponent("Training Data/Mammal"))
-        let coffees = try pictures(dataset.appendingPathComponent("Training Data/Dessert"))
+        let cats = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Mammal"))
+        let coffees = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Dessert"))
         try files.copyItem(at: cats[0], to: work.appendingPathComponent("drawing.png"))
         let photos = work.appendingPathComponent("photos")
         try files.createDirectory(at: photos, withIntermediateDirectories: true)
@@ -89,14 +86,14 @@ final class InstallAndExamplesTests: XCTestCase {
         // 6 s each, so the highlights example finds a video whose top label is Mammal.
         let clips = work.appendingPathComponent("clips")
         try files.createDirectory(at: clips, withIntermediateDirectories: true)
-        try video(pictures: [cats[1], coffees[1]], seconds: 4, to: work.appendingPathComponent("movie.mp4"), environment: inherited)
-        try video(pictures: [cats[2]], seconds: 6, to: clips.appendingPathComponent("cat.mp4"), environment: inherited)
-        try video(pictures: [coffees[2]], seconds: 6, to: clips.appendingPathComponent("espresso.mp4"), environment: inherited)
+        try TestMedia.video(pictures: [cats[1], coffees[1]], seconds: 4, to: work.appendingPathComponent("movie.mp4"), environment: inherited)
+        try TestMedia.video(pictures: [cats[2]], seconds: 6, to: clips.appendingPathComponent("cat.mp4"), environment: inherited)
+        try TestMedia.video(pictures: [coffees[2]], seconds: 6, to: clips.appendingPathComponent("espresso.mp4"), environment: inherited)
         try #"[{"id": 3, "title": "The Movie", "markers": {}}, {"id": 4, "title": "Another", "markers": {"2": "Dessert"}}]"#
             .write(to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
 
         let fixture = Fixture(root: root, prefix: prefix, work: work, installMessages: install.standardError, environment: environment)
-        try check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "datasets/drawings", "-o", "Drawings.wbmodel"],
+        try TestMedia.check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "datasets/drawings", "-o", "Drawings.wbmodel"],
                                              environment: environment, workingDirectory: work), "training Drawings.wbmodel")
         return fixture
     }
@@ -148,10 +145,17 @@ final class InstallAndExamplesTests: XCTestCase {
         let fixture = try fixture()
         let help = try run(fixture, [fixture.workbench, "--help"])
         let commands = try subcommands(help)
-        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "export", "inspect", "features"])
+        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "export", "inspect", "features", "slurm"])
+        // Commands with subcommands of their own (`label merge`, `slurm label`) have examples too.
+        var nested: [String] = []
+        for command in commands {
+            let text = try run(fixture, [fixture.workbench, command, "--help"])
+            if text.contains("SUBCOMMANDS:") { nested += try subcommands(text).map { "\(command) \($0)" } }
+        }
+        XCTAssertEqual(nested, ["label merge", "slurm label", "slurm features"])
         var examples: [String] = []
-        for command in [nil] + commands.map(Optional.some) {
-            let text = command == nil ? help : try run(fixture, [fixture.workbench, command!, "--help"])
+        for command in [nil] + (commands + nested).map(Optional.some) {
+            let text = command == nil ? help : try run(fixture, [fixture.workbench] + command!.split(separator: " ").map(String.init) + ["--help"])
             let found = try self.examples(in: text, of: command ?? "workbench")
             XCTAssertFalse(found.isEmpty, "\(command ?? "workbench") --help has no examples")
             if let command { XCTAssertTrue(found.allSatisfy { $0.hasPrefix("workbench \(command) ") }, "\(found)") }
@@ -278,38 +282,11 @@ final class InstallAndExamplesTests: XCTestCase {
 
     // MARK: - Helpers
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     /// Standard output of a run in the example folder, failing on a non-zero exit.
     private func run(_ fixture: Fixture, _ command: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let outcome = try WorkbenchBinary.runProcess(command[0], Array(command.dropFirst()), environment: fixture.environment,
                                                      workingDirectory: fixture.work)
         XCTAssertEqual(outcome.status, 0, "\(command.joined(separator: " ")): \(outcome.standardError)", file: file, line: line)
         return outcome.standardOutput
-    }
-
-    private static func check(_ outcome: WorkbenchBinary.Outcome, _ what: String) throws {
-        guard outcome.status == 0 else { throw Failure("\(what) exited with \(outcome.status): \(outcome.standardError)") }
-    }
-
-    /// The PNG pictures of a folder, in name order.
-    private static func pictures(_ folder: URL) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "png" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-    }
-
-    /// An H.264 video showing each picture for `seconds`, letterboxed into 640 × 360 at 25 fps.
-    private static func video(pictures: [URL], seconds: Int, to output: URL, environment: [String: String]) throws {
-        var arguments = ["-nostdin", "-loglevel", "error", "-y"]
-        for picture in pictures { arguments += ["-loop", "1", "-t", "\(seconds)", "-i", picture.path] }
-        let scaled = pictures.indices.map {
-            "[\($0)]scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=25[v\($0)]"
-        }
-        let joined = pictures.indices.map { "[v\($0)]" }.joined() + "concat=n=\(pictures.count):v=1[out]"
-        arguments += ["-filter_complex", (scaled + [joined]).joined(separator: ";"), "-map", "[out]", "-pix_fmt", "yuv420p", output.path]
-        try check(WorkbenchBinary.runProcess("/usr/bin/ffmpeg", arguments, environment: environment), "ffmpeg \(output.lastPathComponent)")
     }
 }

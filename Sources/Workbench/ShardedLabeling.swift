@@ -1,0 +1,217 @@
+import Datasets
+import Foundation
+import Labeling
+
+/// What turns a movie's frames into markers: sampling and marker policy, the settings every task of a sharded run
+/// shares. The defaults are `workbench label`'s.
+public struct LabelSettings: Sendable, Equatable {
+    /// Seconds between sampled frames.
+    public var every: Double = 1
+    /// Frame rate of frame folders, when not `every` seconds apart.
+    public var framesPerSecond: Double?
+    /// Below this confidence the marker is the fallback label; nil is the model's own threshold
+    /// (`--min-confidence auto`, from `train --target-precision`).
+    public var minimumConfidence: Double? = 0
+    /// The fallback label; nil is `Unsure`.
+    public var fallbackLabel: String?
+    /// Majority-vote window in seconds.
+    public var smoothing: Int = 1
+    /// Markers only where the label changes.
+    public var changesOnly = false
+
+    /// The defaults.
+    public init() {}
+
+    /// The sampling for `LabelingWorkflow`.
+    public var sampling: LabelingWorkflow.Sampling { .init(every: every, framesPerSecond: framesPerSecond) }
+
+    /// The marker policy for `classifier`'s verdicts.
+    func markerPolicy(for classifier: Classifier) throws(WorkbenchError) -> MarkerPolicy {
+        let minimum: Double
+        if let minimumConfidence {
+            minimum = minimumConfidence
+        } else if let threshold = classifier.confidenceThreshold {
+            minimum = threshold
+        } else {
+            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold for --min-confidence auto: train it with --target-precision P")
+        }
+        return MarkerPolicy(minimumConfidence: Float(minimum), fallbackLabel: fallbackLabel ?? Self.defaultFallback,
+                            smoothing: smoothing, changesOnly: changesOnly)
+    }
+
+    /// The label of frames below the minimum confidence when none is given.
+    public static let defaultFallback = "Unsure"
+
+    /// The options of `workbench label` that give these settings; defaults are left out.
+    public var labelArguments: [String] {
+        var arguments: [String] = []
+        if every != 1 { arguments += ["--every", "\(every)"] }
+        if let framesPerSecond { arguments += ["--fps", "\(framesPerSecond)"] }
+        if minimumConfidence != 0 { arguments += ["--min-confidence", minimumConfidence.map { "\($0)" } ?? "auto"] }
+        if let fallbackLabel { arguments += ["--fallback", fallbackLabel] }
+        if smoothing != 1 { arguments += ["--smooth", "\(smoothing)"] }
+        if changesOnly { arguments.append("--changes-only") }
+        return arguments
+    }
+
+    /// Every setting, defaults included, as one line for a results manifest.
+    var summary: String {
+        "every \(every) s, fps \(framesPerSecond.map { "\($0)" } ?? "-"), min-confidence \(minimumConfidence.map { "\($0)" } ?? "auto"), "
+            + "fallback \(fallbackLabel ?? Self.defaultFallback), smooth \(smoothing), changes-only \(changesOnly ? "yes" : "no")"
+    }
+}
+
+/// `workbench label --results DIR` and `workbench label merge`: a labeling run split into shards that write one
+/// result file per movie into a shared folder, then one locked write of them all into the player's file.
+public enum ShardedLabeling {
+    /// A movie of a run and its id in the player file.
+    public typealias Movie = MovieResultFolder.Movie
+
+    /// The movies with their ids and absolute paths. A movie's id is its file name without the extension (a frames
+    /// folder's name), as a catalog named `1234.mp4` or `Heat.mp4` has it; two movies with one id are refused.
+    public static func movies(_ paths: [String]) throws(WorkbenchError) -> [Movie] {
+        var movies: [Movie] = []
+        var byID: [String: String] = [:]
+        for path in paths {
+            let absolute = absolutePath(path)
+            let name = (absolute as NSString).lastPathComponent
+            var isDirectory: ObjCBool = false
+            let isFolder = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue
+            let id = isFolder ? name : (name as NSString).deletingPathExtension
+            guard !id.isEmpty else { throw WorkbenchError(path: path, reason: "cannot take a movie id from this name") }
+            if let other = byID[id] {
+                throw WorkbenchError(path: path, reason: "has the id '\(id)' of \(other) too: movie ids are file names without extension, and must differ")
+            }
+            byID[id] = path
+            movies.append(Movie(id: id, path: absolute))
+        }
+        return movies
+    }
+
+    /// Creates the results folder with its manifest, or checks that it belongs to this run: these movies, this
+    /// model (by content) and these settings.
+    public static func prepare(results: String, movies: [Movie], modelPath: String, settings: LabelSettings) throws(WorkbenchError) {
+        let model: ContentHash
+        do {
+            model = try ContentHash.ofFile(path: modelPath)
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+        let manifest = MovieResultFolder.Manifest(
+            settings: "model \(absolutePath(modelPath)) sha256 \(model.hex), \(settings.summary)", movies: movies)
+        do {
+            try MovieResultFolder(path: absolutePath(results)).prepare(manifest)
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+    }
+
+    /// What happens to each movie of a shard, for the command to report.
+    public enum Event: Sendable {
+        /// A result was already there (an earlier attempt of this task got this far).
+        case alreadyDone(Movie)
+        /// Labeling starts.
+        case started(Movie)
+        /// Frames labeled so far of this movie; the total when known.
+        case progress(done: Int, expected: Int?)
+        /// The result file is written.
+        case labeled(Movie, markers: Int, frames: Int, resultPath: String)
+        /// A frame of a frames folder could not be read (skipped; the movie still gets its result).
+        case skippedFrame(Movie, reason: String)
+        /// The movie failed; the others go on, and it has no result.
+        case failed(Movie, WorkbenchError)
+    }
+
+    /// How a shard went.
+    public struct ShardOutcome: Sendable, Equatable {
+        /// Movies of the shard.
+        public var movies: Int
+        /// Labeled now.
+        public var labeled: Int
+        /// Skipped because an earlier attempt labeled them.
+        public var alreadyDone: Int
+        /// Failed (no result written).
+        public var failed: Int
+    }
+
+    /// Labels `shard`'s part of `movies` into `results`, skipping movies that already have a result, so a task run
+    /// again resumes. Prepares the folder first (see `prepare`). One movie failing does not stop the others.
+    public static func label(
+        movies paths: [String], shard: Shard, results: String, classifier: Classifier, extractor: FeatureExtractor,
+        settings: LabelSettings, events: @escaping (Event) -> Void
+    ) throws(WorkbenchError) -> ShardOutcome {
+        let movies = try movies(paths)
+        try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
+        let folder = MovieResultFolder(path: absolutePath(results))
+        let policy = try settings.markerPolicy(for: classifier)
+        let mine = Set(InputSharding.movies(movies.map(\.path), shard: shard))
+        var outcome = ShardOutcome(movies: mine.count, labeled: 0, alreadyDone: 0, failed: 0)
+        for movie in movies where mine.contains(movie.path) {
+            if folder.hasResult(for: movie) {
+                outcome.alreadyDone += 1
+                events(.alreadyDone(movie))
+                continue
+            }
+            events(.started(movie))
+            do throws(WorkbenchError) {
+                let result = try LabelingWorkflow.label(movie: movie.path, classifier: classifier, extractor: extractor,
+                                                        sampling: settings.sampling,
+                                                        progress: { events(.progress(done: $0, expected: $1)) })
+                for skipped in result.skippedFrames { events(.skippedFrame(movie, reason: "\(skipped.error)")) }
+                let markers = policy.markerObject(result.frames)
+                do {
+                    try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count))
+                } catch {
+                    throw WorkbenchError(path: error.path, reason: error.reason)
+                }
+                outcome.labeled += 1
+                events(.labeled(movie, markers: markers.count, frames: result.frames.count, resultPath: folder.resultPath(id: movie.id)))
+            } catch {
+                outcome.failed += 1
+                events(.failed(movie, error))
+            }
+        }
+        return outcome
+    }
+
+    /// What a merge wrote.
+    public struct MergeOutcome: Sendable, Equatable {
+        /// Movies inserted or updated.
+        public var movies: Int
+        /// Their markers, in total.
+        public var markers: Int
+    }
+
+    /// Folds every result of the run in `results` into the player file `movieData`, in the run's movie order, in one
+    /// write under the file's lock: the file is then what one `label --movie-data` per movie, in that order, would
+    /// have made. Refuses, naming them, when movies have no result yet; the player file is then untouched.
+    public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeOutcome {
+        let collected: [MovieResultFolder.Result]
+        do {
+            collected = try MovieResultFolder(path: results).allResults().results
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+        do {
+            try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) })
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+        return MergeOutcome(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
+    }
+
+    /// Reads the player file at `path`, so a broken one is reported before any labeling rather than at the merge.
+    public static func checkMovieData(_ path: String) throws(WorkbenchError) {
+        do {
+            _ = try MovieData.load(path: path)
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason)
+        }
+    }
+
+    /// `path` made absolute against the working folder and tidied (`.`, `..`, doubled `/`), so every task names a
+    /// file the same way whatever folder it starts in.
+    static func absolutePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}

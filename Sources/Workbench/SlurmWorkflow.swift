@@ -1,0 +1,213 @@
+import ClusterJobs
+import Datasets
+import Foundation
+import TensorCore
+
+/// What a `workbench slurm` command asks of the cluster and where its files go.
+public struct SlurmRequest: Sendable {
+    /// Array tasks, one shard each.
+    public var tasks: Int
+    /// `--partition`; nil is the cluster's default.
+    public var partition: String?
+    /// `--time`; nil is the partition's default.
+    public var timeLimit: String?
+    /// `--cpus-per-task`; each task runs this many threads.
+    public var cpusPerTask: Int = 1
+    /// Where the scripts and the `logs/` folder go (on storage every node sees).
+    public var jobFolder: String
+    /// The `workbench` the tasks run; nil is this very binary.
+    public var executable: String?
+
+    /// A request for `tasks` tasks with files in `jobFolder`.
+    public init(tasks: Int, jobFolder: String) {
+        self.tasks = tasks
+        self.jobFolder = jobFolder
+    }
+}
+
+/// Batch jobs ready to submit: each script, where it goes, and whether it waits for the job before it.
+public struct SlurmPlan: Sendable {
+    /// One job of the plan.
+    public struct Job: Sendable {
+        /// The batch script's text.
+        public let script: String
+        /// Where it is written.
+        public let scriptPath: String
+        /// Whether it starts only after every task of the previous job has succeeded.
+        public let afterPrevious: Bool
+        /// One line: what the job does.
+        public let summary: String
+        /// Its tasks' log files, with `%A`, `%a` or `%j` where Slurm puts the ids.
+        public let logPattern: String
+    }
+
+    /// The jobs, in submission order.
+    public let jobs: [Job]
+    /// Run before the first submission (a sharded label run's results folder and manifest).
+    let prepare: @Sendable () throws(WorkbenchError) -> Void
+
+    /// The scripts as `--dry-run` prints them, each after a comment with the command that submits it.
+    public var dryRunText: String {
+        jobs.map { job in
+            let dependency = job.afterPrevious ? "--dependency=afterok:<previous job id> " : ""
+            return "# \(job.summary)\n# sbatch --parsable \(dependency)\(job.scriptPath)\n\(job.script)"
+        }.joined(separator: "\n")
+    }
+}
+
+/// `workbench slurm label` and `workbench slurm features`: the array job (one task per shard) and, for labeling,
+/// the merge job that waits for it; written as batch scripts, then submitted with sbatch.
+public enum SlurmWorkflow {
+    /// A job that was submitted.
+    public struct Submitted: Sendable, Equatable {
+        /// Slurm's job id.
+        public let id: String
+        /// What it does.
+        public let summary: String
+        /// Its log files, ids filled in where known (`%A` is this job's id).
+        public let logPattern: String
+    }
+
+    /// Labeling `movies` with `model` in `request.tasks` shards into `results`, then merging them into `movieData`.
+    /// Checks what it can before anything runs: the model loads, every movie exists and has its own id, there are
+    /// no more tasks than movies.
+    public static func labelPlan(model: String, movies: [String], movieData: String, results: String,
+                                 settings: LabelSettings, request: SlurmRequest) throws(WorkbenchError) -> SlurmPlan {
+        // The model loads, and has a threshold if the settings ask for it.
+        _ = try settings.markerPolicy(for: Classifier.load(path: model))
+        let runMovies = try ShardedLabeling.movies(movies)
+        for movie in runMovies where !FileManager.default.fileExists(atPath: movie.path) {
+            throw WorkbenchError(path: movie.path, reason: "no such video file or frames folder")
+        }
+        try requireTasks(request.tasks, atMost: runMovies.count, of: "movies")
+        let absolute = ShardedLabeling.absolutePath
+        let (modelPath, resultsPath, movieDataPath) = (absolute(model), absolute(results), absolute(movieData))
+        if FileManager.default.fileExists(atPath: movieDataPath) {
+            // A broken player file fails now, not after the whole array has run.
+            try ShardedLabeling.checkMovieData(movieDataPath)
+        }
+        let folder = absolute(request.jobFolder)
+        let binary = try executable(request)
+        let resources = try resources(request)
+        let array = try script(SlurmJob(
+            name: "workbench-label", arrayTasks: request.tasks, resources: resources,
+            logFile: folder + "/logs/label-%A_%a.log", environment: [],
+            command: [binary, "label", modelPath].map(ScriptWord.init) + runMovies.map { ScriptWord($0.path) }
+                + ["--results", resultsPath, "--threads", "\(request.cpusPerTask)"].map(ScriptWord.init)
+                + settings.labelArguments.map(ScriptWord.init) + [ScriptWord("--shard"), .arrayShard(count: request.tasks)],
+            description: ["Written by workbench slurm label: \(runMovies.count) movies in \(request.tasks) shards, task i labels shard i,",
+                          "one result file per movie in \(resultsPath) (a requeued task skips the movies it finished)."]))
+        let merge = try script(SlurmJob(
+            name: "workbench-label-merge", arrayTasks: nil, resources: resources,
+            logFile: folder + "/logs/label-merge-%j.log", environment: [],
+            command: [binary, "label", "merge", resultsPath, "--movie-data", movieDataPath].map(ScriptWord.init),
+            description: ["Written by workbench slurm label: after every task of the array job succeeded, merges",
+                          "the results into \(movieDataPath) in one locked write."]))
+        let prepare: @Sendable () throws(WorkbenchError) -> Void = {
+            try ShardedLabeling.prepare(results: resultsPath, movies: runMovies, modelPath: modelPath, settings: settings)
+        }
+        return SlurmPlan(jobs: [
+            .init(script: array, scriptPath: folder + "/label-array.sbatch", afterPrevious: false,
+                  summary: "array job: \(request.tasks) tasks label \(runMovies.count) movies into \(resultsPath)",
+                  logPattern: folder + "/logs/label-%A_%a.log"),
+            .init(script: merge, scriptPath: folder + "/label-merge.sbatch", afterPrevious: true,
+                  summary: "merge job: after the array job succeeds, merges \(resultsPath) into \(movieDataPath)",
+                  logPattern: folder + "/logs/label-merge-%j.log"),
+        ], prepare: prepare)
+    }
+
+    /// Embedding the images of `inputs` in `request.tasks` shards into the feature cache at `cacheFolder` (nil: the
+    /// one this process would use; every node must see it), after which `train` runs from the warm cache. The
+    /// tasks use the backbone at `backbone`.
+    public static func featuresPlan(inputs: [String], backbone: String, cacheFolder: String?,
+                                    request: SlurmRequest) throws(WorkbenchError) -> SlurmPlan {
+        let list = try ImageFileList.expand(inputs)
+        let count = list.files.count + list.unreadable.count
+        guard count > 0 else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
+        try requireTasks(request.tasks, atMost: count, of: "images")
+        let absolute = ShardedLabeling.absolutePath
+        let folder = absolute(request.jobFolder)
+        let binary = try executable(request)
+        let cache = absolute(cacheFolder ?? FeatureCache.defaultFolder(environment: ProcessInfo.processInfo.environment))
+        let array = try script(SlurmJob(
+            name: "workbench-features", arrayTasks: request.tasks, resources: try resources(request),
+            logFile: folder + "/logs/features-%A_%a.log", environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: cache)],
+            command: [binary, "features"].map(ScriptWord.init) + inputs.map { ScriptWord(absolute($0)) }
+                + ["--fill-cache", "--backbone", absolute(backbone), "--threads", "\(request.cpusPerTask)"].map(ScriptWord.init)
+                + [ScriptWord("--shard"), .arrayShard(count: request.tasks)],
+            description: ["Written by workbench slurm features: \(count) images in \(request.tasks) shards, task i embeds shard i",
+                          "into the feature cache \(cache) (images already there are skipped)."]))
+        return SlurmPlan(jobs: [
+            .init(script: array, scriptPath: folder + "/features-array.sbatch", afterPrevious: false,
+                  summary: "array job: \(request.tasks) tasks embed \(count) images into \(cache)",
+                  logPattern: folder + "/logs/features-%A_%a.log"),
+        ], prepare: {})
+    }
+
+    /// Writes the scripts and the logs folder, prepares what the tasks share, and submits each job in order, each
+    /// marked to wait for the one before it where the plan says so. A failure after the first submission names the
+    /// jobs already submitted, so they can be cancelled.
+    public static func submit(_ plan: SlurmPlan, submitter: SlurmSubmitter? = nil) throws(WorkbenchError) -> [Submitted] {
+        let sbatch: SlurmSubmitter
+        if let submitter {
+            sbatch = submitter
+        } else {
+            do {
+                sbatch = try SlurmSubmitter.locate()
+            } catch {
+                throw WorkbenchError(error.reason)
+            }
+        }
+        for job in plan.jobs {
+            do {
+                try FolderCreation.create((job.logPattern as NSString).deletingLastPathComponent)
+                try AtomicFile.write(text: job.script, to: job.scriptPath)
+            } catch {
+                throw WorkbenchError(path: error.path, reason: error.reason)
+            }
+        }
+        try plan.prepare()
+        var submitted: [Submitted] = []
+        for job in plan.jobs {
+            do {
+                let id = try sbatch.submit(scriptPath: job.scriptPath, afterOK: job.afterPrevious ? submitted.last?.id : nil)
+                submitted.append(Submitted(id: id, summary: job.summary,
+                                           logPattern: job.logPattern.replacingOccurrences(of: "%A", with: id)))
+            } catch {
+                let earlier = submitted.isEmpty ? "" : "; already submitted: \(submitted.map(\.id).joined(separator: ", ")) (scancel them, or submit the rest by hand)"
+                throw WorkbenchError(path: error.path ?? job.scriptPath, reason: error.reason + earlier)
+            }
+        }
+        return submitted
+    }
+
+    private static func requireTasks(_ tasks: Int, atMost count: Int, of things: String) throws(WorkbenchError) {
+        guard tasks >= 1 else { throw WorkbenchError("--tasks must be at least 1") }
+        guard tasks <= count else {
+            throw WorkbenchError("--tasks \(tasks) is more than the \(count) \(things): some tasks would have nothing to do")
+        }
+    }
+
+    private static func resources(_ request: SlurmRequest) throws(WorkbenchError) -> SlurmResources {
+        do {
+            return try SlurmResources(partition: request.partition, timeLimit: request.timeLimit, cpusPerTask: request.cpusPerTask)
+        } catch {
+            throw WorkbenchError(error.reason)
+        }
+    }
+
+    private static func script(_ job: SlurmJob) throws(WorkbenchError) -> String {
+        do {
+            return try job.script()
+        } catch {
+            throw error.path.map { WorkbenchError(path: $0, reason: error.reason) } ?? WorkbenchError(error.reason)
+        }
+    }
+
+    /// The binary the tasks run: the one given, else this one (an installed `workbench` when run as one).
+    private static func executable(_ request: SlurmRequest) throws(WorkbenchError) -> String {
+        if let explicit = request.executable { return ShardedLabeling.absolutePath(explicit) }
+        guard let url = Bundle.main.executableURL else { throw WorkbenchError("cannot tell where this workbench binary is") }
+        return url.resolvingSymlinksInPath().path
+    }
+}
