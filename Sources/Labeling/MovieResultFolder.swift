@@ -85,7 +85,7 @@ public struct MovieResultFolder: Sendable {
             let linked = link(temporary, manifestPath) == 0 ? 0 : errno
             unlink(temporary)
             if linked != 0, linked != EEXIST {
-                throw LabelingError(.writeFailed, path: manifestPath, reason: String(cString: strerror(linked)))
+                throw LabelingError(.writeFailed, path: manifestPath, reason: SystemError.describe(linked))
             }
         }
         let existing = try loadManifest()
@@ -207,13 +207,20 @@ public struct MovieResultFolder: Sendable {
         return "\(old.count) movies before, \(new.count) now"
     }
 
+    /// The largest manifest or result file read: a catalog's manifest or a film's markers are far smaller, and a
+    /// bound keeps a stray huge file from being read whole.
+    static let largestFileBytes = 64 << 20
+
     private static func readJSON(_ file: String, missing: String) throws(LabelingError) -> JSONValue {
-        guard FileManager.default.fileExists(atPath: file) else { throw LabelingError(.fileNotFound, path: file, reason: missing) }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw LabelingError(.resultsMismatch, path: file, reason: "cannot read the file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.open(path: file, maximumBytes: largestFileBytes).readAll()
+        } catch {
+            if error.kind == .missing { throw LabelingError(.fileNotFound, path: file, reason: missing) }
+            throw LabelingError(.resultsMismatch, path: file, reason: error.reason)
         }
         do {
-            return try JSONParser.parse([UInt8](data))
+            return try JSONParser.parse(bytes)
         } catch {
             throw LabelingError(.resultsMismatch, path: file, reason: "not valid JSON (\(error))")
         }

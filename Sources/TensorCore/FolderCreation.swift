@@ -10,7 +10,7 @@ public enum FolderCreation {
         for component in path.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o755) != 0, errno != EEXIST {
-                throw AtomicFile.WriteError(path: current, reason: "cannot create the folder: \(String(cString: strerror(errno)))")
+                throw AtomicFile.WriteError(path: current, reason: "cannot create the folder: \(SystemError.describe(errno))")
             }
         }
         var status = stat()

@@ -31,12 +31,13 @@ public enum TestMedia {
             .filter { $0.pathExtension == "png" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    /// An H.264 video showing each picture for `seconds`, letterboxed into 640 × 360 at 25 fps.
-    public static func video(pictures: [URL], seconds: Int, to output: URL, environment: [String: String]) throws {
+    /// An H.264 video showing each picture for `seconds`, letterboxed into 640 × 360 at `framesPerSecond`.
+    public static func video(pictures: [URL], seconds: Int, framesPerSecond: Int = 25, to output: URL,
+                             environment: [String: String]) throws {
         var arguments = ["-nostdin", "-loglevel", "error", "-y"]
         for picture in pictures { arguments += ["-loop", "1", "-t", "\(seconds)", "-i", picture.path] }
         let scaled = pictures.indices.map {
-            "[\($0)]scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=25[v\($0)]"
+            "[\($0)]scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=\(framesPerSecond)[v\($0)]"
         }
         let joined = pictures.indices.map { "[v\($0)]" }.joined() + "concat=n=\(pictures.count):v=1[out]"
         arguments += ["-filter_complex", (scaled + [joined]).joined(separator: ";"), "-map", "[out]", "-pix_fmt", "yuv420p", output.path]

@@ -17,7 +17,7 @@ final class SlurmClusterTests: XCTestCase {
         var dataset: URL
         /// Trained on one machine, from an empty cache, on `dataset`.
         var model: URL
-        /// 1.mp4 … 8.mp4, 3 to 5 seconds each.
+        /// 1.mp4 … 8.mp4, 3 to 5 seconds each, 100 frames a second.
         var movies: [URL]
         /// PATH with PREFIX/bin first, SLURM_CONF, a private HOME, SOURCE_DATE_EPOCH.
         var environment: [String: String]
@@ -77,7 +77,7 @@ final class SlurmClusterTests: XCTestCase {
                                                        ["train", dataset.path, "-o", model.path], environment: cold),
                             "the single-machine train")
 
-        // Eight videos: a cat for 2 s, then an espresso for 1 to 3 s.
+        // Eight videos at 100 fps: a cat for 2 s, then an espresso for 1 to 3 s.
         let cats = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Mammal"))
         let coffees = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Dessert"))
         let folder = base.appendingPathComponent("movies")
@@ -85,8 +85,10 @@ final class SlurmClusterTests: XCTestCase {
         var movies: [URL] = []
         for index in 1...8 {
             let movie = folder.appendingPathComponent("\(index).mp4")
-            try TestMedia.video(pictures: [cats[index]], seconds: 2, to: folder.appendingPathComponent("a.mp4"), environment: inherited)
-            try TestMedia.video(pictures: [coffees[index]], seconds: 1 + index % 3, to: folder.appendingPathComponent("b.mp4"), environment: inherited)
+            try TestMedia.video(pictures: [cats[index]], seconds: 2, framesPerSecond: 100, to: folder.appendingPathComponent("a.mp4"),
+                                environment: inherited)
+            try TestMedia.video(pictures: [coffees[index]], seconds: 1 + index % 3, framesPerSecond: 100,
+                                to: folder.appendingPathComponent("b.mp4"), environment: inherited)
             try TestMedia.check(WorkbenchBinary.runProcess("/usr/bin/ffmpeg", [
                 "-nostdin", "-loglevel", "error", "-y", "-i", folder.appendingPathComponent("a.mp4").path,
                 "-i", folder.appendingPathComponent("b.mp4").path, "-filter_complex", "[0:v][1:v]concat=n=2:v=1[out]",
@@ -153,7 +155,7 @@ final class SlurmClusterTests: XCTestCase {
         let fixture = try fixture()
         let work = try folder("requeue", in: fixture)
         let movieData = work.appendingPathComponent("MovieData.json")
-        // 100 frames a second: each movie takes a few seconds, so a task is caught between its two movies.
+        // Every frame of the 100 fps videos: each movie takes a few seconds, so a task is caught between its two.
         let jobs = try submit(["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
                               + ["--tasks", "4", "--every", "0.01", "--movie-data", movieData.path,
                                  "--job-folder", work.appendingPathComponent("jobs").path],
