@@ -31,6 +31,9 @@ if [ "$action" = start ] && [ $# -eq 4 ] && [ "$3" = --until-exit ]; then
 elif [ $# -ne 2 ]; then
     usage
 fi
+if [ "$action" = stop ] && [ ! -d "$2" ]; then
+    exit 0  # nothing was started there
+fi
 mkdir -p "$2"
 dir=$(cd "$2" && pwd -P)
 conf="$dir/slurm.conf"

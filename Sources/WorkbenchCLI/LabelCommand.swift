@@ -116,7 +116,8 @@ struct LabelCommand: ParsableCommand {
         if let results { return try runIntoResults(results) }
         try Console.run {
             var movies = self.movies
-            if let shard = try sharding.resolve() { movies = InputSharding.movies(movies, shard: shard) }
+            // One movie into the player's file is never split, whatever array job it runs in.
+            if movieData.movieData == nil, let shard = try sharding.resolve() { movies = InputSharding.movies(movies, shard: shard) }
             let classifier = try Classifier.load(path: model)
             // The fallback may be any name; a highlight must be a label the model can give.
             if let label = highlightOptions.highlights, !classifier.labels.contains(label) {

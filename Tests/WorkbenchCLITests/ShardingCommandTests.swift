@@ -107,6 +107,17 @@ final class ShardingCommandTests: XCTestCase {
         XCTAssertEqual(noCount.standardOutput, "")
     }
 
+    func testOneMovieIntoThePlayerFileIsNeverSplitByAnArrayJob() throws {
+        let fixture = try fixture()
+        let file = folder("one-movie", fixture).path + ".json"
+        let outcome = try run(["label", fixture.model.path, fixture.movies[0].path, "--movie-data", file, "--id", "7"], fixture,
+                              environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertFalse(outcome.standardError.contains("shard"), outcome.standardError)
+        let movies = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]])
+        XCTAssertEqual(movies.map { "\($0["id"] ?? "")" }, ["7"])
+    }
+
     func testBadShardOrOptionsAreUsageErrors() throws {
         let fixture = try fixture()
         let outOfRange = try run(["features", fixture.dataset.path, "--shard", "3/3"], fixture)
