@@ -1,3 +1,4 @@
+import ClusterJobs
 import Labeling
 import TensorCore
 import Training
@@ -38,3 +39,7 @@ public typealias JSONText = TensorCore.JSONText
 public typealias Parallel = TensorCore.Parallel
 /// `errno` as words (`TensorCore`).
 public typealias SystemError = TensorCore.SystemError
+/// One of N parts of a command's inputs, `--shard I/N` (`ClusterJobs`).
+public typealias Shard = ClusterJobs.Shard
+/// Where a shard came from: the option, a Slurm array task, a Kubernetes Indexed Job (`ClusterJobs`).
+public typealias ShardSource = ClusterJobs.ShardSource

@@ -1,11 +1,6 @@
 import ClusterJobs
 import Foundation
 
-/// One of N parts of a command's inputs (`--shard I/N`); see `ClusterJobs.Shard`.
-public typealias Shard = ClusterJobs.Shard
-/// Where a shard came from: the option, a Slurm array task, a Kubernetes Indexed Job.
-public typealias ShardSource = ClusterJobs.ShardSource
-
 /// The part of its inputs a sharded `features`, `label` or `evaluate` works on: the same split in every task of a
 /// job, balanced by the work each input costs.
 public enum InputSharding {
