@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the C code (the PNG/JPEG shims, the CKernels and the CTrainingKernels) under AddressSanitizer and UBSan once:
-# Tests/Sanitizers/c_sanitizer_tests.c decodes the ImageCodecs fixtures through the shims and checks every kernel
-# path this CPU supports against naive loops (c_training_kernel_tests.c the training kernels'). Builds into .build-fuzz/ (rebuilt only when a source changed).
+# Runs the C code (the PNG/JPEG shims, the CKernels and the CTrainingKernels) under AddressSanitizer and UBSan
+# once: Tests/Sanitizers/c_sanitizer_tests.c decodes the ImageCodecs fixtures through the shims and checks every
+# kernel path this CPU supports against naive loops (c_training_kernel_tests.c the training kernels'). Builds into
+# .build-fuzz/ (rebuilt only when a source changed).
 # Exits non-zero on a wrong result or any sanitizer report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
