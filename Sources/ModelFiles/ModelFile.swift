@@ -8,8 +8,9 @@ import TensorCore
 public struct ModelFile: Sendable, Equatable {
     /// The newest layout this build writes and reads. Files that declare a higher version are refused.
     /// Version 2 added the calibration temperature (required) and the confidence threshold (optional); version 1
-    /// files load with temperature 1 and no threshold.
-    public static let formatVersion = 2
+    /// files load with temperature 1 and no threshold. Version 3 added the fine-tuning record (optional: a
+    /// frozen-backbone model has none); versions 1 and 2 load with none.
+    public static let formatVersion = 3
 
     /// Class names in the order of the head's outputs.
     public var labels: [String]
@@ -33,13 +34,17 @@ public struct ModelFile: Sendable, Equatable {
     /// The lowest calibrated confidence at which the model should answer (chosen for a target precision), in
     /// 0...1; nil when none was chosen.
     public var confidenceThreshold: Double?
+    /// What fine-tuning trained in `backboneTensors`; nil for a model whose backbone is the pretrained one.
+    public var fineTuning: FineTuningRecord?
 
     /// Creates a model file value; nothing is checked until `write`.
     public init(
         labels: [String], preprocessing: PreprocessingDescription, backboneName: String,
         backboneTensors: [String: SafetensorsFile.Tensor], head: HeadTensors, creationDate: String,
-        workbenchVersion: String, trainingReportJSON: String, temperature: Double = 1, confidenceThreshold: Double? = nil
+        workbenchVersion: String, trainingReportJSON: String, temperature: Double = 1, confidenceThreshold: Double? = nil,
+        fineTuning: FineTuningRecord? = nil
     ) {
+        self.fineTuning = fineTuning
         self.temperature = temperature
         self.confidenceThreshold = confidenceThreshold
         self.labels = labels

@@ -17,6 +17,8 @@ enum ModelFileFormat {
         static let temperature = "temperature"
         /// Since version 2, optional: the confidence threshold, a decimal number in 0...1.
         static let confidenceThreshold = "confidence_threshold"
+        /// Since version 3, optional: the `FineTuningRecord` as JSON with sorted keys.
+        static let fineTuning = "fine_tuning"
         /// Keys every file must have besides `format` and `format_version`, in the order they are checked.
         static let required = [labels, preprocessing, backbone, created, workbenchVersion, trainingReport]
     }

@@ -70,11 +70,19 @@ extension ModelFile {
                 confidenceThreshold = value
             }
         }
+        // Versions 1 and 2 predate fine-tuning: their backbone is the pretrained one.
+        var fineTuning: FineTuningRecord?
+        if version >= 3, let text = metadata[Key.fineTuning] {
+            guard let record = try? JSONDecoder().decode(FineTuningRecord.self, from: Data(text.utf8)) else {
+                throw fail("fine_tuning metadata is not a valid record (JSON object with firstTrainedBlock, trainedTensorNames, epochs, augmentations)")
+            }
+            fineTuning = record
+        }
         let model = ModelFile(
             labels: labels, preprocessing: preprocessing, backboneName: metadata[Key.backbone]!,
             backboneTensors: backbone, head: head, creationDate: metadata[Key.created]!,
             workbenchVersion: metadata[Key.workbenchVersion]!, trainingReportJSON: metadata[Key.trainingReport]!,
-            temperature: temperature, confidenceThreshold: confidenceThreshold)
+            temperature: temperature, confidenceThreshold: confidenceThreshold, fineTuning: fineTuning)
         if let problem = model.contentProblem() { throw fail(problem) }
         return model
     }

@@ -42,6 +42,7 @@ extension ModelFile {
             Key.temperature: String(describing: temperature),
         ]
         if let confidenceThreshold { metadata[Key.confidenceThreshold] = String(describing: confidenceThreshold) }
+        if let fineTuning { metadata[Key.fineTuning] = ModelFileFormat.canonicalJSON(fineTuning) ?? "{}" }
         return SafetensorsFile(tensors: tensors, metadata: metadata)
     }
 
@@ -80,6 +81,9 @@ extension ModelFile {
         if !(temperature.isFinite && temperature > 0) { return "the temperature \(temperature) is not a positive number" }
         if let confidenceThreshold, !(0...1).contains(confidenceThreshold) {
             return "the confidence threshold \(confidenceThreshold) is not between 0 and 1"
+        }
+        if let fineTuning, let problem = fineTuning.problem(backboneTensorNames: Set(backboneTensors.keys)) {
+            return problem
         }
         for (field, value) in [("backbone name", backboneName), ("creation date", creationDate), ("Workbench version", workbenchVersion)]
         where value.isEmpty {

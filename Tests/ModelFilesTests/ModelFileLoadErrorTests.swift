@@ -84,9 +84,9 @@ final class ModelFileLoadErrorTests: XCTestCase {
     }
 
     func testNewerFormatVersion() {
-        let bytes = container { $0.metadata["format_version"] = "3" }
+        let bytes = container { $0.metadata["format_version"] = "4" }
         XCTAssertEqual(loadError(bytes),
-                       "written by a newer Workbench (model format version 3; this build reads up to version 2): update Workbench")
+                       "written by a newer Workbench (model format version 4; this build reads up to version 3): update Workbench")
         XCTAssertEqual(loadError(container { $0.metadata["format_version"] = "one" }),
                        "corrupted header: format_version 'one' is not a positive integer")
     }
