@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
-// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports} → Models → Layers → TensorCore → CBLAS
+// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports, Augmentation} → Models → Layers → TensorCore → CBLAS
 // Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs (Foundation only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Augmentation → {Models (preprocessing), ImageCodecs (decode, Resize.bicubic)}
@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ClusterJobs", exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
-            "ClusterJobs",
+            "ClusterJobs", "Augmentation",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
