@@ -2,9 +2,10 @@
 import PackageDescription
 
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
-// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports} → Models → Layers → TensorCore → CBLAS
+// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports, Augmentation} → Models → Layers → TensorCore → CBLAS
 // Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs (Foundation only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
+// Augmentation → {Models (preprocessing), ImageCodecs (decode, Resize.bicubic)}
 // Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore}
 let package = Package(
     name: "Workbench",
@@ -44,6 +45,8 @@ let package = Package(
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
         .target(name: "Datasets", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
+        .target(name: "Augmentation", dependencies: ["ImageCodecs", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
@@ -60,7 +63,7 @@ let package = Package(
         .target(name: "ClusterJobs", exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
-            "ClusterJobs",
+            "ClusterJobs", "Augmentation",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
@@ -81,6 +84,9 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "AugmentationTests", dependencies: [
+            "Augmentation", "ImageCodecs", "Models", "TensorCore", "_TestSupport",
+        ]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TensorCore", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),

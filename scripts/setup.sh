@@ -35,8 +35,8 @@ fi
 # 2. The Python tools used by the converter, the dataset recipes, the references and the tests, pinned to the
 #    versions the project is tested with, in .venv/ (ignored by git) on Debian's own interpreter.
 python=.venv/bin/python3
-requirements=(numpy==2.4.6 pillow==13.0.0 safetensors==0.8.0 scikit-learn==1.9.1 onnx==1.23.2 onnxruntime==1.32.0
-              coremltools==9.0)
+requirements=(numpy==2.4.6 pillow==13.0.0 safetensors==0.8.0 scikit-learn==1.9.1 scipy==1.17.1 onnx==1.23.2
+              onnxruntime==1.32.0 coremltools==9.0)
 if ! "$python" -c "" 2>/dev/null; then
     say "creating the Python environment .venv/"
     # --clear: a .venv left by a moved or removed interpreter is rebuilt rather than half reused.

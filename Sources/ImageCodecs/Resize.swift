@@ -1,4 +1,24 @@
-/// Square-region resizing with the reference preprocessing's filter.
+/// A rectangle of pixels: columns `left..<left + width`, rows `top..<top + height`.
+public struct PixelRegion: Sendable, Equatable, Codable {
+    /// First column.
+    public var left: Int
+    /// First row.
+    public var top: Int
+    /// Columns.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+
+    /// A region at an explicit place.
+    public init(left: Int, top: Int, width: Int, height: Int) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Region resizing with the reference preprocessing's filter.
 public enum Resize {
     /// Antialiased bicubic (a = −0.5) resize of the square region `crop` of `image` to `outputSide × outputSide`,
     /// as Pillow's `Image.resize(..., BICUBIC)` does on the cropped image.
@@ -9,28 +29,39 @@ public enum Resize {
     /// Each pass rounds and clamps to 0...255, like Pillow's 8-bit path.
     public static func bicubic(_ image: RGBImage, crop: CenterCrop, outputSide: Int) -> RGBImage {
         precondition(outputSide > 0 && crop.side > 0, "resize needs a non-empty crop and output")
-        precondition(crop.left + crop.side <= image.width && crop.top + crop.side <= image.height,
-                     "crop must lie inside the image")
-        let taps = ResampleTaps(inputSize: crop.side, outputSize: outputSide)
-        let side = crop.side
+        return bicubic(image, region: PixelRegion(left: crop.left, top: crop.top, width: crop.side, height: crop.side),
+                       outputWidth: outputSide, outputHeight: outputSide)
+    }
 
-        // Horizontal: input rows [top, top + side) → intermediate [side, outputSide, 3].
-        var intermediate = [UInt8](repeating: 0, count: side * outputSide * 3)
+    /// The same filter on any rectangle `region` of `image`, to `outputWidth × outputHeight` (each axis has its own
+    /// taps, so a non-square region is stretched to the output's shape, as Pillow's `crop(box).resize(size)` does).
+    /// On a square region to a square output this is exactly the square resize above: the same taps, sums and
+    /// roundings in the same order.
+    public static func bicubic(_ image: RGBImage, region: PixelRegion, outputWidth: Int, outputHeight: Int) -> RGBImage {
+        precondition(outputWidth > 0 && outputHeight > 0 && region.width > 0 && region.height > 0,
+                     "resize needs a non-empty region and output")
+        precondition(region.left >= 0 && region.top >= 0 && region.left + region.width <= image.width
+                     && region.top + region.height <= image.height, "region must lie inside the image")
+        let horizontalTaps = ResampleTaps(inputSize: region.width, outputSize: outputWidth)
+        let verticalTaps = ResampleTaps(inputSize: region.height, outputSize: outputHeight)
+
+        // Horizontal: input rows [top, top + height) → intermediate [height, outputWidth, 3].
+        var intermediate = [UInt8](repeating: 0, count: region.height * outputWidth * 3)
         image.pixels.withUnsafeBufferPointer { source in
             intermediate.withUnsafeMutableBufferPointer { destination in
-                for y in 0..<side {
-                    let rowStart = ((crop.top + y) * image.width + crop.left) * 3
-                    for x in 0..<outputSide {
-                        let first = taps.firstInput[x]
+                for y in 0..<region.height {
+                    let rowStart = ((region.top + y) * image.width + region.left) * 3
+                    for x in 0..<outputWidth {
+                        let first = horizontalTaps.firstInput[x]
                         var red = 0.0, green = 0.0, blue = 0.0
-                        for tap in 0..<taps.count[x] {
-                            let weight = taps.weights[x * taps.stride + tap]
+                        for tap in 0..<horizontalTaps.count[x] {
+                            let weight = horizontalTaps.weights[x * horizontalTaps.stride + tap]
                             let index = rowStart + (first + tap) * 3
                             red += weight * Double(source[index])
                             green += weight * Double(source[index + 1])
                             blue += weight * Double(source[index + 2])
                         }
-                        let out = (y * outputSide + x) * 3
+                        let out = (y * outputWidth + x) * 3
                         destination[out] = roundClamp(red)
                         destination[out + 1] = roundClamp(green)
                         destination[out + 2] = roundClamp(blue)
@@ -39,24 +70,24 @@ public enum Resize {
             }
         }
 
-        // Vertical: intermediate [side, outputSide, 3] → output [outputSide, outputSide, 3].
-        var output = [UInt8](repeating: 0, count: outputSide * outputSide * 3)
-        let rowLength = outputSide * 3
+        // Vertical: intermediate [height, outputWidth, 3] → output [outputHeight, outputWidth, 3].
+        var output = [UInt8](repeating: 0, count: outputHeight * outputWidth * 3)
+        let rowLength = outputWidth * 3
         intermediate.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                for y in 0..<outputSide {
-                    let first = taps.firstInput[y]
+                for y in 0..<outputHeight {
+                    let first = verticalTaps.firstInput[y]
                     for column in 0..<rowLength {
                         var sum = 0.0
-                        for tap in 0..<taps.count[y] {
-                            sum += taps.weights[y * taps.stride + tap] * Double(source[(first + tap) * rowLength + column])
+                        for tap in 0..<verticalTaps.count[y] {
+                            sum += verticalTaps.weights[y * verticalTaps.stride + tap] * Double(source[(first + tap) * rowLength + column])
                         }
                         destination[y * rowLength + column] = roundClamp(sum)
                     }
                 }
             }
         }
-        return RGBImage(width: outputSide, height: outputSide, pixels: output)
+        return RGBImage(width: outputWidth, height: outputHeight, pixels: output)
     }
 
     /// A naive 2-D reference of the same filter, for tests: every output sample is one direct double loop over

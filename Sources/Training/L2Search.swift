@@ -44,6 +44,34 @@ public struct L2Selection: Sendable {
     public var warmStart: (standardizer: Standardizer, model: LogisticRegressionModel)?
 }
 
+/// Extra training rows derived from training samples, such as augmented views of their images. Each row belongs
+/// to one sample (its owner) and has its owner's label; wherever the held-out predictions split the samples, a row
+/// goes with its owner into the training part, and is never held out, so no image is judged by a model that saw a
+/// view of it.
+public struct DerivedRows: Sendable {
+    /// `[owners.count, dimension]`, raw like the samples' features.
+    public var features: [Float]
+    /// The sample each row was made from (an index into the samples).
+    public var owners: [Int]
+
+    /// Rows and their owners.
+    public init(features: [Float], owners: [Int]) {
+        self.features = features
+        self.owners = owners
+    }
+
+    /// No rows.
+    public static let none = DerivedRows(features: [], owners: [])
+}
+
+/// One fit of the held-out predictions: the rows it trains on and the samples it holds out.
+public struct HeldOutTask: Sendable, Equatable {
+    /// Rows trained on: samples are `0..<count`, derived row k is `count + k`.
+    public var training: [Int]
+    /// Samples held out (never a derived row).
+    public var heldOut: [Int]
+}
+
 /// Picks the L2 strength of `LogisticRegressionTrainer` from held-out predictions.
 ///
 /// Each candidate is scored by held-out accuracy. Candidates within a near-tie of the best accuracy (half its
@@ -94,20 +122,19 @@ public enum L2Search {
         return chosen!
     }
 
-    /// Chooses `l2` by held-out predictions within the training samples, following `plan`.
-    ///
-    /// `features` are raw (not standardised), `[count, dimension]`. Cross-validation folds run on up to `threads`
-    /// threads at once; each fold's work is sequential and the folds' results are combined in a fixed order, so the
-    /// result depends only on the inputs (with BLAS single-threaded, as `FeatureExtractor` leaves it).
-    /// `settings.l2` is ignored.
-    public static func select(grid: [Double] = defaultGrid, features: [Float], labels: [Int], count: Int,
-                              dimension: Int, classCount: Int, plan: HeldOutPlan, seed: UInt64,
-                              settings: LogisticRegressionSettings, threads: Int = 1) -> L2Selection {
-        precondition(!grid.isEmpty && grid.allSatisfy { $0 >= 0 }, "L2Search: grid must hold non-negative values")
-        precondition(labels.count == count && features.count == count * dimension, "L2Search: one label and one row per sample")
-        // Each task: the samples it trains on and the samples it holds out.
-        var tasks: [(training: [Int], heldOut: [Int])] = []
-        var heldOutCount = 0
+    /// The fits `plan` asks for, over `count` samples with `labels`: the folds or the split are drawn over the
+    /// samples alone (as without derived rows), then each derived row joins the training part of every task that
+    /// trains on its owner. Tasks with an empty part are dropped.
+    public static func tasks(plan: HeldOutPlan, labels: [Int], classCount: Int, seed: UInt64,
+                             derivedOwners: [Int] = []) -> [HeldOutTask] {
+        let count = labels.count
+        var tasks: [HeldOutTask] = []
+        func task(heldOut: [Int], training: [Int]) -> HeldOutTask {
+            var inTraining = [Bool](repeating: false, count: count)
+            for sample in training { inTraining[sample] = true }
+            let derived = derivedOwners.indices.filter { inTraining[derivedOwners[$0]] }.map { count + $0 }
+            return HeldOutTask(training: training + derived, heldOut: heldOut)
+        }
         switch plan {
         case .crossValidation(let folds, let repeats):
             precondition(folds >= 2 && repeats >= 1, "L2Search: at least 2 folds and 1 repeat")
@@ -117,15 +144,38 @@ public enum L2Search {
                 for fold in 0..<folds {
                     let heldOut = (0..<count).filter { assignment[$0] == fold }
                     let training = (0..<count).filter { assignment[$0] != fold }
-                    if !heldOut.isEmpty && !training.isEmpty { tasks.append((training, heldOut)) }
+                    if !heldOut.isEmpty && !training.isEmpty { tasks.append(task(heldOut: heldOut, training: training)) }
                 }
             }
-            heldOutCount = count
         case .holdOut(let fraction):
             let split = StratifiedSplit.split(labels: labels, classCount: classCount, fraction: fraction, seed: seed)
-            if !split.validation.isEmpty { tasks.append((split.training, split.validation)) }
-            heldOutCount = split.validation.count
+            if !split.validation.isEmpty { tasks.append(task(heldOut: split.validation, training: split.training)) }
         }
+        return tasks
+    }
+
+    /// Chooses `l2` by held-out predictions within the training samples, following `plan`.
+    ///
+    /// `features` are raw (not standardised), `[count, dimension]`. `derived` rows (augmented views) train
+    /// alongside their owners and are never held out (`tasks(plan:labels:classCount:seed:derivedOwners:)`).
+    /// Cross-validation folds run on up to `threads` threads at once; each fold's work is sequential and the
+    /// folds' results are combined in a fixed order, so the result depends only on the inputs (with BLAS
+    /// single-threaded, as `FeatureExtractor` leaves it). `settings.l2` is ignored.
+    public static func select(grid: [Double] = defaultGrid, features: [Float], labels: [Int], count: Int,
+                              dimension: Int, classCount: Int, plan: HeldOutPlan, seed: UInt64,
+                              settings: LogisticRegressionSettings, threads: Int = 1,
+                              derived: DerivedRows = .none) -> L2Selection {
+        precondition(!grid.isEmpty && grid.allSatisfy { $0 >= 0 }, "L2Search: grid must hold non-negative values")
+        precondition(labels.count == count && features.count == count * dimension, "L2Search: one label and one row per sample")
+        precondition(derived.features.count == derived.owners.count * dimension
+                     && derived.owners.allSatisfy { (0..<count).contains($0) }, "L2Search: one owned row per derived row")
+        let tasks = Self.tasks(plan: plan, labels: labels, classCount: classCount, seed: seed, derivedOwners: derived.owners)
+        let heldOutCount: Int
+        switch plan {
+        case .crossValidation: heldOutCount = count
+        case .holdOut: heldOutCount = tasks.first?.heldOut.count ?? 0
+        }
+        func rowLabel(_ row: Int) -> Int { row < count ? labels[row] : labels[derived.owners[row - count]] }
 
         let order = descendingOrder(grid)
         var scoringSettings = settings
@@ -138,13 +188,13 @@ public enum L2Search {
         defer { firstTask.deallocate() }
         Parallel.forEach(tasks.count, threads: max(1, threads)) { taskIndex in
             let task = tasks[taskIndex]
-            let training = gather(features, rows: task.training, dimension: dimension)
-            let heldOut = gather(features, rows: task.heldOut, dimension: dimension)
+            let training = gather(features, derived: derived.features, sampleCount: count, rows: task.training, dimension: dimension)
+            let heldOut = gather(features, derived: derived.features, sampleCount: count, rows: task.heldOut, dimension: dimension)
             let standardizer = Standardizer(fitting: training, count: task.training.count, dimension: dimension)
             let fitted = heldOutLogits(
                 grid: grid, order: order,
                 training: standardizer.apply(training, count: task.training.count),
-                trainingLabels: task.training.map { labels[$0] }, trainingCount: task.training.count,
+                trainingLabels: task.training.map(rowLabel), trainingCount: task.training.count,
                 heldOut: standardizer.apply(heldOut, count: task.heldOut.count), heldOutCount: task.heldOut.count,
                 dimension: dimension, classCount: classCount, settings: scoringSettings)
             results[taskIndex] = fitted.logits
@@ -267,11 +317,17 @@ public enum L2Search {
         return (sortedSamples, sortedLogits)
     }
 
-    /// The rows `rows` of `features` `[·, dimension]`, in that order.
-    private static func gather(_ features: [Float], rows: [Int], dimension: Int) -> [Float] {
+    /// The rows `rows` of `features` `[sampleCount, dimension]` followed by `derived` `[·, dimension]`, in that order.
+    private static func gather(_ features: [Float], derived: [Float], sampleCount: Int, rows: [Int], dimension: Int) -> [Float] {
         var result = [Float]()
         result.reserveCapacity(rows.count * dimension)
-        for row in rows { result += features[(row * dimension)..<((row + 1) * dimension)] }
+        for row in rows {
+            if row < sampleCount {
+                result += features[(row * dimension)..<((row + 1) * dimension)]
+            } else {
+                result += derived[((row - sampleCount) * dimension)..<((row - sampleCount + 1) * dimension)]
+            }
+        }
         return result
     }
 }

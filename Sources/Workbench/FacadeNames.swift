@@ -1,3 +1,4 @@
+import Augmentation
 import ClusterJobs
 import Labeling
 import TensorCore
@@ -43,3 +44,7 @@ public typealias SystemError = TensorCore.SystemError
 public typealias Shard = ClusterJobs.Shard
 /// Where a shard came from: the option, a Slurm array task, a Kubernetes Indexed Job (`ClusterJobs`).
 public typealias ShardSource = ClusterJobs.ShardSource
+/// Which augmentations make the views of training images, and how strongly (`Augmentation`).
+public typealias AugmentationPolicy = Augmentation.AugmentationPolicy
+/// An augmentation policy's or view's failure (`Augmentation`).
+public typealias AugmentationError = Augmentation.AugmentationError

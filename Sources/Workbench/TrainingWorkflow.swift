@@ -75,11 +75,18 @@ public struct SplitPredictions: Sendable {
 }
 
 /// `workbench train`: scan, extract (cached) features, split, fit the head, evaluate every split, build the model.
+///
+/// `run` is the steps in order, each a small function or type in `TrainingSteps.swift`:
+/// `TrainingScan` → `TrainingFeatures` → `HeldOutSelection` → `FittedHead` → `HeadCalibration` →
+/// `SplitEvaluations` → report and model file. A step that changes the backbone (fine-tuning) goes between
+/// `HeadCalibration` and `SplitEvaluations`: it hands on new features and a new head, and `makeModelFile` takes the
+/// backbone's tensors as a parameter.
 public enum TrainingWorkflow {
     /// The L2 strength used when there is neither `--l2` nor anything held out to choose one with. The objective
     /// sums the losses, so this equals scikit-learn's default `C = 1`.
     public static let defaultL2 = 1.0
 
+    /// Trains a model as `request` asks, reporting progress to `events`; the model is returned, not written.
     public static func run(
         _ request: TrainingRequest, extractor: FeatureExtractor, events: (TrainingEvent) -> Void
     ) throws(WorkbenchError) -> TrainingResult {
@@ -88,239 +95,105 @@ public enum TrainingWorkflow {
         // Checked first, so a bad SOURCE_DATE_EPOCH fails before the long part of the run.
         let creationDate: Date
         if let requested = request.creationDate { creationDate = requested } else { creationDate = try reproducibleNow() }
-        let layout = try resolveLayout(request)
-        let labels = layout.labels
-        let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
 
-        // Every file once, with its split and label; features come back in this order.
-        enum Split: Int { case training, validation, testing }
-        var items: [(path: String, label: Int, split: Split)] = []
-        func add(_ folder: ImageFolder?, as split: Split) {
-            for labelFolder in folder?.classes ?? [] {
-                items += labelFolder.files.map { ($0, labelIndex[labelFolder.label]!, split) }
-            }
-        }
-        add(layout.training, as: .training)
-        add(layout.validation, as: .validation)
-        add(layout.testing, as: .testing)
-        events(.scanned(counts: counts(labels: labels, items: items.map { ($0.label, $0.split.rawValue) }),
-                        skipped: layout.skipped))
-        // Entries the scan found but cannot read are unreadable images like those that fail to decode.
-        var unreadable = layout.unreadable.map { TrainingReport.Problem(path: $0.path, reason: $0.reason) }
-        if request.strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
-        for problem in unreadable { events(.warning("\(problem.path): \(problem.reason) (skipped)")) }
-        let datasetWarnings = DatasetWarnings.check(layout)
-        for warning in datasetWarnings { events(.warning("\(warning)")) }
+        let scan = try TrainingScan.scan(request, events: events)
         let scanned = clock.now
-
-        // Features, in file order; unreadable files are warnings (or, with --strict, the first one stops the run).
-        let dimension = EfficientNetLite0.featureCount
-        var features: [Float] = []
-        features.reserveCapacity(items.count * dimension)
-        var usable: [Int] = []
-        var firstFailure: WorkbenchError?
-        extractor.extract(paths: items.map(\.path)) { index, path, result in
-            events(.features(done: index + 1, total: items.count))
-            switch result {
-            case .success(let vector):
-                features += vector
-                usable.append(index)
-                return true
-            case .failure(let error):
-                unreadable.append(.init(path: path, reason: error.reason))
-                if request.strict {
-                    firstFailure = error
-                    return false
-                }
-                events(.warning("\(error) (skipped)"))
-                return true
-            }
-        }
-        if let firstFailure { throw firstFailure }
-        var readable: [String: Int] = [:]
-        for index in usable where items[index].split == .training { readable[labels[items[index].label], default: 0] += 1 }
-        do {
-            try DatasetLayout.requireReadableImages(in: layout.training, readableCounts: readable)
-        } catch {
-            throw WorkbenchError("\(error)")
-        }
+        let features = try TrainingFeatures.extract(scan, extractor: extractor, strict: request.strict, events: events)
         let extracted = clock.now
 
-        // Rows of `features` by split. Training rows all go into the final model; held-out predictions come from
-        // cross-validation or a held-out share within them, or from a separate validation folder.
-        var rows: [Split: [Int]] = [.training: [], .validation: [], .testing: []]
-        for (row, index) in usable.enumerated() { rows[items[index].split]!.append(row) }
-        let trainingRows = rows[.training]!, validationRows = rows[.validation]!
-        func gather(_ selected: [Int]) -> (features: [Float], labels: [Int], paths: [String]) {
-            var matrix = [Float](); matrix.reserveCapacity(selected.count * dimension)
-            for row in selected { matrix += features[(row * dimension)..<((row + 1) * dimension)] }
-            return (matrix, selected.map { items[usable[$0]].label }, selected.map { items[usable[$0]].path })
-        }
-        let trainingSet = gather(trainingRows), validationSet = gather(validationRows), testingSet = gather(rows[.testing]!)
-        let classCount = labels.count
-
-        // The head: choose the strength on held-out predictions, then fit on all training images.
         events(.fitting)
-        var settings = LogisticRegressionSettings(l2: request.l2 ?? defaultL2, maxIterations: request.maxIterations,
-                                                  classWeighting: request.classWeighting)
-        let grid = request.l2.map { [$0] } ?? L2Search.defaultGrid
-        let selection: L2Selection?
-        let validationSource: String
-        // Held-out predictions: truths and paths of the rows of `selection.heldOutLogits`.
-        var heldOutTruths: [Int] = [], heldOutPaths: [String] = []
-        var heldOutCountsPerLabel = [Int](repeating: 0, count: classCount)
-        if layout.validation != nil {
-            selection = L2Search.select(
-                grid: grid, trainingFeatures: trainingSet.features, trainingLabels: trainingSet.labels,
-                trainingCount: trainingRows.count, validationFeatures: validationSet.features,
-                validationLabels: validationSet.labels, validationCount: validationRows.count,
-                dimension: dimension, classCount: classCount, settings: settings)
-            validationSource = layout.validation!.path
-            heldOutTruths = validationSet.labels
-            heldOutPaths = validationSet.paths
-            for label in validationSet.labels { heldOutCountsPerLabel[label] += 1 }
-        } else if request.validationFraction != 0 {
-            let plan = request.validationFraction.map { HeldOutPlan.holdOut(fraction: $0) }
-                ?? HeldOutPlan.automatic(trainingCount: trainingRows.count)
-            let chosen = L2Search.select(
-                grid: grid, features: trainingSet.features, labels: trainingSet.labels, count: trainingRows.count,
-                dimension: dimension, classCount: classCount, plan: plan, seed: request.seed, settings: settings,
-                threads: extractor.settings.threads)
-            selection = chosen
-            validationSource = "\(plan.summary) of training, seed \(request.seed)"
-            heldOutTruths = chosen.heldOutSamples.map { trainingSet.labels[$0] }
-            heldOutPaths = chosen.heldOutSamples.map { trainingSet.paths[$0] }
-            for sample in Set(chosen.heldOutSamples) { heldOutCountsPerLabel[trainingSet.labels[sample]] += 1 }
-        } else {
-            selection = nil
-            validationSource = "none"
-        }
+        let classCount = scan.labels.count
+        let heldOut = HeldOutSelection.choose(request, scan: scan, features: features, threads: extractor.settings.threads)
         let selected = clock.now
-        if let selection { settings.l2 = selection.l2 }
-        let standardizer: Standardizer
-        let outcome: TrainingOutcome
-        if let fitted = selection?.fittedOnAll {
-            (standardizer, outcome) = fitted
-        } else {
-            standardizer = Standardizer(fitting: trainingSet.features, count: trainingRows.count, dimension: dimension)
-            // From the first fold's model with the chosen strength: the same optimum, reached in fewer steps.
-            let start = selection?.warmStart.map { $0.model.restandardized(from: $0.standardizer, to: standardizer) }
-            outcome = LogisticRegressionTrainer.train(
-                features: standardizer.apply(trainingSet.features, count: trainingRows.count), labels: trainingSet.labels,
-                count: trainingRows.count, dimension: dimension, classCount: classCount, settings: settings,
-                initialModel: start)
-        }
-
-        // Calibration on the held-out logits, then the confidence thresholds on the calibrated probabilities.
-        let heldOutLogits = selection?.heldOutLogits ?? []
-        let heldOutCount = heldOutTruths.count
-        let temperature = TemperatureScaling.fit(logits: heldOutLogits, labels: heldOutTruths, classCount: classCount)
-        let heldOutProbabilities = Softmax.probabilities(logits: heldOutLogits, count: heldOutCount,
-                                                         classCount: classCount, temperature: temperature)
-        var thresholds: TrainingReport.Thresholds?
-        var confidenceThreshold: Double?
-        if heldOutCount > 0 {
-            let confidences = (0..<heldOutCount).map { row in
-                Double(heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)].max()!)
-            }
-            let correct = (0..<heldOutCount).map { row in
-                heldOutProbabilities[(row * classCount)..<((row + 1) * classCount)].indexOfMaximum == heldOutTruths[row]
-            }
-            if let target = request.targetPrecision {
-                confidenceThreshold = ConfidenceThresholds.lowestThreshold(reaching: target, confidences: confidences, correct: correct)
-            }
-            thresholds = .init(table: ConfidenceThresholds.table(confidences: confidences, correct: correct),
-                               targetPrecision: request.targetPrecision, chosen: confidenceThreshold)
-        }
+        let head = FittedHead.fit(request, training: features.training, heldOut: heldOut, classCount: classCount)
+        let calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
         let fitted = clock.now
 
-        // Every split through the finished head, with calibrated probabilities; pages draw from the predictions.
-        var predictions: [String: SplitPredictions] = [:]
-        func logits(_ set: (features: [Float], labels: [Int], paths: [String])) -> [Float] {
-            outcome.model.logits(standardizer.apply(set.features, count: set.paths.count), count: set.paths.count)
-        }
-        func evaluate(_ logits: [Float], truths: [Int], paths: [String], split: String) -> TrainingReport.SplitEvaluation {
-            let probabilities = Softmax.probabilities(logits: logits, count: paths.count, classCount: classCount,
-                                                      temperature: temperature)
-            predictions[split] = SplitPredictions(paths: paths, truths: truths, probabilities: probabilities)
-            return Evaluation.evaluate(labels: labels, paths: paths, truths: truths, probabilities: probabilities)
-        }
-        let trainingEvaluation = evaluate(logits(trainingSet), truths: trainingSet.labels, paths: trainingSet.paths, split: "training")
-        let validationEvaluation = heldOutCount == 0 ? nil : evaluate(heldOutLogits, truths: heldOutTruths, paths: heldOutPaths, split: "validation")
-        let testingLogits = logits(testingSet)
-        let testingEvaluation = layout.testing == nil ? nil : evaluate(testingLogits, truths: testingSet.labels, paths: testingSet.paths, split: "testing")
-        let calibration: TrainingReport.Calibration? = heldOutCount == 0 ? nil : .init(
-            temperature: temperature, bins: CalibrationError.binCount,
-            heldOutBefore: CalibrationError.expected(
-                probabilities: Softmax.probabilities(logits: heldOutLogits, count: heldOutCount, classCount: classCount),
-                labels: heldOutTruths, classCount: classCount),
-            heldOutAfter: CalibrationError.expected(probabilities: heldOutProbabilities, labels: heldOutTruths, classCount: classCount),
-            testingBefore: testingEvaluation == nil || testingSet.paths.isEmpty ? nil : CalibrationError.expected(
-                probabilities: Softmax.probabilities(logits: testingLogits, count: testingSet.paths.count, classCount: classCount),
-                labels: testingSet.labels, classCount: classCount),
-            testingAfter: testingSet.paths.isEmpty ? nil : testingEvaluation?.expectedCalibrationError)
+        let evaluations = SplitEvaluations.evaluate(head: head, calibration: calibration, features: features,
+                                                    heldOut: heldOut, scan: scan)
+        var report = makeReport(request, scan: scan, features: features, heldOut: heldOut, head: head,
+                                calibration: calibration, evaluations: evaluations,
+                                backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)")
+        let modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: extractor.backbone.weights.tensors,
+                                          head: head, calibration: calibration, creationDate: creationDate)
+        let finished = clock.now
+        report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
+                               selection: seconds(selected - extracted), training: seconds(fitted - extracted),
+                               total: seconds(finished - started))
+        return TrainingResult(report: report, modelFile: modelFile, predictions: evaluations.predictions,
+                              datasetWarnings: scan.datasetWarnings)
+    }
 
-        let heldOutImages = heldOutCountsPerLabel.reduce(0, +)
+    /// The report of a finished run, without timings.
+    static func makeReport(
+        _ request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures, heldOut: HeldOutSelection,
+        head: FittedHead, calibration: HeadCalibration, evaluations: SplitEvaluations, backbone: String
+    ) -> TrainingReport {
+        let labels = scan.labels
+        let heldOutImages = heldOut.countsPerLabel.reduce(0, +)
         func summary(_ evaluation: TrainingReport.SplitEvaluation?, images: Int) -> TrainingReport.SplitSummary {
             guard let evaluation else { return .init(accuracy: 0, count: 0, interval: nil, predictions: nil) }
             return .init(accuracy: evaluation.accuracy, count: images,
                          interval: WilsonInterval.interval(proportion: evaluation.accuracy, count: images),
                          predictions: evaluation.count > images ? evaluation.count : nil)
         }
-        var splitCounts = counts(labels: labels, items: usable.map { (items[$0].label, items[$0].split.rawValue) })
-        if layout.validation == nil {
-            for label in labels.indices { splitCounts[label].validation = heldOutCountsPerLabel[label] }
+        var splitCounts = counts(labels: labels, items: features.usableItems)
+        if scan.layout.validation == nil {
+            for label in labels.indices { splitCounts[label].validation = heldOut.countsPerLabel[label] }
         }
         let diagnostics = TrainingDiagnostics.warnings(
-            labels: labels, trainingAccuracy: trainingEvaluation.accuracy,
-            heldOut: validationEvaluation.map {
-                .init(accuracy: $0.accuracy, count: heldOutImages, countsPerLabel: heldOutCountsPerLabel,
+            labels: labels, trainingAccuracy: evaluations.training.accuracy,
+            heldOut: evaluations.validation.map {
+                .init(accuracy: $0.accuracy, count: heldOutImages, countsPerLabel: heldOut.countsPerLabel,
                       confusion: $0.confusionMatrix)
             },
-            testing: testingEvaluation.map { ($0.accuracy, $0.count) }).map { "\($0)" }
+            testing: evaluations.testing.map { ($0.accuracy, $0.count) }).map { "\($0)" }
         var selectionReport: TrainingReport.Selection?
-        if let selection {
+        if let selection = heldOut.selection {
             var folds: Int?, repeats: Int?
             if case .crossValidation(let foldCount, let repeatCount) = selection.plan { (folds, repeats) = (foldCount, repeatCount) }
             selectionReport = .init(method: selection.plan?.summary ?? "validation folder", folds: folds, repeats: repeats,
-                                    heldOutImages: heldOutImages, heldOutPredictions: heldOutCount,
+                                    heldOutImages: heldOutImages, heldOutPredictions: heldOut.truths.count,
                                     grid: selection.candidates, chosen: selection.l2,
                                     refitOnAllTrainingImages: selection.fittedOnAll == nil)
         }
-        var report = TrainingReport(
+        return TrainingReport(
             labels: labels,
-            training: summary(trainingEvaluation, images: trainingEvaluation.count),
-            validation: summary(validationEvaluation, images: heldOutImages),
-            testing: summary(testingEvaluation, images: testingEvaluation?.count ?? 0),
+            training: summary(evaluations.training, images: evaluations.training.count),
+            validation: summary(evaluations.validation, images: heldOutImages),
+            testing: summary(evaluations.testing, images: evaluations.testing?.count ?? 0),
             counts: splitCounts,
-            trainingEvaluation: trainingEvaluation, validationEvaluation: validationEvaluation,
-            testingEvaluation: testingEvaluation,
+            trainingEvaluation: evaluations.training, validationEvaluation: evaluations.validation,
+            testingEvaluation: evaluations.testing,
             settings: .init(seed: request.seed,
-                            validationFraction: heldOutFraction(selection?.plan),
-                            validationSource: validationSource, l2: settings.l2,
-                            l2Chosen: request.l2 == nil && selection != nil, maxIterations: request.maxIterations,
-                            classWeighting: request.classWeighting.rawValue, iterations: outcome.iterations,
-                            converged: outcome.converged, preprocessing: Preprocessing.identifier,
-                            backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)"),
-            selection: selectionReport, calibration: calibration, thresholds: thresholds,
-            unreadable: unreadable,
-            warnings: datasetWarnings.map { "\($0)" } + diagnostics,
+                            validationFraction: heldOutFraction(heldOut.selection?.plan),
+                            validationSource: heldOut.source, l2: head.settings.l2,
+                            l2Chosen: request.l2 == nil && heldOut.selection != nil, maxIterations: request.maxIterations,
+                            classWeighting: request.classWeighting.rawValue, iterations: head.outcome.iterations,
+                            converged: head.outcome.converged, preprocessing: Preprocessing.identifier,
+                            backbone: backbone),
+            selection: selectionReport, calibration: evaluations.calibration, thresholds: calibration.thresholds,
+            unreadable: features.unreadable,
+            warnings: scan.datasetWarnings.map { "\($0)" } + diagnostics,
             diagnostics: diagnostics,
             timings: nil)
+    }
 
-        let modelFile = ModelFile(
+    /// The model file: the backbone's tensors (as given, so a fine-tuned backbone can be stored), the head, the
+    /// calibration and `report` as JSON.
+    static func makeModelFile(
+        _ report: TrainingReport, labels: [String], backboneTensors: [String: SafetensorsFile.Tensor], head: FittedHead,
+        calibration: HeadCalibration, creationDate: Date
+    ) throws(WorkbenchError) -> ModelFile {
+        ModelFile(
             labels: labels, preprocessing: .efficientNetLite0, backboneName: Backbone.name,
-            backboneTensors: extractor.backbone.weights.tensors,
-            head: HeadTensors(featureMean: standardizer.mean, featureScale: standardizer.scale,
-                              weights: outcome.model.weights, bias: outcome.model.bias),
+            backboneTensors: backboneTensors,
+            head: HeadTensors(featureMean: head.standardizer.mean, featureScale: head.standardizer.scale,
+                              weights: head.outcome.model.weights, bias: head.outcome.model.bias),
             creationDate: iso8601(creationDate),
             workbenchVersion: WorkbenchInfo.version,
-            trainingReportJSON: try encode(report), temperature: temperature, confidenceThreshold: confidenceThreshold)
-        let finished = clock.now
-        report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
-                               selection: seconds(selected - extracted), training: seconds(fitted - extracted),
-                               total: seconds(finished - started))
-        return TrainingResult(report: report, modelFile: modelFile, predictions: predictions, datasetWarnings: datasetWarnings)
+            trainingReportJSON: try encode(report), temperature: calibration.temperature,
+            confidenceThreshold: calibration.confidenceThreshold)
     }
 
     /// The share of training images held out by `plan` (0 for cross-validation, where every image is held out once
@@ -343,13 +216,14 @@ public enum TrainingWorkflow {
         }
     }
 
-    private static func counts(labels: [String], items: [(label: Int, split: Int)]) -> [TrainingReport.LabelCounts] {
+    /// Images per label and split.
+    static func counts(labels: [String], items: [TrainingItem]) -> [TrainingReport.LabelCounts] {
         var table = labels.map { TrainingReport.LabelCounts(label: $0, training: 0, validation: 0, testing: 0) }
         for item in items {
             switch item.split {
-            case 0: table[item.label].training += 1
-            case 1: table[item.label].validation += 1
-            default: table[item.label].testing += 1
+            case .training: table[item.label].training += 1
+            case .validation: table[item.label].validation += 1
+            case .testing: table[item.label].testing += 1
             }
         }
         return table

@@ -114,6 +114,47 @@ final class L2SearchTests: XCTestCase {
         XCTAssertEqual(one.l2, two.l2)
     }
 
+    func testDerivedRowsTrainWithTheirOwnerAndAreNeverHeldOut() {
+        let count = 37
+        let labels = (0..<count).map { $0 % 3 }
+        // Two views per sample, listed view by view as a workflow makes them.
+        let owners = Array(0..<count) + Array(0..<count)
+        for plan in [HeldOutPlan.crossValidation(folds: 5, repeats: 2), .holdOut(fraction: 0.25)] {
+            let plain = L2Search.tasks(plan: plan, labels: labels, classCount: 3, seed: 11)
+            let withViews = L2Search.tasks(plan: plan, labels: labels, classCount: 3, seed: 11, derivedOwners: owners)
+            XCTAssertEqual(plain.count, withViews.count)
+            for (task, plainTask) in zip(withViews, plain) {
+                // The split of the images is the one made without views.
+                XCTAssertEqual(task.heldOut, plainTask.heldOut)
+                XCTAssertEqual(task.training.filter { $0 < count }, plainTask.training)
+                let trainedImages = Set(plainTask.training)
+                XCTAssertTrue(task.heldOut.allSatisfy { $0 < count }, "a view held out")
+                let views = task.training.filter { $0 >= count }
+                XCTAssertTrue(views.allSatisfy { trainedImages.contains(owners[$0 - count]) },
+                              "a view trained on while its image is held out")
+                XCTAssertEqual(views.count, 2 * trainedImages.count, "every view of a trained image is trained on")
+                XCTAssertTrue(Set(task.heldOut).isDisjoint(with: views.map { owners[$0 - count] }))
+            }
+        }
+    }
+
+    func testCopiesOfHeldOutImagesNeverReachTheirFold() {
+        // Pure noise with random labels: nothing is learnable, so held-out accuracy stays near chance (1/2) unless
+        // a copy of a held-out image was trained on, in which case a weakly penalised model recalls it (≈ 100 %).
+        var sampler = GaussianSampler(seed: 21)
+        let count = 60, dimension = 40
+        let features = (0..<(count * dimension)).map { _ in Float(sampler.next()) }
+        let labels = (0..<count).map { _ in sampler.next() > 0 ? 1 : 0 }
+        let derived = DerivedRows(features: features + features, owners: Array(0..<count) + Array(0..<count))
+        for plan in [HeldOutPlan.crossValidation(folds: 5, repeats: 1), .holdOut(fraction: 0.3)] {
+            let selection = L2Search.select(grid: [1e-4, 1e-2], features: features, labels: labels, count: count,
+                                            dimension: dimension, classCount: 2, plan: plan, seed: 3,
+                                            settings: .init(l2: 1), derived: derived)
+            XCTAssertLessThan(selection.candidates.map(\.accuracy).max()!, 0.8, "\(plan)")
+            XCTAssertTrue(selection.heldOutSamples.allSatisfy { $0 < count })
+        }
+    }
+
     func testHoldOutPlanHoldsOutAStratifiedShare() {
         let training = nuisanceProblem(count: 100, seed: 8)
         let selection = L2Search.select(grid: [1, 100], features: training.features, labels: training.labels,
