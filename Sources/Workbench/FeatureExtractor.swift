@@ -131,6 +131,13 @@ public final class FeatureExtractor: Sendable {
     /// few enough that memory stays small (8 inputs are 4.8 MB).
     public static let maximumBatch = 8
 
+    /// The most worker threads the extractor runs, whatever the settings ask for: each holds a batch of inputs and
+    /// a network's activations, so the cap keeps memory bounded.
+    public static let mostWorkers = 256
+
+    /// The worker threads in use: the settings' count within 1 ... `mostWorkers`.
+    public var workerCount: Int { min(max(1, settings.threads), Self.mostWorkers) }
+
     /// Features of many files on the worker threads, delivered in input order on the calling thread. Memory stays
     /// bounded: each worker holds one small batch at a time. When `deliver` returns false no more files are
     /// started and the call returns (files already in progress are dropped).
@@ -138,20 +145,45 @@ public final class FeatureExtractor: Sendable {
         paths: [String],
         deliver: (_ index: Int, _ path: String, _ result: Result<[Float], WorkbenchError>) -> Bool
     ) {
-        GEMM.setBLASThreads(1)
-        let threads = max(1, settings.threads)
+        let threads = workerCount
         // Small jobs still spread over every worker; large ones use full batches.
         let batch = max(1, min(Self.maximumBatch, paths.count / (2 * threads)))
-        let batchCount = (paths.count + batch - 1) / batch
-        OrderedPipeline.run(count: batchCount, threads: threads, work: { [self] index in
-            features(ofImagesAt: Array(paths[(index * batch)..<min(paths.count, (index + 1) * batch)]))
-        }, deliverUntil: { index, results in
+        let jobs = stride(from: 0, to: paths.count, by: batch).map { $0..<min(paths.count, $0 + batch) }
+        runOnWorkers(jobs: jobs, work: { [self] range in features(ofImagesAt: Array(paths[range])) },
+                     deliverUntil: { index, results in
             for (offset, result) in results.enumerated() {
-                let position = index * batch + offset
+                let position = jobs[index].lowerBound + offset
                 if !deliver(position, paths[position], result) { return false }
             }
             return true
         })
+    }
+
+    /// Features of decoded images (video frames, already at the network's input size or cropped and resized here),
+    /// `[images.count, EfficientNetLite0.featureCount]`: each worker runs one contiguous share as one network batch.
+    public func features(ofDecoded images: [RGBImage]) throws(WorkbenchError) -> [Float] {
+        let network = try loadedNetwork()
+        var features: [Float] = []
+        features.reserveCapacity(images.count * EfficientNetLite0.featureCount)
+        // A batch smaller than the worker count (a one-frame folder, the end of a video) has fewer shares.
+        runOnWorkers(jobs: Parallel.shares(of: images.count, parts: workerCount), work: { range in
+            network.features(range.flatMap { Preprocessing.networkInput(from: images[$0]) }, batch: range.count)
+        }, deliverUntil: { _, vectors in
+            features += vectors
+            return true
+        })
+        return features
+    }
+
+    /// The one scheduler of network work, for image files and video frames alike: each job (a range of inputs) runs
+    /// on one of `workerCount` threads with BLAS single-threaded (the threads are the parallelism), and results
+    /// come back in job order on the calling thread until `deliverUntil` returns false.
+    private func runOnWorkers<JobResult>(
+        jobs: [Range<Int>], work: @escaping @Sendable (Range<Int>) -> JobResult,
+        deliverUntil: (_ job: Int, JobResult) -> Bool
+    ) {
+        GEMM.setBLASThreads(1)
+        OrderedPipeline.run(count: jobs.count, threads: workerCount, work: { work(jobs[$0]) }, deliverUntil: deliverUntil)
     }
 }
 

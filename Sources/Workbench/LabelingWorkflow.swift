@@ -1,7 +1,6 @@
 import Foundation
 import ImageCodecs
 import Labeling
-import Models
 import TensorCore
 
 /// `workbench label`: a trained model over movies (video files or folders of numbered frames), one frame every
@@ -19,9 +18,6 @@ public enum LabelingWorkflow {
         }
     }
 
-    /// The most worker threads labeling uses, whatever the settings ask for.
-    public static let mostWorkers = 256
-
     /// One labelled movie.
     public struct MovieResult: Sendable {
         public var path: String
@@ -34,8 +30,9 @@ public enum LabelingWorkflow {
     }
 
     /// Labels one movie. Frames are decoded ahead on a reader thread (ffmpeg for video) while the network
-    /// classifies the previous ones on the extractor's worker threads. `observe`, if given, sees every frame with
-    /// its probabilities, in order, on the calling thread (a review keeps a picture where the label changes).
+    /// classifies the previous ones on the extractor's worker threads (`FeatureExtractor.features(ofDecoded:)`, the
+    /// scheduler image files go through too). `observe`, if given, sees every frame with its probabilities, in
+    /// order, on the calling thread (a review keeps a picture where the label changes).
     public static func label(
         movie path: String, classifier: Classifier, extractor: FeatureExtractor, sampling: Sampling,
         observe: ((_ frame: Frame, _ probabilities: [Float]) -> Void)? = nil,
@@ -46,9 +43,7 @@ public enum LabelingWorkflow {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw WorkbenchError(path: path, reason: "no such video file or frames folder")
         }
-        // Each worker holds a batch of frames and a network's activations: the cap keeps memory (and the batch
-        // size, a product with it) bounded whatever --threads says.
-        let threads = min(max(1, extractor.settings.threads), Self.mostWorkers)
+        let threads = extractor.workerCount
         var skipped: [SkippedFrame] = []
         var unreadableEntries: [WorkbenchError] = []
         let source: FrameSource
@@ -76,30 +71,20 @@ public enum LabelingWorkflow {
         frameSource.start()
         defer { frameSource.close() }
         let labeler = MovieLabeler(labels: classifier.labels, batchSize: FeatureExtractor.maximumBatch * threads)
-        let network = try extractor.loadedNetwork()
-        GEMM.setBLASThreads(1)
-        let width = EfficientNetLite0.featureCount
+        // Built now, so a broken backbone fails before the first batch.
+        _ = try extractor.loadedNetwork()
+        let classCount = classifier.labels.count
         let frames: [LabeledFrame]
         do {
             frames = try labeler.label(frameSource, sourcePath: path, classify: { batch in
-                // Each worker thread runs one contiguous share of the frames as a network batch; a batch smaller
-                // than the worker count (a one-frame folder, the end of a video) has fewer shares than workers.
-                let features = UncheckedSendable(UnsafeMutableBufferPointer<Float>.allocate(capacity: batch.count * width))
-                defer { features.value.deallocate() }
-                let shares = Parallel.shares(of: batch.count, parts: threads)
-                Parallel.forEach(shares.count, threads: shares.count) { worker in
-                    let range = shares[worker]
-                    let inputs = range.flatMap { Preprocessing.networkInput(from: batch[$0].image) }
-                    let vectors = network.features(inputs, batch: range.count)
-                    _ = UnsafeMutableBufferPointer(rebasing: features.value[(range.lowerBound * width)..<(range.upperBound * width)])
-                        .initialize(from: vectors)
-                }
-                let probabilities = classifier.probabilities(features: Array(features.value), count: batch.count)
-                let classCount = classifier.labels.count
+                let features = try extractor.features(ofDecoded: batch.map(\.image))
+                let probabilities = classifier.probabilities(features: features, count: batch.count)
                 let rows = (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
                 if let observe { for (frame, row) in zip(batch, rows) { observe(frame, row) } }
                 return rows
             }, progress: { update in progress(update.framesDone, update.totalFrames) })
+        } catch let error as WorkbenchError {
+            throw error
         } catch let error as LabelingError {
             throw WorkbenchError(path: error.path, reason: error.reason)
         } catch {

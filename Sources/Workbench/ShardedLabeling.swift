@@ -25,18 +25,19 @@ public struct LabelSettings: Sendable, Equatable {
     /// The sampling for `LabelingWorkflow`.
     public var sampling: LabelingWorkflow.Sampling { .init(every: every, framesPerSecond: framesPerSecond) }
 
-    /// The marker policy for `classifier`'s verdicts.
-    func markerPolicy(for classifier: Classifier) throws(WorkbenchError) -> MarkerPolicy {
-        let minimum: Double
-        if let minimumConfidence {
-            minimum = minimumConfidence
-        } else if let threshold = classifier.confidenceThreshold {
-            minimum = threshold
-        } else {
+    /// The minimum confidence in force for `classifier`: the one set, or the model's own threshold.
+    func minimumConfidence(for classifier: Classifier) throws(WorkbenchError) -> Double {
+        if let minimumConfidence { return minimumConfidence }
+        guard let threshold = classifier.confidenceThreshold else {
             throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold for --min-confidence auto: train it with --target-precision P")
         }
-        return MarkerPolicy(minimumConfidence: Float(minimum), fallbackLabel: fallbackLabel ?? Self.defaultFallback,
-                            smoothing: smoothing, changesOnly: changesOnly)
+        return threshold
+    }
+
+    /// The marker policy for `classifier`'s verdicts.
+    func markerPolicy(for classifier: Classifier) throws(WorkbenchError) -> MarkerPolicy {
+        MarkerPolicy(minimumConfidence: Float(try minimumConfidence(for: classifier)),
+                     fallbackLabel: fallbackLabel ?? Self.defaultFallback, smoothing: smoothing, changesOnly: changesOnly)
     }
 
     /// The label of frames below the minimum confidence when none is given.

@@ -115,101 +115,66 @@ struct LabelCommand: ParsableCommand {
     func run() throws {
         if let results { return try runIntoResults(results) }
         try Console.run {
-            var movies = self.movies
+            var request = LabelingRequest(movies: movies, settings: labelSettings)
             // One movie into the player's file is never split, whatever array job it runs in.
-            if movieData.movieData == nil, let shard = try sharding.resolve() { movies = InputSharding.movies(movies, shard: shard) }
-            let classifier = try Classifier.load(path: model)
-            // The fallback may be any name; a highlight must be a label the model can give.
-            if let label = highlightOptions.highlights, !classifier.labels.contains(label) {
-                throw WorkbenchError(path: model, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
-            }
-            if let movieDataPath = movieData.movieData, FileManager.default.fileExists(atPath: movieDataPath) {
-                // A broken MovieData.json fails before the long labeling run, and is never overwritten.
-                _ = try MovieData.load(path: movieDataPath)
-            }
-            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
-            let minimumConfidence: Double
-            switch markerOptions.minConfidence {
-            case .value(let value): minimumConfidence = value
-            case .auto:
-                guard let threshold = classifier.confidenceThreshold else {
-                    throw WorkbenchError(path: model, reason: "the model has no confidence threshold for --min-confidence auto: train it with --target-precision P")
-                }
-                minimumConfidence = threshold
-            }
-            let policy = MarkerPolicy(minimumConfidence: Float(minimumConfidence),
-                                      fallbackLabel: markerOptions.fallback ?? MarkerOptions.defaultFallback,
-                                      smoothing: markerOptions.smooth, changesOnly: markerOptions.changesOnly)
-            let reviewed = review.isRequested
-                ? LabelingReview(labels: classifier.labels, policy: policy, every: every, keepsPictures: review.html != nil) : nil
-            reviewed?.windowSeconds = highlightOptions.window
-            var summaries: [VideoSummary] = []
-            var totalFrames = 0
-            var failedMovies: [String] = []
-            let started = Date()
-            for movie in movies {
-                let progress = ProgressBar(total: 0, label: (movie as NSString).lastPathComponent)
-                let result: LabelingWorkflow.MovieResult
-                do {
-                    result = try LabelingWorkflow.label(
-                        movie: movie, classifier: classifier, extractor: extractor,
-                        sampling: .init(every: every, framesPerSecond: fps), observe: reviewed?.observerForNextMovie(),
-                        progress: { done, expected in progress.update(completed: done, total: expected) })
-                } catch where movies.count > 1 {
-                    // One strange file never costs a catalog run the other movies: it is named, skipped, counted.
-                    progress.finish()
-                    Console.warn("workbench: \(error) (movie skipped)")
-                    failedMovies.append(movie)
-                    continue
-                }
-                progress.finish()
-                totalFrames += result.frames.count
-                for problem in result.unreadableEntries { Console.warn("warning: \(problem) (not a frame)") }
-                for skipped in result.skippedFrames { Console.warn("warning: \(skipped.error) (frame skipped)") }
-                let summary = VideoSummary(video: movie, labels: classifier.labels, frames: result.frames, window: highlightOptions.window)
-                summaries.append(summary)
-                reviewed?.add(result, summary: highlightOptions.summary ? summary : nil)
-                let markers = policy.markerObject(result.frames)
-                if json {
-                    Console.outputLine(jsonObject(result: result, policy: policy, minimumConfidence: minimumConfidence, markers: markers, summary: summary))
-                } else {
-                    render(result: result, policy: policy, minimumConfidence: minimumConfidence, summary: highlightOptions.summary ? summary : nil)
-                }
-                if let movieDataPath = movieData.movieData, let id = movieData.id {
-                    let update = MovieUpdate(id: id, markers: markers, title: movieData.title,
-                                             description: movieData.description, poster: movieData.poster)
-                    try MovieData.update(path: movieDataPath, with: update)
-                    Console.warn("\(markers.count) markers written to \(movieDataPath) (movie id \(id))")
-                }
-                if !result.skippedFrames.isEmpty { Console.warn("\(result.skippedFrames.count) unreadable frames skipped in \(movie)") }
+            if movieData.movieData == nil, let shard = try sharding.resolve() { request.movies = InputSharding.movies(movies, shard: shard) }
+            request.window = highlightOptions.window
+            request.showsSummaries = highlightOptions.summary
+            if let path = movieData.movieData, let id = movieData.id {
+                request.movieData = MovieDataEntry(path: path, id: id, title: movieData.title,
+                                                   description: movieData.description, poster: movieData.poster)
             }
             if let label = highlightOptions.highlights, let output = highlightOptions.output {
-                let selection: HighlightSelection = highlightOptions.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
-                let clips = Highlights.choose(label: label, from: summaries, selection: selection)
-                guard !clips.isEmpty else { throw WorkbenchError("no video has '\(label)' as its top label; try --count N") }
-                try Highlights.render(clips: clips, to: output)
-                Console.warn("\(clips.count) clips of '\(label)' joined into \(output)")
+                request.highlights = HighlightRequest(label: label, output: output, count: highlightOptions.count)
             }
-            if let reviewed { try review.write(reviewed, modelPath: model) }
-            let seconds = Date().timeIntervalSince(started)
-            let labelled = movies.count - failedMovies.count
-            Console.warn("\(totalFrames) frames from \(labelled) movie\(labelled == 1 ? "" : "s") in "
-                         + String(format: "%.1f s (%.1f frames/s)", seconds, Double(totalFrames) / max(seconds, 1e-9)))
-            if !failedMovies.isEmpty {
-                throw WorkbenchError("\(failedMovies.count) of \(movies.count) movies could not be labelled: \(failedMovies.joined(separator: ", "))")
+            request.review = ReviewFiles(html: review.html, vtt: review.vtt, annotate: review.annotate)
+            let classifier = try Classifier.load(path: model)
+            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
+            // A movie's lines get its name when the command line names several, sharded or not.
+            let movieCount = movies.count
+            var progress: ProgressBar?
+            let outcome = try LabelingWorkflow.run(request, classifier: classifier, extractor: extractor) { event in
+                switch event {
+                case .started(let movie): progress = ProgressBar(total: 0, label: (movie as NSString).lastPathComponent)
+                case .progress(let done, let expected): progress?.update(completed: done, total: expected)
+                case .failed(_, let error):
+                    progress?.finish()
+                    Console.warn("workbench: \(error) (movie skipped)")
+                case .finished: progress?.finish()
+                case .warning(let line): Console.warn(line)
+                case .labeled(let movie):
+                    if json {
+                        Console.outputLine(jsonObject(movie))
+                    } else {
+                        render(movie, movieCount: movieCount)
+                    }
+                case .movieDataWritten(let markers, let path, let id):
+                    Console.warn("\(markers) markers written to \(path) (movie id \(id))")
+                case .highlightsWritten(let clips, let label, let path):
+                    Console.warn("\(clips) clips of '\(label)' joined into \(path)")
+                case .reviewWritten(.page, let path): Console.warn("report written to \(path)")
+                case .reviewWritten(.subtitles, let path): Console.warn("subtitles written to \(path)")
+                case .reviewWritten(.annotatedCopy, let path): Console.warn("review copy written to \(path)")
+                }
             }
+            let labelled = outcome.labeledMovies
+            Console.warn("\(outcome.frames) frames from \(labelled) movie\(labelled == 1 ? "" : "s") in "
+                         + String(format: "%.1f s (%.1f frames/s)", outcome.seconds, Double(outcome.frames) / max(outcome.seconds, 1e-9)))
+            if let failure = outcome.failure { throw failure }
         }
     }
 
-    private func render(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, minimumConfidence: Double, summary: VideoSummary?) {
-        if movies.count > 1 { Console.outputLine("\(result.path)") }
+    /// One line per frame (with --changes-only, per change), then the summary when asked for.
+    private func render(_ movie: LabeledMovie, movieCount: Int) {
+        if movieCount > 1 { Console.outputLine("\(movie.result.path)") }
         var previous: String?
-        for (frame, decision) in zip(result.frames, policy.decisions(result.frames))
+        for (frame, decision) in zip(movie.result.frames, movie.decisions)
         where !(markerOptions.changesOnly && decision.label == previous) {
-            Console.outputLine(String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label) + explained(decision, minimumConfidence: minimumConfidence))
+            Console.outputLine(String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label) + explained(decision, minimumConfidence: movie.minimumConfidence))
             previous = decision.label
         }
-        if let summary {
+        if highlightOptions.summary {
+            let summary = movie.summary
             Console.outputLine()
             Console.outputLine(ReportRendering.table(
                 header: ["label", "mean confidence", "best \(formatSeconds(highlightOptions.window)) window", "its mean"],
@@ -249,9 +214,9 @@ struct LabelCommand: ParsableCommand {
     /// Each frame's "label" is the one the markers use (after --fallback and --smooth) and "confidence" its
     /// classifier verdict's; "verdict" appears when the two labels differ or the verdict fell below
     /// --min-confidence, and "threshold" (the minimum) in that last case.
-    private func jsonObject(result: LabelingWorkflow.MovieResult, policy: MarkerPolicy, minimumConfidence: Double, markers: [String: String],
-                            summary: VideoSummary) -> String {
-        let frames = zip(result.frames, policy.decisions(result.frames)).map { frame, decision in
+    private func jsonObject(_ movie: LabeledMovie) -> String {
+        let result = movie.result, markers = movie.markers, summary = movie.summary, minimumConfidence = movie.minimumConfidence
+        let frames = zip(result.frames, movie.decisions).map { frame, decision in
             var fields = "\"second\":\(jsonNumber(frame.second)),\"label\":\(jsonString(decision.label)),\"confidence\":\(jsonNumber(decision.confidence))"
             if decision.isBelowMinimum || decision.label != decision.verdict {
                 fields += ",\"verdict\":\(jsonString(decision.verdict))"
@@ -293,16 +258,6 @@ struct ReviewOptions: ParsableArguments {
         }
         if let html { try Console.checkWritable(html) }
     }
-
-    /// Writes what was asked for and names each file on stderr (stdout carries the labels).
-    func write(_ review: LabelingReview, modelPath: String) throws {
-        if let html {
-            try review.writePage(to: html, modelPath: modelPath)
-            Console.warn("report written to \(html)")
-        }
-        if let vtt { for path in try review.writeSubtitles(to: vtt) { Console.warn("subtitles written to \(path)") } }
-        if let annotate { for path in try review.annotate(to: annotate) { Console.warn("review copy written to \(path)") } }
-    }
 }
 
 /// `--min-confidence`: a number, or `auto` for the threshold stored in the model by `train --target-precision`.
@@ -324,7 +279,7 @@ enum ConfidenceSetting: ExpressibleByArgument, Equatable {
 
 struct MarkerOptions: ParsableArguments {
     /// The label of frames below --min-confidence when --fallback is not given.
-    static let defaultFallback = "Unsure"
+    static let defaultFallback = LabelSettings.defaultFallback
 
     @Option(name: .long, help: ArgumentHelp("Below this confidence (0 to 1) a frame's label is the --fallback label; auto takes the model's threshold (train --target-precision).", valueName: "p|auto"))
     var minConfidence: ConfidenceSetting = .value(0)

@@ -1,0 +1,233 @@
+import Foundation
+import Labeling
+
+/// What `workbench label` does with a list of movies besides printing their labels: the player's file, the
+/// highlight reel, the review files.
+public struct LabelingRequest: Sendable {
+    /// Video files or folders of numbered frames, in order.
+    public var movies: [String]
+    /// Sampling and marker policy.
+    public var settings: LabelSettings
+    /// Seconds of the best window in each summary and highlight.
+    public var window: Double = 5
+    /// Whether summaries go into the review page (they are always computed for the highlights and the JSON).
+    public var showsSummaries = false
+    /// Insert or update the one movie's markers in a player file.
+    public var movieData: MovieDataEntry?
+    /// Cut a highlight reel from the movies.
+    public var highlights: HighlightRequest?
+    /// Review files to write after the last movie.
+    public var review = ReviewFiles()
+
+    /// Labels `movies` with the default settings and nothing else written.
+    public init(movies: [String], settings: LabelSettings = LabelSettings()) {
+        self.movies = movies
+        self.settings = settings
+    }
+}
+
+/// One movie's entry in the player's `MovieData.json`; title, description and poster are kept when nil.
+public struct MovieDataEntry: Sendable {
+    /// The player file (created if missing).
+    public var path: String
+    /// The movie's id in it.
+    public var id: String
+    public var title: String?
+    public var description: String?
+    public var poster: String?
+
+    /// An entry for movie `id` in the file at `path`.
+    public init(path: String, id: String, title: String? = nil, description: String? = nil, poster: String? = nil) {
+        self.path = path
+        self.id = id
+        self.title = title
+        self.description = description
+        self.poster = poster
+    }
+}
+
+/// A highlight reel: the best window of each chosen video, joined.
+public struct HighlightRequest: Sendable {
+    /// The label the clips show; must be one of the model's.
+    public var label: String
+    /// The reel to write.
+    public var output: String
+    /// The `count` videos that score highest on `label`; nil takes every video whose top label it is.
+    public var count: Int?
+
+    /// A reel of `label` written to `output`.
+    public init(label: String, output: String, count: Int? = nil) {
+        self.label = label
+        self.output = output
+        self.count = count
+    }
+}
+
+/// The review files of a labeling run (see `LabelingReview`); nil leaves one out.
+public struct ReviewFiles: Sendable {
+    /// The HTML page.
+    public var html: String?
+    /// WebVTT subtitles: a file, or a folder for several movies.
+    public var vtt: String?
+    /// Review copies with labels burned in: a file, or a folder for several movies.
+    public var annotate: String?
+    /// Whether any review file is asked for.
+    public var isRequested: Bool { html != nil || vtt != nil || annotate != nil }
+
+    /// The files named.
+    public init(html: String? = nil, vtt: String? = nil, annotate: String? = nil) {
+        self.html = html
+        self.vtt = vtt
+        self.annotate = annotate
+    }
+}
+
+/// A movie labelled by `LabelingWorkflow.run`, with what the command shows of it.
+public struct LabeledMovie: Sendable {
+    /// The frames and what was skipped.
+    public var result: LabelingWorkflow.MovieResult
+    /// Each frame's decision under the marker policy, in frame order.
+    public var decisions: [FrameDecision]
+    /// The player file's markers: second → label.
+    public var markers: [String: String]
+    /// Mean confidences, top label and best windows.
+    public var summary: VideoSummary
+    /// The minimum confidence in force (the model's own threshold for `--min-confidence auto`).
+    public var minimumConfidence: Double
+}
+
+/// Progress of `LabelingWorkflow.run`, for the command to render, in the order things happen.
+public enum LabelingEvent: Sendable {
+    /// A movie's labeling starts.
+    case started(movie: String)
+    /// Frames labelled so far of the current movie; the total when known.
+    case progress(done: Int, expected: Int?)
+    /// The current movie could not be labelled; the others go on.
+    case failed(movie: String, WorkbenchError)
+    /// The current movie's frames are labelled (its warnings follow).
+    case finished(movie: String)
+    /// Something worth a line: a folder entry that is not a frame, a frame skipped.
+    case warning(String)
+    /// A movie's labels, to show.
+    case labeled(LabeledMovie)
+    /// The movie's markers went into the player file.
+    case movieDataWritten(markers: Int, path: String, id: String)
+    /// The highlight reel is written.
+    case highlightsWritten(clips: Int, label: String, path: String)
+    /// A review file is written.
+    case reviewWritten(ReviewFileKind, path: String)
+}
+
+/// The kinds of review file.
+public enum ReviewFileKind: Sendable {
+    case page, subtitles, annotatedCopy
+}
+
+/// How a labeling run went.
+public struct LabelingOutcome: Sendable {
+    /// Frames labelled over all movies.
+    public var frames: Int
+    /// Movies labelled.
+    public var labeledMovies: Int
+    /// Movies that could not be labelled, in order.
+    public var failedMovies: [String]
+    /// Wall time of the run.
+    public var seconds: Double
+    /// The run's failure when some movies could not be labelled, naming them.
+    public var failure: WorkbenchError? {
+        guard !failedMovies.isEmpty else { return nil }
+        return WorkbenchError("\(failedMovies.count) of \(labeledMovies + failedMovies.count) movies could not be labelled: \(failedMovies.joined(separator: ", "))")
+    }
+}
+
+extension LabelingWorkflow {
+    /// `workbench label` without `--results`: labels every movie in turn, writes the player file, the highlight
+    /// reel and the review files, and reports each step to `events`. With several movies a movie that fails is
+    /// reported and counted and the others go on; a single movie's failure is thrown.
+    public static func run(
+        _ request: LabelingRequest, classifier: Classifier, extractor: FeatureExtractor,
+        events: @escaping (LabelingEvent) -> Void
+    ) throws(WorkbenchError) -> LabelingOutcome {
+        // The fallback may be any name; a highlight must be a label the model can give.
+        if let label = request.highlights?.label, !classifier.labels.contains(label) {
+            throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
+        }
+        if let entry = request.movieData, FileManager.default.fileExists(atPath: entry.path) {
+            // A broken MovieData.json fails before the long labeling run, and is never overwritten.
+            try ShardedLabeling.checkMovieData(entry.path)
+        }
+        let minimumConfidence = try request.settings.minimumConfidence(for: classifier)
+        let policy = try request.settings.markerPolicy(for: classifier)
+        let review = request.review.isRequested
+            ? LabelingReview(labels: classifier.labels, policy: policy, every: request.settings.every,
+                             keepsPictures: request.review.html != nil) : nil
+        review?.windowSeconds = request.window
+        var summaries: [VideoSummary] = []
+        var outcome = LabelingOutcome(frames: 0, labeledMovies: 0, failedMovies: [], seconds: 0)
+        let started = Date()
+        for movie in request.movies {
+            events(.started(movie: movie))
+            let result: MovieResult
+            do throws(WorkbenchError) {
+                result = try label(movie: movie, classifier: classifier, extractor: extractor,
+                                   sampling: request.settings.sampling, observe: review?.observerForNextMovie(),
+                                   progress: { events(.progress(done: $0, expected: $1)) })
+            } catch where request.movies.count > 1 {
+                // One strange file never costs a catalog run the other movies: it is named, skipped, counted.
+                events(.failed(movie: movie, error))
+                outcome.failedMovies.append(movie)
+                continue
+            }
+            events(.finished(movie: movie))
+            outcome.frames += result.frames.count
+            outcome.labeledMovies += 1
+            for problem in result.unreadableEntries { events(.warning("warning: \(problem) (not a frame)")) }
+            for skipped in result.skippedFrames { events(.warning("warning: \(skipped.error) (frame skipped)")) }
+            let summary = VideoSummary(video: movie, labels: classifier.labels, frames: result.frames, window: request.window)
+            summaries.append(summary)
+            review?.add(result, summary: request.showsSummaries ? summary : nil)
+            let markers = policy.markerObject(result.frames)
+            events(.labeled(LabeledMovie(result: result, decisions: policy.decisions(result.frames), markers: markers,
+                                         summary: summary, minimumConfidence: minimumConfidence)))
+            if let entry = request.movieData {
+                let update = MovieUpdate(id: entry.id, markers: markers, title: entry.title,
+                                         description: entry.description, poster: entry.poster)
+                do {
+                    try MovieData.update(path: entry.path, with: update)
+                } catch {
+                    throw WorkbenchError(path: error.path, reason: error.reason)
+                }
+                events(.movieDataWritten(markers: markers.count, path: entry.path, id: entry.id))
+            }
+            if !result.skippedFrames.isEmpty { events(.warning("\(result.skippedFrames.count) unreadable frames skipped in \(movie)")) }
+        }
+        if let highlights = request.highlights {
+            let selection: HighlightSelection = highlights.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
+            let clips = Highlights.choose(label: highlights.label, from: summaries, selection: selection)
+            guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label; try --count N") }
+            do {
+                try Highlights.render(clips: clips, to: highlights.output)
+            } catch {
+                throw WorkbenchError(path: error.path, reason: error.reason)
+            }
+            events(.highlightsWritten(clips: clips.count, label: highlights.label, path: highlights.output))
+        }
+        if let review { try write(review, files: request.review, modelPath: classifier.path, events: events) }
+        outcome.seconds = Date().timeIntervalSince(started)
+        return outcome
+    }
+
+    /// Writes the review files asked for, reporting each.
+    private static func write(
+        _ review: LabelingReview, files: ReviewFiles, modelPath: String, events: (LabelingEvent) -> Void
+    ) throws(WorkbenchError) {
+        if let html = files.html {
+            try review.writePage(to: html, modelPath: modelPath)
+            events(.reviewWritten(.page, path: html))
+        }
+        if let vtt = files.vtt { for path in try review.writeSubtitles(to: vtt) { events(.reviewWritten(.subtitles, path: path)) } }
+        if let annotate = files.annotate {
+            for path in try review.annotate(to: annotate) { events(.reviewWritten(.annotatedCopy, path: path)) }
+        }
+    }
+}
