@@ -3,10 +3,11 @@ import PackageDescription
 
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports, Augmentation} → Models → Layers → TensorCore → CBLAS
+// FileFormats (safetensors, JSON, atomic writes, FileError) sits at the bottom beside TensorCore, importing nothing
 // Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs (Foundation only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Augmentation → {Models (preprocessing), ImageCodecs (decode, Resize.bicubic)}
-// Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, TensorCore}
+// Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, FileFormats}
 let package = Package(
     name: "Workbench",
     products: [
@@ -33,28 +34,31 @@ let package = Package(
         // The same for the trainable layers' backward passes.
         .target(name: "CTrainingKernels", exclude: ["README.md"]),
 
+        // Files: safetensors, JSON, atomic writes, bounded reads, the path-and-reason error (Foundation only).
+        .target(name: "FileFormats", exclude: ["README.md"]),
+
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
         .target(name: "Layers", dependencies: ["TensorCore", "CKernels"], exclude: ["README.md"]),
-        .target(name: "Models", dependencies: ["Layers", "TensorCore", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Models", dependencies: ["Layers", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
         // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
         .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "TensorCore", "CTrainingKernels"],
                 exclude: ["README.md"]),
 
         // Images and data.
-        .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "TensorCore"], exclude: ["README.md"]),
-        .target(name: "Datasets", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "FileFormats"], exclude: ["README.md"]),
+        .target(name: "Datasets", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
         .target(name: "Augmentation", dependencies: ["ImageCodecs", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "ModelFiles", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "Labeling", dependencies: ["Datasets", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "ModelFiles", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        .target(name: "Labeling", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
         .target(name: "Export", dependencies: [
-            "Layers", "Models", "ModelFiles", "TensorCore",
+            "Layers", "Models", "ModelFiles", "FileFormats",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
@@ -63,7 +67,7 @@ let package = Package(
         .target(name: "ClusterJobs", exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
-            "ClusterJobs", "Augmentation",
+            "FileFormats", "ClusterJobs", "Augmentation",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
@@ -77,25 +81,26 @@ let package = Package(
 
         // Tests.
         .target(name: "_TestSupport", exclude: ["README.md"]),
+        .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "_TestSupport"]),
         .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "TensorCore", "_TestSupport"],
+        .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AugmentationTests", dependencies: [
             "Augmentation", "ImageCodecs", "Models", "TensorCore", "_TestSupport",
         ]),
-        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "_TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: [
-            "Export", "ImageCodecs", "Models", "ModelFiles", "TensorCore", "_TestSupport",
+            "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
-        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "ImageCodecs", "TensorCore"]),
+        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),

@@ -115,17 +115,18 @@ harness() {
         "$build/objects/jpeg_shim.o" "$build/objects/png_encode.o" "$build/objects/jpeg_encode.o" "${blas_libs[@]}" \
         -lpng16 -ljpeg -o "$build/bin/$name"
 }
-if needs model_file || needs movie_data || needs frame_number; then module TensorCore; fi
+if needs model_file || needs movie_data || needs frame_number; then module FileFormats; fi
 if needs model_file; then
-    module ModelFiles TensorCore
-    harness model_file Tests/Fuzz/ModelFileFuzz.swift TensorCore ModelFiles
+    module ModelFiles FileFormats
+    harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ModelFiles
 fi
 if needs movie_data || needs frame_number; then
-    module ImageCodecs
-    module Datasets TensorCore
-    module Labeling TensorCore ImageCodecs Datasets
-    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift TensorCore ImageCodecs Datasets Labeling
-    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift TensorCore ImageCodecs Datasets Labeling
+    module TensorCore
+    module ImageCodecs FileFormats
+    module Datasets FileFormats
+    module Labeling FileFormats TensorCore ImageCodecs Datasets
+    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling
+    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 

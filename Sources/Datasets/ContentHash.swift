@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 /// The SHA-256 of a file's bytes: identifies an image by content, whatever its name or folder.
 public struct ContentHash: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import TensorCore
+import FileFormats
 
 /// Marks `FileError`s raised by Datasets.
 public enum DatasetErrorDomain {}

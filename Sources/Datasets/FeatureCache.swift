@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 /// Feature vectors on disk, so an image already seen by the same backbone and preprocessing costs a file read
 /// instead of a forward pass.

@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 /// A recursive walk over folders that finds image files and accounts for everything else.
 ///

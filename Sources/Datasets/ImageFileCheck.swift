@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 /// Decides which files of a dataset folder are images, from their first bytes and their extension.
 ///

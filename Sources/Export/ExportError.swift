@@ -1,4 +1,4 @@
-import TensorCore
+import FileFormats
 
 /// Marks `FileError`s raised by Export.
 public enum ExportErrorDomain {}

@@ -1,7 +1,7 @@
+import FileFormats
 import ModelFiles
 import Models
 import SwiftProtobuf
-import TensorCore
 
 /// What both exporters share around the format-specific part: building the backbone from the model file, and
 /// encoding and writing the message.

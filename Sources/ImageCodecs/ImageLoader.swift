@@ -1,4 +1,4 @@
-import TensorCore
+import FileFormats
 
 /// Reads image files and picks the decoder from the file's first bytes, never from its extension.
 ///

@@ -1,4 +1,4 @@
-import TensorCore
+import FileFormats
 
 /// A user-facing failure of a Labeling operation: it names the file and the reason, on one line.
 public struct LabelingError: PathReportingError, Equatable {

@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 /// A failure reading or writing the player's `MovieData.json`: names the file and what is wrong.
 public struct MovieDataError: PathReportingError, Equatable {

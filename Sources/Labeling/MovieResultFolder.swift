@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 /// The results of one labeling run split into shards: a folder shared by all its tasks, holding the run's manifest
 /// and one result file per movie, merged into the player's file once every movie has one.

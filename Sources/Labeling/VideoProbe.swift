@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// What ffprobe says about a video file: its first real video stream and its duration.

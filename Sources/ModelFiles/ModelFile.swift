@@ -1,4 +1,4 @@
-import TensorCore
+import FileFormats
 
 /// A trained Workbench classifier as one portable file (`.wbmodel`): the frozen backbone's weights, the
 /// logistic-regression head, the labels in output order, how images must be preprocessed, and the training report.

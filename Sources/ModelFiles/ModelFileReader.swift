@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 
 extension ModelFile {
     /// Loads a model file strictly: anything unexpected is refused with one reason naming what is wrong.

@@ -1,4 +1,4 @@
-import TensorCore
+import FileFormats
 
 extension ModelFile {
     /// Writes the model atomically (temporary file in the same folder, then rename): a failed write leaves any

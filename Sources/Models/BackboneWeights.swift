@@ -1,5 +1,5 @@
+import FileFormats
 import Layers
-import TensorCore
 
 /// Marks `FileError`s about pretrained backbone weights.
 public enum BackboneWeightsErrorDomain {}

@@ -1,6 +1,6 @@
+import FileFormats
 import Layers
 import Synchronization
-import TensorCore
 
 /// The pretrained EfficientNet-Lite0 backbone: 224×224 RGB in, 1280 features (and ImageNet logits) out.
 ///

@@ -1,8 +1,8 @@
 import Datasets
+import FileFormats
 import Foundation
 import ModelFiles
 import Models
-import TensorCore
 
 /// The pretrained backbone's tensors (original names, unfolded), wherever they came from: set-up's weights file
 /// or a model file, which carries its own copy. The identifier is a SHA-256 over names and values, so features

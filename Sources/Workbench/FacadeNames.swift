@@ -1,5 +1,6 @@
 import Augmentation
 import ClusterJobs
+import FileFormats
 import Labeling
 import TensorCore
 import Training
@@ -30,16 +31,16 @@ public typealias ClassWeighting = Training.ClassWeighting
 public typealias WilsonInterval = Training.WilsonInterval
 /// An accuracy's interval as reports store it (`Training`).
 public typealias AccuracyInterval = Training.AccuracyInterval
-/// Whole-file atomic writes (`TensorCore`).
-public typealias AtomicFile = TensorCore.AtomicFile
-/// A buffered output file or standard output, atomic for regular files (`TensorCore`).
-public typealias OutputFile = TensorCore.OutputFile
-/// JSON literals: quoted strings and numbers (`TensorCore`).
-public typealias JSONText = TensorCore.JSONText
+/// Whole-file atomic writes (`FileFormats`).
+public typealias AtomicFile = FileFormats.AtomicFile
+/// A buffered output file or standard output, atomic for regular files (`FileFormats`).
+public typealias OutputFile = FileFormats.OutputFile
+/// JSON literals: quoted strings and numbers (`FileFormats`).
+public typealias JSONText = FileFormats.JSONText
 /// Parallel loops over the machine's cores (`TensorCore`).
 public typealias Parallel = TensorCore.Parallel
-/// `errno` as words (`TensorCore`).
-public typealias SystemError = TensorCore.SystemError
+/// `errno` as words (`FileFormats`).
+public typealias SystemError = FileFormats.SystemError
 /// One of N parts of a command's inputs, `--shard I/N` (`ClusterJobs`).
 public typealias Shard = ClusterJobs.Shard
 /// Where a shard came from: the option, a Slurm array task, a Kubernetes Indexed Job (`ClusterJobs`).

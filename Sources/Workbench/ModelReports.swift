@@ -1,4 +1,5 @@
 import Datasets
+import FileFormats
 import Foundation
 import ImageCodecs
 import Models

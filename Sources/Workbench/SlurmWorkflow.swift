@@ -1,7 +1,7 @@
 import ClusterJobs
 import Datasets
+import FileFormats
 import Foundation
-import TensorCore
 
 /// What a `workbench slurm` command asks of the cluster and where its files go.
 public struct SlurmRequest: Sendable {

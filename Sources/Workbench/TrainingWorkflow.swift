@@ -1,8 +1,8 @@
 import Datasets
+import FileFormats
 import Foundation
 import ModelFiles
 import Models
-import TensorCore
 import Training
 
 /// What to train on and how.

@@ -1,6 +1,5 @@
 @testable import Datasets
 import Foundation
-import TensorCore
 import XCTest
 
 final class FeatureCacheTests: XCTestCase {

@@ -1,8 +1,8 @@
+import FileFormats
 import Foundation
 import ImageCodecs
 import Models
 import ModelFiles
-import TensorCore
 import XCTest
 import _TestSupport
 

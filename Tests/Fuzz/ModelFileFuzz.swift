@@ -2,9 +2,9 @@
 // (container checks, then the safetensors parser, then the content rules) and, separately, by the generic
 // `SafetensorsFile.parse`. A file that loads must survive a write and a second read byte for byte: the writer and
 // the reader agree on every file the reader accepts. Anything else than a thrown error is a finding.
+import FileFormats
 import Foundation
 import ModelFiles
-import TensorCore
 
 /// One scratch folder per process (tmpfs when there is one), reused by every input.
 private let scratch: String = {

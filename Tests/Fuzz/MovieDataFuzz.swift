@@ -1,6 +1,7 @@
 // libFuzzer harness over the MovieData parser: the bytes are a MovieData.json. Whatever parses must come back
 // unchanged through the writer (`JSONWriter.prettyText` then `JSONParser.parse`), and whatever is valid MovieData
 // must stay valid after an upsert and keep every movie. Anything else than a thrown error is a finding.
+import FileFormats
 import Labeling
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import XCTest
 @testable import Labeling

@@ -1,6 +1,6 @@
+import FileFormats
 import Foundation
 import ModelFiles
-import TensorCore
 import XCTest
 
 /// The fine-tuning record (model format version 3) and the older layouts that have none.

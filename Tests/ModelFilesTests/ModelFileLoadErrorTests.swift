@@ -1,6 +1,6 @@
+import FileFormats
 import Foundation
 import ModelFiles
-import TensorCore
 import XCTest
 
 /// Every way loading can fail, each with its one reason. Broken files are built in a temporary folder.

@@ -1,6 +1,5 @@
 import Foundation
 import ModelFiles
-import TensorCore
 import XCTest
 import _TestSupport
 

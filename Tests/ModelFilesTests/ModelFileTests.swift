@@ -1,6 +1,6 @@
+import FileFormats
 import Foundation
 import ModelFiles
-import TensorCore
 import XCTest
 
 final class ModelFileTests: XCTestCase {

@@ -1,6 +1,6 @@
+import FileFormats
 import Foundation
 import ModelFiles
-import TensorCore
 import XCTest
 
 /// A model with a NaN or an infinity would make every prediction NaN (and `classify --json` print `nan`, which is

@@ -1,6 +1,6 @@
+import FileFormats
 import Foundation
 import Models
-import TensorCore
 import XCTest
 
 /// The strict loader: every missing, unused and wrong-shape tensor is named in the error.

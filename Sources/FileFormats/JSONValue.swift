@@ -1,4 +1,3 @@
-import TensorCore
 
 /// A JSON document as a plain value tree, so files can be edited without dropping what we do not model.
 ///

@@ -1,5 +1,5 @@
+import FileFormats
 import Foundation
-import TensorCore
 import XCTest
 
 final class SafetensorsTests: XCTestCase {
