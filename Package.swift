@@ -4,7 +4,7 @@ import PackageDescription
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports, Augmentation} → Models → Layers → TensorCore → CBLAS
 // FileFormats (safetensors, JSON, atomic writes, FileError) sits at the bottom beside TensorCore, importing nothing
-// Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs (Foundation only)
+// Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs → FileFormats (its error type only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Augmentation → {Models (preprocessing), ImageCodecs (decode, Resize.bicubic)}
 // Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, FileFormats}
@@ -64,7 +64,7 @@ let package = Package(
         // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
         .target(name: "Reports", dependencies: ["ImageCodecs"], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
-        .target(name: "ClusterJobs", exclude: ["README.md"]),
+        .target(name: "ClusterJobs", dependencies: ["FileFormats"], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
             "FileFormats", "ClusterJobs", "Augmentation",

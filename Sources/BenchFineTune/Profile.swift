@@ -1,4 +1,5 @@
 import Foundation
+import TensorCore
 import TrainableLayers
 
 /// Prints the median milliseconds per image of each block's forward and backward passes in a single-threaded
@@ -30,7 +31,7 @@ func profile(_ model: TrainableClassifier, input: Tensor<Float>, labels: [Int], 
             current = block.forward(current, mode: .inference).output
         }
     }
-    var generator = SeededGenerator(state: 2)
+    var generator = SplitMix64(seed: 2)
     for _ in 0..<(runs + 1) {
         let whole = time("whole step") { model.lossAndGradients(input, labels: labels) }
         _ = whole

@@ -47,18 +47,8 @@ do {
 GEMM.setBLASThreads(1)
 
 // Random images through the frozen bottom (the same layers in inference mode) make the trainable part's input.
-/// SplitMix64: cheap, seeded random inputs (the system generator's syscalls took seconds for 2.4 M values).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-var generator = SeededGenerator(state: 1)
+// SplitMix64: cheap, seeded random inputs (the system generator's syscalls took seconds for 2.4 M values).
+var generator = SplitMix64(seed: 1)
 let images = Tensor<Float>(shape: [batch, 224, 224, 3], storage: (0..<(batch * 224 * 224 * 3)).map { _ in
     Float.random(in: -1...1, using: &generator)
 })

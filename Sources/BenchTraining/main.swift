@@ -34,21 +34,14 @@ guard let tolerance = Double(options["--tolerance"]!), tolerance > 0 else { fail
 let threads = positive("--threads", options["--threads"]!), runs = positive("--runs", options["--runs"]!)
 let dimension = 1280
 
-/// SplitMix64, so the workload is the same on every machine.
-struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
+extension SplitMix64 {
+    /// `count` uniform floats in `range`.
     mutating func floats(_ count: Int, in range: ClosedRange<Float>) -> [Float] {
         (0..<count).map { _ in Float.random(in: range, using: &self) }
     }
 }
-var generator = Generator(state: 2024)
+// SplitMix64, so the workload is the same on every machine.
+var generator = SplitMix64(seed: 2024)
 let classMeans = (0..<classCount).map { _ in generator.floats(dimension, in: 0...0.15) }
 let factors = (0..<8).map { _ in generator.floats(dimension, in: -0.3...0.3) }
 var features = [Float](repeating: 0, count: count * dimension)

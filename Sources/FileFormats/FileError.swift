@@ -27,3 +27,33 @@ public struct FileError<Domain>: PathReportingError, Equatable {
         self.reason = reason
     }
 }
+
+/// The one implementation of an error that names a file where there is one: "path: reason", or the reason alone
+/// (a bad option value, a missing variable). `Domain` keeps each module's errors a distinct type
+/// (`WorkbenchError`, `ClusterJobError`), as with `FileError`.
+public struct OptionalPathError<Domain>: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file or folder concerned, if any.
+    public let path: String?
+    /// What is wrong, in one line.
+    public let reason: String
+
+    /// An error about no file in particular.
+    public init(_ reason: String) {
+        path = nil
+        self.reason = reason
+    }
+
+    /// An error about no file in particular.
+    public init(reason: String) {
+        self.init(reason)
+    }
+
+    /// An error about `path`.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// "path: reason", or the reason alone.
+    public var description: String { path.map { "\($0): \(reason)" } ?? reason }
+}

@@ -113,11 +113,7 @@ public struct LabelingReportPage: Sendable {
 
     /// The complete HTML document; the script drives the players (no network, no other file but the movies).
     public func html() -> String {
-        var body = HTMLWriter()
-        body.open("header", [("class", "page")])
-        body.element("h1", [], title)
-        for line in subtitle { body.element("p", [], line) }
-        body.close("header")
+        var body = PageFrame.header(title: title, subtitle: subtitle)
         body.open("main")
         writeLegend(&body)
         for (index, movie) in movies.enumerated() { writeMovie(&body, movie, index: index) }

@@ -253,11 +253,7 @@ public struct ModelReportPage: Sendable {
 
     /// The complete, self-contained HTML document.
     public func html() -> String {
-        var body = HTMLWriter()
-        body.open("header", [("class", "page")])
-        body.element("h1", [], title)
-        for line in subtitle { body.element("p", [], line) }
-        body.close("header")
+        var body = PageFrame.header(title: title, subtitle: subtitle)
         writeNavigation(&body)
         body.open("main")
         writeAccuracy(&body)

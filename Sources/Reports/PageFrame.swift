@@ -9,6 +9,16 @@ enum PageFrame {
             + (allowsMedia ? "; media-src *" : "")
     }
 
+    /// The start of every page's body: the title and the lines under it (what, when, by which version).
+    static func header(title: String, subtitle: [String]) -> HTMLWriter {
+        var body = HTMLWriter()
+        body.open("header", [("class", "page")])
+        body.element("h1", [], title)
+        for line in subtitle { body.element("p", [], line) }
+        body.close("header")
+        return body
+    }
+
     /// A complete HTML document.
     static func document(title: String, body: String, script: String? = nil, allowsMedia: Bool = false) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

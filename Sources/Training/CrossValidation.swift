@@ -1,3 +1,5 @@
+import TensorCore
+
 /// How held-out predictions are made to choose the L2 strength and fit the temperature.
 public enum HeldOutPlan: Sendable, Equatable {
     /// Stratified k-fold cross-validation over the training images, run `repeats` times with fresh folds; every

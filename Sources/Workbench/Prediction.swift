@@ -95,10 +95,8 @@ public enum ClassificationWorkflow {
             unreadable = unreadable.indices.filter { kept.contains(paths.count + $0) }.map { unreadable[$0] }
             (paths, truths) = (mine.map { paths[$0] }, mine.map { truths[$0] })
         }
-        if strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
-        for problem in unreadable { warning("\(problem.path): \(problem.reason) (skipped)") }
+        var skipped = try UnreadableFiles(scanned: unreadable, strict: strict, warning: warning)
         var usedPaths: [String] = [], usedTruths: [Int] = [], probabilities: [Float] = []
-        var firstFailure: WorkbenchError?
         classify(paths: paths, classifier: classifier, extractor: extractor) { index, path, result in
             progress(index + 1, paths.count)
             switch result {
@@ -108,18 +106,12 @@ public enum ClassificationWorkflow {
                 probabilities += prediction.probabilities
                 return true
             case .failure(let error):
-                unreadable.append(.init(path: path, reason: error.reason))
-                if strict {
-                    firstFailure = error
-                    return false
-                }
-                warning("\(error) (skipped)")
-                return true
+                return skipped.skip(error, path: path, warning: warning)
             }
         }
-        if let firstFailure { throw firstFailure }
+        if let stopping = skipped.stopping { throw stopping }
         let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
-        return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: unreadable,
+        return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
                                 predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
     }
 }

@@ -26,7 +26,7 @@ struct TrainingScan {
     /// Training, then validation, then testing images; features come back in this order.
     var items: [TrainingItem]
     /// Entries the scan found but cannot read: unreadable images like those that fail to decode.
-    var unreadable: [TrainingReport.Problem]
+    var unreadable: UnreadableFiles
     var datasetWarnings: [DatasetWarning]
 
     /// Resolves the request's folders and reports the counts, the unreadable entries and the dataset's warnings.
@@ -45,9 +45,8 @@ struct TrainingScan {
         add(layout.validation, as: .validation)
         add(layout.testing, as: .testing)
         events(.scanned(counts: TrainingWorkflow.counts(labels: labels, items: items), skipped: layout.skipped))
-        let unreadable = layout.unreadable.map { TrainingReport.Problem(path: $0.path, reason: $0.reason) }
-        if request.strict, let first = unreadable.first { throw WorkbenchError(path: first.path, reason: first.reason) }
-        for problem in unreadable { events(.warning("\(problem.path): \(problem.reason) (skipped)")) }
+        let unreadable = try UnreadableFiles(scanned: layout.unreadable.map { .init(path: $0.path, reason: $0.reason) },
+                                             strict: request.strict, warning: { events(.warning($0)) })
         let datasetWarnings = DatasetWarnings.check(layout)
         for warning in datasetWarnings { events(.warning("\(warning)")) }
         return TrainingScan(layout: layout, labels: labels, items: items, unreadable: unreadable,
@@ -75,10 +74,10 @@ struct TrainingFeatures {
     /// The scan's unreadable entries, then the images that failed to decode.
     var unreadable: [TrainingReport.Problem]
 
-    /// Extracts (cached) features in scan order. Unreadable images are warnings, or with `strict` the first one stops
-    /// the run; a training label left without a readable image is an error.
+    /// Extracts (cached) features in scan order. Unreadable images are warnings, or in a strict run the first one
+    /// stops it; a training label left without a readable image is an error.
     static func extract(
-        _ scan: TrainingScan, extractor: FeatureExtractor, strict: Bool, events: (TrainingEvent) -> Void
+        _ scan: TrainingScan, extractor: FeatureExtractor, events: (TrainingEvent) -> Void
     ) throws(WorkbenchError) -> TrainingFeatures {
         let items = scan.items
         let dimension = EfficientNetLite0.featureCount
@@ -86,7 +85,6 @@ struct TrainingFeatures {
         features.reserveCapacity(items.count * dimension)
         var usable: [Int] = []
         var unreadable = scan.unreadable
-        var firstFailure: WorkbenchError?
         extractor.extract(paths: items.map(\.path)) { index, path, result in
             events(.features(done: index + 1, total: items.count))
             switch result {
@@ -95,16 +93,10 @@ struct TrainingFeatures {
                 usable.append(index)
                 return true
             case .failure(let error):
-                unreadable.append(.init(path: path, reason: error.reason))
-                if strict {
-                    firstFailure = error
-                    return false
-                }
-                events(.warning("\(error) (skipped)"))
-                return true
+                return unreadable.skip(error, path: path, warning: { events(.warning($0)) })
             }
         }
-        if let firstFailure { throw firstFailure }
+        if let stopping = unreadable.stopping { throw stopping }
         var readable: [String: Int] = [:]
         for index in usable where items[index].split == .training { readable[scan.labels[items[index].label], default: 0] += 1 }
         do {
@@ -124,7 +116,7 @@ struct TrainingFeatures {
         }
         return TrainingFeatures(training: gather(rows[.training]!), validation: gather(rows[.validation]!),
                                 testing: gather(rows[.testing]!), usableItems: usable.map { items[$0] },
-                                unreadable: unreadable)
+                                unreadable: unreadable.problems)
     }
 }
 

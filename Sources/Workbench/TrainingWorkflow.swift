@@ -98,7 +98,7 @@ public enum TrainingWorkflow {
 
         let scan = try TrainingScan.scan(request, events: events)
         let scanned = clock.now
-        let features = try TrainingFeatures.extract(scan, extractor: extractor, strict: request.strict, events: events)
+        let features = try TrainingFeatures.extract(scan, extractor: extractor, events: events)
         let extracted = clock.now
 
         events(.fitting)
