@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "FileFormats"], exclude: ["README.md"]),
         .target(name: "Datasets", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
-        .target(name: "Augmentation", dependencies: ["ImageCodecs", "Models", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
@@ -75,9 +75,10 @@ let package = Package(
         ], exclude: ["README.md"]),
 
         // Benchmarks.
-        .executableTarget(name: "BenchNetwork", dependencies: ["Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
-        .executableTarget(name: "BenchTraining", dependencies: ["Training", "TensorCore"]),
-        .executableTarget(name: "BenchFineTune", dependencies: ["TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "BenchSupport", exclude: ["README.md"]),
+        .executableTarget(name: "BenchNetwork", dependencies: ["BenchSupport", "Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .executableTarget(name: "BenchTraining", dependencies: ["BenchSupport", "Training", "TensorCore"]),
+        .executableTarget(name: "BenchFineTune", dependencies: ["BenchSupport", "TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
         .target(name: "_TestSupport", exclude: ["README.md"]),

@@ -1,34 +1,25 @@
+import TensorCore
+
 /// The random stream of one transform of one view: SplitMix64 started from a hash of (seed, epoch, image,
 /// transform). Each view owns its streams, so a view never depends on which thread makes it, on the order views
 /// are made, or on which other transforms are on.
 public struct AugmentationRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     /// The stream of `transform` for image `image` at `epoch` with `seed`; `substream` tells apart streams of one
     /// transform (the noise's choice of strength is 0, its samples 1).
     public init(seed: UInt64, epoch: Int, image: Int, transform: AugmentationPolicy.Transform, substream: UInt64 = 0) {
         let transformNumber = UInt64(AugmentationPolicy.Transform.allCases.firstIndex(of: transform)!)
-        var hash = Self.mix(seed ^ 0x5851_F42D_4C95_7F2D)
-        hash = Self.mix(hash ^ UInt64(bitPattern: Int64(epoch)) &* 0x9E37_79B9_7F4A_7C15)
-        hash = Self.mix(hash ^ UInt64(bitPattern: Int64(image)) &* 0xC2B2_AE3D_27D4_EB4F)
-        hash = Self.mix(hash ^ (transformNumber &+ 1) &* 0x1656_67B1_9E37_79F9)
-        hash = Self.mix(hash ^ (substream &+ 1) &* 0x27D4_EB2F_1656_67C5)
-        state = hash
-    }
-
-    /// SplitMix64's finaliser: a bijective scramble of 64 bits.
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var hash = SplitMix64.mix(seed ^ 0x5851_F42D_4C95_7F2D)
+        hash = SplitMix64.mix(hash ^ UInt64(bitPattern: Int64(epoch)) &* 0x9E37_79B9_7F4A_7C15)
+        hash = SplitMix64.mix(hash ^ UInt64(bitPattern: Int64(image)) &* 0xC2B2_AE3D_27D4_EB4F)
+        hash = SplitMix64.mix(hash ^ (transformNumber &+ 1) &* 0x1656_67B1_9E37_79F9)
+        hash = SplitMix64.mix(hash ^ (substream &+ 1) &* 0x27D4_EB2F_1656_67C5)
+        generator = SplitMix64(seed: hash)
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return Self.mix(state)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [0, 1), 53 bits.
     public mutating func unit() -> Double {

@@ -9,32 +9,21 @@
 // `TrainableClassifier.lossAndGradients` over B images split over T threads (BLAS single-threaded) and prints
 // its milliseconds per image; the last line is the median. `--profile yes` prints the time of each layer group
 // of one single-threaded step instead.
+import BenchSupport
 import Dispatch
 import Foundation
 import Models
 import TensorCore
 import TrainableLayers
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("workbench-bench-finetune: \(message)\n".utf8))
-    exit(2)
-}
-
-var options: [String: String] = [
+let commandLine = BenchmarkCommandLine(program: "workbench-bench-finetune", defaults: [
     "--weights": "models/efficientnet-lite0.safetensors", "--row": "last-block",
     "--threads": "1", "--batch": "16", "--runs": "5", "--profile": "no",
-]
-var arguments = CommandLine.arguments.dropFirst()
-while let name = arguments.popFirst() {
-    guard options[name] != nil, let value = arguments.popFirst() else { fail("unknown option or missing value: \(name)") }
-    options[name] = value
-}
-func positive(_ name: String, _ text: String?) -> Int {
-    guard let text, let value = Int(text), value > 0 else { fail("\(name) must be a positive integer") }
-    return value
-}
-let threads = positive("--threads", options["--threads"]), batch = positive("--batch", options["--batch"])
-let runs = positive("--runs", options["--runs"])
+])
+let options = commandLine.options
+func fail(_ message: String) -> Never { BenchmarkCommandLine.fail(program: "workbench-bench-finetune", message) }
+let threads = commandLine.positive("--threads"), batch = commandLine.positive("--batch")
+let runs = commandLine.positive("--runs")
 let rows: [String: TrainableEfficientNetLite0.Start] = ["last-block": .block(15), "last-three-stages": .block(8), "whole": .stem]
 guard let start = rows[options["--row"]!] else { fail("--row must be one of \(rows.keys.sorted().joined(separator: ", "))") }
 

@@ -5,33 +5,22 @@
 // Each run pushes N images through the network on T threads (each thread runs whole batches of B images with
 // BLAS single-threaded, as Workbench's feature extraction does) and prints its images/s; the last line is the
 // median. The input is an image (default: the golden 224×224 test fixture), preprocessed as Workbench does.
+import BenchSupport
 import Dispatch
 import Foundation
 import ImageCodecs
 import Models
 import TensorCore
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("workbench-bench-network: \(message)\n".utf8))
-    exit(2)
-}
-
-var options: [String: String] = [
+let commandLine = BenchmarkCommandLine(program: "workbench-bench-network", defaults: [
     "--weights": "models/efficientnet-lite0.safetensors",
     "--input": "Tests/ModelsTests/Fixtures/coffee_224.png",
     "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5", "--profile": "no",
-]
-var arguments = CommandLine.arguments.dropFirst()
-while let name = arguments.popFirst() {
-    guard options[name] != nil, let value = arguments.popFirst() else { fail("unknown option or missing value: \(name)") }
-    options[name] = value
-}
-func positive(_ name: String, _ text: String) -> Int {
-    guard let value = Int(text), value > 0 else { fail("\(name) must be a positive integer") }
-    return value
-}
-let threads = positive("--threads", options["--threads"]!), batch = positive("--batch", options["--batch"]!)
-let images = positive("--images", options["--images"]!), runs = positive("--runs", options["--runs"]!)
+])
+let options = commandLine.options
+func fail(_ message: String) -> Never { BenchmarkCommandLine.fail(program: "workbench-bench-network", message) }
+let threads = commandLine.positive("--threads"), batch = commandLine.positive("--batch")
+let images = commandLine.positive("--images"), runs = commandLine.positive("--runs")
 
 let network: EfficientNetLite0
 do {

@@ -9,29 +9,20 @@
 // (`HeldOutPlan.automatic`: repeated 5-fold cross-validation up to 2,000 images, one 20 % held-out split above)
 // over the default grid, the temperature fit, and the final fit on all N. It prints one line per run and the
 // median last. BLAS runs single-threaded, as after feature extraction; folds spread over T threads.
+import BenchSupport
 import Foundation
 import TensorCore
 import Training
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("workbench-bench-training: \(message)\n".utf8))
-    exit(2)
-}
-
-var options = ["--count": "1000", "--classes": "10", "--threads": "\(Parallel.coreCount)", "--runs": "3",
-               "--tolerance": "1e-6", "--features": "", "--trace": "no"]
-var arguments = CommandLine.arguments.dropFirst()
-while let name = arguments.popFirst() {
-    guard options[name] != nil, let value = arguments.popFirst() else { fail("unknown option or missing value: \(name)") }
-    options[name] = value
-}
-func positive(_ name: String, _ text: String) -> Int {
-    guard let value = Int(text), value > 0 else { fail("\(name) must be a positive integer") }
-    return value
-}
-var count = positive("--count", options["--count"]!), classCount = positive("--classes", options["--classes"]!)
+let commandLine = BenchmarkCommandLine(program: "workbench-bench-training", defaults: [
+    "--count": "1000", "--classes": "10", "--threads": "\(Parallel.coreCount)", "--runs": "3",
+    "--tolerance": "1e-6", "--features": "", "--trace": "no",
+])
+let options = commandLine.options
+func fail(_ message: String) -> Never { BenchmarkCommandLine.fail(program: "workbench-bench-training", message) }
+var count = commandLine.positive("--count"), classCount = commandLine.positive("--classes")
 guard let tolerance = Double(options["--tolerance"]!), tolerance > 0 else { fail("--tolerance must be positive") }
-let threads = positive("--threads", options["--threads"]!), runs = positive("--runs", options["--runs"]!)
+let threads = commandLine.positive("--threads"), runs = commandLine.positive("--runs")
 let dimension = 1280
 
 extension SplitMix64 {

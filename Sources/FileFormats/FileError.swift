@@ -30,7 +30,7 @@ public struct FileError<Domain>: PathReportingError, Equatable {
 
 /// The one implementation of an error that names a file where there is one: "path: reason", or the reason alone
 /// (a bad option value, a missing variable). `Domain` keeps each module's errors a distinct type
-/// (`WorkbenchError`, `ClusterJobError`), as with `FileError`.
+/// (`WorkbenchError`, `ClusterJobError`, `AugmentationError`), as with `FileError`.
 public struct OptionalPathError<Domain>: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file or folder concerned, if any.
     public let path: String?
@@ -48,8 +48,8 @@ public struct OptionalPathError<Domain>: Error, Sendable, Equatable, CustomStrin
         self.init(reason)
     }
 
-    /// An error about `path`.
-    public init(path: String, reason: String) {
+    /// An error about `path` (nil when no file is to blame).
+    public init(path: String?, reason: String) {
         self.path = path
         self.reason = reason
     }

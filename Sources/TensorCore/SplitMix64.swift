@@ -9,7 +9,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
+        return Self.mix(state)
+    }
+
+    /// SplitMix64's finaliser: a bijective scramble of 64 bits, also a good hash for deriving seeds.
+    public static func mix(_ value: UInt64) -> UInt64 {
+        var mixed = value
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)
