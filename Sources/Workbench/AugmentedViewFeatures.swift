@@ -86,3 +86,33 @@ extension WorkbenchError {
         if let path = error.path { self.init(path: path, reason: error.reason) } else { self.init(error.reason) }
     }
 }
+
+/// Step 2b of `TrainingWorkflow.run`: the features of the augmented views of the training images (none unless
+/// `request.augmentedViews` > 0).
+struct TrainingViews {
+    var rows: DerivedRows
+
+    /// Makes `request.augmentedViews` views of each training image with `request.augmentation`, seeded by
+    /// `request.seed`.
+    static func make(
+        _ request: TrainingRequest, training: LabeledFeatures, extractor: FeatureExtractor,
+        events: (TrainingEvent) -> Void
+    ) throws(WorkbenchError) -> TrainingViews {
+        guard request.augmentedViews > 0 else { return TrainingViews(rows: .none) }
+        guard (1...AugmentedViewFeatures.maximumViews).contains(request.augmentedViews) else {
+            throw WorkbenchError("augmented views must be between 0 and \(AugmentedViewFeatures.maximumViews), got \(request.augmentedViews)")
+        }
+        let rows = try AugmentedViewFeatures.compute(
+            paths: training.paths, views: request.augmentedViews, policy: request.augmentation, seed: request.seed,
+            extractor: extractor) { done, total in events(.views(done: done, total: total)) }
+        return TrainingViews(rows: rows)
+    }
+
+    /// The training images followed by their views (each with its image's label and file).
+    func trainingWithViews(_ training: LabeledFeatures) -> LabeledFeatures {
+        guard !rows.owners.isEmpty else { return training }
+        return LabeledFeatures(features: training.features + rows.features,
+                               labels: training.labels + rows.owners.map { training.labels[$0] },
+                               paths: training.paths + rows.owners.map { training.paths[$0] })
+    }
+}

@@ -107,6 +107,10 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var converged: Bool
         public var preprocessing: String
         public var backbone: String
+        /// Augmented views per training image the head was also fitted on (`train --augment`); nil for none.
+        public var augmentedViews: Int? = nil
+        /// The augmentations those views were made with (`AugmentationPolicy.describe`); nil for none.
+        public var augmentation: String? = nil
     }
 
     /// Images per label and split.
@@ -127,6 +131,8 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     public struct Timings: Sendable, Codable, Equatable {
         public var scanning: Double
         public var features: Double
+        /// Making the augmented views and their features; nil without views.
+        public var augmentation: Double? = nil
         /// Choosing the strength (all held-out fits), part of `training`.
         public var selection: Double?
         public var training: Double

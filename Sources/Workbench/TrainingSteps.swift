@@ -141,8 +141,10 @@ struct HeldOutSelection {
     }
 
     /// Scores the strengths (`request.l2` alone, or `L2Search.defaultGrid`) on held-out predictions.
+    /// `views` (augmented views of training images) train with their image and are never held out.
     static func choose(
-        _ request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures, threads: Int
+        _ request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures, views: DerivedRows = .none,
+        threads: Int
     ) -> HeldOutSelection {
         let dimension = EfficientNetLite0.featureCount
         let classCount = scan.labels.count
@@ -151,9 +153,10 @@ struct HeldOutSelection {
         let grid = request.l2.map { [$0] } ?? L2Search.defaultGrid
         var countsPerLabel = [Int](repeating: 0, count: classCount)
         if let validationFolder = scan.layout.validation {
+            let withViews = TrainingViews(rows: views).trainingWithViews(training)
             let selection = L2Search.select(
-                grid: grid, trainingFeatures: training.features, trainingLabels: training.labels,
-                trainingCount: training.count, validationFeatures: validation.features,
+                grid: grid, trainingFeatures: withViews.features, trainingLabels: withViews.labels,
+                trainingCount: withViews.count, validationFeatures: validation.features,
                 validationLabels: validation.labels, validationCount: validation.count,
                 dimension: dimension, classCount: classCount, settings: settings)
             for label in validation.labels { countsPerLabel[label] += 1 }
@@ -165,7 +168,7 @@ struct HeldOutSelection {
             let selection = L2Search.select(
                 grid: grid, features: training.features, labels: training.labels, count: training.count,
                 dimension: dimension, classCount: classCount, plan: plan, seed: request.seed, settings: settings,
-                threads: threads)
+                threads: threads, derived: views)
             for sample in Set(selection.heldOutSamples) { countsPerLabel[training.labels[sample]] += 1 }
             return HeldOutSelection(selection: selection, source: "\(plan.summary) of training, seed \(request.seed)",
                                     truths: selection.heldOutSamples.map { training.labels[$0] },

@@ -31,6 +31,11 @@ public struct TrainingRequest: Sendable {
     public var strict: Bool = false
     /// When the model was made; nil is `$SOURCE_DATE_EPOCH` if set, else now.
     public var creationDate: Date?
+    /// Augmented views per training image the head is also fitted on (0 to `AugmentedViewFeatures.maximumViews`);
+    /// held-out, validation and testing images are never augmented, and a view stays in its image's fold.
+    public var augmentedViews: Int = 0
+    /// What the views are made with (seeded by `seed`).
+    public var augmentation: AugmentationPolicy = .fineTuningDefault
 
     public init(datasetPath: String) { self.datasetPath = datasetPath }
 }
@@ -43,6 +48,8 @@ public enum TrainingEvent: Sendable {
     case warning(String)
     /// Features extracted so far.
     case features(done: Int, total: Int)
+    /// Augmented views of training images run through the network so far.
+    case views(done: Int, total: Int)
     /// The head is being fitted.
     case fitting
 }
@@ -100,12 +107,16 @@ public enum TrainingWorkflow {
         let scanned = clock.now
         let features = try TrainingFeatures.extract(scan, extractor: extractor, events: events)
         let extracted = clock.now
+        let views = try TrainingViews.make(request, training: features.training, extractor: extractor, events: events)
+        let augmented = clock.now
 
         events(.fitting)
         let classCount = scan.labels.count
-        let heldOut = HeldOutSelection.choose(request, scan: scan, features: features, threads: extractor.settings.threads)
+        let heldOut = HeldOutSelection.choose(request, scan: scan, features: features, views: views.rows,
+                                              threads: extractor.settings.threads)
         let selected = clock.now
-        let head = FittedHead.fit(request, training: features.training, heldOut: heldOut, classCount: classCount)
+        let head = FittedHead.fit(request, training: views.trainingWithViews(features.training), heldOut: heldOut,
+                                  classCount: classCount)
         let calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
         let fitted = clock.now
 
@@ -118,7 +129,8 @@ public enum TrainingWorkflow {
                                           head: head, calibration: calibration, creationDate: creationDate)
         let finished = clock.now
         report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
-                               selection: seconds(selected - extracted), training: seconds(fitted - extracted),
+                               augmentation: request.augmentedViews > 0 ? seconds(augmented - extracted) : nil,
+                               selection: seconds(selected - augmented), training: seconds(fitted - augmented),
                                total: seconds(finished - started))
         return TrainingResult(report: report, modelFile: modelFile, predictions: evaluations.predictions,
                               datasetWarnings: scan.datasetWarnings)
@@ -171,7 +183,9 @@ public enum TrainingWorkflow {
                             l2Chosen: request.l2 == nil && heldOut.selection != nil, maxIterations: request.maxIterations,
                             classWeighting: request.classWeighting.rawValue, iterations: head.outcome.iterations,
                             converged: head.outcome.converged, preprocessing: Preprocessing.identifier,
-                            backbone: backbone),
+                            backbone: backbone,
+                            augmentedViews: request.augmentedViews > 0 ? request.augmentedViews : nil,
+                            augmentation: request.augmentedViews > 0 ? request.augmentation.describe : nil),
             selection: selectionReport, calibration: evaluations.calibration, thresholds: calibration.thresholds,
             unreadable: features.unreadable,
             warnings: scan.datasetWarnings.map { "\($0)" } + diagnostics,

@@ -23,6 +23,13 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
               workbench train datasets/drawings --html report.html
+              workbench train datasets/drawings --augment 2
+              workbench train datasets/digits --augment 4 --augmentations crop,rotate,blur,noise --no-flip
+
+            --augment N fits the head on N augmented views of every training image as well (random resized crop, \
+            flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
+            with --no-flip). Each view is one more pass of the network over the training images and is not cached; \
+            held-out and testing images are never augmented, and a view stays in its image's fold.
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
@@ -70,6 +77,7 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not write the HTML report.")
     var noHtml = false
 
+    @OptionGroup var augmentationOptions: AugmentationOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
     @OptionGroup var cache: CacheOptions
@@ -98,6 +106,9 @@ struct TrainCommand: ParsableCommand {
         }
         guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
         if html != nil && noHtml { throw ValidationError("--html and --no-html exclude each other") }
+        if augmentationOptions.isGiven && augmentationOptions.augment == 0 {
+            throw ValidationError("--augmentations and --no-flip choose the views of --augment N: add --augment")
+        }
     }
 
     func run() throws {
@@ -112,6 +123,8 @@ struct TrainCommand: ParsableCommand {
             request.maxIterations = maxIterations
             request.classWeighting = ClassWeighting(rawValue: classWeights)!
             request.strict = skipping.strict
+            request.augmentedViews = augmentationOptions.augment
+            request.augmentation = try augmentationOptions.policy()
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
@@ -119,7 +132,7 @@ struct TrainCommand: ParsableCommand {
             if let htmlPath { try checkWritable(htmlPath) }
 
             let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: !cache.noCache)
-            var progress: ProgressBar?
+            var progress: ProgressBar?, viewProgress: ProgressBar?
             let result = try TrainingWorkflow.run(request, extractor: extractor) { event in
                 switch event {
                 case .scanned(let counts, let skipped):
@@ -133,8 +146,15 @@ struct TrainCommand: ParsableCommand {
                 case .features(let done, let total):
                     if progress == nil { progress = ProgressBar(total: total, label: "features") }
                     progress?.update(completed: done)
+                case .views(let done, let total):
+                    if viewProgress == nil {
+                        progress?.finish()
+                        viewProgress = ProgressBar(total: total, label: "views")
+                    }
+                    viewProgress?.update(completed: done)
                 case .fitting:
                     progress?.finish()
+                    viewProgress?.finish()
                 }
             }
             let trained = result.report
@@ -145,6 +165,9 @@ struct TrainCommand: ParsableCommand {
                 Console.outputLine(ReportRendering.accuracies(trained))
                 for line in trained.diagnostics ?? [] { Console.outputLine("warning: \(line)") }
                 if trained.diagnostics?.isEmpty == false { Console.outputLine() }
+                if let views = trained.settings.augmentedViews, let augmentation = trained.settings.augmentation {
+                    Console.outputLine("Augmentation: \(views) views of each training image (\(augmentation))\n")
+                }
                 Console.output(ReportRendering.selection(trained))
                 Console.output(ReportRendering.calibration(trained))
                 Console.output(ReportRendering.thresholds(trained))
@@ -164,9 +187,11 @@ struct TrainCommand: ParsableCommand {
             if let htmlPath {
                 try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: htmlPath)
             }
-            Console.warn(String(format: "features %.1f s, head %.2f s (choosing l2 %.2f s), total %.1f s",
-                                trained.timings?.features ?? 0, trained.timings?.training ?? 0,
-                                trained.timings?.selection ?? 0, trained.timings?.total ?? 0))
+            let viewTime = trained.timings?.augmentation.map { String(format: ", views %.1f s", $0) } ?? ""
+            Console.warn(String(format: "features %.1f s", trained.timings?.features ?? 0) + viewTime
+                         + String(format: ", head %.2f s (choosing l2 %.2f s), total %.1f s",
+                                  trained.timings?.training ?? 0, trained.timings?.selection ?? 0,
+                                  trained.timings?.total ?? 0))
             if let target = trained.thresholds?.targetPrecision, trained.thresholds?.chosen == nil {
                 Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
             }
