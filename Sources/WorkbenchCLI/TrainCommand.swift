@@ -166,7 +166,7 @@ struct TrainCommand: ParsableCommand {
                 for line in trained.diagnostics ?? [] { Console.outputLine("warning: \(line)") }
                 if trained.diagnostics?.isEmpty == false { Console.outputLine() }
                 if let views = trained.settings.augmentedViews, let augmentation = trained.settings.augmentation {
-                    Console.outputLine("Augmentation: \(views) views of each training image (\(augmentation))\n")
+                    Console.outputLine("Augmentation: \(views) view\(views == 1 ? "" : "s") of each training image (\(augmentation))\n")
                 }
                 Console.output(ReportRendering.selection(trained))
                 Console.output(ReportRendering.calibration(trained))
