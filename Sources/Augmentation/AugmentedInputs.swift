@@ -93,9 +93,13 @@ public final class AugmentedInputs: Sendable {
         self.keptCount = keptCount
     }
 
-    /// Views of images already decoded (e.g. frames, or tests), all held whatever their size.
+    /// Views of images already decoded (e.g. frames, or tests), all held whatever their size. An image without
+    /// pixels is refused (no decoder makes one).
     public init(images: [RGBImage], policy: AugmentationPolicy, seed: UInt64) throws(AugmentationError) {
         try policy.validate()
+        if let empty = images.firstIndex(where: { $0.width == 0 || $0.height == 0 }) {
+            throw AugmentationError(path: nil, reason: "image \(empty) has no pixels (\(images[empty].width)×\(images[empty].height))")
+        }
         self.policy = policy
         self.seed = seed
         sources = images.map { .decoded($0) }

@@ -23,8 +23,8 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
               workbench train datasets/drawings --html report.html
-              workbench train datasets/drawings --augment 2
-              workbench train datasets/digits --augment 4 --augmentations crop,rotate,blur,noise --no-flip
+              workbench train datasets/drawings --augment 2 --no-flip
+              workbench train datasets/drawings --augment 1 --augmentations crop,rotate
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \

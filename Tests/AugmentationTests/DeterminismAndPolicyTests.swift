@@ -90,5 +90,8 @@ final class DeterminismAndPolicyTests: XCTestCase {
             XCTAssertThrowsError(try AugmentedInputs(images: [], policy: policy, seed: 0))
         }
         XCTAssertNoThrow(try AugmentationPolicy.fineTuningDefault.validate())
+        XCTAssertThrowsError(try AugmentedInputs(images: [RGBImage(width: 0, height: 5, pixels: [])], policy: .none, seed: 0)) { error in
+            XCTAssertEqual("\(error)", "image 0 has no pixels (0×5)")
+        }
     }
 }
