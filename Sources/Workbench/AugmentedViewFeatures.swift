@@ -28,7 +28,7 @@ public enum AugmentedViewFeatures {
             inputs = try AugmentedInputs(paths: paths, policy: policy, seed: seed,
                                          maximumPixels: extractor.settings.maximumPixels, threads: threads)
         } catch {
-            throw WorkbenchError(error)
+            throw WorkbenchError(path: error.path, reason: error.reason)
         }
         let network = try extractor.loadedNetwork()
         GEMM.setBLASThreads(1)
@@ -71,19 +71,12 @@ public enum AugmentedViewFeatures {
                     }
                     done += round[slot].images.count
                 case .failure(let error):
-                    throw WorkbenchError(error)
+                    throw WorkbenchError(path: error.path, reason: error.reason)
                 }
             }
             progress(done, views * paths.count)
         }
         return DerivedRows(features: features, owners: owners)
-    }
-}
-
-extension WorkbenchError {
-    /// The augmentation's error, with its file when it names one.
-    init(_ error: AugmentationError) {
-        if let path = error.path { self.init(path: path, reason: error.reason) } else { self.init(error.reason) }
     }
 }
 
