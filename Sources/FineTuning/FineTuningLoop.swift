@@ -106,8 +106,8 @@ public struct FineTuningTrainer: Sendable {
 /// from the linear probe (LP-FT); the layers below run on the fast inference path (`FrozenLayers`), once per image
 /// when the inputs do not change between epochs. Each epoch visits the training images in a seeded random
 /// order, in batches split over the threads; after it the held-out images are scored and the best epoch by
-/// held-out accuracy (ties: lower held-out loss, then the earlier) is kept. Deterministic for a given seed and
-/// thread count.
+/// held-out accuracy (ties: lower held-out loss, then the earlier) is kept, the untrained start among the
+/// candidates unless `settings.requiresGain` is false. Deterministic for a given seed and thread count.
 public enum FineTuningLoop {
     /// Images whose frozen-layer outputs are computed per call, to bound the decoded inputs held at once.
     static let chunkSize = 32
@@ -189,7 +189,9 @@ public enum FineTuningLoop {
             let record = FineTuningEpoch(epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
                                          heldOutAccuracy: scored.accuracy, seconds: seconds)
             epochs.append(record)
-            if scored.accuracy > best.accuracy || (scored.accuracy == best.accuracy && scored.loss < best.loss) {
+            let better = scored.accuracy > best.accuracy || (scored.accuracy == best.accuracy && scored.loss < best.loss)
+            // Without `requiresGain` the untrained start is no candidate: the first epoch replaces it whatever it scored.
+            if better || (best.epoch == 0 && !settings.requiresGain) {
                 best = (epoch + 1, scored.accuracy, scored.loss, trainer.classifier, scored.logits)
             }
             let secondsLeft = elapsed / Double(epoch + 1) * Double(settings.epochs - epoch - 1)

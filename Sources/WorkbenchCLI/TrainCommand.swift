@@ -23,6 +23,14 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
               workbench train datasets/drawings --html report.html
+              workbench train datasets/emoticons -o Emotions.wbmodel --fine-tune
+
+            --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
+            last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
+            head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. The epoch is chosen on the \
+            validation folder, else on a held-out 20 % of the training images (--validation-fraction), never trained \
+            on; when no epoch beats the frozen head there, the frozen model is kept and the run says so. The same \
+            --seed and --threads give the same model file.
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
@@ -51,6 +59,24 @@ struct TrainCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("uniform, or balanced for imbalanced labels.", valueName: "weighting"))
     var classWeights: String = "uniform"
+
+    @Flag(name: .long, help: "Also fine-tune the top of the network (see below).")
+    var fineTune = false
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
+    var fineTuneBlocks: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10).", valueName: "n"))
+    var epochs: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32).", valueName: "n"))
+    var batchSize: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001).", valueName: "rate"))
+    var learningRate: Double?
+
+    @Flag(name: .long, help: "With --fine-tune: keep the best fine-tuned epoch even when it does not beat the frozen head on the held-out images.")
+    var keepFineTuned = false
 
     @Flag(name: .long, help: "List the non-image files passed over.")
     var verbose = false
@@ -98,6 +124,44 @@ struct TrainCommand: ParsableCommand {
         }
         guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
         if html != nil && noHtml { throw ValidationError("--html and --no-html exclude each other") }
+        if !fineTune {
+            for (name, given) in [("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
+                                  ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
+                                  ("--keep-fine-tuned", keepFineTuned)] where given {
+                throw ValidationError("\(name) needs --fine-tune")
+            }
+        }
+        if fineTune, validationFraction == 0, validation == nil {
+            throw ValidationError("--fine-tune needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
+        }
+        let limit = FineTuningSettings.maximumTrainedBlocks
+        if let fineTuneBlocks, !(1...limit).contains(fineTuneBlocks) {
+            throw ValidationError("--fine-tune-blocks must be from 1 to \(limit), got \(fineTuneBlocks)")
+        }
+        if let epochs, !FineTuningSettings.epochRange.contains(epochs) {
+            throw ValidationError("--epochs must be from 1 to \(FineTuningSettings.epochRange.upperBound), got \(epochs)")
+        }
+        if let batchSize, !FineTuningSettings.batchSizeRange.contains(batchSize) {
+            throw ValidationError("--batch-size must be from 1 to \(FineTuningSettings.batchSizeRange.upperBound), got \(batchSize)")
+        }
+        let rates = FineTuningSettings.learningRateRange
+        if let learningRate, !rates.contains(learningRate) {
+            throw ValidationError("--learning-rate must be from \(rates.lowerBound) to \(rates.upperBound), got \(learningRate)")
+        }
+    }
+
+    /// The fine-tuning settings the options ask for; nil without --fine-tune.
+    private func fineTuningSettings() -> FineTuningSettings? {
+        guard fineTune else { return nil }
+        var settings = FineTuningSettings()
+        if let fineTuneBlocks { settings.trainedBlocks = fineTuneBlocks }
+        if let epochs { settings.epochs = epochs }
+        if let batchSize { settings.batchSize = batchSize }
+        if let learningRate { (settings.backboneLearningRate, settings.headLearningRate) = (learningRate, learningRate) }
+        settings.seed = seed
+        settings.requiresGain = !keepFineTuned
+        settings.threads = compute.threads ?? Parallel.coreCount
+        return settings
     }
 
     func run() throws {
@@ -112,6 +176,7 @@ struct TrainCommand: ParsableCommand {
             request.maxIterations = maxIterations
             request.classWeighting = ClassWeighting(rawValue: classWeights)!
             request.strict = skipping.strict
+            request.fineTuning = fineTuningSettings()
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
@@ -135,6 +200,22 @@ struct TrainCommand: ParsableCommand {
                     progress?.update(completed: done)
                 case .fitting:
                     progress?.finish()
+                case .fineTuning(let step):
+                    switch step {
+                    case .preparing(let done, let total), .rescoring(let done, let total):
+                        if case .rescoring = step, progress?.label != "fine-tuned features" {
+                            progress?.finish()
+                            progress = ProgressBar(total: total, label: "fine-tuned features")
+                        } else if case .preparing = step, progress?.label != "frozen layers" {
+                            progress?.finish()
+                            progress = ProgressBar(total: total, label: "frozen layers")
+                        }
+                        progress?.update(completed: done)
+                        if done == total { progress?.finish() }
+                    default:
+                        progress?.finish()
+                        Console.warn(ReportRendering.fineTuningProgress(step))
+                    }
                 }
             }
             let trained = result.report
@@ -145,6 +226,7 @@ struct TrainCommand: ParsableCommand {
                 Console.outputLine(ReportRendering.accuracies(trained))
                 for line in trained.diagnostics ?? [] { Console.outputLine("warning: \(line)") }
                 if trained.diagnostics?.isEmpty == false { Console.outputLine() }
+                Console.output(ReportRendering.fineTuning(trained))
                 Console.output(ReportRendering.selection(trained))
                 Console.output(ReportRendering.calibration(trained))
                 Console.output(ReportRendering.thresholds(trained))
@@ -164,9 +246,10 @@ struct TrainCommand: ParsableCommand {
             if let htmlPath {
                 try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: htmlPath)
             }
-            Console.warn(String(format: "features %.1f s, head %.2f s (choosing l2 %.2f s), total %.1f s",
-                                trained.timings?.features ?? 0, trained.timings?.training ?? 0,
-                                trained.timings?.selection ?? 0, trained.timings?.total ?? 0))
+            Console.warn(String(format: "features %.1f s, head %.2f s (choosing l2 %.2f s), ",
+                                trained.timings?.features ?? 0, trained.timings?.training ?? 0, trained.timings?.selection ?? 0)
+                         + (trained.timings?.fineTuning.map { String(format: "fine-tuning %.1f s, ", $0) } ?? "")
+                         + String(format: "total %.1f s", trained.timings?.total ?? 0))
             if let target = trained.thresholds?.targetPrecision, trained.thresholds?.chosen == nil {
                 Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
             }
