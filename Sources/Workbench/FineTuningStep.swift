@@ -1,3 +1,4 @@
+import Augmentation
 import FineTuning
 import Foundation
 import ImageCodecs
@@ -44,6 +45,41 @@ struct DecodedImageInputs: FineTuningInputSource {
     }
 }
 
+/// The training images with a fresh augmented view each epoch (`Augmentation.AugmentedInputs`: decoded once, view
+/// (seed, epoch, image) the same whatever the threads); held-out images (epoch nil) are read as `DecodedImageInputs`
+/// reads them, never augmented.
+struct AugmentedImageInputs: FineTuningInputSource {
+    let plain: DecodedImageInputs
+    let augmented: AugmentedInputs
+    /// Sample → index into `augmented` (the training samples only are decoded and kept).
+    let positions: [Int: Int]
+
+    init(paths: [String], trainingSamples: [Int], policy: AugmentationPolicy, seed: UInt64, maximumPixels: Int,
+         threads: Int) throws(WorkbenchError) {
+        plain = DecodedImageInputs(paths: paths, decodeOptions: Preprocessing.decodeOptions(maximumPixels: maximumPixels))
+        do {
+            augmented = try AugmentedInputs(paths: trainingSamples.map { paths[$0] }, policy: policy, seed: seed,
+                                            maximumPixels: maximumPixels, threads: threads)
+        } catch {
+            throw WorkbenchError(path: error.path ?? "augmentation", reason: error.reason)
+        }
+        positions = Dictionary(uniqueKeysWithValues: trainingSamples.enumerated().map { ($1, $0) })
+    }
+
+    var variesByEpoch: Bool { true }
+    var augmentationSummary: String { augmented.policy.describe }
+
+    func networkInputs(for samples: [Int], epoch: Int?) throws(FineTuningError) -> [Float] {
+        guard let epoch else { return try plain.networkInputs(for: samples, epoch: nil) }
+        do {
+            // The loop already spreads the batch over its threads.
+            return try augmented.inputs(images: samples.map { positions[$0]! }, epoch: epoch, threads: 1)
+        } catch {
+            throw FineTuningError(path: error.path, reason: error.reason)
+        }
+    }
+}
+
 /// The fine-tuning step of `TrainingWorkflow.run`, between `HeadCalibration` and `SplitEvaluations`: LP-FT from the
 /// frozen head on the images it was fitted on, the epoch chosen on the held-out images the L2 strength was chosen
 /// on (a validation folder, or a seeded stratified share of the training images, never trained on). When it beats
@@ -81,7 +117,7 @@ struct FineTunedModel {
     static let defaultHeldOutFraction = 0.2
 
     static func train(
-        _ settings: FineTuningSettings, request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures,
+        _ settings: FineTuningSettings, augmentation: AugmentationPolicy, request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures,
         heldOut: HeldOutSelection, head: FittedHead, extractor: FeatureExtractor, events: (TrainingEvent) -> Void
     ) throws(WorkbenchError) -> FineTunedModel {
         guard let selection = heldOut.selection else {
@@ -109,7 +145,14 @@ struct FineTunedModel {
                                        trainingImages: trainingSamples.count, firstTrainedBlock: settings.firstTrainedBlock,
                                        epochs: settings.epochs)))
 
-        let inputs = DecodedImageInputs(paths: training.paths + features.validation.paths, decodeOptions: extractor.decodeOptions)
+        let paths = training.paths + features.validation.paths
+        let inputs: any FineTuningInputSource
+        if augmentation.isNone {
+            inputs = DecodedImageInputs(paths: paths, decodeOptions: extractor.decodeOptions)
+        } else {
+            inputs = try AugmentedImageInputs(paths: paths, trainingSamples: trainingSamples, policy: augmentation, seed: settings.seed,
+                                              maximumPixels: extractor.settings.maximumPixels, threads: settings.threads)
+        }
         let network = try extractor.loadedNetwork()
         let startHead = LinearProbeHead.folded(weights: probe.model.weights, bias: probe.model.bias,
                                                mean: probe.standardizer.mean, scale: probe.standardizer.scale)
@@ -132,7 +175,8 @@ struct FineTunedModel {
         } catch {
             throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
         }
-        let augmentations = inputs.variesByEpoch ? [inputs.augmentationSummary] : []
+        // One description per transform, as the model file's record lists them.
+        let augmentations = augmentation.transforms.map { AugmentationPolicy(transforms: [$0]).describe }
         let improves = outcome.bestEpoch > 0 && (outcome.heldOutAccuracy > frozenAccuracy || !settings.requiresGain)
         let report = TrainingReport.FineTuning(
             trainedBlocks: settings.trainedBlocks, firstTrainedBlock: settings.firstTrainedBlock,
@@ -193,12 +237,12 @@ struct FineTunedModel {
         var tunedHeldOut = heldOut
         tunedHeldOut.selection?.heldOutLogits = tunedHead.logits(
             LabeledFeatures(features: heldOutFeatures, labels: heldOutSamples.map { allLabels[$0] },
-                            paths: heldOutSamples.map { inputs.paths[$0] }))
+                            paths: heldOutSamples.map { paths[$0] }))
         let record = FineTuningRecord(firstTrainedBlock: settings.firstTrainedBlock, trainedTensorNames: trained.trainedTensorNames,
                                       epochs: outcome.bestEpoch, augmentations: augmentations)
         return FineTunedModel(report: report, improved: Improved(backboneTensors: tensors, features: tunedFeatures,
                                                                  head: tunedHead, heldOut: tunedHeldOut, record: record,
                                                                  trainingNetworkLogits: outcome.heldOutLogits,
-                                                                 heldOutPaths: heldOutSamples.map { inputs.paths[$0] }))
+                                                                 heldOutPaths: heldOutSamples.map { paths[$0] }))
     }
 }

@@ -35,6 +35,9 @@ public struct TrainingRequest: Sendable {
     /// chosen on the validation folder, else on a held-out share of the training images
     /// (`validationFraction`, 20 % when nil), which is never trained on.
     public var fineTuning: FineTuningSettings?
+    /// What fine-tuning does to the training images each epoch (seeded by `seed`); `.none` reads them as they are,
+    /// once.
+    public var fineTuningAugmentation: AugmentationPolicy = .none
 
     public init(datasetPath: String) { self.datasetPath = datasetPath }
 }
@@ -128,7 +131,7 @@ public enum TrainingWorkflow {
         var backboneTensors = extractor.backbone.weights.tensors
         var fineTuned: FineTunedModel?
         if let settings = request.fineTuning {
-            let tuned = try FineTunedModel.train(settings, request: request, scan: scan, features: features, heldOut: heldOut,
+            let tuned = try FineTunedModel.train(settings, augmentation: request.fineTuningAugmentation, request: request, scan: scan, features: features, heldOut: heldOut,
                                                  head: head, extractor: extractor, events: events)
             if let improved = tuned.improved {
                 (features, head, heldOut, backboneTensors) = (improved.features, improved.head, improved.heldOut, improved.backboneTensors)

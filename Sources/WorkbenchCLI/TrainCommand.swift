@@ -96,6 +96,7 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not write the HTML report.")
     var noHtml = false
 
+    @OptionGroup var augmentationOptions: AugmentationOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
     @OptionGroup var cache: CacheOptions
@@ -130,6 +131,12 @@ struct TrainCommand: ParsableCommand {
                                   ("--keep-fine-tuned", keepFineTuned)] where given {
                 throw ValidationError("\(name) needs --fine-tune")
             }
+        }
+        if augmentationOptions.augment > 0, try augmentationOptions.policy().isNone {
+            throw ValidationError("--augmentations \(augmentationOptions.augmentations ?? "none") leaves no augmentation to make views with")
+        }
+        if augmentationOptions.augment == 0 && !fineTune && (augmentationOptions.augmentations != nil || augmentationOptions.noFlip) {
+            throw ValidationError("--augmentations and --no-flip choose the views of --augment N or --fine-tune: add one")
         }
         if fineTune, validationFraction == 0, validation == nil {
             throw ValidationError("--fine-tune needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
@@ -177,6 +184,7 @@ struct TrainCommand: ParsableCommand {
             request.classWeighting = ClassWeighting(rawValue: classWeights)!
             request.strict = skipping.strict
             request.fineTuning = fineTuningSettings()
+            request.fineTuningAugmentation = try augmentationOptions.policy()
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
