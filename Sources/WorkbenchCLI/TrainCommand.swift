@@ -23,11 +23,12 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
               workbench train datasets/drawings --html report.html
-              workbench train datasets/emoticons -o Emotions.wbmodel --fine-tune
+              workbench train datasets/drawings -o Fine.wbmodel --fine-tune --fine-tune-blocks 1 --epochs 2
 
             --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
             last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
-            head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. The epoch is chosen on the \
+            head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. Each epoch sees new \
+            augmented views of the training images (--augmentations, default all; none turns them off). The epoch is chosen on the \
             validation folder, else on a held-out 20 % of the training images (--validation-fraction), never trained \
             on; when no epoch beats the frozen head there, the frozen model is kept and the run says so. The same \
             --seed and --threads give the same model file.

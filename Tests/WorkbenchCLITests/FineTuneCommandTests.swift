@@ -92,6 +92,21 @@ final class FineTuneCommandTests: XCTestCase {
         }
     }
 
+    func testAValidationFolderChoosesTheEpochAndAllTrainingImagesTrain() throws {
+        let model = folder.appendingPathComponent("v.wbmodel").path, reportPath = folder.appendingPathComponent("v.json").path
+        let validation = dataset.appendingPathComponent("Testing Data").path
+        let outcome = try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune", "--fine-tune-blocks", "1",
+                               "--epochs", "1", "--augmentations", "none", "--validation", validation, "--keep-fine-tuned",
+                               "--report", reportPath])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
+        XCTAssertEqual(section["trainingImages"] as? Int, 12, "every training image trains")
+        XCTAssertEqual(section["heldOutImages"] as? Int, 4, "the validation folder's images choose the epoch")
+        XCTAssertEqual(section["augmentations"] as? [String], [])
+        XCTAssertEqual(section["firstTrainedBlock"] as? Int, 15)
+    }
+
     func testBadFineTuningOptionsAreRefusedWithOneLine() throws {
         let model = folder.appendingPathComponent("bad.wbmodel").path
         let cases: [([String], String)] = [
