@@ -1,4 +1,5 @@
 import Augmentation
+import FileFormats
 import FineTuning
 import Foundation
 import ImageCodecs
