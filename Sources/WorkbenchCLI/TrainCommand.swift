@@ -23,7 +23,7 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
               workbench train datasets/drawings --html report.html
-              workbench train datasets/drawings -o Fine.wbmodel --fine-tune --fine-tune-blocks 1 --epochs 2
+              workbench train datasets/drawings -o Fine.wbmodel --fine-tune --epochs 2
 
             --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
             last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
