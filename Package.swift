@@ -7,6 +7,7 @@ import PackageDescription
 // Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs → FileFormats (its error type only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Augmentation → {Models (preprocessing), ImageCodecs (decode, Resize.bicubic)}
+// FineTuning → {TrainableLayers, TensorCore (seeded generator)}; Workbench → FineTuning (train --fine-tune)
 // Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, FileFormats}
 let package = Package(
     name: "Workbench",
@@ -43,7 +44,11 @@ let package = Package(
         .target(name: "Models", dependencies: ["Layers", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
         // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
-        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "TensorCore", "CTrainingKernels"],
+        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "FileFormats", "TensorCore", "CTrainingKernels"],
+                exclude: ["README.md"]),
+        // The fine-tuning loop: optimizers (each beside its reference), the schedule, LP-FT over the trainable top
+        // with the frozen layers on the inference path.
+        .target(name: "FineTuning", dependencies: ["TrainableLayers", "Models", "TensorCore"],
                 exclude: ["README.md"]),
 
         // Images and data.
@@ -67,7 +72,7 @@ let package = Package(
         .target(name: "ClusterJobs", dependencies: ["FileFormats"], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
-            "FileFormats", "ClusterJobs", "Augmentation",
+            "FileFormats", "ClusterJobs", "Augmentation", "FineTuning", "TrainableLayers",
         ], exclude: ["README.md"]),
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
@@ -85,7 +90,8 @@ let package = Package(
         .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "_TestSupport"]),
-        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "FineTuningTests", dependencies: ["FineTuning", "TrainableLayers", "Models", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],

@@ -212,6 +212,65 @@ public final class EfficientNetLite0: Sendable {
         return output
     }
 
+    /// Side and channels of block `index`'s input for a 224-px image (the stem's output for block 0).
+    public static func blockInputShape(_ index: Int) -> (side: Int, channels: Int) {
+        precondition(index >= 0 && index < EfficientNetLite0Architecture.blocks.count, "EfficientNetLite0: no block \(index)")
+        var side = (inputSide + EfficientNetLite0Architecture.stemStride - 1) / EfficientNetLite0Architecture.stemStride
+        for block in EfficientNetLite0Architecture.blocks.prefix(index) { side = (side + block.stride - 1) / block.stride }
+        return (side, EfficientNetLite0Architecture.blocks[index].inputChannels)
+    }
+
+    /// input `[batch, 224, 224, 3]` as for `features`. Returns block `index`'s input, `[batch, side, side, channels]`
+    /// NHWC (`blockInputShape(index)`): what the layers below a fine-tuned top compute, which stay frozen.
+    ///
+    /// A separate, plain walk (one image at a time through the stem and blocks `0..<index`, the same kernels and
+    /// arithmetic as `features`), so the grouped path of `features` pays nothing for it. BLAS threading is the
+    /// caller's choice.
+    public func blockInputs(_ input: [Float], batch: Int, block index: Int) -> [Float] {
+        let side = Self.inputSide, channels = EfficientNetLite0Architecture.inputChannels
+        precondition(batch >= 0 && input.count == batch * side * side * channels,
+                     "EfficientNetLite0.blockInputs: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
+        let shape = Self.blockInputShape(index)
+        let floats = shape.side * shape.side * shape.channels
+        var output = [Float](repeating: 0, count: batch * floats)
+        if batch == 0 { return output }
+        let capacity = 2 * activationCapacity + expandedCapacity + spatialCapacity + 2 * Self.lateGroupSize * lateCapacity
+        let borrowed = idleWorkspaces.withLock { $0.popLast() } ?? Workspace(capacity: capacity)
+        defer { idleWorkspaces.withLock { $0.append(borrowed) } }
+        let workspace = borrowed.floats
+        let expanded = workspace + 2 * activationCapacity
+        let spatial = expanded + expandedCapacity
+        input.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                for item in 0..<batch {
+                    var current = workspace, next = workspace + activationCapacity
+                    let image = input.baseAddress! + item * side * side * channels
+                    var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
+                    var firstBlock = 0
+                    if fusesStem && index > 0 {
+                        InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
+                                                 input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
+                                                 expanded: expanded, spatial: spatial, next: followingLayer(0))
+                        (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
+                        firstBlock = 1
+                    } else {
+                        stem.forward(input: image, batch: 1, height: side, width: side, output: current)
+                    }
+                    for blockIndex in firstBlock..<index {
+                        let block = blocks[blockIndex]
+                        block.forward(input: current, batch: 1, height: height, width: width, output: next,
+                                      expanded: expanded, spatial: spatial, next: followingLayer(blockIndex))
+                        (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
+                        swap(&current, &next)
+                    }
+                    precondition(height == shape.side && width == shape.side, "EfficientNetLite0.blockInputs: block input size")
+                    (output.baseAddress! + item * floats).update(from: current, count: floats)
+                }
+            }
+        }
+        return output
+    }
+
     /// Whether the stem runs inside block 0: possible when that block has neither expansion nor residual (true
     /// for EfficientNet-Lite0) and is an early block.
     private var fusesStem: Bool {

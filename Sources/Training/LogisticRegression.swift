@@ -164,6 +164,14 @@ public struct TrainingOutcome: Sendable {
     public var finalLoss: Double
     /// Whether a tolerance was met (false after `maxIterations` or a stalled line search with a large gradient).
     public var converged: Bool
+
+    /// An outcome from its parts (a head trained some other way, such as by fine-tuning, reports its own).
+    public init(model: LogisticRegressionModel, iterations: Int, finalLoss: Double, converged: Bool) {
+        self.model = model
+        self.iterations = iterations
+        self.finalLoss = finalLoss
+        self.converged = converged
+    }
 }
 
 /// Trains `LogisticRegressionModel`s full-batch with L-BFGS.

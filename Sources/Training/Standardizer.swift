@@ -4,6 +4,12 @@
 /// (divisor `count`, as scikit-learn's `StandardScaler`). A dimension whose standard deviation is negligible
 /// next to its mean (≤ 1e-10 · max(1, |mean|)) gets scale 1, so a constant feature maps to 0 instead of dividing
 /// by zero or amplifying rounding noise.
+///
+/// **The scale is floored at the median standard deviation** (`ScaleFloor.medianDeviation`, the default): a
+/// feature that barely varies on the training images (EfficientNet features of a narrow dataset have dozens) would
+/// otherwise be divided by its tiny spread, so any later change in it (a fine-tuned backbone moving it, a test
+/// image unlike training) arrives hugely amplified; the fine-tuning prototype diverged on such datasets. Flooring
+/// caps every feature's amplification at that of a typical one and leaves the well-spread half untouched.
 public struct Standardizer: Sendable, Equatable, Codable {
     /// Number of feature dimensions.
     public var dimension: Int
@@ -20,10 +26,18 @@ public struct Standardizer: Sendable, Equatable, Codable {
         self.scale = scale
     }
 
-    /// Fits the mean and population standard deviation of each dimension of `features` (`[count, dimension]`).
-    /// Sums run in Double, in row order, so the result does not depend on anything but the input.
-    /// With `count == 0` the standardiser is the identity.
-    public init(fitting features: [Float], count: Int, dimension: Int) {
+    /// The least a dimension's scale may be.
+    public enum ScaleFloor: Sendable, Equatable {
+        /// No floor: scikit-learn's `StandardScaler`.
+        case none
+        /// The median over dimensions of the standard deviations (the lower middle one for an even count).
+        case medianDeviation
+    }
+
+    /// Fits the mean and population standard deviation of each dimension of `features` (`[count, dimension]`),
+    /// each scale then raised to `floor`. Sums run in Double, in row order, so the result does not depend on
+    /// anything but the input. With `count == 0` the standardiser is the identity.
+    public init(fitting features: [Float], count: Int, dimension: Int, floor: ScaleFloor = .medianDeviation) {
         precondition(count >= 0 && dimension >= 0 && features.count == count * dimension,
                      "Standardizer: features must hold count × dimension values")
         var sums = [Double](repeating: 0, count: dimension)
@@ -41,8 +55,11 @@ public struct Standardizer: Sendable, Equatable, Codable {
         }
         var scales = [Float](repeating: 1, count: dimension)
         if count > 0 {
+            let deviations = squares.map { ($0 / Double(count)).squareRoot() }
+            var least = 0.0
+            if floor == .medianDeviation, dimension > 0 { least = deviations.sorted()[(dimension - 1) / 2] }
             for column in 0..<dimension {
-                let deviation = (squares[column] / Double(count)).squareRoot()
+                let deviation = max(deviations[column], least)
                 if deviation > 1e-10 * max(1, abs(means[column])) { scales[column] = Float(deviation) }
             }
         }

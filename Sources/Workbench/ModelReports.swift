@@ -46,6 +46,9 @@ public enum ModelReports {
         page.counts = ModelReportPage.CountsTable(splits: ["training", "validation", "testing"],
                                                   rows: report.counts.map { ($0.label, [$0.training, $0.validation, $0.testing]) })
         page.l2Curve = l2Curve(report)
+        page.epochs = report.fineTuning?.epochs.map {
+            .init(epoch: $0.epoch, trainingLoss: $0.loss, validationLoss: $0.heldOutLoss, validationAccuracy: $0.heldOutAccuracy)
+        } ?? []
         page.settings = settingsRows(report)
         page.timings = timingRows(report.timings)
         page.unreadable = report.unreadable.map { ($0.path, $0.reason) }
@@ -279,6 +282,17 @@ public enum ModelReports {
                  ("optimiser", "L-BFGS, \(settings.iterations) of at most \(settings.maxIterations) iterations, \(settings.converged ? "converged" : "not converged")"),
                  ("preprocessing", settings.preprocessing),
                  ("backbone", settings.backbone)]
+        if let tuning = report.fineTuning {
+            let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
+            rows.append(("fine-tuning", "blocks \(tuning.firstTrainedBlock)–\(last), the final 1×1 convolution and the head; "
+                         + "\(tuning.optimizer), learning rate \(Markup.number(tuning.backboneLearningRate, decimals: 6)), batch \(tuning.batchSize), "
+                         + "label smoothing \(Markup.number(tuning.labelSmoothing, decimals: 2)), augmentation: "
+                         + (tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", "))))
+            let points = Markup.number(tuning.gain * 100, decimals: 1)
+            rows.append(("fine-tuning result", tuning.keptFrozenModel
+                         ? "did not beat the frozen head on the held-out images (\(points) points): the frozen model was kept"
+                         : "epoch \(tuning.bestEpoch) of \(tuning.epochs.count) kept, held-out accuracy \(Markup.percent(tuning.frozenHeldOutAccuracy, decimals: 1)) → \(Markup.percent(tuning.fineTunedHeldOutAccuracy, decimals: 1)) (\(points) points)"))
+        }
         return rows
     }
 }

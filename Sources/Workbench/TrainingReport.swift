@@ -136,7 +136,63 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         /// Choosing the strength (all held-out fits), part of `training`.
         public var selection: Double?
         public var training: Double
+        /// Fine-tuning, rescoring every image with the fine-tuned backbone included; nil without it.
+        public var fineTuning: Double?
         public var total: Double
+    }
+
+    /// What `train --fine-tune` did: depth, settings, every epoch, and the gain over the frozen head.
+    public struct FineTuning: Sendable, Codable, Equatable {
+        /// One epoch.
+        public struct Epoch: Sendable, Codable, Equatable {
+            /// From 1.
+            public var epoch: Int
+            /// Mean training loss (label-smoothed cross-entropy, as optimised).
+            public var loss: Double
+            /// Mean held-out cross-entropy, without smoothing.
+            public var heldOutLoss: Double
+            public var heldOutAccuracy: Double
+            /// Wall-clock seconds; nil in the model file's copy, so equal runs give equal model files.
+            public var seconds: Double?
+        }
+
+        /// The top MBConv blocks that trained (with the final 1×1 convolution and the head), and the first one's index.
+        public var trainedBlocks: Int
+        public var firstTrainedBlock: Int
+        public var epochs: [Epoch]
+        /// The epoch kept (best held-out accuracy), 0 when none beat the starting linear probe.
+        public var bestEpoch: Int
+        /// What was done to the training images each epoch; empty for none.
+        public var augmentations: [String]
+        /// Images trained on and held out (never trained on) to choose the epoch.
+        public var trainingImages: Int
+        public var heldOutImages: Int
+        /// Held-out accuracy of the frozen head (the linear probe with the chosen L2) and of the kept epoch.
+        public var frozenHeldOutAccuracy: Double
+        public var fineTunedHeldOutAccuracy: Double
+        /// `fineTunedHeldOutAccuracy − frozenHeldOutAccuracy`.
+        public var gain: Double
+        /// Whether fine-tuning did not beat the frozen head, so the model is the frozen one.
+        public var keptFrozenModel: Bool
+        public var batchSize: Int
+        public var backboneLearningRate: Double
+        public var headLearningRate: Double
+        public var weightDecay: Double
+        public var labelSmoothing: Double
+        public var warmupFraction: Double
+        /// e.g. "AdamW (β₁ 0.9, β₂ 0.999, ε 1e-08)".
+        public var optimizer: String
+        /// Threads that split each batch: with the seed, what makes a run repeatable bit for bit.
+        public var threads: Int
+        /// The kept epoch's held-out probabilities as the training network computed them (calibrated); nil when
+        /// the frozen model was kept. `classify` on the written model gives the same within float rounding.
+        public var heldOutPredictions: [HeldOutPrediction]?
+
+        /// One held-out image's probabilities, in the labels' order.
+        public struct HeldOutPrediction: Sendable, Codable, Equatable {
+            public var path: String
+            public var probabilities: [Double]
+        }
     }
 
     public var labels: [String]
@@ -161,4 +217,6 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     /// What the numbers warn about (overfitting, noisy labels, confused labels, a testing set unlike training).
     public var diagnostics: [String]?
     public var timings: Timings?
+    /// Fine-tuning's section; nil for a frozen-backbone run.
+    public var fineTuning: FineTuning?
 }

@@ -34,8 +34,13 @@ public struct TrainingRequest: Sendable {
     /// Augmented views per training image the head is also fitted on (0 to `AugmentedViewFeatures.maximumViews`);
     /// held-out, validation and testing images are never augmented, and a view stays in its image's fold.
     public var augmentedViews: Int = 0
-    /// What the views are made with (seeded by `seed`).
+    /// What the views are made with, for `--augment N` and for each epoch of fine-tuning (seeded by `seed`);
+    /// `.none` makes fine-tuning read the images as they are, once.
     public var augmentation: AugmentationPolicy = .fineTuningDefault
+    /// When set, the top of the backbone is fine-tuned from the frozen head (`train --fine-tune`); the epoch is
+    /// chosen on the validation folder, else on a held-out share of the training images
+    /// (`validationFraction`, 20 % when nil), which is never trained on.
+    public var fineTuning: FineTuningSettings?
 
     public init(datasetPath: String) { self.datasetPath = datasetPath }
 }
@@ -52,6 +57,8 @@ public enum TrainingEvent: Sendable {
     case views(done: Int, total: Int)
     /// The head is being fitted.
     case fitting
+    /// Fine-tuning's progress.
+    case fineTuning(FineTuningProgress)
 }
 
 /// A finished run: the report (with timings) and the model, not yet written.
@@ -103,34 +110,70 @@ public enum TrainingWorkflow {
         let creationDate: Date
         if let requested = request.creationDate { creationDate = requested } else { creationDate = try reproducibleNow() }
 
+        if request.fineTuning != nil && request.validationPath == nil && request.validationFraction == 0 {
+            throw WorkbenchError("fine-tuning needs held-out images to choose its epoch: drop --validation-fraction 0 or give a validation folder")
+        }
+        if let problem = request.fineTuning?.problem { throw WorkbenchError("fine-tuning: \(problem)") }
+
         let scan = try TrainingScan.scan(request, events: events)
         let scanned = clock.now
-        let features = try TrainingFeatures.extract(scan, extractor: extractor, events: events)
+        var features = try TrainingFeatures.extract(scan, extractor: extractor, events: events)
         let extracted = clock.now
         let views = try TrainingViews.make(request, training: features.training, extractor: extractor, events: events)
         let augmented = clock.now
 
         events(.fitting)
         let classCount = scan.labels.count
-        let heldOut = HeldOutSelection.choose(request, scan: scan, features: features, views: views.rows,
+        // Fine-tuning chooses its epoch on one held-out set, never trained on: a share, not cross-validation.
+        var selectionRequest = request
+        if request.fineTuning != nil, scan.layout.validation == nil, request.validationFraction == nil {
+            selectionRequest.validationFraction = FineTunedModel.defaultHeldOutFraction
+        }
+        var heldOut = HeldOutSelection.choose(selectionRequest, scan: scan, features: features, views: views.rows,
                                               threads: extractor.settings.threads)
         let selected = clock.now
-        let head = FittedHead.fit(request, training: views.trainingWithViews(features.training), heldOut: heldOut,
+        var head = FittedHead.fit(request, training: views.trainingWithViews(features.training), heldOut: heldOut,
                                   classCount: classCount)
-        let calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
+        var calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
         let fitted = clock.now
+
+        var backboneTensors = extractor.backbone.weights.tensors
+        var fineTuned: FineTunedModel?
+        if let settings = request.fineTuning {
+            let tuned = try FineTunedModel.train(settings, augmentation: request.augmentation, request: request, scan: scan, features: features, heldOut: heldOut,
+                                                 head: head, extractor: extractor, events: events)
+            if let improved = tuned.improved {
+                (features, head, heldOut, backboneTensors) = (improved.features, improved.head, improved.heldOut, improved.backboneTensors)
+                calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
+            }
+            fineTuned = tuned
+        }
+        let tunedAt = clock.now
 
         let evaluations = SplitEvaluations.evaluate(head: head, calibration: calibration, features: features,
                                                     heldOut: heldOut, scan: scan)
-        var report = makeReport(request, scan: scan, features: features, heldOut: heldOut, head: head,
+        var report = makeReport(selectionRequest, scan: scan, features: features, heldOut: heldOut, head: head,
                                 calibration: calibration, evaluations: evaluations,
                                 backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)")
-        let modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: extractor.backbone.weights.tensors,
-                                          head: head, calibration: calibration, creationDate: creationDate)
+        // The model file's copy of the report leaves out the seconds, so equal runs give equal files.
+        if let improved = fineTuned?.improved {
+            fineTuned?.report.heldOutPredictions = improved.heldOutPredictions(temperature: calibration.temperature,
+                                                                               classCount: classCount)
+        }
+        report.fineTuning = fineTuned.map { tuned in
+            var section = tuned.report
+            for index in section.epochs.indices { section.epochs[index].seconds = nil }
+            return section
+        }
+        let modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: backboneTensors,
+                                          head: head, calibration: calibration, creationDate: creationDate,
+                                          fineTuning: fineTuned?.improved?.record)
+        report.fineTuning = fineTuned?.report
         let finished = clock.now
         report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
                                augmentation: request.augmentedViews > 0 ? seconds(augmented - extracted) : nil,
                                selection: seconds(selected - augmented), training: seconds(fitted - augmented),
+                               fineTuning: fineTuned == nil ? nil : seconds(tunedAt - fitted),
                                total: seconds(finished - started))
         return TrainingResult(report: report, modelFile: modelFile, predictions: evaluations.predictions,
                               datasetWarnings: scan.datasetWarnings)
@@ -197,7 +240,7 @@ public enum TrainingWorkflow {
     /// calibration and `report` as JSON.
     static func makeModelFile(
         _ report: TrainingReport, labels: [String], backboneTensors: [String: SafetensorsFile.Tensor], head: FittedHead,
-        calibration: HeadCalibration, creationDate: Date
+        calibration: HeadCalibration, creationDate: Date, fineTuning: FineTuningRecord? = nil
     ) throws(WorkbenchError) -> ModelFile {
         ModelFile(
             labels: labels, preprocessing: .efficientNetLite0, backboneName: Backbone.name,
@@ -207,7 +250,7 @@ public enum TrainingWorkflow {
             creationDate: iso8601(creationDate),
             workbenchVersion: WorkbenchInfo.version,
             trainingReportJSON: try encode(report), temperature: calibration.temperature,
-            confidenceThreshold: calibration.confidenceThreshold)
+            confidenceThreshold: calibration.confidenceThreshold, fineTuning: fineTuning)
     }
 
     /// The share of training images held out by `plan` (0 for cross-validation, where every image is held out once

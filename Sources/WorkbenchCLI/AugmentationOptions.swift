@@ -16,10 +16,8 @@ struct AugmentationOptions: ParsableArguments {
         guard (0...AugmentedViewFeatures.maximumViews).contains(augment) else {
             throw ValidationError("--augment must be between 0 and \(AugmentedViewFeatures.maximumViews), got \(augment)")
         }
-        let policy = try policy()
-        if let augmentations, policy.isNone {
-            throw ValidationError("--augmentations \(augmentations) leaves no augmentation to make views with")
-        }
+        // `none` is a choice for fine-tuning; the command that makes views with them refuses it there.
+        _ = try policy()
     }
 
     /// Whether any of these options was given, so a command that cannot use them can say so.

@@ -105,7 +105,7 @@ enum Console {
 /// A progress bar on stderr, redrawn at most ten times a second, shown only when stderr is a terminal.
 final class ProgressBar {
     private var total: Int
-    private let label: String
+    let label: String
     private let start = Date()
     private var lastDraw = Date.distantPast
     private let enabled = isatty(STDERR_FILENO) == 1

@@ -52,6 +52,49 @@ enum ReportRendering {
         ])
     }
 
+    /// One progress line of fine-tuning, for stderr.
+    static func fineTuningProgress(_ step: FineTuningProgress) -> String {
+        switch step {
+        case .frozenHead(let accuracy, let heldOutImages, let trainingImages, let firstTrainedBlock, let epochs):
+            let last = FineTuningSettings.maximumTrainedBlocks - 1
+            let blocks = firstTrainedBlock == last ? "block \(last)" : "blocks \(firstTrainedBlock)-\(last)"
+            return "fine-tuning \(blocks), the final 1x1 convolution and the head on \(trainingImages) images for \(epochs) epochs\n"
+                + "frozen head: held-out accuracy \(percent(accuracy)) (\(heldOutImages) images)"
+        case .epoch(let epoch, let epochs, let loss, let accuracy, let imagesPerSecond, let secondsLeft):
+            let width = String(epochs).count
+            let number = String(repeating: " ", count: max(0, width - String(epoch).count)) + String(epoch)
+            return "epoch \(number)/\(epochs)  loss \(String(format: "%.4f", loss))  held-out \(percent(accuracy))  "
+                + "\(String(format: "%.1f", imagesPerSecond)) images/s  \(duration(secondsLeft)) left"
+        case .preparing(let done, let total), .rescoring(let done, let total):
+            return "\(done)/\(total)"
+        }
+    }
+
+    /// "1 min 05 s", "12 s".
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 60 ? String(format: "%d min %02d s", whole / 60, whole % 60) : "\(whole) s"
+    }
+
+    /// What fine-tuning gained over the frozen head, or that the frozen model was kept; empty without fine-tuning.
+    static func fineTuning(_ report: TrainingReport) -> String {
+        guard let tuning = report.fineTuning else { return "" }
+        let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
+        let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
+        var text = "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
+            + "\(tuning.heldOutImages) held out; augmentation: \(tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", ")))\n"
+        text += table(header: ["", "held-out accuracy"], rows: [
+            ["frozen head", percent(tuning.frozenHeldOutAccuracy)],
+            [tuning.bestEpoch == 0 ? "fine-tuned (no epoch beat the start)" : "fine-tuned, epoch \(tuning.bestEpoch) of \(tuning.epochs.count)",
+             percent(tuning.fineTunedHeldOutAccuracy)],
+        ])
+        let points = String(format: "%+.1f", tuning.gain * 100)
+        text += tuning.keptFrozenModel
+            ? "fine-tuning did not beat the frozen head (\(points) points): kept the frozen model\n\n"
+            : "gain over the frozen head: \(points) points\n\n"
+        return text
+    }
+
     /// The strengths tried and how each scored, the chosen one marked with `*`; empty when nothing was chosen.
     static func selection(_ report: TrainingReport) -> String {
         guard let selection = report.selection, selection.grid.count > 1 else {

@@ -25,11 +25,20 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --html report.html
               workbench train datasets/drawings --augment 2 --no-flip
               workbench train datasets/drawings --augment 1 --augmentations crop,rotate
+              workbench train datasets/drawings -o Fine.wbmodel --fine-tune --epochs 2
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
             with --no-flip). Each view is one more pass of the network over the training images and is not cached; \
             held-out and testing images are never augmented, and a view stays in its image's fold.
+
+            --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
+            last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
+            head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. Each epoch sees new \
+            augmented views of the training images (--augmentations, default all; none turns them off). The epoch is chosen on the \
+            validation folder, else on a held-out 20 % of the training images (--validation-fraction), never trained \
+            on; when no epoch beats the frozen head there, the frozen model is kept and the run says so. The same \
+            --seed and --threads give the same model file.
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
@@ -58,6 +67,24 @@ struct TrainCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("uniform, or balanced for imbalanced labels.", valueName: "weighting"))
     var classWeights: String = "uniform"
+
+    @Flag(name: .long, help: "Also fine-tune the top of the network (see below).")
+    var fineTune = false
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
+    var fineTuneBlocks: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10).", valueName: "n"))
+    var epochs: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32).", valueName: "n"))
+    var batchSize: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001).", valueName: "rate"))
+    var learningRate: Double?
+
+    @Flag(name: .long, help: "With --fine-tune: keep the best fine-tuned epoch even when it does not beat the frozen head on the held-out images.")
+    var keepFineTuned = false
 
     @Flag(name: .long, help: "List the non-image files passed over.")
     var verbose = false
@@ -106,9 +133,50 @@ struct TrainCommand: ParsableCommand {
         }
         guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
         if html != nil && noHtml { throw ValidationError("--html and --no-html exclude each other") }
-        if augmentationOptions.isGiven && augmentationOptions.augment == 0 {
-            throw ValidationError("--augmentations and --no-flip choose the views of --augment N: add --augment")
+        if !fineTune {
+            for (name, given) in [("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
+                                  ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
+                                  ("--keep-fine-tuned", keepFineTuned)] where given {
+                throw ValidationError("\(name) needs --fine-tune")
+            }
         }
+        if augmentationOptions.augment > 0, try augmentationOptions.policy().isNone {
+            throw ValidationError("--augmentations \(augmentationOptions.augmentations ?? "none") leaves no augmentation to make views with")
+        }
+        if augmentationOptions.augment == 0 && !fineTune && (augmentationOptions.augmentations != nil || augmentationOptions.noFlip) {
+            throw ValidationError("--augmentations and --no-flip choose the views of --augment N or --fine-tune: add one")
+        }
+        if fineTune, validationFraction == 0, validation == nil {
+            throw ValidationError("--fine-tune needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
+        }
+        let limit = FineTuningSettings.maximumTrainedBlocks
+        if let fineTuneBlocks, !(1...limit).contains(fineTuneBlocks) {
+            throw ValidationError("--fine-tune-blocks must be from 1 to \(limit), got \(fineTuneBlocks)")
+        }
+        if let epochs, !FineTuningSettings.epochRange.contains(epochs) {
+            throw ValidationError("--epochs must be from 1 to \(FineTuningSettings.epochRange.upperBound), got \(epochs)")
+        }
+        if let batchSize, !FineTuningSettings.batchSizeRange.contains(batchSize) {
+            throw ValidationError("--batch-size must be from 1 to \(FineTuningSettings.batchSizeRange.upperBound), got \(batchSize)")
+        }
+        let rates = FineTuningSettings.learningRateRange
+        if let learningRate, !rates.contains(learningRate) {
+            throw ValidationError("--learning-rate must be from \(rates.lowerBound) to \(rates.upperBound), got \(learningRate)")
+        }
+    }
+
+    /// The fine-tuning settings the options ask for; nil without --fine-tune.
+    private func fineTuningSettings() -> FineTuningSettings? {
+        guard fineTune else { return nil }
+        var settings = FineTuningSettings()
+        if let fineTuneBlocks { settings.trainedBlocks = fineTuneBlocks }
+        if let epochs { settings.epochs = epochs }
+        if let batchSize { settings.batchSize = batchSize }
+        if let learningRate { (settings.backboneLearningRate, settings.headLearningRate) = (learningRate, learningRate) }
+        settings.seed = seed
+        settings.requiresGain = !keepFineTuned
+        settings.threads = compute.threads ?? Parallel.coreCount
+        return settings
     }
 
     func run() throws {
@@ -125,6 +193,7 @@ struct TrainCommand: ParsableCommand {
             request.strict = skipping.strict
             request.augmentedViews = augmentationOptions.augment
             request.augmentation = try augmentationOptions.policy()
+            request.fineTuning = fineTuningSettings()
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
@@ -155,6 +224,22 @@ struct TrainCommand: ParsableCommand {
                 case .fitting:
                     progress?.finish()
                     viewProgress?.finish()
+                case .fineTuning(let step):
+                    switch step {
+                    case .preparing(let done, let total), .rescoring(let done, let total):
+                        if case .rescoring = step, progress?.label != "fine-tuned features" {
+                            progress?.finish()
+                            progress = ProgressBar(total: total, label: "fine-tuned features")
+                        } else if case .preparing = step, progress?.label != "frozen layers" {
+                            progress?.finish()
+                            progress = ProgressBar(total: total, label: "frozen layers")
+                        }
+                        progress?.update(completed: done)
+                        if done == total { progress?.finish() }
+                    default:
+                        progress?.finish()
+                        Console.warn(ReportRendering.fineTuningProgress(step))
+                    }
                 }
             }
             let trained = result.report
@@ -168,6 +253,7 @@ struct TrainCommand: ParsableCommand {
                 if let views = trained.settings.augmentedViews, let augmentation = trained.settings.augmentation {
                     Console.outputLine("Augmentation: \(views) view\(views == 1 ? "" : "s") of each training image (\(augmentation))\n")
                 }
+                Console.output(ReportRendering.fineTuning(trained))
                 Console.output(ReportRendering.selection(trained))
                 Console.output(ReportRendering.calibration(trained))
                 Console.output(ReportRendering.thresholds(trained))
@@ -188,10 +274,11 @@ struct TrainCommand: ParsableCommand {
                 try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: htmlPath)
             }
             let viewTime = trained.timings?.augmentation.map { String(format: ", views %.1f s", $0) } ?? ""
+            let tuningTime = trained.timings?.fineTuning.map { String(format: ", fine-tuning %.1f s", $0) } ?? ""
             Console.warn(String(format: "features %.1f s", trained.timings?.features ?? 0) + viewTime
-                         + String(format: ", head %.2f s (choosing l2 %.2f s), total %.1f s",
-                                  trained.timings?.training ?? 0, trained.timings?.selection ?? 0,
-                                  trained.timings?.total ?? 0))
+                         + String(format: ", head %.2f s (choosing l2 %.2f s)", trained.timings?.training ?? 0,
+                                  trained.timings?.selection ?? 0)
+                         + tuningTime + String(format: ", total %.1f s", trained.timings?.total ?? 0))
             if let target = trained.thresholds?.targetPrecision, trained.thresholds?.chosen == nil {
                 Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
             }

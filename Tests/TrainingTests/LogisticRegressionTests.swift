@@ -89,6 +89,25 @@ final class StandardizerTests: XCTestCase {
         XCTAssertEqual(standardized[0], Float(-2 / 3.5.squareRoot()), accuracy: 1e-6)
     }
 
+    func testScaleIsFlooredAtTheMedianDeviation() {
+        // Population deviations by hand (two rows: half the difference): 1, 0.001, 3, 0 (constant), 2.
+        // Sorted 0, 0.001, 1, 2, 3: the median is 1.
+        let features: [Float] = [0, 0, 0, 5, 0,
+                                 2, 0.002, 6, 5, 4]
+        let floored = Standardizer(fitting: features, count: 2, dimension: 5)
+        XCTAssertEqual(floored.scale[0], 1, accuracy: 1e-6)
+        XCTAssertEqual(floored.scale[1], 1, accuracy: 1e-6, "the near-constant column is raised to the median")
+        XCTAssertEqual(floored.scale[2], 3, accuracy: 1e-6)
+        XCTAssertEqual(floored.scale[3], 1, accuracy: 1e-6, "a constant column is raised too")
+        XCTAssertEqual(floored.scale[4], 2, accuracy: 1e-6)
+        let unfloored = Standardizer(fitting: features, count: 2, dimension: 5, floor: .none)
+        XCTAssertEqual(unfloored.scale[1], 0.001, accuracy: 1e-7)
+        XCTAssertEqual(unfloored.scale[3], 1, "a constant column keeps scale 1")
+        // The floored standardiser amplifies a change in the near-constant column no more than a typical one.
+        let shifted = floored.apply([0, 0.1, 0, 5, 0], count: 1)
+        XCTAssertEqual(shifted[1], Float(0.1 - 0.001) / 1, accuracy: 1e-6)
+    }
+
     func testEmptyFitIsIdentity() {
         let standardizer = Standardizer(fitting: [], count: 0, dimension: 3)
         XCTAssertEqual(standardizer.mean, [0, 0, 0])

@@ -124,7 +124,7 @@ final class LabelCommandTests: XCTestCase {
 
     func testMarkerPolicyFromTheCommandLine() throws {
         let outcome = try WorkbenchBinary.run(["label", model, video, "--changes-only", "--smooth", "3",
-                                               "--min-confidence", "0.999999", "--fallback", "cat"])
+                                               "--min-confidence", "0.99999", "--fallback", "cat"])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let lines = outcome.standardOutput.split(separator: "\n")
         XCTAssertLessThanOrEqual(lines.count, 3, "changes only: \(outcome.standardOutput)")

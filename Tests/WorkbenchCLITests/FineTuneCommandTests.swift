@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+import _TestSupport
+
+/// `train --fine-tune` through the release binary on the small generated dataset: the progress lines and the
+/// report section, byte-identical model files for the same seed and threads, a fine-tuned model that `classify`
+/// reads back with the probabilities training computed, and bad option values refused with one line.
+final class FineTuneCommandTests: XCTestCase {
+    var folder: URL!
+    var dataset: URL!
+    var environment: [String: String] = [:]
+
+    /// Training's probabilities come from the trainable network, `classify`'s from the inference network built
+    /// from the model file's converted tensors: float rounding of the folded weights and of the identity batch
+    /// norm, through two blocks and the head.
+    static let probabilityTolerance = 2e-3
+
+    override func setUpWithError() throws {
+        folder = try WorkbenchBinary.temporaryFolder()
+        dataset = folder.appendingPathComponent("tiny")
+        let root = WorkbenchBinary.repositoryRoot()
+        let maker = Process()
+        maker.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
+        maker.arguments = [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+                           root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path]
+        try maker.run()
+        maker.waitUntilExit()
+        XCTAssertEqual(maker.terminationStatus, 0, "scripts/make_tiny_dataset.py needs Pillow: run scripts/setup.sh")
+        environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
+        try WorkbenchBinary.run(arguments, environment: environment, file: file, line: line)
+    }
+
+    /// One block, two epochs, two threads: seconds, and the thread split exercised.
+    private func fineTune(_ model: String, extra: [String] = []) throws -> WorkbenchBinary.Outcome {
+        try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune", "--fine-tune-blocks", "2", "--epochs", "2",
+                 "--batch-size", "4", "--threads", "2", "--keep-fine-tuned"] + extra)
+    }
+
+    func testAFineTunedModelIsRepeatableAndClassifyGivesTrainingsProbabilities() throws {
+        let first = folder.appendingPathComponent("a.wbmodel").path, second = folder.appendingPathComponent("b.wbmodel").path
+        let reportPath = folder.appendingPathComponent("report.json").path
+        let trained = try fineTune(first, extra: ["--report", reportPath])
+        XCTAssertEqual(trained.status, 0, trained.standardError)
+        // Progress: the frozen head's held-out accuracy first, then one line per epoch.
+        let lines = trained.errorLines
+        let frozenLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("frozen head: held-out accuracy ") }, trained.standardError)
+        let epochLines = lines.indices.filter { lines[$0].hasPrefix("epoch ") }
+        XCTAssertEqual(epochLines.count, 2, trained.standardError)
+        XCTAssertGreaterThan(epochLines[0], frozenLine)
+        XCTAssertTrue(lines[epochLines[0]].contains("loss ") && lines[epochLines[0]].contains("held-out ")
+                      && lines[epochLines[0]].contains("images/s") && lines[epochLines[0]].hasSuffix(" left"), lines[epochLines[0]])
+        XCTAssertTrue(trained.standardOutput.contains("Fine-tuning (blocks 14-15, the final 1x1 convolution and the head"),
+                      trained.standardOutput)
+
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
+        XCTAssertEqual(section["trainedBlocks"] as? Int, 2)
+        XCTAssertEqual(section["firstTrainedBlock"] as? Int, 14)
+        XCTAssertEqual(section["keptFrozenModel"] as? Bool, false)
+        XCTAssertEqual((section["epochs"] as? [[String: Any]])?.count, 2)
+        XCTAssertNotNil((section["epochs"] as? [[String: Any]])?.first?["seconds"] as? Double, "the report keeps the seconds")
+        let frozen = try XCTUnwrap(section["frozenHeldOutAccuracy"] as? Double), tuned = try XCTUnwrap(section["fineTunedHeldOutAccuracy"] as? Double)
+        XCTAssertEqual(try XCTUnwrap(section["gain"] as? Double), tuned - frozen, accuracy: 1e-12)
+
+        // Same seed and threads: the same bytes.
+        XCTAssertEqual(try fineTune(second).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: second)))
+
+        // The model file says what was trained, and classify reproduces training's held-out probabilities.
+        let inspect = try run(["inspect", first])
+        XCTAssertEqual(inspect.status, 0, inspect.standardError)
+        let predictions = try XCTUnwrap(section["heldOutPredictions"] as? [[String: Any]])
+        XCTAssertFalse(predictions.isEmpty)
+        let labels = try XCTUnwrap(report["labels"] as? [String])
+        for prediction in predictions {
+            let path = try XCTUnwrap(prediction["path"] as? String)
+            let expected = try XCTUnwrap(prediction["probabilities"] as? [Double])
+            let classified = try run(["classify", first, path, "--json"])
+            XCTAssertEqual(classified.status, 0, classified.standardError)
+            let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(classified.standardOutput.utf8)) as? [String: Any])
+            let probabilities = try XCTUnwrap(line["probabilities"] as? [String: Double])
+            for (index, label) in labels.enumerated() {
+                XCTAssertEqual(try XCTUnwrap(probabilities[label]), expected[index], accuracy: Self.probabilityTolerance, "\(path) \(label)")
+            }
+        }
+    }
+
+    func testAValidationFolderChoosesTheEpochAndAllTrainingImagesTrain() throws {
+        let model = folder.appendingPathComponent("v.wbmodel").path, reportPath = folder.appendingPathComponent("v.json").path
+        let validation = dataset.appendingPathComponent("Testing Data").path
+        let outcome = try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune", "--fine-tune-blocks", "1",
+                               "--epochs", "1", "--augmentations", "none", "--validation", validation, "--keep-fine-tuned",
+                               "--report", reportPath])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
+        XCTAssertEqual(section["trainingImages"] as? Int, 12, "every training image trains")
+        XCTAssertEqual(section["heldOutImages"] as? Int, 4, "the validation folder's images choose the epoch")
+        XCTAssertEqual(section["augmentations"] as? [String], [])
+        XCTAssertEqual(section["firstTrainedBlock"] as? Int, 15)
+    }
+
+    func testBadFineTuningOptionsAreRefusedWithOneLine() throws {
+        let model = folder.appendingPathComponent("bad.wbmodel").path
+        let cases: [([String], String)] = [
+            (["--fine-tune", "--fine-tune-blocks", "0"], "--fine-tune-blocks must be from 1 to 16, got 0"),
+            (["--fine-tune", "--fine-tune-blocks", "17"], "--fine-tune-blocks must be from 1 to 16, got 17"),
+            (["--fine-tune", "--epochs", "0"], "--epochs must be from 1 to 1000, got 0"),
+            (["--fine-tune", "--batch-size", "0"], "--batch-size must be from 1 to 1024, got 0"),
+            (["--fine-tune", "--learning-rate", "2"], "--learning-rate must be from 1e-07 to 1.0, got 2.0"),
+            (["--fine-tune", "--learning-rate", "nan"], "--learning-rate must be from 1e-07 to 1.0, got nan"),
+            (["--epochs", "3"], "--epochs needs --fine-tune"),
+            (["--learning-rate", "0.001"], "--learning-rate needs --fine-tune"),
+            (["--fine-tune", "--validation-fraction", "0"], "--fine-tune needs held-out images to choose its epoch"),
+        ]
+        for (options, message) in cases {
+            let outcome = try run(["train", dataset.path, "-o", model] + options)
+            XCTAssertNotEqual(outcome.status, 0, "\(options)")
+            XCTAssertTrue(outcome.standardError.contains(message), "\(options): \(outcome.standardError)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: model), "\(options) wrote a model")
+        }
+    }
+}
