@@ -4,7 +4,8 @@
 # looks for it. Runs scripts/setup.sh first when the release build or the backbone is missing.
 #
 # Usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root)
-# The binary loads the Swift runtime from the toolchain it was built with: keep that toolchain where it is.
+# The binary carries the Swift runtime and Foundation (linked statically, see Package.swift), so it runs for a user
+# without the toolchain on PATH or on the library path; it needs Debian's OpenBLAS, libpng and libjpeg.
 set -euo pipefail
 
 say() { printf 'install: %s\n' "$*" >&2; }
