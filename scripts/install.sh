@@ -54,7 +54,12 @@ say "installed workbench $version as $prefix/bin/workbench, its backbone in $pre
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *)
-        say "$prefix/bin is not on your PATH; add it (for example in ~/.profile) and open a new shell:"
-        printf '    export PATH="%s/bin:$PATH"\n' "$prefix" >&2
+        if [ "$prefix" = "$HOME/.local" ] && grep -qs '\.local/bin' "$HOME/.profile"; then
+            # Debian's ~/.profile puts ~/.local/bin on the PATH when it exists at login, and it did not until now.
+            say "$prefix/bin is not on this shell's PATH yet; your ~/.profile adds it: log in again, or run  . ~/.profile"
+        else
+            say "$prefix/bin is not on your PATH; add it (for example in ~/.profile) and open a new shell:"
+            printf '    export PATH="%s/bin:$PATH"\n' "$prefix" >&2
+        fi
         ;;
 esac

@@ -117,6 +117,21 @@ final class InstallAndExamplesTests: XCTestCase {
                                                    environment: environment)
         XCTAssertEqual(again.status, 0, again.standardError)
         XCTAssertFalse(again.standardError.contains("not on your PATH"), again.standardError)
+
+        // Into ~/.local of a Debian user, whose ~/.profile puts ~/.local/bin on the PATH once it exists: log in again.
+        let home = try WorkbenchBinary.temporaryFolder()
+        defer { try? files.removeItem(at: home) }
+        try #"if [ -d "$HOME/.local/bin" ] ; then\n    PATH="$HOME/.local/bin:$PATH"\nfi\n"#
+            .write(to: home.appendingPathComponent(".profile"), atomically: true, encoding: .utf8)
+        var user = ProcessInfo.processInfo.environment
+        user["HOME"] = home.path
+        let local = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path,
+                                                                 home.appendingPathComponent(".local").path], environment: user)
+        XCTAssertEqual(local.status, 0, local.standardError)
+        XCTAssertTrue(files.isExecutableFile(atPath: home.appendingPathComponent(".local/bin/workbench").path))
+        XCTAssertTrue(local.standardError.contains("\(home.path)/.local/bin is not on this shell's PATH yet; your ~/.profile adds it: "
+                                                   + "log in again, or run  . ~/.profile"), local.standardError)
+        XCTAssertFalse(local.standardError.contains("export PATH"), local.standardError)
     }
 
     func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
