@@ -74,10 +74,18 @@ let package = Package(
             "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
             "FileFormats", "ClusterJobs", "Augmentation", "FineTuning", "TrainableLayers",
         ], exclude: ["README.md"]),
+        // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
+        // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
+        // of a plain build (`--static-swift-stdlib` would compile everything again), so the static libraries
+        // Foundation's own objects ask for are named here. lld, because gold prints a warning for the mktemp in
+        // the toolchain's static Foundation.
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], exclude: ["README.md"]),
+        ], exclude: ["README.md"], linkerSettings: [
+            .unsafeFlags(["-static-stdlib", "-use-ld=lld",
+                          "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationICU", "-l_FoundationCShims"]),
+        ]),
 
         // Benchmarks.
         .target(name: "BenchSupport", exclude: ["README.md"]),

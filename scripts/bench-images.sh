@@ -9,7 +9,8 @@ work=.build/bench
 images="$work/images"
 if [ ! -f "$images/.complete" ]; then
     rm -rf "$images" "$work/debs" && mkdir -p "$images" "$work/debs"
-    (cd "$work/debs" && apt-get download plasma-workspace-wallpapers ukui-wallpapers 2>/dev/null)
+    # apt-get prints its progress on stdout; this script's stdout is the folder's name alone.
+    (cd "$work/debs" && apt-get download plasma-workspace-wallpapers ukui-wallpapers >&2 2>/dev/null)
     for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$work/debs/unpacked"; done
     .venv/bin/python3 datasets/build_clipart.py >/dev/null
     .venv/bin/python3 - "$images" "$work/debs/unpacked" <<'PY'

@@ -4,7 +4,8 @@
 # looks for it. Runs scripts/setup.sh first when the release build or the backbone is missing.
 #
 # Usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root)
-# The binary loads the Swift runtime from the toolchain it was built with: keep that toolchain where it is.
+# The binary carries the Swift runtime and Foundation (linked statically, see Package.swift), so it runs for a user
+# without the toolchain on PATH or on the library path; it needs Debian's OpenBLAS, libpng and libjpeg.
 set -euo pipefail
 
 say() { printf 'install: %s\n' "$*" >&2; }
@@ -53,7 +54,12 @@ say "installed workbench $version as $prefix/bin/workbench, its backbone in $pre
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *)
-        say "$prefix/bin is not on your PATH; add it (for example in ~/.profile) and open a new shell:"
-        printf '    export PATH="%s/bin:$PATH"\n' "$prefix" >&2
+        if [ "$prefix" = "$HOME/.local" ] && grep -qs '\.local/bin' "$HOME/.profile"; then
+            # Debian's ~/.profile puts ~/.local/bin on the PATH when it exists at login, and it did not until now.
+            say "$prefix/bin is not on this shell's PATH yet; your ~/.profile adds it: log in again, or run  . ~/.profile"
+        else
+            say "$prefix/bin is not on your PATH; add it (for example in ~/.profile) and open a new shell:"
+            printf '    export PATH="%s/bin:$PATH"\n' "$prefix" >&2
+        fi
         ;;
 esac

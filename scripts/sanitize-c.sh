@@ -32,8 +32,10 @@ fi
 
 # The decoder cases come from the ImageCodecs fixture manifest: "file expected width height tolerance scale".
 # Sizes are those the shim produces (EXIF orientation is applied in Swift, so those cases check the size only).
+# Pillow comes from the project's .venv (Debian's own python3 has none for a normal user).
 fixtures=Tests/ImageCodecsTests/Fixtures
-python3 - "$fixtures" > "$build/cases.txt" <<'PYTHON'
+[ -x .venv/bin/python3 ] || scripts/setup.sh
+.venv/bin/python3 - "$fixtures" > "$build/cases.txt" <<'PYTHON'
 import json, os, sys
 from PIL import Image
 folder = sys.argv[1]

@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf 'setup: %s\n' "$*" >&2; }
+# Set-up has no result to print, only progress: everything, the tools' own chatter included (apt, pip, venv), goes
+# to stderr, so a script that runs set-up and prints a result (bench-images.sh) keeps a clean stdout.
+exec 1>&2
+say() { printf 'setup: %s\n' "$*"; }
 
 # 1. Debian packages (only when one is missing). python3-venv gives Debian's python3 its `venv` module: Debian's
 #    python3 is "externally managed" (PEP 668), so the Python tools go into .venv/, never into the system.
@@ -24,7 +27,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
         say "missing Debian packages: ${missing[*]}. Install them as root, then run this again:"
-        printf '    sudo apt-get install -y %s\n' "${missing[*]}" >&2
+        printf '    sudo apt-get install -y %s\n' "${missing[*]}"
         exit 1
     fi
     say "installing Debian packages: ${missing[*]}"
@@ -102,7 +105,7 @@ fi
 say "building .build/release/workbench"
 mkdir -p .build
 if ! swift build -c release --product workbench > .build/setup-build.log 2>&1; then
-    tail -n 40 .build/setup-build.log >&2
+    tail -n 40 .build/setup-build.log
     say "release build failed (full log: .build/setup-build.log)"
     exit 1
 fi

@@ -94,6 +94,16 @@ public final class OutputFile {
         }
     }
 
+    /// Whether `open(path:)` would write through to what is at `path` (following symbolic links): a device, FIFO
+    /// or socket that exists. Such a path needs to be writable itself, not its folder: a normal user may write
+    /// `/dev/null` but not create files in `/dev`.
+    public static func writesThrough(path: String) -> Bool {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return false }
+        let type = information.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
+    }
+
     /// The first failure, once a write has failed (every later call throws it again).
     public var failure: Failure? { stickyFailure }
 

@@ -54,6 +54,12 @@ enum Console {
 
     /// Fails before any work when an output's folder is missing, so a long run never ends without its file.
     static func checkWritable(_ path: String) throws {
+        if OutputFile.writesThrough(path: path) {
+            guard FileManager.default.isWritableFile(atPath: path) else {
+                throw WorkbenchError(path: path, reason: "cannot write: permission denied")
+            }
+            return
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,

@@ -98,7 +98,8 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Print the full report as JSON instead of tables.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Write the HTML report here (default: beside the model, NAME.html).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write the HTML report here (default: beside the model, NAME.html; none for a "
+                                            + "model written to a device).", valueName: "file"))
     var html: String?
 
     @Flag(name: .long, help: "Do not write the HTML report.")
@@ -197,7 +198,9 @@ struct TrainCommand: ParsableCommand {
             let modelPath = output ?? defaultModelPath()
             try checkWritable(modelPath)
             if let report { try checkWritable(report) }
-            let htmlPath = noHtml ? nil : html ?? (modelPath as NSString).deletingPathExtension + ".html"
+            // A model written through a device or FIFO (`-o /dev/null`) has no folder of its own to put a page in.
+            let besideModel = OutputFile.writesThrough(path: modelPath) ? nil : (modelPath as NSString).deletingPathExtension + ".html"
+            let htmlPath = noHtml ? nil : html ?? besideModel
             if let htmlPath { try checkWritable(htmlPath) }
 
             let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: !cache.noCache)

@@ -50,9 +50,10 @@ public struct PageCheck: Decodable, Sendable {
         }
     }
 
-    /// Where screenshots are kept for people to look at after a run: `/tmp/workbench-screenshots` (not removed).
+    /// Where screenshots are kept for people to look at after a run: `/tmp/workbench-screenshots-UID` (not
+    /// removed). One folder per user: another user's folder in the shared /tmp is not writable.
     public static var screenshotFolder: URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-screenshots")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-screenshots-\(getuid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

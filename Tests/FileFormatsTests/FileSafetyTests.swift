@@ -50,6 +50,19 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(try partialFiles().subtracting(before), [])
     }
 
+    func testWritesThroughIsTrueForDevicesAndFIFOsAndLinksToThemOnly() throws {
+        let fifo = folder + "/pipe", file = folder + "/file.txt", link = folder + "/null-link"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        try AtomicFile.write([1], to: file)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        for path in ["/dev/null", "/dev/full", fifo, link] {
+            XCTAssertTrue(OutputFile.writesThrough(path: path), path)
+        }
+        for path in [file, folder!, folder + "/missing.txt", folder + "/missing/out.bin"] {
+            XCTAssertFalse(OutputFile.writesThrough(path: path), path)
+        }
+    }
+
     func testFailureIsKeptAndRethrownAndTheOutputCanBeAbandoned() throws {
         let output = try OutputFile.open(path: "/dev/full")
         XCTAssertEqual(output.kind, .writeThrough)

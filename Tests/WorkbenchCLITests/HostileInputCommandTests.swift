@@ -205,6 +205,14 @@ final class HostileInputCommandTests: XCTestCase {
                            ["workbench: /dev/full: cannot write: no space left on device (ENOSPC)"], "\(arguments): \(train.standardError)")
         }
         XCTAssertTrue(isCharacterDevice("/dev/full"))
+
+        // A model written through a device gets no page beside it: no /dev/null.html (which a normal user could not
+        // write, so `-o /dev/null` failed for one before any work).
+        let discarded = try run(["train", dataset.path, "-o", "/dev/null"])
+        XCTAssertEqual(discarded.status, 0, discarded.standardError)
+        XCTAssertTrue(discarded.standardOutput.hasSuffix("model written to /dev/null\n"), discarded.standardOutput)
+        XCTAssertFalse(discarded.standardOutput.contains("report written"), discarded.standardOutput)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null.html"))
     }
 
     func testAFileThatCannotGrowLeavesNoPartialFile() throws {

@@ -117,6 +117,21 @@ final class InstallAndExamplesTests: XCTestCase {
                                                    environment: environment)
         XCTAssertEqual(again.status, 0, again.standardError)
         XCTAssertFalse(again.standardError.contains("not on your PATH"), again.standardError)
+
+        // Into ~/.local of a Debian user, whose ~/.profile puts ~/.local/bin on the PATH once it exists: log in again.
+        let home = try WorkbenchBinary.temporaryFolder()
+        defer { try? files.removeItem(at: home) }
+        try #"if [ -d "$HOME/.local/bin" ] ; then\n    PATH="$HOME/.local/bin:$PATH"\nfi\n"#
+            .write(to: home.appendingPathComponent(".profile"), atomically: true, encoding: .utf8)
+        var user = ProcessInfo.processInfo.environment
+        user["HOME"] = home.path
+        let local = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path,
+                                                                 home.appendingPathComponent(".local").path], environment: user)
+        XCTAssertEqual(local.status, 0, local.standardError)
+        XCTAssertTrue(files.isExecutableFile(atPath: home.appendingPathComponent(".local/bin/workbench").path))
+        XCTAssertTrue(local.standardError.contains("\(home.path)/.local/bin is not on this shell's PATH yet; your ~/.profile adds it: "
+                                                   + "log in again, or run  . ~/.profile"), local.standardError)
+        XCTAssertFalse(local.standardError.contains("export PATH"), local.standardError)
     }
 
     func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
@@ -137,6 +152,46 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.errorLines, ["workbench: backbone weights efficientnet-lite0.safetensors not found: run scripts/install.sh "
                                             + "(or scripts/setup.sh in the clone), set WORKBENCH_WEIGHTS, or pass --backbone PATH"])
+    }
+
+    func testInstalledBinaryCarriesItsSwiftRuntimeAndRunsWithoutTheToolchain() throws {
+        let fixture = try fixture()
+        // Only system libraries are loaded at run time: none of the toolchain's (libswiftCore, Foundation, dispatch).
+        let dynamic = try WorkbenchBinary.runProcess("/usr/bin/readelf", ["-d", fixture.workbench], environment: fixture.environment)
+        XCTAssertEqual(dynamic.status, 0, dynamic.standardError)
+        let needed = dynamic.standardOutput.components(separatedBy: "\n").filter { $0.contains("(NEEDED)") }
+        XCTAssertFalse(needed.isEmpty, dynamic.standardOutput)
+        for line in needed {
+            for library in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "_FoundationICU"] {
+                XCTAssertFalse(line.contains(library), line)
+            }
+        }
+        // And it runs with a bare environment: no PATH to the toolchain, no LD_LIBRARY_PATH, no HOME.
+        let bare = try WorkbenchBinary.runProcess("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", fixture.workbench, "classify",
+                                                                   "Drawings.wbmodel", "photo.jpg"],
+                                                  environment: [:], workingDirectory: fixture.work)
+        XCTAssertEqual(bare.status, 0, bare.standardError)
+        XCTAssertTrue(bare.standardOutput.hasPrefix("photo.jpg\tMammal\t"), bare.standardOutput)
+    }
+
+    /// A normal user may write `/dev/null` but not create files in `/dev`: a device given as an output is checked
+    /// for being writable itself, not its folder. Run as `nobody` when the tests run as root.
+    func testADeviceOutputNeedsNoWritableFolder() throws {
+        let fixture = try fixture()
+        var environment = fixture.environment
+        let cache = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: cache.path)
+        environment["WORKBENCH_CACHE"] = cache.path
+        environment["HOME"] = cache.path
+        let command = [fixture.workbench, "evaluate", "Drawings.wbmodel", "Testing Data", "--html", "/dev/null"]
+        let outcome = getuid() == 0
+            ? try WorkbenchBinary.runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command,
+                                             environment: environment, workingDirectory: fixture.work)
+            : try WorkbenchBinary.runProcess(command[0], Array(command.dropFirst()), environment: environment,
+                                             workingDirectory: fixture.work)
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertTrue(outcome.standardOutput.contains("accuracy"), outcome.standardOutput)
     }
 
     // MARK: - Every example
@@ -273,6 +328,7 @@ final class InstallAndExamplesTests: XCTestCase {
                                              environment: environment)
             : try WorkbenchBinary.runProcess("/bin/bash", command, environment: environment)
         XCTAssertEqual(outcome.status, 1, outcome.standardError)
+        XCTAssertEqual(outcome.standardOutput, "", "set-up prints everything on stderr")
         XCTAssertEqual(outcome.errorLines, [
             "setup: missing Debian packages: workbench-test-missing-package workbench-test-missing-too. Install them as root, then run this again:",
             "    sudo apt-get install -y workbench-test-missing-package workbench-test-missing-too",
