@@ -5,11 +5,13 @@
 /// next to its mean (≤ 1e-10 · max(1, |mean|)) gets scale 1, so a constant feature maps to 0 instead of dividing
 /// by zero or amplifying rounding noise.
 ///
-/// **The scale is floored at the median standard deviation** (`ScaleFloor.medianDeviation`, the default): a
-/// feature that barely varies on the training images (EfficientNet features of a narrow dataset have dozens) would
-/// otherwise be divided by its tiny spread, so any later change in it (a fine-tuned backbone moving it, a test
-/// image unlike training) arrives hugely amplified; the fine-tuning prototype diverged on such datasets. Flooring
-/// caps every feature's amplification at that of a typical one and leaves the well-spread half untouched.
+/// **Fine-tuning floors the scale at the median standard deviation** (`ScaleFloor.medianDeviation`): a feature
+/// that barely varies on the training images (EfficientNet features of a narrow dataset have dozens) would otherwise
+/// be divided by its tiny spread, so any later change in it (a fine-tuned backbone moving it) arrives hugely
+/// amplified; the fine-tuning prototype diverged on such datasets. Flooring caps every feature's amplification at
+/// that of a typical one and leaves the well-spread half untouched. The frozen head keeps scikit-learn's
+/// `StandardScaler` (`.none`, the default): its features never move, and the floor cost it 2 of 47 testing images
+/// on the photos set (`scripts/accuracy-finetune.sh`).
 public struct Standardizer: Sendable, Equatable, Codable {
     /// Number of feature dimensions.
     public var dimension: Int
@@ -37,7 +39,7 @@ public struct Standardizer: Sendable, Equatable, Codable {
     /// Fits the mean and population standard deviation of each dimension of `features` (`[count, dimension]`),
     /// each scale then raised to `floor`. Sums run in Double, in row order, so the result does not depend on
     /// anything but the input. With `count == 0` the standardiser is the identity.
-    public init(fitting features: [Float], count: Int, dimension: Int, floor: ScaleFloor = .medianDeviation) {
+    public init(fitting features: [Float], count: Int, dimension: Int, floor: ScaleFloor = .none) {
         precondition(count >= 0 && dimension >= 0 && features.count == count * dimension,
                      "Standardizer: features must hold count × dimension values")
         var sums = [Double](repeating: 0, count: dimension)

@@ -126,7 +126,7 @@ struct FineTunedModel {
         }
         // The linear probe that did not see the held-out images, and which images it was fitted on.
         let training = features.training
-        let probe: (standardizer: Standardizer, model: LogisticRegressionModel)
+        var probe: (standardizer: Standardizer, model: LogisticRegressionModel)
         var trainingSamples: [Int], heldOutSamples: [Int]
         if let fitted = selection.fittedOnAll {
             probe = (fitted.standardizer, fitted.outcome.model)
@@ -139,6 +139,19 @@ struct FineTunedModel {
             trainingSamples = (0..<training.count).filter { !heldOutSet.contains($0) }
         } else {
             throw WorkbenchError("fine-tuning needs a held-out share or a validation folder, not cross-validation")
+        }
+        // Refitted over a floored standardiser (see `Standardizer`): the frozen head's scikit-learn scaling divides
+        // near-constant features by their tiny spread, and fine-tuning then moves them by far more.
+        do {
+            let dimension = EfficientNetLite0.featureCount
+            var rows = [Float](); rows.reserveCapacity(trainingSamples.count * dimension)
+            for sample in trainingSamples { rows += training.features[(sample * dimension)..<((sample + 1) * dimension)] }
+            let floored = Standardizer(fitting: rows, count: trainingSamples.count, dimension: dimension, floor: .medianDeviation)
+            let refit = LogisticRegressionTrainer.train(
+                features: floored.apply(rows, count: trainingSamples.count), labels: trainingSamples.map { training.labels[$0] },
+                count: trainingSamples.count, dimension: dimension, classCount: probe.model.classCount, settings: head.settings,
+                initialModel: probe.model.restandardized(from: probe.standardizer, to: floored))
+            probe = (floored, refit.model)
         }
         let allLabels = training.labels + features.validation.labels
         let frozenAccuracy = selection.candidates[selection.chosenIndex].accuracy

@@ -94,15 +94,17 @@ final class StandardizerTests: XCTestCase {
         // Sorted 0, 0.001, 1, 2, 3: the median is 1.
         let features: [Float] = [0, 0, 0, 5, 0,
                                  2, 0.002, 6, 5, 4]
-        let floored = Standardizer(fitting: features, count: 2, dimension: 5)
+        let floored = Standardizer(fitting: features, count: 2, dimension: 5, floor: .medianDeviation)
         XCTAssertEqual(floored.scale[0], 1, accuracy: 1e-6)
         XCTAssertEqual(floored.scale[1], 1, accuracy: 1e-6, "the near-constant column is raised to the median")
         XCTAssertEqual(floored.scale[2], 3, accuracy: 1e-6)
         XCTAssertEqual(floored.scale[3], 1, accuracy: 1e-6, "a constant column is raised too")
         XCTAssertEqual(floored.scale[4], 2, accuracy: 1e-6)
-        let unfloored = Standardizer(fitting: features, count: 2, dimension: 5, floor: .none)
+        let unfloored = Standardizer(fitting: features, count: 2, dimension: 5)
         XCTAssertEqual(unfloored.scale[1], 0.001, accuracy: 1e-7)
         XCTAssertEqual(unfloored.scale[3], 1, "a constant column keeps scale 1")
+        XCTAssertEqual(unfloored.scale[1], Standardizer(fitting: features, count: 2, dimension: 5, floor: .none).scale[1],
+                       "the frozen head's default is no floor (scikit-learn's StandardScaler)")
         // The floored standardiser amplifies a change in the near-constant column no more than a typical one.
         let shifted = floored.apply([0, 0.1, 0, 5, 0], count: 1)
         XCTAssertEqual(shifted[1], Float(0.1 - 0.001) / 1, accuracy: 1e-6)
