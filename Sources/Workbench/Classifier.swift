@@ -54,6 +54,17 @@ public struct Classifier: Sendable {
                               count: count, classCount: labels.count, temperature: temperature)
     }
 
+    /// How an image becomes this model's input: the model file's preprocessing.
+    public var preprocessing: ImagePreprocessing { modelFile.preprocessing }
+
+    /// What fine-tuning trained in the backbone; nil when it is the pretrained one.
+    public var fineTuning: FineTuningRecord? { modelFile.fineTuning }
+
+    /// "pretrained ImageNet weights (frozen)" or which blocks fine-tuning trained, for reports and `inspect`.
+    public var backboneDescription: String {
+        modelFile.backboneTrainingDescription(blockCount: EfficientNetLite0Architecture.blocks.count)
+    }
+
     /// The training report the model file carries, if it parses.
     public var trainingReport: TrainingReport? {
         try? JSONDecoder().decode(TrainingReport.self, from: Data(modelFile.trainingReportJSON.utf8))

@@ -249,13 +249,15 @@ struct InspectCommand: ParsableCommand {
             let report = classifier.trainingReport
             if json {
                 struct Summary: Encodable {
-                    var path: String, labels: [String], inputSide: Int, preprocessing: String, backbone: String
+                    var path: String, labels: [String], inputSide: Int, preprocessing: ImagePreprocessing, backbone: String
+                    var backboneTraining: String, fineTuning: FineTuningRecord?
                     var fileBytes: Int, created: String, workbenchVersion: String, temperature: Double
                     var confidenceThreshold: Double?, trainingReport: TrainingReport?
                 }
                 Console.output(try ReportRendering.json(Summary(
-                    path: model, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing.name,
-                    backbone: file.backboneName, fileBytes: size, created: file.creationDate,
+                    path: model, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing,
+                    backbone: file.backboneName, backboneTraining: classifier.backboneDescription, fineTuning: classifier.fineTuning,
+                    fileBytes: size, created: file.creationDate,
                     workbenchVersion: file.workbenchVersion, temperature: file.temperature,
                     confidenceThreshold: file.confidenceThreshold, trainingReport: report)))
                 return
@@ -263,7 +265,12 @@ struct InspectCommand: ParsableCommand {
             Console.outputLine("model        \(model)")
             Console.outputLine("labels       \(file.labels.joined(separator: ", ")) (\(file.labels.count))")
             Console.outputLine("input        \(file.preprocessing.inputSide) × \(file.preprocessing.inputSide) \(file.preprocessing.channelOrder), \(file.preprocessing.name)")
-            Console.outputLine("backbone     \(file.backboneName), \(file.backboneTensors.count) tensors")
+            Console.outputLine("preprocess   \(file.preprocessing.summary)")
+            Console.outputLine("backbone     \(file.backboneName), \(file.backboneTensors.count) tensors, \(classifier.backboneDescription)")
+            if let fineTuning = classifier.fineTuning {
+                Console.outputLine("fine-tuned   \(fineTuning.trainedTensorNames.count) tensors trained, from block \(fineTuning.firstTrainedBlock), \(fineTuning.epochs) epochs")
+                Console.outputLine("augmented    \(fineTuning.augmentations.isEmpty ? "none" : fineTuning.augmentations.joined(separator: ", "))")
+            }
             Console.outputLine("file size    \(String(format: "%.1f", Double(size) / 1_048_576)) MiB")
             Console.outputLine("created      \(file.creationDate) by Workbench \(file.workbenchVersion)")
             Console.outputLine("temperature  \(String(format: "%.4g", file.temperature)) (probabilities are softmax(logits / temperature))")
