@@ -26,13 +26,17 @@ public struct Classifier: Sendable {
     /// when none was chosen.
     public var confidenceThreshold: Double? { modelFile.confidenceThreshold }
 
-    /// Loads and checks a model file: format, labels, head shapes, and every backbone tensor's name and shape.
+    /// Loads and checks a model file: format, labels, head shapes, every backbone tensor's name and shape, and a
+    /// preprocessing this build performs at the backbone's input size (refused naming the field otherwise).
     public static func load(path: String) throws(WorkbenchError) -> Classifier {
         let file: ModelFile
         do {
             file = try ModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes)
         } catch {
             throw WorkbenchError("\(error)")
+        }
+        if let field = file.preprocessing.unsupportedField(backboneInputSide: EfficientNetLite0.inputSide) {
+            throw WorkbenchError(path: path, reason: "preprocessing \(field)")
         }
         return Classifier(modelFile: file, path: path)
     }

@@ -191,7 +191,9 @@ struct EvaluateCommand: ParsableCommand {
                 })
             progress?.finish()
             if json {
-                Console.output(try ReportRendering.json(EvaluationOutput(evaluation: result.evaluation, unreadable: result.unreadable)))
+                Console.output(try ReportRendering.json(EvaluationOutput(
+                    evaluation: result.evaluation, unreadable: result.unreadable, preprocessing: classifier.preprocessing,
+                    backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning)))
             } else {
                 let evaluation = result.evaluation
                 Console.outputLine(ReportRendering.table(
@@ -201,6 +203,8 @@ struct EvaluateCommand: ParsableCommand {
                             "\(evaluation.count)", evaluation.expectedCalibrationError.map { String(format: "%.3f", $0) } ?? "-"]]))
                 Console.outputLine(ReportRendering.evaluation(result.evaluation, labels: result.labels, title: "Evaluation"))
                 if !result.unreadable.isEmpty { Console.outputLine("\(result.unreadable.count) unreadable images skipped") }
+                Console.outputLine("backbone: \(classifier.backboneDescription)")
+                Console.outputLine("preprocessing: \(classifier.preprocessing.summary)")
             }
             if let html {
                 try ModelReports.write(try ModelReports.evaluationPage(result, folder: folder, classifier: classifier, extractor: extractor),
@@ -211,17 +215,24 @@ struct EvaluateCommand: ParsableCommand {
     }
 }
 
-/// `evaluate --json`: the evaluation's fields, plus `unreadable`, the files left out and why.
+/// `evaluate --json`: the evaluation's fields, plus `unreadable` (the files left out and why), the model's
+/// `preprocessing`, `backbone` (pretrained or fine-tuned, in words) and `fineTuning` (the record, when there is one).
 struct EvaluationOutput: Encodable {
     var evaluation: TrainingReport.SplitEvaluation
     var unreadable: [TrainingReport.Problem]
+    var preprocessing: ImagePreprocessing
+    var backbone: String
+    var fineTuning: FineTuningRecord?
 
-    private enum CodingKeys: String, CodingKey { case unreadable }
+    private enum CodingKeys: String, CodingKey { case unreadable, preprocessing, backbone, fineTuning }
 
     func encode(to encoder: Encoder) throws {
         try evaluation.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(unreadable, forKey: .unreadable)
+        try container.encode(preprocessing, forKey: .preprocessing)
+        try container.encode(backbone, forKey: .backbone)
+        try container.encodeIfPresent(fineTuning, forKey: .fineTuning)
     }
 }
 

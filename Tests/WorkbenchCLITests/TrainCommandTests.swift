@@ -132,13 +132,13 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertEqual((summary["preprocessing"] as? [String: Any])?["version"] as? Int, 1)
         XCTAssertNil(summary["fineTuning"])
 
-        // The same model with block 15 and the head convolution "fine-tuned" (weights scaled by 1.05, with the
+        // The same model with block 15 and the head convolution "fine-tuned" (weights scaled by 1.2, with the
         // record): inspect shows the record, and classify computes with the stored backbone, not set-up's.
         let tuned = folder.appendingPathComponent("Tuned.wbmodel").path
         try editModel(model, into: tuned, script: """
             names = sorted(n for n in tensors if n.startswith("backbone._blocks.15.") or n.startswith("backbone._conv_head.") or n.startswith("backbone._bn1."))
             for n in names:
-                if n.endswith("conv.weight") or n.endswith("_conv_head.weight"): tensors[n] = tensors[n] * 1.05
+                if n.endswith("conv.weight") or n.endswith("_conv_head.weight"): tensors[n] = tensors[n] * 1.2
             metadata["fine_tuning"] = json.dumps({"firstTrainedBlock": 15, "trainedTensorNames": [n[len("backbone."):] for n in names],
                                                   "epochs": 4, "augmentations": ["horizontal flip", "blur"]})
             """)
@@ -148,12 +148,34 @@ final class TrainCommandTests: XCTestCase {
                          "augmented    horizontal flip, blur"] {
             XCTAssertTrue(tunedInspect.standardOutput.contains(fragment), "\(fragment) missing from: \(tunedInspect.standardOutput)")
         }
-        let tunedClassify = try run(["classify", tuned, testingCat, "--json"])
-        XCTAssertEqual(tunedClassify.status, 0, tunedClassify.standardError)
-        let frozenConfidence = try XCTUnwrap(predictions.first?["confidence"] as? Double)
-        let tunedFirst = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tunedClassify.standardOutput.split(separator: "\n")[0].utf8)) as? [String: Any])
-        XCTAssertGreaterThan(abs((tunedFirst["confidence"] as? Double ?? frozenConfidence) - frozenConfidence), 1e-4,
-                             "classify must use the model file's (changed) backbone")
+        let tunedEvaluation = try run(["evaluate", tuned, dataset.appendingPathComponent("Testing Data").path, "--json"])
+        XCTAssertEqual(tunedEvaluation.status, 0, tunedEvaluation.standardError)
+        let tunedReport = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tunedEvaluation.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual((tunedReport["fineTuning"] as? [String: Any])?["firstTrainedBlock"] as? Int, 15)
+        XCTAssertEqual((tunedReport["backbone"] as? String)?.hasPrefix("fine-tuned from block 15"), true, "\(tunedReport["backbone"] ?? "")")
+        XCTAssertEqual((tunedReport["preprocessing"] as? [String: Any])?["alphaBackground"] as? [Int], [255, 255, 255])
+        XCTAssertNil(evaluation["fineTuning"], "a frozen model has no record")
+
+        // features --model embeds with the model's backbone: the frozen model's equal set-up's, the tuned one's differ.
+        let image = dataset.appendingPathComponent("Testing Data/cat").path
+        func features(_ extra: [String]) throws -> [Double] {
+            let outcome = try run(["features", image, "--json"] + extra)
+            XCTAssertEqual(outcome.status, 0, outcome.standardError)
+            let line = try XCTUnwrap(outcome.standardOutput.split(separator: "\n").first)
+            return try XCTUnwrap((JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["features"] as? [Double])
+        }
+        let pretrained = try features([]), frozen = try features(["--model", model]), fineTuned = try features(["--model", tuned])
+        XCTAssertEqual(frozen, pretrained)
+        XCTAssertGreaterThan(zip(fineTuned, pretrained).map { abs($0 - $1) }.max() ?? 0, 0.01)
+
+        // The unlikely label's confidence is far from saturation, so a changed backbone shows in it.
+        let tunedScore = try run(["classify", tuned, testingCat, "--label", "espresso", "--json"])
+        XCTAssertEqual(tunedScore.status, 0, tunedScore.standardError)
+        let frozenConfidence = try XCTUnwrap(first["confidence"] as? Double)
+        let tunedFirst = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tunedScore.standardOutput.split(separator: "\n")[0].utf8)) as? [String: Any])
+        let tunedConfidence = try XCTUnwrap(tunedFirst["confidence"] as? Double)
+        XCTAssertGreaterThan(abs(tunedConfidence - frozenConfidence) / max(tunedConfidence, frozenConfidence), 0.01,
+                             "classify must use the model file's (changed) backbone: \(frozenConfidence) vs \(tunedConfidence)")
 
         // No threshold was asked for: --abstain and --min-confidence auto refuse with one line.
         let abstain = try run(["classify", model, testingCat, "--abstain"])
