@@ -81,7 +81,7 @@ public struct ImagePreprocessing: Sendable, Equatable, Codable {
     /// One line for people: "tf_crop_pad32 (version 1): 224×224 RGB, centre crop 224/256, bicubic-antialiased,
     /// (x − [127, 127, 127]) / [128, 128, 128], alpha onto (255, 255, 255)".
     public var summary: String {
-        func list(_ values: [Float]) -> String { "[" + values.map { $0 == $0.rounded() ? String(Int($0)) : "\($0)" }.joined(separator: ", ") + "]" }
+        func list(_ values: [Float]) -> String { "[" + values.map { $0 == $0.rounded() && abs($0) < 1e9 ? String(Int($0)) : "\($0)" }.joined(separator: ", ") + "]" }
         return "\(name) (version \(version)): \(inputSide)×\(inputSide) \(channelOrder), centre crop \(inputSide)/\(inputSide + cropPadding), "
             + "\(resample), (x − \(list(mean))) / \(list(std)), alpha onto (\(alphaBackground.map(String.init).joined(separator: ", ")))"
     }
@@ -106,7 +106,9 @@ public struct ImagePreprocessing: Sendable, Equatable, Codable {
         if alphaBackground != supported.alphaBackground {
             return "'alphaBackground' is \(alphaBackground); this build composites only onto \(supported.alphaBackground)"
         }
-        if inputSide < 1 { return "'inputSide' is \(inputSide), not a positive number" }
+        if inputSide < 1 || inputSide > DecodeOptions.maximumSide {
+            return "'inputSide' is \(inputSide), not between 1 and \(DecodeOptions.maximumSide)"
+        }
         if let backboneInputSide, inputSide != backboneInputSide {
             return "'inputSide' is \(inputSide); the backbone takes \(backboneInputSide)"
         }

@@ -24,6 +24,11 @@ final class ImagePreprocessingTests: XCTestCase {
         other.mean = [127, 127]
         XCTAssertEqual(other.unsupportedField(), "'mean' is [127.0, 127.0], not 3 finite numbers")
         other = .efficientNetLite0
+        other.inputSide = .max
+        XCTAssertEqual(other.unsupportedField(), "'inputSide' is \(Int.max), not between 1 and 1048576", "no overflow")
+        other.cropPadding = .max
+        XCTAssertNotNil(other.unsupportedField())
+        other = .efficientNetLite0
         other.cropPadding = -1
         XCTAssertEqual(other.unsupportedField(), "'cropPadding' is -1, not between 0 and 3584")
     }
