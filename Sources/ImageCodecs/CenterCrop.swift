@@ -1,7 +1,8 @@
 /// The reference preprocessing's square centre crop: the crop that `Resize(outputSide + padding)` followed by
 /// `CenterCrop(outputSide)` selects, expressed on the original image.
 ///
-/// Side `c = Int(outputSide / (outputSide + padding) · min(H, W))` in double precision, at least 1; top `((H − c) + 1) / 2`, left `((W − c) + 1) / 2`, rounding half up like the reference.
+/// Side `c = Int(outputSide / (outputSide + padding) · min(H, W))` in double precision, at least 1;
+/// top `((H − c) + 1) / 2`, left `((W − c) + 1) / 2`, rounding half up like the reference.
 public struct CenterCrop: Sendable, Equatable {
     /// First column of the crop.
     public let left: Int

@@ -42,8 +42,8 @@ public struct DecodeOptions: Sendable {
     var shrinkingCrop: CropAndResize { cropAndResize ?? ImagePreprocessing.efficientNetLite0.cropAndResize }
 
     /// Options with the given limits; the defaults suit the default recipe's classifier input.
-    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = Self.defaultMinimumCropSide, appliesEXIFOrientation: Bool = true,
-                cropAndResize: CropAndResize? = nil) {
+    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = Self.defaultMinimumCropSide,
+                appliesEXIFOrientation: Bool = true, cropAndResize: CropAndResize? = nil) {
         self.maximumPixels = maximumPixels
         self.minimumCropSide = minimumCropSide
         self.appliesEXIFOrientation = appliesEXIFOrientation
@@ -73,7 +73,9 @@ enum DecodeScale {
         for numerator in 1...8 {
             let scaledWidth = (width * numerator + 7) / 8
             let scaledHeight = (height * numerator + 7) / 8
-            if cropSide(width: scaledWidth, height: scaledHeight, crop: options.shrinkingCrop) >= minimumCropSide { return numerator }
+            if cropSide(width: scaledWidth, height: scaledHeight, crop: options.shrinkingCrop) >= minimumCropSide {
+                return numerator
+            }
         }
         return 8
     }

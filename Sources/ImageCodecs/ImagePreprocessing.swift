@@ -81,9 +81,12 @@ public struct ImagePreprocessing: Sendable, Equatable, Codable {
     /// One line for people: "tf_crop_pad32 (version 1): 224×224 RGB, centre crop 224/256, bicubic-antialiased,
     /// (x − [127, 127, 127]) / [128, 128, 128], alpha onto (255, 255, 255)".
     public var summary: String {
-        func list(_ values: [Float]) -> String { "[" + values.map { $0 == $0.rounded() && abs($0) < 1e9 ? String(Int($0)) : "\($0)" }.joined(separator: ", ") + "]" }
-        return "\(name) (version \(version)): \(inputSide)×\(inputSide) \(channelOrder), centre crop \(inputSide)/\(inputSide + cropPadding), "
-            + "\(resample), (x − \(list(mean))) / \(list(std)), alpha onto (\(alphaBackground.map(String.init).joined(separator: ", ")))"
+        func number(_ value: Float) -> String { value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : "\(value)" }
+        func list(_ values: [Float]) -> String { "[" + values.map(number).joined(separator: ", ") + "]" }
+        let background = alphaBackground.map(String.init).joined(separator: ", ")
+        return "\(name) (version \(version)): \(inputSide)×\(inputSide) \(channelOrder), "
+            + "centre crop \(inputSide)/\(inputSide + cropPadding), \(resample), (x − \(list(mean))) / \(list(std)), "
+            + "alpha onto (\(background))"
     }
 
     // MARK: - What this build can perform

@@ -7,8 +7,8 @@ import Models
 
 /// The backbone's tensors (original names, unfolded) and the preprocessing its inputs get, wherever they came
 /// from: set-up's weights file (the pretrained network, `ImagePreprocessing.efficientNetLite0`) or a model file,
-/// which carries its own copy of both (fine-tuned layers included). The identifier is a SHA-256 over names and values, so features
-/// cached for one are valid for the other exactly when the tensors are the same.
+/// which carries its own copy of both (fine-tuned layers included). The identifier is a SHA-256 over names and
+/// values, so features cached for one are valid for the other exactly when the tensors are the same.
 public struct Backbone: Sendable {
     /// The tensors by their original names (`_conv_stem.weight`, ...).
     public let weights: SafetensorsFile
