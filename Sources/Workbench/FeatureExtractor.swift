@@ -171,7 +171,7 @@ public final class FeatureExtractor: Sendable {
         features.reserveCapacity(images.count * EfficientNetLite0.featureCount)
         // A batch smaller than the worker count (a one-frame folder, the end of a video) has fewer shares.
         runOnWorkers(jobs: Parallel.shares(of: images.count, parts: workerCount), work: { range in
-            network.features(range.flatMap { preprocessing.networkInput(from: images[$0]) }, batch: range.count)
+            network.features(range.flatMap { self.preprocessing.networkInput(from: images[$0]) }, batch: range.count)
         }, deliverUntil: { _, vectors in
             features += vectors
             return true
