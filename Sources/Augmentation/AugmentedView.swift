@@ -64,7 +64,7 @@ public struct ViewParameters: Sendable, Equatable {
 }
 
 /// Makes one view: crop and resize (the model's own resampler, `Resize.bicubic`), flip, rotate, colour, blur,
-/// noise, then the model's normalisation `(v − 127) / 128`.
+/// noise, then the model's normalisation `(v − mean) / std` (`ImagePreprocessing`).
 public enum AugmentedView {
     /// Writes the network input `[inputSide, inputSide, 3]` of view (`seed`, `epoch`, `image`) of `source` to
     /// `destination`. With `AugmentationPolicy.none` this is `preprocessing.networkInput(from: source)` exactly.
