@@ -200,8 +200,9 @@ struct FineTunedModel {
         let tensors = trained.backboneTensors(over: extractor.backbone.weights.tensors)
         var featureSettings = extractor.settings
         featureSettings.usesCache = false  // features of a one-off backbone would only fill the cache
-        let tunedExtractor = FeatureExtractor(backbone: Backbone(weights: SafetensorsFile(tensors: tensors), source: "the fine-tuned backbone"),
-                                              settings: featureSettings)
+        let tunedBackbone = Backbone(weights: SafetensorsFile(tensors: tensors), source: "the fine-tuned backbone",
+                                     preprocessing: extractor.preprocessing)
+        let tunedExtractor = FeatureExtractor(backbone: tunedBackbone, settings: featureSettings)
         let total = features.training.count + features.validation.count + features.testing.count
         var done = 0
         func rescored(_ set: LabeledFeatures) throws(WorkbenchError) -> LabeledFeatures {
