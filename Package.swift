@@ -6,8 +6,9 @@ import PackageDescription
 // FileFormats (safetensors, JSON, atomic writes, FileError) sits at the bottom beside TensorCore, importing nothing
 // Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs → FileFormats (its error type only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
-// Augmentation → {Models (preprocessing), ImageCodecs (decode, Resize.bicubic)}
+// Augmentation → {ImageCodecs (decode, Resize.bicubic, the preprocessing value)}
 // FineTuning → {TrainableLayers, TensorCore (seeded generator)}; Workbench → FineTuning (train --fine-tune)
+// ModelFiles → ImageCodecs (the preprocessing value it stores)
 // Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, FileFormats}
 let package = Package(
     name: "Workbench",
@@ -55,15 +56,15 @@ let package = Package(
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "FileFormats"], exclude: ["README.md"]),
         .target(name: "Datasets", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
-        .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "Models", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "ModelFiles", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
         .target(name: "Export", dependencies: [
-            "Layers", "Models", "ModelFiles", "FileFormats",
+            "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
@@ -110,7 +111,7 @@ let package = Package(
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "_TestSupport"]),
+        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: [
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),

@@ -2,9 +2,10 @@
 """Checks an exported ONNX model, fed by the README's own Python snippet, against `workbench classify --json`.
 
 The README's snippet (the ```python block of "Exported models") is read from README.md and its `network_input`
-function prepares every image: EXIF orientation, alpha composited onto white, centre crop, antialiased bicubic
-resize. So the check proves the snippet a user copies, not a private copy of it. Images of any size and mode may be
-given (transparent PNGs included). onnx.checker must pass; onnxruntime's probabilities must equal Workbench's within
+function prepares every image as the model's `preprocessing` metadata says: EXIF orientation, alpha composited onto
+the stated background (white), centre crop, antialiased bicubic resize. So the check proves the snippet a user
+copies, not a private copy of it. Images of any size and mode may be given (transparent PNGs included).
+onnx.checker must pass; onnxruntime's probabilities must equal Workbench's within
 1e-4 and the top-1 labels must be identical.
 
 Usage: .venv/bin/python3 scripts/check_onnx_against_classify.py MODEL.onnx PREDICTIONS.jsonl
@@ -51,9 +52,10 @@ def main():
     labels = json.loads(metadata["labels"])
     predictions = [json.loads(line) for line in open(predictions_path) if line.strip()]
     network_input = readme_snippet()
+    recipe = json.loads(metadata["preprocessing"])
     session = onnxruntime.InferenceSession(model_path, providers=["CPUExecutionProvider"])
     probabilities = np.concatenate([
-        session.run(["probabilities"], {"image": np.stack([network_input(p["path"]) for p in predictions[start:start + 32]])})[0]
+        session.run(["probabilities"], {"image": np.stack([network_input(p["path"], recipe) for p in predictions[start:start + 32]])})[0]
         for start in range(0, len(predictions), 32)])
     expected = np.array([[p["probabilities"][label] for label in labels] for p in predictions], np.float64)
     difference = float(np.abs(probabilities - expected).max())

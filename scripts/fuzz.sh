@@ -115,14 +115,14 @@ harness() {
         "$build/objects/jpeg_shim.o" "$build/objects/png_encode.o" "$build/objects/jpeg_encode.o" "${blas_libs[@]}" \
         -lpng16 -ljpeg -o "$build/bin/$name"
 }
-if needs model_file || needs movie_data || needs frame_number; then module FileFormats; fi
+# ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too.
+if needs model_file || needs movie_data || needs frame_number; then module FileFormats; module ImageCodecs FileFormats; fi
 if needs model_file; then
-    module ModelFiles FileFormats
-    harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ModelFiles
+    module ModelFiles FileFormats ImageCodecs
+    harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ImageCodecs ModelFiles
 fi
 if needs movie_data || needs frame_number; then
     module TensorCore
-    module ImageCodecs FileFormats
     module Datasets FileFormats
     module Labeling FileFormats TensorCore ImageCodecs Datasets
     needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling

@@ -1,5 +1,4 @@
 import ImageCodecs
-import Models
 import TensorCore
 
 /// Network inputs of augmented views, for a training loop that knows nothing of decoding: holds the training
@@ -10,7 +9,7 @@ import TensorCore
 /// crop: shrunk while decoding (JPEG DCT scaling, PNG box reduction) only as far as the centre crop stays at least
 /// 448 pixels, so the shorter side kept is at most about 1,024 pixels (4.6 × the network's input) and at least 512
 /// unless the file is smaller. With the augmentations off, a view is therefore bit for bit the input
-/// `Preprocessing` makes from the file. Decoded images are kept, in index order, until they would take more than
+/// `preprocessing` makes from the file. Decoded images are kept, in index order, until they would take more than
 /// `memoryBudget` bytes (default 1 GiB: about 1,000 photos of 512 × 683); the images past the budget are decoded
 /// again from their files each time a view of them is asked for (the same pixels, so the same views, only slower).
 ///
@@ -35,25 +34,29 @@ public final class AugmentedInputs: Sendable {
         case decoded(RGBImage)
         case file(String)
     }
+    /// How views become network inputs: the model's preprocessing (input side, centre crop, normalisation).
+    public let preprocessing: ImagePreprocessing
     private let sources: [Source]
     private let decodeOptions: DecodeOptions
 
-    /// The decoding that keeps what the model's preprocessing needs, without its crop.
-    public static func decodeOptions(maximumPixels: Int) -> DecodeOptions {
-        var options = Preprocessing.decodeOptions(maximumPixels: maximumPixels)
+    /// The decoding that keeps what `preprocessing` needs, without its crop.
+    public static func decodeOptions(maximumPixels: Int, preprocessing: ImagePreprocessing = .efficientNetLite0) -> DecodeOptions {
+        var options = preprocessing.decodeOptions(maximumPixels: maximumPixels)
         options.cropAndResize = nil
         return options
     }
 
     /// Decodes the images at `paths` on `threads` threads, keeping them within `memoryBudget` bytes. Throws the
     /// first (lowest-index) image decoded now that fails (those past the budget fail when their views are asked
-    /// for), or a policy out of range.
-    public init(paths: [String], policy: AugmentationPolicy, seed: UInt64, maximumPixels: Int = 300_000_000,
-                memoryBudget: Int = defaultMemoryBudget, threads: Int = Parallel.coreCount) throws(AugmentationError) {
+    /// for), or a policy out of range. `preprocessing` is the model's (the pretrained backbone's by default).
+    public init(paths: [String], policy: AugmentationPolicy, seed: UInt64, preprocessing: ImagePreprocessing = .efficientNetLite0,
+                maximumPixels: Int = 300_000_000, memoryBudget: Int = defaultMemoryBudget,
+                threads: Int = Parallel.coreCount) throws(AugmentationError) {
         try policy.validate()
         self.policy = policy
         self.seed = seed
-        let options = Self.decodeOptions(maximumPixels: maximumPixels)
+        self.preprocessing = preprocessing
+        let options = Self.decodeOptions(maximumPixels: maximumPixels, preprocessing: preprocessing)
         decodeOptions = options
         var sources: [Source] = paths.map { .file($0) }
         var keptBytes = 0, keptCount = 0
@@ -95,15 +98,17 @@ public final class AugmentedInputs: Sendable {
 
     /// Views of images already decoded (e.g. frames, or tests), all held whatever their size. An image without
     /// pixels is refused (no decoder makes one).
-    public init(images: [RGBImage], policy: AugmentationPolicy, seed: UInt64) throws(AugmentationError) {
+    public init(images: [RGBImage], policy: AugmentationPolicy, seed: UInt64,
+                preprocessing: ImagePreprocessing = .efficientNetLite0) throws(AugmentationError) {
         try policy.validate()
         if let empty = images.firstIndex(where: { $0.width == 0 || $0.height == 0 }) {
             throw AugmentationError(path: nil, reason: "image \(empty) has no pixels (\(images[empty].width)×\(images[empty].height))")
         }
         self.policy = policy
         self.seed = seed
+        self.preprocessing = preprocessing
         sources = images.map { .decoded($0) }
-        decodeOptions = Self.decodeOptions(maximumPixels: 300_000_000)
+        decodeOptions = Self.decodeOptions(maximumPixels: 300_000_000, preprocessing: preprocessing)
         keptBytes = images.reduce(0) { $0 + $1.pixels.count }
         keptCount = images.count
     }
@@ -132,13 +137,14 @@ public final class AugmentedInputs: Sendable {
         failures.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedSendable(buffer)
             Parallel.forEach(images.count, threads: threads) { slot in
-                let target = output.value + slot * Preprocessing.inputCount
+                let target = output.value + slot * preprocessing.inputCount
                 switch Result(catching: { () throws(AugmentationError) -> RGBImage in try source(images[slot]) }) {
                 case .success(let image):
-                    AugmentedView.render(image, policy: policy, seed: seed, epoch: epoch, image: images[slot], into: target)
+                    AugmentedView.render(image, policy: policy, seed: seed, epoch: epoch, image: images[slot],
+                                         preprocessing: preprocessing, into: target)
                 case .failure(let error):
                     shared.value[slot] = error
-                    target.update(repeating: 0, count: Preprocessing.inputCount)
+                    target.update(repeating: 0, count: preprocessing.inputCount)
                 }
             }
         }
@@ -147,7 +153,7 @@ public final class AugmentedInputs: Sendable {
 
     /// The network inputs of `images` at `epoch` as a new array `[images.count, 224, 224, 3]`.
     public func inputs(images: [Int], epoch: Int, threads: Int = Parallel.coreCount) throws(AugmentationError) -> [Float] {
-        var result = [Float](repeating: 0, count: images.count * Preprocessing.inputCount)
+        var result = [Float](repeating: 0, count: images.count * preprocessing.inputCount)
         if images.isEmpty { return result }
         try result.withUnsafeMutableBufferPointer { buffer throws(AugmentationError) in
             try fill(images: images, epoch: epoch, into: buffer.baseAddress!, threads: threads)

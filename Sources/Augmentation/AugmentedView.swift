@@ -1,5 +1,4 @@
 import ImageCodecs
-import Models
 
 /// The random choices of one view of one image: everything a view depends on besides the source pixels.
 public struct ViewParameters: Sendable, Equatable {
@@ -65,28 +64,29 @@ public struct ViewParameters: Sendable, Equatable {
 }
 
 /// Makes one view: crop and resize (the model's own resampler, `Resize.bicubic`), flip, rotate, colour, blur,
-/// noise, then the model's normalisation `(v − 127) / 128`.
+/// noise, then the model's normalisation `(v − mean) / std` (`ImagePreprocessing`).
 public enum AugmentedView {
-    /// Writes the network input `[224, 224, 3]` of view (`seed`, `epoch`, `image`) of `source` to `destination`.
-    /// With `AugmentationPolicy.none` this is `Preprocessing.networkInput(from: source)` exactly.
+    /// Writes the network input `[inputSide, inputSide, 3]` of view (`seed`, `epoch`, `image`) of `source` to
+    /// `destination`. With `AugmentationPolicy.none` this is `preprocessing.networkInput(from: source)` exactly.
     public static func render(
         _ source: RGBImage, policy: AugmentationPolicy, seed: UInt64, epoch: Int, image: Int,
-        into destination: UnsafeMutablePointer<Float>
+        preprocessing: ImagePreprocessing = .efficientNetLite0, into destination: UnsafeMutablePointer<Float>
     ) {
         let parameters = ViewParameters(policy: policy, seed: seed, epoch: epoch, image: image,
                                         width: source.width, height: source.height)
         render(source, parameters: parameters, noiseRandom: AugmentationRandom(seed: seed, epoch: epoch, image: image, transform: .noise,
                                                     substream: 1),
-               into: destination)
+               preprocessing: preprocessing, into: destination)
     }
 
     /// Writes the view with the given choices; `noiseRandom` supplies the noise samples (a stream of its own, apart
-    /// from the one that chose their strength).
+    /// from the one that chose their strength). `preprocessing` gives the input side, the centre crop and the
+    /// normalisation (the model's; the pretrained backbone's by default).
     public static func render(
         _ source: RGBImage, parameters: ViewParameters, noiseRandom: AugmentationRandom,
-        into destination: UnsafeMutablePointer<Float>
+        preprocessing: ImagePreprocessing = .efficientNetLite0, into destination: UnsafeMutablePointer<Float>
     ) {
-        let side = Preprocessing.inputSide
+        let side = preprocessing.inputSide
         let square: RGBImage
         if let region = parameters.crop {
             square = Resize.bicubic(source, region: region, outputWidth: side, outputHeight: side)
@@ -94,9 +94,8 @@ public enum AugmentedView {
             // As the model's preprocessing does: a 224 × 224 image is taken to be the input already.
             square = source
         } else {
-            let crop = CenterCrop(width: source.width, height: source.height, outputSide: side,
-                                  padding: Preprocessing.cropPadding)
-            square = Resize.bicubic(source, crop: crop, outputSide: side)
+            square = Resize.bicubic(source, crop: preprocessing.centerCrop(width: source.width, height: source.height),
+                                    outputSide: side)
         }
         var pixels = square.pixels.map { Float($0) }
         if parameters.flipped { PixelTransforms.flipHorizontally(&pixels, side: side) }
@@ -111,10 +110,6 @@ public enum AugmentedView {
             var random = noiseRandom
             PixelTransforms.addNoise(&pixels, standardDeviation: parameters.noiseStandardDeviation, random: &random)
         }
-        // The same arithmetic as `Preprocessing.networkInput`: (Float(byte) − mean) · (1 / standard deviation).
-        let scale = 1 / Preprocessing.standardDeviation
-        for index in 0..<Preprocessing.inputCount {
-            destination[index] = (pixels[index] - Preprocessing.mean) * scale
-        }
+        preprocessing.normalise(pixels, into: destination)
     }
 }

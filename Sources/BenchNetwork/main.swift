@@ -30,7 +30,7 @@ do {
 }
 let image: [Float]
 do {
-    image = Preprocessing.networkInput(from: try ImageLoader.load(path: options["--input"]!))
+    image = ImagePreprocessing.efficientNetLite0.networkInput(from: try ImageLoader.load(path: options["--input"]!))
 } catch {
     fail("\(error)")
 }

@@ -1,5 +1,7 @@
 import Foundation
+import ImageCodecs
 import ModelFiles
+import Models
 
 /// The text both exporters store beside the network, so that a consumer can label outputs and prepare images
 /// without Workbench.
@@ -7,29 +9,51 @@ enum ExportMetadata {
     /// Name written as the producer of every exported file.
     static let producerName = "Workbench"
     /// Version of the export layout (bumped when node names, inputs or metadata keys change).
-    static let producerVersion = "2"
+    static let producerVersion = "3"
 
     /// The labels as a JSON array, in output order.
     static func labelsJSON(_ labels: [String]) -> String {
         encode(labels)
     }
 
-    /// How a photo becomes the model's 224 × 224 input, as JSON: the crop and resize happen outside the model,
-    /// the `(pixel − mean) / std` normalisation inside it.
-    static func preprocessingJSON(_ description: PreprocessingDescription) -> String {
-        encode(Recipe(description))
+    /// How a photo becomes the model's input, as JSON: the model file's `ImagePreprocessing` (every field, its
+    /// `version` and `alphaBackground` included) plus prose for the steps a consumer must do outside the model.
+    /// The crop and resize happen outside the model, the `(pixel − mean) / std` normalisation inside it.
+    static func preprocessingJSON(_ preprocessing: ImagePreprocessing) -> String {
+        encode(Recipe(preprocessing))
     }
 
     /// A one-line, human-readable version of the same recipe.
-    static func preprocessingSummary(_ description: PreprocessingDescription) -> String {
-        let side = description.inputSide, outer = description.inputSide + description.cropPadding
-        return "Centre-crop a square of side Int(\(side)/\(outer)·min(height, width)), resize it to "
-            + "\(side)×\(side) with \(description.resample) resampling, and feed \(description.channelOrder) pixels 0…255; "
-            + "the model subtracts \(description.mean) and divides by \(description.std) itself. Composite transparent "
-            + "pixels onto white (255, 255, 255) first: c' = (c·a + 255·(255 − a) + 127) / 255, integer division."
+    static func preprocessingSummary(_ preprocessing: ImagePreprocessing) -> String {
+        let side = preprocessing.inputSide, outer = preprocessing.inputSide + preprocessing.cropPadding
+        let background = preprocessing.alphaBackground.map(String.init).joined(separator: ", ")
+        return "Composite transparent pixels onto (\(background)) first: \(compositingRule(preprocessing)). "
+            + "Centre-crop a square of side Int(\(side)/\(outer)·min(height, width)), resize it to "
+            + "\(side)×\(side) with \(preprocessing.resample) resampling, and feed \(preprocessing.channelOrder) pixels 0…255; "
+            + "the model subtracts \(preprocessing.mean) and divides by \(preprocessing.std) itself."
+    }
+
+    /// What the backbone is: "pretrained (frozen)", or which blocks fine-tuning trained, from the model file's
+    /// `FineTuningRecord`.
+    static func backboneTraining(_ model: ModelFile) -> String {
+        model.backboneTrainingDescription(blockCount: EfficientNetLite0Architecture.blocks.count)
+    }
+
+    /// The fine-tuning record as JSON, or nil for a frozen backbone.
+    static func fineTuningJSON(_ model: ModelFile) -> String? {
+        model.fineTuning.map { encode($0) }
+    }
+
+    private static func compositingRule(_ preprocessing: ImagePreprocessing) -> String {
+        let channels = ["r", "g", "b"]
+        let rules = zip(channels, preprocessing.alphaBackground).map { channel, background in
+            "\(channel)' = (\(channel)·a + \(background)·(255 − a) + 127) / 255"
+        }
+        return rules.joined(separator: ", ") + " (8-bit, integer division)"
     }
 
     private struct Recipe: Encodable {
+        let version: Int
         let name: String
         let inputSide: Int
         let cropPadding: Int
@@ -44,21 +68,21 @@ enum ExportMetadata {
         let alphaCompositing: String
         let colour: String
 
-        init(_ description: PreprocessingDescription) {
-            name = description.name
-            inputSide = description.inputSide
-            cropPadding = description.cropPadding
-            crop = "centre square of side c = Int(\(description.inputSide) / \(description.inputSide + description.cropPadding) * min(height, width)), "
+        init(_ preprocessing: ImagePreprocessing) {
+            version = preprocessing.version
+            name = preprocessing.name
+            inputSide = preprocessing.inputSide
+            cropPadding = preprocessing.cropPadding
+            crop = "centre square of side c = Int(\(preprocessing.inputSide) / \(preprocessing.inputSide + preprocessing.cropPadding) * min(height, width)), "
                 + "top (height - c + 1) / 2, left (width - c + 1) / 2 (integer division), after EXIF orientation"
-            resample = description.resample
-            channelOrder = description.channelOrder
+            resample = preprocessing.resample
+            channelOrder = preprocessing.channelOrder
             pixelRange = [0, 255]
-            mean = description.mean
-            std = description.std
+            mean = preprocessing.mean
+            std = preprocessing.std
             normalizationInModel = true
-            // Workbench's decoders always composite onto white (the model file's recipe has no other choice yet).
-            alphaBackground = [255, 255, 255]
-            alphaCompositing = "c' = (c * a + 255 * (255 - a) + 127) // 255 per channel, 8-bit, before cropping"
+            alphaBackground = preprocessing.alphaBackground
+            alphaCompositing = "per channel c' = (c * a + background * (255 - a) + 127) // 255, 8-bit, before cropping"
             colour = "8-bit RGB: gray repeated in three channels, CMYK/YCCK converted, 16-bit samples keep their high "
                 + "byte, EXIF orientation applied, no colour profile applied"
         }

@@ -1,3 +1,4 @@
+import ImageCodecs
 import Layers
 import ModelFiles
 import Models
@@ -72,12 +73,8 @@ struct ExportPlan {
                        + "the backbone gives \(featureCount)")
         }
         let preprocessing = model.preprocessing
-        guard preprocessing.inputSide == EfficientNetLite0.inputSide else {
-            throw fail("preprocessing input side \(preprocessing.inputSide) is not the backbone's \(EfficientNetLite0.inputSide)")
-        }
-        guard preprocessing.channelOrder == "RGB", preprocessing.mean.count == 3, preprocessing.std.count == 3,
-              preprocessing.std.allSatisfy({ $0.isFinite && $0 != 0 }), preprocessing.mean.allSatisfy(\.isFinite) else {
-            throw fail("preprocessing must be RGB with 3 finite means and 3 finite non-zero standard deviations")
+        if let field = preprocessing.unsupportedField(backboneInputSide: EfficientNetLite0.inputSide) {
+            throw fail("the model's preprocessing \(field)")
         }
         guard model.temperature.isFinite, model.temperature > 0, Float(model.temperature).isNormal else {
             throw fail("the model's temperature \(model.temperature) is not a positive number")

@@ -36,7 +36,8 @@ public enum ONNXExporter {
         onnxModel.producerName = ExportMetadata.producerName
         onnxModel.producerVersion = ExportMetadata.producerVersion
         onnxModel.modelVersion = 1
-        onnxModel.docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion)"
+        onnxModel.docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion); "
+            + "backbone: \(ExportMetadata.backboneTraining(model))"
         onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
         onnxModel.graph = builder.graph
         onnxModel.metadataProps = ([
@@ -44,10 +45,12 @@ public enum ONNXExporter {
             ("preprocessing", ExportMetadata.preprocessingJSON(model.preprocessing)),
             ("preprocessing_summary", ExportMetadata.preprocessingSummary(model.preprocessing)),
             ("backbone", model.backboneName),
+            ("backbone_training", ExportMetadata.backboneTraining(model)),
             ("created", model.creationDate),
             ("workbench_version", model.workbenchVersion),
             ("temperature", String(describing: model.temperature)),
-        ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? []))
+        ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? [])
+          + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? []))
         .map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
 
         try ExportWriting.write(onnxModel, format: "ONNX", to: path)

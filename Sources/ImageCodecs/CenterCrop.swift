@@ -1,8 +1,8 @@
 /// The reference preprocessing's square centre crop: the crop that `Resize(outputSide + padding)` followed by
 /// `CenterCrop(outputSide)` selects, expressed on the original image.
 ///
-/// Side `c = Int(outputSide / (outputSide + padding) · min(H, W))` in double precision (224/256 by default), at
-/// least 1; top `((H − c) + 1) / 2`, left `((W − c) + 1) / 2`, rounding half up like the reference.
+/// Side `c = Int(outputSide / (outputSide + padding) · min(H, W))` in double precision, at least 1;
+/// top `((H − c) + 1) / 2`, left `((W − c) + 1) / 2`, rounding half up like the reference.
 public struct CenterCrop: Sendable, Equatable {
     /// First column of the crop.
     public let left: Int
@@ -13,7 +13,8 @@ public struct CenterCrop: Sendable, Equatable {
 
     /// The crop for a `width × height` image. An image 1 pixel wide or high (where the rule gives 0) keeps a
     /// 1-pixel crop, so every image with pixels has something to resize; an image with no pixels gets side 0.
-    public init(width: Int, height: Int, outputSide: Int = 224, padding: Int = 32) {
+    /// `ImagePreprocessing.centerCrop(width:height:)` passes the model's recipe.
+    public init(width: Int, height: Int, outputSide: Int, padding: Int) {
         precondition(width >= 0 && height >= 0 && outputSide > 0 && padding >= 0)
         let ratio = Double(outputSide) / Double(outputSide + padding)
         let shorter = min(width, height)

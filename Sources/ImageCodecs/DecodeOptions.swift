@@ -24,9 +24,9 @@ public struct DecodeOptions: Sendable {
     /// Images with more pixels than this are refused from their header, before any large allocation.
     public var maximumPixels: Int = 300_000_000
     /// When non-nil, decoders may shrink while decoding (JPEG DCT scaling, PNG box reduction by an integer
-    /// factor), but only as far as the centre-crop side `Int(224.0/256.0 * Double(min(w, h)))` of the result
-    /// stays at least this. `nil` decodes at full size.
-    public var minimumCropSide: Int? = 448
+    /// factor), but only as far as the centre-crop side of the result (`cropAndResize`'s crop, or
+    /// `ImagePreprocessing.efficientNetLite0`'s when there is none) stays at least this. `nil` decodes at full size.
+    public var minimumCropSide: Int? = Self.defaultMinimumCropSide
     /// Whether a JPEG's EXIF orientation tag (1–8) is applied to the decoded pixels.
     public var appliesEXIFOrientation: Bool = true
     /// When non-nil, the decoder returns only this crop, resized; nil returns the whole (scaled) image.
@@ -35,9 +35,15 @@ public struct DecodeOptions: Sendable {
     /// Wider or taller images are refused whatever their pixel count: a decoder holds a few rows at full width.
     public static let maximumSide = 1 << 20
 
-    /// Options with the given limits; the defaults suit the 224-pixel classifier input.
-    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = 448, appliesEXIFOrientation: Bool = true,
-                cropAndResize: CropAndResize? = nil) {
+    /// Twice the default recipe's input side: enough pixels left for the antialiased resize to average over.
+    public static let defaultMinimumCropSide = 2 * ImagePreprocessing.efficientNetLite0.inputSide
+
+    /// The crop whose side limits shrinking: `cropAndResize`, or the default recipe's when there is none.
+    var shrinkingCrop: CropAndResize { cropAndResize ?? ImagePreprocessing.efficientNetLite0.cropAndResize }
+
+    /// Options with the given limits; the defaults suit the default recipe's classifier input.
+    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = Self.defaultMinimumCropSide,
+                appliesEXIFOrientation: Bool = true, cropAndResize: CropAndResize? = nil) {
         self.maximumPixels = maximumPixels
         self.minimumCropSide = minimumCropSide
         self.appliesEXIFOrientation = appliesEXIFOrientation
@@ -55,31 +61,33 @@ public struct DecodeOptions: Sendable {
 
 /// How much a decoder may shrink, decided from the header alone.
 enum DecodeScale {
-    /// The reference crop side for an image of this size.
-    static func cropSide(width: Int, height: Int) -> Int {
-        CenterCrop(width: width, height: height).side
+    /// The crop side of `crop` for an image of this size.
+    static func cropSide(width: Int, height: Int, crop: CropAndResize) -> Int {
+        CenterCrop(width: width, height: height, outputSide: crop.outputSide, padding: crop.padding).side
     }
 
     /// The smallest DCT scale M/8 (M in 1...8) whose output `ceil(W·M/8) × ceil(H·M/8)` keeps the crop side at
     /// least `minimumCropSide`; 8 (no scaling) when none does or when shrinking is off.
-    static func jpegScaleNumerator(width: Int, height: Int, minimumCropSide: Int?) -> Int {
-        guard let minimumCropSide else { return 8 }
+    static func jpegScaleNumerator(width: Int, height: Int, options: DecodeOptions) -> Int {
+        guard let minimumCropSide = options.minimumCropSide else { return 8 }
         for numerator in 1...8 {
             let scaledWidth = (width * numerator + 7) / 8
             let scaledHeight = (height * numerator + 7) / 8
-            if cropSide(width: scaledWidth, height: scaledHeight) >= minimumCropSide { return numerator }
+            if cropSide(width: scaledWidth, height: scaledHeight, crop: options.shrinkingCrop) >= minimumCropSide {
+                return numerator
+            }
         }
         return 8
     }
 
     /// The largest integer factor f whose box-reduced size `floor(W/f) × floor(H/f)` keeps the crop side at least
     /// `minimumCropSide`; 1 when shrinking is off or the image is already small.
-    static func boxReductionFactor(width: Int, height: Int, minimumCropSide: Int?) -> Int {
-        guard let minimumCropSide, minimumCropSide > 0 else { return 1 }
+    static func boxReductionFactor(width: Int, height: Int, options: DecodeOptions) -> Int {
+        guard let minimumCropSide = options.minimumCropSide, minimumCropSide > 0 else { return 1 }
         var factor = 1
         // The crop side only shrinks as f grows, so the first failure ends the search.
         while factor + 1 <= min(width, height),
-              cropSide(width: width / (factor + 1), height: height / (factor + 1)) >= minimumCropSide {
+              cropSide(width: width / (factor + 1), height: height / (factor + 1), crop: options.shrinkingCrop) >= minimumCropSide {
             factor += 1
         }
         return factor

@@ -38,8 +38,7 @@ enum JPEGDecoder {
 
         let width = Int(header.width), height = Int(header.height)
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        let numerator = DecodeScale.jpegScaleNumerator(width: width, height: height,
-                                                        minimumCropSide: options.minimumCropSide)
+        let numerator = DecodeScale.jpegScaleNumerator(width: width, height: height, options: options)
         var outputWidth: Int32 = 0, outputHeight: Int32 = 0
         guard jpeg_shim_start(decoder, Int32(numerator), &outputWidth, &outputHeight, &message, Int32(errorCapacity)) == 0 else {
             throw corrupt(path: path, message: message)

@@ -35,7 +35,7 @@ enum PNGDecoder {
         guard png_shim_start_rgba(reader, &message, Int32(errorCapacity)) == 0 else {
             throw corrupt(path: path, message: message)
         }
-        let factor = DecodeScale.boxReductionFactor(width: width, height: height, minimumCropSide: options.minimumCropSide)
+        let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
         let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
                                   options: options)
         var reducer = RegionReducer(factor: factor, region: region)

@@ -25,7 +25,7 @@ public struct RawFrameDecoding: Sendable, Equatable {
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
         self.width = width
         self.height = height
-        factor = DecodeScale.boxReductionFactor(width: width, height: height, minimumCropSide: options.minimumCropSide)
+        factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
         region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright, options: options)
         rectangle = Rectangle(left: region.left * factor, top: region.top * factor,
                               width: region.width * factor, height: region.height * factor)

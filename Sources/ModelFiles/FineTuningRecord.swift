@@ -61,3 +61,14 @@ public struct FineTuningRecord: Sendable, Equatable, Codable {
         return "\(blocks), \(epochText), \(augmentationText)"
     }
 }
+
+extension ModelFile {
+    /// What the backbone is, for people: "pretrained ImageNet weights (frozen)", or "fine-tuned from block 13:
+    /// blocks 13–15 and the final 1×1 convolution, 10 epochs, …" from `fineTuning`.
+    ///
+    /// - Parameter blockCount: the backbone's number of MBConv blocks (16 for EfficientNet-Lite0).
+    public func backboneTrainingDescription(blockCount: Int) -> String {
+        guard let fineTuning else { return "pretrained ImageNet weights (frozen)" }
+        return "fine-tuned from block \(fineTuning.firstTrainedBlock): " + fineTuning.summary(blockCount: blockCount)
+    }
+}

@@ -1,4 +1,5 @@
 import FileFormats
+import ImageCodecs
 
 /// A trained Workbench classifier as one portable file (`.wbmodel`): the frozen backbone's weights, the
 /// logistic-regression head, the labels in output order, how images must be preprocessed, and the training report.
@@ -9,13 +10,14 @@ public struct ModelFile: Sendable, Equatable {
     /// The newest layout this build writes and reads. Files that declare a higher version are refused.
     /// Version 2 added the calibration temperature (required) and the confidence threshold (optional); version 1
     /// files load with temperature 1 and no threshold. Version 3 added the fine-tuning record (optional: a
-    /// frozen-backbone model has none); versions 1 and 2 load with none.
+    /// frozen-backbone model has none) and stores the preprocessing as a versioned `ImagePreprocessing`; versions
+    /// 1 and 2 load with no record, their unversioned preprocessing description mapped to the value.
     public static let formatVersion = 3
 
     /// Class names in the order of the head's outputs.
     public var labels: [String]
-    /// How an image becomes the backbone's input tensor.
-    public var preprocessing: PreprocessingDescription
+    /// How an image becomes the backbone's input tensor; every consumer of the model reads it from here.
+    public var preprocessing: ImagePreprocessing
     /// Which backbone architecture the weights belong to, e.g. "efficientnet-lite0".
     public var backboneName: String
     /// The backbone's weights under their original names (the file stores them as "backbone.<name>").
@@ -39,7 +41,7 @@ public struct ModelFile: Sendable, Equatable {
 
     /// Creates a model file value; nothing is checked until `write`.
     public init(
-        labels: [String], preprocessing: PreprocessingDescription, backboneName: String,
+        labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
         backboneTensors: [String: SafetensorsFile.Tensor], head: HeadTensors, creationDate: String,
         workbenchVersion: String, trainingReportJSON: String, temperature: Double = 1, confidenceThreshold: Double? = nil,
         fineTuning: FineTuningRecord? = nil
@@ -84,42 +86,6 @@ public struct HeadTensors: Sendable, Equatable {
     public var classCount: Int { bias.count }
     /// D, the length of the feature vector the head consumes.
     public var featureDimension: Int { featureMean.count }
-}
-
-/// How an image is turned into the backbone input. Stored as JSON in the file so other tools can reproduce it.
-public struct PreprocessingDescription: Sendable, Equatable, Codable {
-    /// Identifier of the whole recipe, e.g. "tf_crop_pad32".
-    public var name: String
-    /// Side of the square input in pixels.
-    public var inputSide: Int
-    /// The centre crop keeps `inputSide / (inputSide + cropPadding)` of the shorter side.
-    public var cropPadding: Int
-    /// Resampling filter, e.g. "bicubic-antialiased".
-    public var resample: String
-    /// Per-channel value subtracted from 0…255 pixels.
-    public var mean: [Float]
-    /// Per-channel divisor applied after subtracting `mean`.
-    public var std: [Float]
-    /// Channel order of the input tensor, e.g. "RGB".
-    public var channelOrder: String
-
-    /// Creates a description; the defaults are EfficientNet-Lite0's TensorFlow recipe.
-    public init(
-        name: String = "tf_crop_pad32", inputSide: Int = 224, cropPadding: Int = 32,
-        resample: String = "bicubic-antialiased", mean: [Float] = [127, 127, 127], std: [Float] = [128, 128, 128],
-        channelOrder: String = "RGB"
-    ) {
-        self.name = name
-        self.inputSide = inputSide
-        self.cropPadding = cropPadding
-        self.resample = resample
-        self.mean = mean
-        self.std = std
-        self.channelOrder = channelOrder
-    }
-
-    /// EfficientNet-Lite0 as Workbench uses it.
-    public static let efficientNetLite0 = PreprocessingDescription()
 }
 
 /// Marks `FileError`s raised by ModelFiles.

@@ -1,5 +1,6 @@
 import FileFormats
 import Foundation
+import ImageCodecs
 
 extension ModelFile {
     /// Loads a model file strictly: anything unexpected is refused with one reason naming what is wrong.
@@ -37,9 +38,7 @@ extension ModelFile {
         }
 
         let labels = try decodeLabels(metadata[Key.labels]!, path: path)
-        guard let preprocessing = try? JSONDecoder().decode(PreprocessingDescription.self, from: Data(metadata[Key.preprocessing]!.utf8)) else {
-            throw fail("preprocessing metadata is not a valid description (JSON object with name, inputSide, cropPadding, resample, mean, std, channelOrder)")
-        }
+        let preprocessing = try decodePreprocessing(metadata[Key.preprocessing]!, formatVersion: version, path: path)
 
         var backbone: [String: SafetensorsFile.Tensor] = [:]
         var unexpected: [String] = []
@@ -85,6 +84,43 @@ extension ModelFile {
             temperature: temperature, confidenceThreshold: confidenceThreshold, fineTuning: fineTuning)
         if let problem = model.contentProblem() { throw fail(problem) }
         return model
+    }
+
+    /// Version 3 stores `ImagePreprocessing` itself; versions 1 and 2 stored an unversioned description with the
+    /// same fields minus `version` and `alphaBackground`, which always meant version 1 on a white background.
+    private static func decodePreprocessing(_ text: String, formatVersion: Int, path: String) throws(ModelFileError) -> ImagePreprocessing {
+        func fail(_ reason: String) -> ModelFileError { ModelFileError(path: path, reason: reason) }
+        let data = Data(text.utf8)
+        let preprocessing: ImagePreprocessing
+        if formatVersion >= 3 {
+            do {
+                preprocessing = try JSONDecoder().decode(ImagePreprocessing.self, from: data)
+            } catch {
+                throw fail("preprocessing metadata is not a valid description (JSON object with version, name, inputSide, "
+                           + "cropPadding, resample, mean, std, channelOrder, alphaBackground)\(Self.decodingDetail(error))")
+            }
+        } else {
+            do {
+                preprocessing = try JSONDecoder().decode(LegacyPreprocessingDescription.self, from: data).value
+            } catch {
+                throw fail("preprocessing metadata is not a valid description (JSON object with name, inputSide, cropPadding, "
+                           + "resample, mean, std, channelOrder)\(Self.decodingDetail(error))")
+            }
+        }
+        if let field = preprocessing.unsupportedField() {
+            throw fail("preprocessing \(field)")
+        }
+        return preprocessing
+    }
+
+    /// ": field 'x' is missing" and the like, from a decoding error, or "".
+    private static func decodingDetail(_ error: Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): ": '\(key.stringValue)' is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            ": '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
+        default: ""
+        }
     }
 
     // MARK: - Container checks, before the generic safetensors parser sees the bytes

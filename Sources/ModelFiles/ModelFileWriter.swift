@@ -33,7 +33,7 @@ extension ModelFile {
             Key.format: ModelFileFormat.formatValue,
             Key.formatVersion: String(Self.formatVersion),
             Key.labels: ModelFileFormat.canonicalJSON(labels) ?? "[]",
-            Key.preprocessing: ModelFileFormat.canonicalJSON(preprocessing) ?? "{}",
+            Key.preprocessing: preprocessing.canonicalJSON,
             Key.backbone: backboneName,
             Key.created: creationDate,
             Key.workbenchVersion: workbenchVersion,
@@ -82,6 +82,7 @@ extension ModelFile {
         if let confidenceThreshold, !(0...1).contains(confidenceThreshold) {
             return "the confidence threshold \(confidenceThreshold) is not between 0 and 1"
         }
+        if let field = preprocessing.unsupportedField() { return "preprocessing \(field)" }
         if let fineTuning, let problem = fineTuning.problem(backboneTensorNames: Set(backboneTensors.keys)) {
             return problem
         }

@@ -25,7 +25,7 @@ public enum AugmentedViewFeatures {
         let threads = max(1, extractor.settings.threads)
         let inputs: AugmentedInputs
         do {
-            inputs = try AugmentedInputs(paths: paths, policy: policy, seed: seed,
+            inputs = try AugmentedInputs(paths: paths, policy: policy, seed: seed, preprocessing: extractor.preprocessing,
                                          maximumPixels: extractor.settings.maximumPixels, threads: threads)
         } catch {
             throw WorkbenchError(path: error.path, reason: error.reason)

@@ -26,13 +26,17 @@ public struct Classifier: Sendable {
     /// when none was chosen.
     public var confidenceThreshold: Double? { modelFile.confidenceThreshold }
 
-    /// Loads and checks a model file: format, labels, head shapes, and every backbone tensor's name and shape.
+    /// Loads and checks a model file: format, labels, head shapes, every backbone tensor's name and shape, and a
+    /// preprocessing this build performs at the backbone's input size (refused naming the field otherwise).
     public static func load(path: String) throws(WorkbenchError) -> Classifier {
         let file: ModelFile
         do {
             file = try ModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes)
         } catch {
             throw WorkbenchError("\(error)")
+        }
+        if let field = file.preprocessing.unsupportedField(backboneInputSide: EfficientNetLite0.inputSide) {
+            throw WorkbenchError(path: path, reason: "preprocessing \(field)")
         }
         return Classifier(modelFile: file, path: path)
     }
@@ -52,6 +56,17 @@ public struct Classifier: Sendable {
     public func probabilities(features: [Float], count: Int) -> [Float] {
         Softmax.probabilities(logits: head.logits(standardizer.apply(features, count: count), count: count),
                               count: count, classCount: labels.count, temperature: temperature)
+    }
+
+    /// How an image becomes this model's input: the model file's preprocessing.
+    public var preprocessing: ImagePreprocessing { modelFile.preprocessing }
+
+    /// What fine-tuning trained in the backbone; nil when it is the pretrained one.
+    public var fineTuning: FineTuningRecord? { modelFile.fineTuning }
+
+    /// "pretrained ImageNet weights (frozen)" or which blocks fine-tuning trained, for reports and `inspect`.
+    public var backboneDescription: String {
+        modelFile.backboneTrainingDescription(blockCount: EfficientNetLite0Architecture.blocks.count)
     }
 
     /// The training report the model file carries, if it parses.

@@ -1,7 +1,9 @@
 import Augmentation
 import ClusterJobs
 import FileFormats
+import ImageCodecs
 import Labeling
+import ModelFiles
 import TensorCore
 import Training
 
@@ -49,3 +51,7 @@ public typealias ShardSource = ClusterJobs.ShardSource
 public typealias AugmentationPolicy = Augmentation.AugmentationPolicy
 /// An augmentation policy's or view's failure (`Augmentation`).
 public typealias AugmentationError = Augmentation.AugmentationError
+/// How an image becomes the network's input, as stored in a model file (`ImageCodecs`).
+public typealias ImagePreprocessing = ImageCodecs.ImagePreprocessing
+/// What fine-tuning trained in a model's backbone (`ModelFiles`).
+public typealias FineTuningRecord = ModelFiles.FineTuningRecord

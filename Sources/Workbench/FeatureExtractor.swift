@@ -48,9 +48,12 @@ public final class FeatureExtractor: Sendable {
         network = Lazy { Result { () throws(WorkbenchError) -> EfficientNetLite0 in try backbone.makeNetwork() } }
     }
 
-    /// Decoding straight to the network's 224 × 224 input, within the pixel limit.
+    /// How images become the network's input: the backbone's (the model file's) preprocessing.
+    public var preprocessing: ImagePreprocessing { backbone.preprocessing }
+
+    /// Decoding straight to the network's input, within the pixel limit.
     public var decodeOptions: DecodeOptions {
-        Preprocessing.decodeOptions(maximumPixels: settings.maximumPixels)
+        preprocessing.decodeOptions(maximumPixels: settings.maximumPixels)
     }
 
     /// The backbone's identifier (`Backbone.identifier`), hashed once per extractor, on first use.
@@ -64,9 +67,9 @@ public final class FeatureExtractor: Sendable {
         try features(ofImagesAt: [path])[0].get()
     }
 
-    /// The features of one decoded image (cropped and resized here unless it is already 224 × 224).
+    /// The features of one decoded image (cropped and resized here unless it already is the input size).
     public func features(of image: RGBImage) throws(WorkbenchError) -> [Float] {
-        try network.value.get().features(Preprocessing.networkInput(from: image), batch: 1)
+        try network.value.get().features(preprocessing.networkInput(from: image), batch: 1)
     }
 
     /// Features of a few files, one result per file: cached ones are looked up, the rest decoded and run through
@@ -89,7 +92,7 @@ public final class FeatureExtractor: Sendable {
             if let cache {
                 do {
                     key = FeatureCacheKey(contentHash: try ContentHash.of(file: file),
-                                          preprocessingID: Preprocessing.identifier, backboneID: backboneIdentifier)
+                                          preprocessingID: preprocessing.canonicalJSON, backboneID: backboneIdentifier)
                 } catch {
                     results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
                     continue
@@ -101,7 +104,7 @@ public final class FeatureExtractor: Sendable {
             }
             do {
                 let image = try ImageLoader.decode(file: file, options: decodeOptions)
-                inputs += Preprocessing.networkInput(from: image)
+                inputs += preprocessing.networkInput(from: image)
                 misses.append((slot, key))
             } catch {
                 results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
@@ -168,7 +171,7 @@ public final class FeatureExtractor: Sendable {
         features.reserveCapacity(images.count * EfficientNetLite0.featureCount)
         // A batch smaller than the worker count (a one-frame folder, the end of a video) has fewer shares.
         runOnWorkers(jobs: Parallel.shares(of: images.count, parts: workerCount), work: { range in
-            network.features(range.flatMap { Preprocessing.networkInput(from: images[$0]) }, batch: range.count)
+            network.features(range.flatMap { self.preprocessing.networkInput(from: images[$0]) }, batch: range.count)
         }, deliverUntil: { _, vectors in
             features += vectors
             return true

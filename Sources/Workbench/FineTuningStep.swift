@@ -25,9 +25,10 @@ public enum FineTuningProgress: Sendable {
 }
 
 /// The images fine-tuning reads: decoded, centre-cropped and resized to the network's input as every other path
-/// does (`Preprocessing.networkInput`), without augmentation.
+/// does (`ImagePreprocessing.networkInput`, the backbone's preprocessing), without augmentation.
 struct DecodedImageInputs: FineTuningInputSource {
     let paths: [String]
+    let preprocessing: ImagePreprocessing
     let decodeOptions: DecodeOptions
 
     var variesByEpoch: Bool { false }
@@ -37,7 +38,7 @@ struct DecodedImageInputs: FineTuningInputSource {
         var values: [Float] = []
         for sample in samples {
             do {
-                values += Preprocessing.networkInput(from: try ImageLoader.load(path: paths[sample], options: decodeOptions))
+                values += preprocessing.networkInput(from: try ImageLoader.load(path: paths[sample], options: decodeOptions))
             } catch {
                 throw FineTuningError(path: error.path, reason: error.reason)
             }
@@ -55,12 +56,13 @@ struct AugmentedImageInputs: FineTuningInputSource {
     /// Sample → index into `augmented` (the training samples only are decoded and kept).
     let positions: [Int: Int]
 
-    init(paths: [String], trainingSamples: [Int], policy: AugmentationPolicy, seed: UInt64, maximumPixels: Int,
-         threads: Int) throws(WorkbenchError) {
-        plain = DecodedImageInputs(paths: paths, decodeOptions: Preprocessing.decodeOptions(maximumPixels: maximumPixels))
+    init(paths: [String], trainingSamples: [Int], policy: AugmentationPolicy, seed: UInt64,
+         preprocessing: ImagePreprocessing, maximumPixels: Int, threads: Int) throws(WorkbenchError) {
+        plain = DecodedImageInputs(paths: paths, preprocessing: preprocessing,
+                                   decodeOptions: preprocessing.decodeOptions(maximumPixels: maximumPixels))
         do {
             augmented = try AugmentedInputs(paths: trainingSamples.map { paths[$0] }, policy: policy, seed: seed,
-                                            maximumPixels: maximumPixels, threads: threads)
+                                            preprocessing: preprocessing, maximumPixels: maximumPixels, threads: threads)
         } catch {
             throw WorkbenchError(path: error.path ?? "augmentation", reason: error.reason)
         }
@@ -162,9 +164,10 @@ struct FineTunedModel {
         let paths = training.paths + features.validation.paths
         let inputs: any FineTuningInputSource
         if augmentation.isNone {
-            inputs = DecodedImageInputs(paths: paths, decodeOptions: extractor.decodeOptions)
+            inputs = DecodedImageInputs(paths: paths, preprocessing: extractor.preprocessing, decodeOptions: extractor.decodeOptions)
         } else {
             inputs = try AugmentedImageInputs(paths: paths, trainingSamples: trainingSamples, policy: augmentation, seed: settings.seed,
+                                              preprocessing: extractor.preprocessing,
                                               maximumPixels: extractor.settings.maximumPixels, threads: settings.threads)
         }
         let network = try extractor.loadedNetwork()
@@ -210,8 +213,9 @@ struct FineTunedModel {
         let tensors = trained.backboneTensors(over: extractor.backbone.weights.tensors)
         var featureSettings = extractor.settings
         featureSettings.usesCache = false  // features of a one-off backbone would only fill the cache
-        let tunedExtractor = FeatureExtractor(backbone: Backbone(weights: SafetensorsFile(tensors: tensors), source: "the fine-tuned backbone"),
-                                              settings: featureSettings)
+        let tunedBackbone = Backbone(weights: SafetensorsFile(tensors: tensors), source: "the fine-tuned backbone",
+                                     preprocessing: extractor.preprocessing)
+        let tunedExtractor = FeatureExtractor(backbone: tunedBackbone, settings: featureSettings)
         let total = features.training.count + features.validation.count + features.testing.count
         var done = 0
         func rescored(_ set: LabeledFeatures) throws(WorkbenchError) -> LabeledFeatures {

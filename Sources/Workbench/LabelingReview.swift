@@ -51,8 +51,13 @@ public final class LabelingReview {
     private var collecting: [KeptPicture] = []
     private var previousLabel: String?
 
-    /// A review of movies labelled with `labels` under `policy`, sampled every `every` seconds.
-    public init(labels: [String], policy: MarkerPolicy, every: Double, keepsPictures: Bool) {
+    /// The model's preprocessing: pictures show the crop the network saw.
+    public let preprocessing: ImagePreprocessing
+
+    /// A review of movies labelled with `labels` under `policy`, sampled every `every` seconds; `preprocessing` is
+    /// the model's (`Classifier.backbone.preprocessing`).
+    public init(labels: [String], policy: MarkerPolicy, every: Double, keepsPictures: Bool, preprocessing: ImagePreprocessing) {
+        self.preprocessing = preprocessing
         self.labels = labels
         self.policy = policy
         self.every = every
@@ -76,7 +81,7 @@ public final class LabelingReview {
         guard collecting.count < Self.maximumPicturesPerMovie else { return }
         let image = frame.image
         let crop = frame.isNetworkInput ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
-            : CenterCrop(width: image.width, height: image.height, outputSide: Preprocessing.inputSide, padding: Preprocessing.cropPadding)
+            : preprocessing.centerCrop(width: image.width, height: image.height)
         guard crop.side > 0, let picture = try? Picture.jpeg(Resize.bicubic(image, crop: crop, outputSide: Self.pictureSide),
                                                             name: "frame at \(frame.second) s") else { return }
         collecting.append(KeptPicture(second: frame.second, label: label, picture: picture))

@@ -160,7 +160,7 @@ extension LabelingWorkflow {
         let policy = try request.settings.markerPolicy(for: classifier)
         let review = request.review.isRequested
             ? LabelingReview(labels: classifier.labels, policy: policy, every: request.settings.every,
-                             keepsPictures: request.review.html != nil) : nil
+                             keepsPictures: request.review.html != nil, preprocessing: classifier.preprocessing) : nil
         review?.windowSeconds = request.window
         var summaries: [VideoSummary] = []
         var outcome = LabelingOutcome(frames: 0, labeledMovies: 0, failedMovies: [], seconds: 0)

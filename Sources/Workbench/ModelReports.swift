@@ -49,7 +49,7 @@ public enum ModelReports {
         page.epochs = report.fineTuning?.epochs.map {
             .init(epoch: $0.epoch, trainingLoss: $0.loss, validationLoss: $0.heldOutLoss, validationAccuracy: $0.heldOutAccuracy)
         } ?? []
-        page.settings = settingsRows(report)
+        page.settings = settingsRows(report) + [("backbone training", Classifier(modelFile: result.modelFile, path: modelPath).backboneDescription)]
         page.timings = timingRows(report.timings)
         page.unreadable = report.unreadable.map { ($0.path, $0.reason) }
         return page.html()
@@ -75,7 +75,8 @@ public enum ModelReports {
         page.counts = ModelReportPage.CountsTable(splits: ["images"], rows: result.labels.indices.map { label in
             (result.labels[label], [result.predictions.truths.filter { $0 == label }.count])
         })
-        page.settings = [("model", classifier.path), ("folder", folder), ("model created", classifier.modelFile.creationDate)]
+        page.settings = [("model", classifier.path), ("folder", folder), ("model created", classifier.modelFile.creationDate),
+                         ("preprocessing", classifier.preprocessing.summary), ("backbone", classifier.backboneDescription)]
         page.unreadable = result.unreadable.map { ($0.path, $0.reason) }
         return page.html()
     }

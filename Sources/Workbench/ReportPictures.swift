@@ -42,14 +42,14 @@ struct PictureMaker: Sendable {
     private func make(_ request: (path: String, label: Int?)) -> Made {
         do throws(ImageError) {
             let image = try ImageLoader.load(path: request.path, options: DecodeOptions(maximumPixels: settings.maximumPixels))
-            let crop = CenterCrop(width: image.width, height: image.height, outputSide: Preprocessing.inputSide,
-                                  padding: Preprocessing.cropPadding)
+            let preprocessing = classifier.backbone.preprocessing
+            let crop = preprocessing.centerCrop(width: image.width, height: image.height)
             guard crop.side > 0 else { return Made(problem: "image too small to show") }
             let thumbnail = Resize.bicubic(image, crop: crop, outputSide: ModelReports.thumbnailSide)
             var made = Made(picture: try Picture.jpeg(thumbnail, name: request.path))
             if let label = request.label {
                 let side = EfficientNetLite0.featureMapSide
-                let map = network.featureMaps(Preprocessing.networkInput(from: image), batch: 1)
+                let map = network.featureMaps(preprocessing.networkInput(from: image), batch: 1)
                 let activation = ClassActivationMap.compute(featureMap: map, positions: side * side, model: classifier.head,
                                                             standardizer: classifier.standardizer)
                 made.overlay = try Picture.heatOverlay(values: activation[label], side: side, name: request.path)

@@ -154,7 +154,8 @@ public enum TrainingWorkflow {
                                                     heldOut: heldOut, scan: scan)
         var report = makeReport(selectionRequest, scan: scan, features: features, heldOut: heldOut, head: head,
                                 calibration: calibration, evaluations: evaluations,
-                                backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)")
+                                backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)",
+                                preprocessing: extractor.preprocessing)
         // The model file's copy of the report leaves out the seconds, so equal runs give equal files.
         if let improved = fineTuned?.improved {
             fineTuned?.report.heldOutPredictions = improved.heldOutPredictions(temperature: calibration.temperature,
@@ -166,7 +167,7 @@ public enum TrainingWorkflow {
             return section
         }
         let modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: backboneTensors,
-                                          head: head, calibration: calibration, creationDate: creationDate,
+                                          preprocessing: extractor.preprocessing, head: head, calibration: calibration, creationDate: creationDate,
                                           fineTuning: fineTuned?.improved?.record)
         report.fineTuning = fineTuned?.report
         let finished = clock.now
@@ -179,10 +180,11 @@ public enum TrainingWorkflow {
                               datasetWarnings: scan.datasetWarnings)
     }
 
-    /// The report of a finished run, without timings.
+    /// The report of a finished run, without timings; `preprocessing` is the one the features were computed with.
     static func makeReport(
         _ request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures, heldOut: HeldOutSelection,
-        head: FittedHead, calibration: HeadCalibration, evaluations: SplitEvaluations, backbone: String
+        head: FittedHead, calibration: HeadCalibration, evaluations: SplitEvaluations, backbone: String,
+        preprocessing: ImagePreprocessing
     ) -> TrainingReport {
         let labels = scan.labels
         let heldOutImages = heldOut.countsPerLabel.reduce(0, +)
@@ -225,7 +227,7 @@ public enum TrainingWorkflow {
                             validationSource: heldOut.source, l2: head.settings.l2,
                             l2Chosen: request.l2 == nil && heldOut.selection != nil, maxIterations: request.maxIterations,
                             classWeighting: request.classWeighting.rawValue, iterations: head.outcome.iterations,
-                            converged: head.outcome.converged, preprocessing: Preprocessing.identifier,
+                            converged: head.outcome.converged, preprocessing: preprocessing.summary,
                             backbone: backbone,
                             augmentedViews: request.augmentedViews > 0 ? request.augmentedViews : nil,
                             augmentation: request.augmentedViews > 0 ? request.augmentation.describe : nil),
@@ -236,14 +238,15 @@ public enum TrainingWorkflow {
             timings: nil)
     }
 
-    /// The model file: the backbone's tensors (as given, so a fine-tuned backbone can be stored), the head, the
-    /// calibration and `report` as JSON.
+    /// The model file: the backbone's tensors (as given, so a fine-tuned backbone can be stored), the preprocessing
+    /// the features were computed with (the backbone's), the head, the calibration and `report` as JSON.
     static func makeModelFile(
-        _ report: TrainingReport, labels: [String], backboneTensors: [String: SafetensorsFile.Tensor], head: FittedHead,
-        calibration: HeadCalibration, creationDate: Date, fineTuning: FineTuningRecord? = nil
+        _ report: TrainingReport, labels: [String], backboneTensors: [String: SafetensorsFile.Tensor],
+        preprocessing: ImagePreprocessing, head: FittedHead, calibration: HeadCalibration, creationDate: Date,
+        fineTuning: FineTuningRecord? = nil
     ) throws(WorkbenchError) -> ModelFile {
         ModelFile(
-            labels: labels, preprocessing: .efficientNetLite0, backboneName: Backbone.name,
+            labels: labels, preprocessing: preprocessing, backboneName: Backbone.name,
             backboneTensors: backboneTensors,
             head: HeadTensors(featureMean: head.standardizer.mean, featureScale: head.standardizer.scale,
                               weights: head.outcome.model.weights, bias: head.outcome.model.bias),

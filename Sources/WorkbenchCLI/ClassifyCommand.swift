@@ -191,7 +191,9 @@ struct EvaluateCommand: ParsableCommand {
                 })
             progress?.finish()
             if json {
-                Console.output(try ReportRendering.json(EvaluationOutput(evaluation: result.evaluation, unreadable: result.unreadable)))
+                Console.output(try ReportRendering.json(EvaluationOutput(
+                    evaluation: result.evaluation, unreadable: result.unreadable, preprocessing: classifier.preprocessing,
+                    backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning)))
             } else {
                 let evaluation = result.evaluation
                 Console.outputLine(ReportRendering.table(
@@ -201,6 +203,8 @@ struct EvaluateCommand: ParsableCommand {
                             "\(evaluation.count)", evaluation.expectedCalibrationError.map { String(format: "%.3f", $0) } ?? "-"]]))
                 Console.outputLine(ReportRendering.evaluation(result.evaluation, labels: result.labels, title: "Evaluation"))
                 if !result.unreadable.isEmpty { Console.outputLine("\(result.unreadable.count) unreadable images skipped") }
+                Console.outputLine("backbone: \(classifier.backboneDescription)")
+                Console.outputLine("preprocessing: \(classifier.preprocessing.summary)")
             }
             if let html {
                 try ModelReports.write(try ModelReports.evaluationPage(result, folder: folder, classifier: classifier, extractor: extractor),
@@ -211,17 +215,24 @@ struct EvaluateCommand: ParsableCommand {
     }
 }
 
-/// `evaluate --json`: the evaluation's fields, plus `unreadable`, the files left out and why.
+/// `evaluate --json`: the evaluation's fields, plus `unreadable` (the files left out and why), the model's
+/// `preprocessing`, `backbone` (pretrained or fine-tuned, in words) and `fineTuning` (the record, when there is one).
 struct EvaluationOutput: Encodable {
     var evaluation: TrainingReport.SplitEvaluation
     var unreadable: [TrainingReport.Problem]
+    var preprocessing: ImagePreprocessing
+    var backbone: String
+    var fineTuning: FineTuningRecord?
 
-    private enum CodingKeys: String, CodingKey { case unreadable }
+    private enum CodingKeys: String, CodingKey { case unreadable, preprocessing, backbone, fineTuning }
 
     func encode(to encoder: Encoder) throws {
         try evaluation.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(unreadable, forKey: .unreadable)
+        try container.encode(preprocessing, forKey: .preprocessing)
+        try container.encode(backbone, forKey: .backbone)
+        try container.encodeIfPresent(fineTuning, forKey: .fineTuning)
     }
 }
 
@@ -249,13 +260,15 @@ struct InspectCommand: ParsableCommand {
             let report = classifier.trainingReport
             if json {
                 struct Summary: Encodable {
-                    var path: String, labels: [String], inputSide: Int, preprocessing: String, backbone: String
+                    var path: String, labels: [String], inputSide: Int, preprocessing: ImagePreprocessing, backbone: String
+                    var backboneTraining: String, fineTuning: FineTuningRecord?
                     var fileBytes: Int, created: String, workbenchVersion: String, temperature: Double
                     var confidenceThreshold: Double?, trainingReport: TrainingReport?
                 }
                 Console.output(try ReportRendering.json(Summary(
-                    path: model, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing.name,
-                    backbone: file.backboneName, fileBytes: size, created: file.creationDate,
+                    path: model, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing,
+                    backbone: file.backboneName, backboneTraining: classifier.backboneDescription, fineTuning: classifier.fineTuning,
+                    fileBytes: size, created: file.creationDate,
                     workbenchVersion: file.workbenchVersion, temperature: file.temperature,
                     confidenceThreshold: file.confidenceThreshold, trainingReport: report)))
                 return
@@ -263,7 +276,12 @@ struct InspectCommand: ParsableCommand {
             Console.outputLine("model        \(model)")
             Console.outputLine("labels       \(file.labels.joined(separator: ", ")) (\(file.labels.count))")
             Console.outputLine("input        \(file.preprocessing.inputSide) × \(file.preprocessing.inputSide) \(file.preprocessing.channelOrder), \(file.preprocessing.name)")
-            Console.outputLine("backbone     \(file.backboneName), \(file.backboneTensors.count) tensors")
+            Console.outputLine("preprocess   \(file.preprocessing.summary)")
+            Console.outputLine("backbone     \(file.backboneName), \(file.backboneTensors.count) tensors, \(classifier.backboneDescription)")
+            if let fineTuning = classifier.fineTuning {
+                Console.outputLine("fine-tuned   \(fineTuning.trainedTensorNames.count) tensors trained, from block \(fineTuning.firstTrainedBlock), \(fineTuning.epochs) epochs")
+                Console.outputLine("augmented    \(fineTuning.augmentations.isEmpty ? "none" : fineTuning.augmentations.joined(separator: ", "))")
+            }
             Console.outputLine("file size    \(String(format: "%.1f", Double(size) / 1_048_576)) MiB")
             Console.outputLine("created      \(file.creationDate) by Workbench \(file.workbenchVersion)")
             Console.outputLine("temperature  \(String(format: "%.4g", file.temperature)) (probabilities are softmax(logits / temperature))")

@@ -17,11 +17,15 @@ struct FeaturesCommand: ParsableCommand {
             With --shard I/N (or inside a Slurm array job) only that part of the images is embedded: \
             `workbench slurm features` fills the cache of a whole dataset this way.
 
+            --model embeds with a model file's backbone and preprocessing instead of set-up's pretrained network: \
+            a fine-tuned model's features are those its head sees.
+
             Examples:
               workbench features photo.jpg
               workbench features datasets/drawings --json -o features.jsonl
               workbench features drawing.png photo.jpg photos/ --threads 1
               workbench features datasets/drawings --fill-cache --shard 0/2
+              workbench features photo.jpg --model Drawings.wbmodel
             """)
 
     @Argument(help: ArgumentHelp("Image files or folders.", valueName: "image-or-folder"))
@@ -36,6 +40,9 @@ struct FeaturesCommand: ParsableCommand {
     @Flag(name: .long, help: "Store the features in the feature cache and write no vectors (see --shard).")
     var fillCache = false
 
+    @Option(name: .long, help: ArgumentHelp("Embed with this model file's backbone and preprocessing (default: set-up's pretrained backbone).", valueName: "model"))
+    var model: String?
+
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
     @OptionGroup var skipping: StrictOption
@@ -43,6 +50,13 @@ struct FeaturesCommand: ParsableCommand {
 
     func validate() throws {
         if fillCache, json || output != nil { throw ValidationError("--fill-cache writes no vectors: leave out --json and -o") }
+        if model != nil, backboneOptions.backbone != nil { throw ValidationError("--model brings its own backbone: leave out --backbone") }
+    }
+
+    /// The model file's backbone (with its preprocessing) when --model is given, else set-up's.
+    private func backbone() throws -> Backbone {
+        if let model { return try Classifier.load(path: model).backbone }
+        return try backboneOptions.load()
     }
 
     func run() throws {
@@ -61,7 +75,7 @@ struct FeaturesCommand: ParsableCommand {
             for problem in list.unreadable { Console.warn("\(problem)") }
             if fillCache { return try fill(list) }
             // Embedding is a raw measurement: always computed, never served from the training cache.
-            let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: false)
+            let extractor = compute.extractor(backbone: try backbone(), usesCache: false)
             let sink = try output.map { path throws(OutputFile.Failure) in try OutputFile.open(path: path) } ?? Console.standardOutput
             let progress = ProgressBar(total: list.files.count, label: "features")
             var failures = list.unreadable.count
@@ -105,7 +119,7 @@ struct FeaturesCommand: ParsableCommand {
     }
 
     private func fill(_ list: ImageFileList) throws {
-        let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: true)
+        let extractor = compute.extractor(backbone: try backbone(), usesCache: true)
         let progress = ProgressBar(total: list.files.count, label: "features")
         let outcome = try FeatureCacheFill.fill(paths: list.files, extractor: extractor, strict: skipping.strict,
                                                 progress: { done, _ in progress.update(completed: done) },

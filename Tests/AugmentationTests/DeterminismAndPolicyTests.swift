@@ -15,7 +15,7 @@ final class DeterminismAndPolicyTests: XCTestCase {
 
     func testViewsAreTheSameWhateverTheThreadsOrderAndBatch() throws {
         let inputs = try AugmentedInputs(images: images(), policy: .fineTuningDefault, seed: 42)
-        let count = Preprocessing.inputCount
+        let count = ImagePreprocessing.efficientNetLite0.inputCount
         let reference = try inputs.inputs(images: [0, 1, 2, 3, 4, 5], epoch: 4, threads: 1)
         for threads in [2, 3, 6] {
             XCTAssertEqual(try inputs.inputs(images: [0, 1, 2, 3, 4, 5], epoch: 4, threads: threads), reference, "\(threads) threads")

@@ -32,14 +32,14 @@ final class PreprocessingEquivalenceTests: XCTestCase {
         let paths = try files(in: folder)
         XCTAssertGreaterThan(paths.count, 15)
         let expected = try paths.flatMap { path in
-            Preprocessing.networkInput(from: try ImageLoader.load(path: path, options: Preprocessing.decodeOptions(maximumPixels: 300_000_000)))
+            ImagePreprocessing.efficientNetLite0.networkInput(from: try ImageLoader.load(path: path, options: ImagePreprocessing.efficientNetLite0.decodeOptions(maximumPixels: 300_000_000)))
         }
         let inputs = try AugmentedInputs(paths: paths, policy: .none, seed: 5, threads: 2)
         XCTAssertEqual(inputs.keptCount, paths.count)
         XCTAssertEqual(try inputs.inputs(images: Array(paths.indices), epoch: 3, threads: 2), expected)
         // Nothing held (every view decodes its file again), and transforms present at zero strength: the same
         // inputs (on the generated files, which take the box-reduction, square and tiny paths).
-        let count = Preprocessing.inputCount
+        let count = ImagePreprocessing.efficientNetLite0.inputCount
         let generated = Array(paths.indices.suffix(4))
         let expectedGenerated = Array(expected[(generated[0] * count)...])
         let decodedAgain = try AugmentedInputs(paths: paths, policy: .none, seed: 5, memoryBudget: 0, threads: 2)

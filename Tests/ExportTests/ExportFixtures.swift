@@ -91,7 +91,7 @@ enum ExportFixtures {
     /// Workbench's probabilities: `network.features` on `(pixel − 127) / 128`, then
     /// `softmax((W·((f − mean) / scale) + b) / temperature)` in double precision, unfolded.
     static func workbenchProbabilities(_ images: [TestImage], model: ModelFile, network: EfficientNetLite0) -> [[Float]] {
-        let input = images.flatMap { $0.pixels.map { (Float($0) - Preprocessing.mean) / Preprocessing.standardDeviation } }
+        let input = images.flatMap { $0.pixels.map { (Float($0) - 127) / 128 } }
         let features = network.features(input, batch: images.count)
         let head = model.head, featureCount = head.featureDimension
         return images.indices.map { image in

@@ -22,7 +22,7 @@ final class CropDecodeAndFileSafetyTests: XCTestCase {
     /// already 224 × 224 taken as it is).
     private func reference(_ whole: RGBImage) -> RGBImage {
         if whole.width == 224 && whole.height == 224 { return whole }
-        return Resize.bicubic(whole, crop: CenterCrop(width: whole.width, height: whole.height), outputSide: 224)
+        return Resize.bicubic(whole, crop: CenterCrop(width: whole.width, height: whole.height, outputSide: 224, padding: 32), outputSide: 224)
     }
 
     private func writeGradientPNG(_ name: String, width: Int, height: Int) throws -> String {
@@ -79,11 +79,11 @@ final class CropDecodeAndFileSafetyTests: XCTestCase {
     // MARK: - Images 1 pixel wide or high
 
     func testOnePixelWideOrHighImagesKeepAOnePixelCrop() throws {
-        XCTAssertEqual(CenterCrop(width: 1, height: 50), CenterCrop(left: 0, top: 25, side: 1))
-        XCTAssertEqual(CenterCrop(width: 50, height: 1), CenterCrop(left: 25, top: 0, side: 1))
-        XCTAssertEqual(CenterCrop(width: 1, height: 1), CenterCrop(left: 0, top: 0, side: 1))
-        XCTAssertEqual(CenterCrop(width: 2, height: 9), CenterCrop(left: 1, top: 4, side: 1), "Int(0.875 · 2) = 1")
-        XCTAssertEqual(CenterCrop(width: 0, height: 9).side, 0, "no pixels, no crop")
+        XCTAssertEqual(CenterCrop(width: 1, height: 50, outputSide: 224, padding: 32), CenterCrop(left: 0, top: 25, side: 1))
+        XCTAssertEqual(CenterCrop(width: 50, height: 1, outputSide: 224, padding: 32), CenterCrop(left: 25, top: 0, side: 1))
+        XCTAssertEqual(CenterCrop(width: 1, height: 1, outputSide: 224, padding: 32), CenterCrop(left: 0, top: 0, side: 1))
+        XCTAssertEqual(CenterCrop(width: 2, height: 9, outputSide: 224, padding: 32), CenterCrop(left: 1, top: 4, side: 1), "Int(0.875 · 2) = 1")
+        XCTAssertEqual(CenterCrop(width: 0, height: 9, outputSide: 224, padding: 32).side, 0, "no pixels, no crop")
     }
 
     func testOnePixelWideAndHighPNGsBecomeUniformNetworkInputs() throws {

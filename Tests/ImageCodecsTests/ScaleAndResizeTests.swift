@@ -6,10 +6,10 @@ import XCTest
 final class ScaleAndResizeTests: XCTestCase {
     func testCenterCropMatchesTheReferenceRule() {
         // side = Int(0.875 · min), offsets round half up.
-        XCTAssertEqual(CenterCrop(width: 1000, height: 700), CenterCrop(left: 194, top: 44, side: 612))
-        XCTAssertEqual(CenterCrop(width: 300, height: 200), CenterCrop(left: 63, top: 13, side: 175))
-        XCTAssertEqual(CenterCrop(width: 256, height: 256), CenterCrop(left: 16, top: 16, side: 224))
-        XCTAssertEqual(CenterCrop(width: 257, height: 300), CenterCrop(left: 17, top: 38, side: 224))
+        XCTAssertEqual(CenterCrop(width: 1000, height: 700, outputSide: 224, padding: 32), CenterCrop(left: 194, top: 44, side: 612))
+        XCTAssertEqual(CenterCrop(width: 300, height: 200, outputSide: 224, padding: 32), CenterCrop(left: 63, top: 13, side: 175))
+        XCTAssertEqual(CenterCrop(width: 256, height: 256, outputSide: 224, padding: 32), CenterCrop(left: 16, top: 16, side: 224))
+        XCTAssertEqual(CenterCrop(width: 257, height: 300, outputSide: 224, padding: 32), CenterCrop(left: 17, top: 38, side: 224))
     }
 
     func testLargeJPEGIsDecodedAtTheSmallestSufficientDCTScale() throws {
@@ -17,7 +17,7 @@ final class ScaleAndResizeTests: XCTestCase {
         let path = try Fixtures.path("jpeg_large_4000x3000.jpg")
         let image = try ImageLoader.load(path: path)
         XCTAssertEqual([image.width, image.height], [1000, 750])
-        XCTAssertGreaterThanOrEqual(CenterCrop(width: image.width, height: image.height).side, 448)
+        XCTAssertGreaterThanOrEqual(CenterCrop(width: image.width, height: image.height, outputSide: 224, padding: 32).side, 448)
 
         let full = try ImageLoader.load(path: path, options: DecodeOptions(minimumCropSide: nil))
         XCTAssertEqual([full.width, full.height], [4000, 3000])
@@ -31,7 +31,7 @@ final class ScaleAndResizeTests: XCTestCase {
         // Pillow computes in 22-bit fixed point, this code in double: at most one level apart.
         for (width, height) in [(1000, 700), (300, 200)] {
             let source = testPattern(width: width, height: height)
-            let crop = CenterCrop(width: width, height: height)
+            let crop = CenterCrop(width: width, height: height, outputSide: 224, padding: 32)
             let resized = Resize.bicubic(source, crop: crop, outputSide: 224)
             let golden = try ImageLoader.load(path: try Fixtures.path("resize_pattern_\(width)x\(height).expected.png"),
                                               options: DecodeOptions(minimumCropSide: nil))
@@ -47,7 +47,7 @@ final class ScaleAndResizeTests: XCTestCase {
         for (width, height, outputSide) in [(90, 70, 24), (50, 40, 35), (20, 30, 41), (64, 64, 56)] {
             let pixels = (0..<(width * height * 3)).map { _ in UInt8.random(in: 40...215, using: &generator) }
             let image = RGBImage(width: width, height: height, pixels: pixels)
-            let crop = CenterCrop(width: width, height: height)
+            let crop = CenterCrop(width: width, height: height, outputSide: 224, padding: 32)
             assertPixelsClose(Resize.bicubic(image, crop: crop, outputSide: outputSide),
                               Resize.referenceBicubic(image, crop: crop, outputSide: outputSide),
                               tolerance: 1, "\(width)×\(height) → \(outputSide)")
@@ -56,7 +56,7 @@ final class ScaleAndResizeTests: XCTestCase {
 
     func testResizeOfUniformImageIsUniform() {
         let image = RGBImage(width: 80, height: 60, pixels: [UInt8](repeating: 77, count: 80 * 60 * 3))
-        let resized = Resize.bicubic(image, crop: CenterCrop(width: 80, height: 60), outputSide: 13)
+        let resized = Resize.bicubic(image, crop: CenterCrop(width: 80, height: 60, outputSide: 224, padding: 32), outputSide: 13)
         XCTAssertEqual(Set(resized.pixels), [77])
     }
 

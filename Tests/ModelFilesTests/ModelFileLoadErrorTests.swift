@@ -1,5 +1,6 @@
 import FileFormats
 import Foundation
+import ImageCodecs
 import ModelFiles
 import XCTest
 
@@ -155,5 +156,31 @@ final class ModelFileLoadErrorTests: XCTestCase {
         XCTAssertTrue(loadError(container { $0.metadata["preprocessing"] = #"{"name":"x"}"# })
             .hasPrefix("preprocessing metadata is not a valid description"))
         XCTAssertEqual(loadError(container { $0.metadata["training_report"] = "{oops" }), "the training report is not valid JSON")
+    }
+
+    /// A version-3 description that this build cannot perform is refused naming the field, not silently run with
+    /// other numbers.
+    func testPreprocessingThisBuildCannotPerformIsRefusedNamingTheField() throws {
+        let valid = ImagePreprocessing.efficientNetLite0.canonicalJSON
+        let cases: [(String, String, String)] = [
+            (#""version":1"#, #""version":2"#, "preprocessing 'version' is 2; this build reads preprocessing version 1"),
+            (#""name":"tf_crop_pad32""#, #""name":"inception_crop""#,
+             "preprocessing 'name' is 'inception_crop'; this build performs only 'tf_crop_pad32'"),
+            (#""resample":"bicubic-antialiased""#, #""resample":"nearest""#,
+             "preprocessing 'resample' is 'nearest'; this build performs only 'bicubic-antialiased'"),
+            (#""channelOrder":"RGB""#, #""channelOrder":"BGR""#, "preprocessing 'channelOrder' is 'BGR'; this build performs only 'RGB'"),
+            (#""alphaBackground":[255,255,255]"#, #""alphaBackground":[0,0,0]"#,
+             "preprocessing 'alphaBackground' is [0, 0, 0]; this build composites only onto [255, 255, 255]"),
+            (#""std":[128,128,128]"#, #""std":[128,0,128]"#, "preprocessing 'std' is [128.0, 0.0, 128.0], not 3 finite non-zero numbers"),
+        ]
+        for (field, replacement, message) in cases {
+            XCTAssertTrue(valid.contains(field), "\(field) in \(valid)")
+            let edited = valid.replacingOccurrences(of: field, with: replacement)
+            XCTAssertEqual(loadError(container { $0.metadata["preprocessing"] = edited }), message)
+        }
+        let withoutVersion = valid.replacingOccurrences(of: #","version":1"#, with: "")
+        XCTAssertEqual(loadError(container { $0.metadata["preprocessing"] = withoutVersion }),
+                       "preprocessing metadata is not a valid description (JSON object with version, name, inputSide, "
+                       + "cropPadding, resample, mean, std, channelOrder, alphaBackground): 'version' is missing")
     }
 }

@@ -87,6 +87,9 @@ final class ModelFileTests: XCTestCase {
         XCTAssertEqual(object["mean"] as? [Double], [127, 127, 127])
         XCTAssertEqual(object["std"] as? [Double], [128, 128, 128])
         XCTAssertEqual(object["channelOrder"] as? String, "RGB")
+        XCTAssertEqual(object["version"] as? Int, 1)
+        XCTAssertEqual(object["alphaBackground"] as? [Int], [255, 255, 255])
+        XCTAssertEqual(object.count, 9, "exactly the value's fields: \(object.keys.sorted())")
     }
 
     func testEqualContentGivesIdenticalBytes() throws {

@@ -31,12 +31,12 @@ enum ModelFixtures {
     static func networkInput(_ name: String) throws -> [Float] {
         let image = try ImageLoader.load(path: fixture("\(name)_224.png").path)
         XCTAssertEqual([image.width, image.height], [224, 224], "\(name)_224.png should be the network's input size")
-        return Preprocessing.networkInput(from: image)
+        return ImagePreprocessing.efficientNetLite0.networkInput(from: image)
     }
 
     /// A full-size fixture image (`NAME.png` or `NAME.jpg`) through Workbench's own decoding and preprocessing.
     static func preprocessedInput(_ fileName: String) throws -> [Float] {
-        Preprocessing.networkInput(from: try ImageLoader.load(path: fixture(fileName).path))
+        ImagePreprocessing.efficientNetLite0.networkInput(from: try ImageLoader.load(path: fixture(fileName).path))
     }
 
     /// The reference numbers for one image from `golden.json`.

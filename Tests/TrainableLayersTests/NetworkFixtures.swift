@@ -26,7 +26,7 @@ enum NetworkFixtures {
     /// The reference's exact 224×224 inputs `NAME_224.png`, normalised, as one NHWC batch.
     static func goldenImages(_ names: [String]) throws -> Tensor<Float> {
         let values = try names.flatMap { name in
-            Preprocessing.networkInput(from: try ImageLoader.load(path: modelsFixture("\(name)_224.png").path))
+            ImagePreprocessing.efficientNetLite0.networkInput(from: try ImageLoader.load(path: modelsFixture("\(name)_224.png").path))
         }
         return Tensor(shape: [names.count, 224, 224, 3], storage: values)
     }

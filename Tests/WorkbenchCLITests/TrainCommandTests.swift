@@ -32,6 +32,26 @@ final class TrainCommandTests: XCTestCase {
         try WorkbenchBinary.run(arguments, environment: environment, file: file, line: line)
     }
 
+    /// Copies the model file `source` to `destination` through Python's safetensors, running `script` with
+    /// `tensors` (name → numpy array) and `metadata` (name → string) in scope, and `json` imported.
+    private func editModel(_ source: String, into destination: String, script: String,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let edit = Process()
+        edit.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
+        edit.arguments = ["-c", """
+            import json, sys
+            from safetensors import safe_open
+            from safetensors.numpy import load_file, save_file
+            with safe_open(sys.argv[1], "np") as f: metadata = f.metadata()
+            tensors = load_file(sys.argv[1])
+            exec(sys.argv[3])
+            save_file(tensors, sys.argv[2], metadata=metadata)
+            """, source, destination, script]
+        try edit.run()
+        edit.waitUntilExit()
+        XCTAssertEqual(edit.terminationStatus, 0, "editing \(source)", file: file, line: line)
+    }
+
     func testTrainEvaluateClassifyInspect() throws {
         let model = folder.appendingPathComponent("Tiny.wbmodel").path
         let reportPath = folder.appendingPathComponent("report.json").path
@@ -103,6 +123,59 @@ final class TrainCommandTests: XCTestCase {
         XCTAssertTrue(inspect.standardOutput.contains("224"), inspect.standardOutput)
         XCTAssertTrue(inspect.standardOutput.contains("temperature  "), inspect.standardOutput)
         XCTAssertTrue(inspect.standardOutput.contains("threshold    none"), inspect.standardOutput)
+        XCTAssertTrue(inspect.standardOutput.contains("preprocess   tf_crop_pad32 (version 1): 224×224 RGB, centre crop 224/256, "
+                                                      + "bicubic-antialiased, (x − [127, 127, 127]) / [128, 128, 128], alpha onto (255, 255, 255)"),
+                      inspect.standardOutput)
+        XCTAssertTrue(inspect.standardOutput.contains("pretrained ImageNet weights (frozen)"), inspect.standardOutput)
+        let inspectJSON = try run(["inspect", model, "--json"])
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inspectJSON.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual((summary["preprocessing"] as? [String: Any])?["version"] as? Int, 1)
+        XCTAssertNil(summary["fineTuning"])
+
+        // The same model with block 15 and the head convolution "fine-tuned" (weights scaled by 1.2, with the
+        // record): inspect shows the record, and classify computes with the stored backbone, not set-up's.
+        let tuned = folder.appendingPathComponent("Tuned.wbmodel").path
+        try editModel(model, into: tuned, script: """
+            names = sorted(n for n in tensors if n.startswith("backbone._blocks.15.") or n.startswith("backbone._conv_head.") or n.startswith("backbone._bn1."))
+            for n in names:
+                if n.endswith("conv.weight") or n.endswith("_conv_head.weight"): tensors[n] = tensors[n] * 1.2
+            metadata["fine_tuning"] = json.dumps({"firstTrainedBlock": 15, "trainedTensorNames": [n[len("backbone."):] for n in names],
+                                                  "epochs": 4, "augmentations": ["horizontal flip", "blur"]})
+            """)
+        let tunedInspect = try run(["inspect", tuned])
+        XCTAssertEqual(tunedInspect.status, 0, tunedInspect.standardError)
+        for fragment in ["fine-tuned from block 15: block 15 and the final 1×1 convolution, 4 epochs, augmentations: horizontal flip, blur",
+                         "augmented    horizontal flip, blur"] {
+            XCTAssertTrue(tunedInspect.standardOutput.contains(fragment), "\(fragment) missing from: \(tunedInspect.standardOutput)")
+        }
+        let tunedEvaluation = try run(["evaluate", tuned, dataset.appendingPathComponent("Testing Data").path, "--json"])
+        XCTAssertEqual(tunedEvaluation.status, 0, tunedEvaluation.standardError)
+        let tunedReport = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tunedEvaluation.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual((tunedReport["fineTuning"] as? [String: Any])?["firstTrainedBlock"] as? Int, 15)
+        XCTAssertEqual((tunedReport["backbone"] as? String)?.hasPrefix("fine-tuned from block 15"), true, "\(tunedReport["backbone"] ?? "")")
+        XCTAssertEqual((tunedReport["preprocessing"] as? [String: Any])?["alphaBackground"] as? [Int], [255, 255, 255])
+        XCTAssertNil(evaluation["fineTuning"], "a frozen model has no record")
+
+        // features --model embeds with the model's backbone: the frozen model's equal set-up's, the tuned one's differ.
+        let image = dataset.appendingPathComponent("Testing Data/cat").path
+        func features(_ extra: [String]) throws -> [Double] {
+            let outcome = try run(["features", image, "--json"] + extra)
+            XCTAssertEqual(outcome.status, 0, outcome.standardError)
+            let line = try XCTUnwrap(outcome.standardOutput.split(separator: "\n").first)
+            return try XCTUnwrap((JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["features"] as? [Double])
+        }
+        let pretrained = try features([]), frozen = try features(["--model", model]), fineTuned = try features(["--model", tuned])
+        XCTAssertEqual(frozen, pretrained)
+        XCTAssertGreaterThan(zip(fineTuned, pretrained).map { abs($0 - $1) }.max() ?? 0, 0.01)
+
+        // The unlikely label's confidence is far from saturation, so a changed backbone shows in it.
+        let tunedScore = try run(["classify", tuned, testingCat, "--label", "espresso", "--json"])
+        XCTAssertEqual(tunedScore.status, 0, tunedScore.standardError)
+        let frozenConfidence = try XCTUnwrap(first["confidence"] as? Double)
+        let tunedFirst = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tunedScore.standardOutput.split(separator: "\n")[0].utf8)) as? [String: Any])
+        let tunedConfidence = try XCTUnwrap(tunedFirst["confidence"] as? Double)
+        XCTAssertGreaterThan(abs(tunedConfidence - frozenConfidence) / max(tunedConfidence, frozenConfidence), 0.01,
+                             "classify must use the model file's (changed) backbone: \(frozenConfidence) vs \(tunedConfidence)")
 
         // No threshold was asked for: --abstain and --min-confidence auto refuse with one line.
         let abstain = try run(["classify", model, testingCat, "--abstain"])
@@ -252,6 +325,19 @@ final class TrainCommandTests: XCTestCase {
             XCTAssertTrue(outcome.standardError.contains(fragment), "\(name): \(outcome.standardError)")
             XCTAssertTrue(outcome.standardOutput.isEmpty, name)
         }
+        // A preprocessing this build cannot perform at the backbone's input size: one line naming file and field.
+        let resized = folder.appendingPathComponent("resized.wbmodel").path
+        try editModel(model, into: resized, script: """
+            recipe = json.loads(metadata["preprocessing"]); recipe["inputSide"] = 256
+            metadata["preprocessing"] = json.dumps(recipe)
+            """)
+        for arguments in [["classify", resized, image], ["export", resized, "--format", "onnx", "-o", folder.appendingPathComponent("resized.onnx").path]] {
+            let outcome = try run(arguments)
+            XCTAssertEqual(outcome.status, 1, arguments[0])
+            XCTAssertEqual(outcome.errorLines, ["workbench: \(resized): preprocessing 'inputSide' is 256; the backbone takes 224"],
+                           arguments[0])
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("resized.onnx").path))
         let missing = try run(["classify", folder.appendingPathComponent("absent.wbmodel").path, image])
         XCTAssertEqual(missing.status, 1)
         let unknownLabel = try run(["classify", model, image, "--label", "dog"])
