@@ -102,7 +102,10 @@ def held_out_accuracy(record):
     return float("nan")
 
 
-print(f"fine-tuning against the best frozen head; fine-tune options: --fine-tune {options}".rstrip())
+if "finetuned" in kinds:
+    print(f"fine-tuning against the best frozen head; fine-tuning run: workbench train DATASET --fine-tune {options}".rstrip())
+else:
+    print("frozen heads only: this build of workbench has no --fine-tune")
 print(f"{'dataset':10s} {'train':>5s} {'test':>4s} {'frozen':>7s} {'aug 2':>7s} {'fine-tuned':>10s} {'gain':>6s} "
       f"{'images':>6s}  {'wall s (frozen/aug/fine-tune)':>30s}  held-out accuracy: probe → epochs (kept)")
 missing = "--fine-tune" if "finetuned" not in kinds else None
