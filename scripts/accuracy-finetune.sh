@@ -19,8 +19,10 @@
 # the fine-tuning's held-out accuracy before (linear probe) and after each epoch with the epoch kept, and the wall
 # time of every run (several helpers share this machine's cores: compare times within one run of this script).
 #
-# Usage: scripts/accuracy-finetune.sh [DATASET ...]   (default: emoticons weather photos)
+# Usage: scripts/accuracy-finetune.sh [DATASET ...]   (default: emoticons weather photos; on 2 busy cores, about
+#                                                      10-20 minutes per dataset with --fine-tune)
 #        FINETUNE_OPTIONS="--epochs 10" scripts/accuracy-finetune.sh emoticons
+#        WORKBENCH=path/to/workbench scripts/accuracy-finetune.sh   (another build; set-up's build is then skipped)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python3  # set-up's venv
@@ -28,8 +30,13 @@ datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather photos)
 read -r -a finetune_options <<< "${FINETUNE_OPTIONS:-}"
 
-scripts/setup.sh
-workbench=.build/release/workbench
+if [ -n "${WORKBENCH:-}" ]; then
+    workbench=$WORKBENCH
+    "$python" -c "import PIL" 2>/dev/null || { echo "accuracy-finetune: run scripts/setup.sh first (.venv/)" >&2; exit 1; }
+else
+    scripts/setup.sh
+    workbench=.build/release/workbench
+fi
 work=.build/accuracy-finetune
 mkdir -p "$work"
 help=$("$workbench" train --help)
@@ -130,7 +137,8 @@ for name in names:
             start = next((record[key] for key in ("initialHeldOutAccuracy", "frozenHeldOutAccuracy", "startHeldOutAccuracy")
                           if key in record), float("nan"))
             kept = next((record[key] for key in ("bestEpoch", "keptEpoch", "epochKept") if key in record), "?")
-            held = f"{100 * start:.0f} → {history} (epoch {kept} kept)"
+            kept_frozen = " — frozen model kept" if record.get("keptFrozenModel") else ""
+            held = f"{100 * start:.0f} → {history} (epoch {kept} kept{kept_frozen})"
         else:
             held = "(no per-epoch record in the report)"
     else:
