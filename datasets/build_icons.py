@@ -141,9 +141,13 @@ NEAR_DUPLICATE = 5  # pixels of 32 × 32 thumbnails that differ by more than 64 
 def rsvg_convert() -> str:
     path = shutil.which("rsvg-convert")
     if path is None:
+        if os.geteuid() != 0:
+            sys.exit("datasets: SVG icons need rsvg-convert: sudo apt-get install librsvg2-bin, then run this again")
         print("datasets: installing Debian's librsvg2-bin (rsvg-convert) to render SVG icons", file=sys.stderr)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "librsvg2-bin"], check=True, capture_output=True)
+        installed = subprocess.run(["apt-get", "install", "-y", "-qq", "librsvg2-bin"], capture_output=True, text=True)
         path = shutil.which("rsvg-convert")
+        if path is None:
+            sys.exit(f"datasets: apt-get install librsvg2-bin failed: {installed.stderr.strip()}")
     return path
 
 
@@ -181,12 +185,18 @@ def size_of(path: pathlib.Path) -> int:
 def icon_theme_sources(package: str, folder: str, names: dict):
     """(source, label, path) for the icons of one theme package: per name the largest drawing, the smallest of at
     least 22 px and the largest symbolic one."""
-    icons = debian_package_root(package) / "usr/share/icons"
+    root = debian_package_root(package)
+    icons = root / "usr/share/icons"
     if not icons.is_dir():
         return
+    owned = None
+    if root == pathlib.Path("/"):
+        # An installed package shares /usr/share/icons with every other theme: take only the files it owns.
+        listing = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True, check=True)
+        owned = {pathlib.Path(line) for line in listing.stdout.splitlines()}
     for theme in sorted(path for path in icons.iterdir() if path.is_dir() and "dark" not in path.name.lower()):
         files = [path for path in theme.rglob("*") if path.suffix in (".png", ".svg", ".svgz")
-                 and folder in path.parts]
+                 and folder in path.parts and (owned is None or path in owned)]
         by_stem = {}
         for path in files:
             by_stem.setdefault(path.stem, []).append(path)

@@ -10,17 +10,23 @@
 # The hard datasets are split by source (an icon theme, a smiley theme, an emoji set goes wholly to training or to
 # testing), so testing images are drawn in styles the model never saw.
 #
-# Per dataset: the frozen head with default settings (`workbench train`, issue 11's selection), the frozen head with
-# `--augment 2` when this build has that option, and `workbench train --fine-tune` with its defaults (plus
-# $FINETUNE_OPTIONS, one setting for every dataset, printed in the header). The best frozen head is whichever frozen
+# Per dataset: the frozen head with default settings (`workbench train`, issue 11's selection; `base`: the same from
+# $BASELINE_WORKBENCH when given), the frozen head with `--augment 2` when this build has that option, and
+# `workbench train --fine-tune` with its defaults (plus $FINETUNE_OPTIONS, one setting for every dataset, printed in
+# the header). The best frozen head is whichever frozen
 # run scored higher on the testing images: choosing it by the testing score favours the frozen side, so the gain
 # shown is, if anything, understated. Nothing else looks at the testing images. Printed: training and testing
 # counts, each run's testing accuracy, the gain of fine-tuning over the best frozen head in points and in images,
 # the fine-tuning's held-out accuracy before (linear probe) and after each epoch with the epoch kept, and the wall
 # time of every run (several helpers share this machine's cores: compare times within one run of this script).
 #
-# Usage: scripts/accuracy-finetune.sh [DATASET ...]   (default: emoticons weather photos)
+# Usage: scripts/accuracy-finetune.sh [DATASET ...]   (default: emoticons weather photos; on 2 busy cores, about
+#                                                      10-20 minutes per dataset with --fine-tune)
 #        FINETUNE_OPTIONS="--epochs 10" scripts/accuracy-finetune.sh emoticons
+#        WORKBENCH=path/to/workbench scripts/accuracy-finetune.sh   (another build; set-up's build is then skipped)
+#        BASELINE_WORKBENCH=path/to/workbench ...   (also the frozen head of another build, e.g. main's, when the
+#                                                     build under test changed the frozen head too; it counts among
+#                                                     the frozen heads the best is taken from)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python3  # set-up's venv
@@ -28,8 +34,13 @@ datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather photos)
 read -r -a finetune_options <<< "${FINETUNE_OPTIONS:-}"
 
-scripts/setup.sh
-workbench=.build/release/workbench
+if [ -n "${WORKBENCH:-}" ]; then
+    workbench=$WORKBENCH
+    "$python" -c "import PIL" 2>/dev/null || { echo "accuracy-finetune: run scripts/setup.sh first (.venv/)" >&2; exit 1; }
+else
+    scripts/setup.sh
+    workbench=.build/release/workbench
+fi
 work=.build/accuracy-finetune
 mkdir -p "$work"
 help=$("$workbench" train --help)
@@ -58,12 +69,19 @@ run() {
 }
 
 kinds=(frozen)
+[ -n "${BASELINE_WORKBENCH:-}" ] && kinds+=(baseline)
 has_option "--augment" && kinds+=(augment2)
 has_option "--fine-tune" && kinds+=(finetuned)
 for name in "${datasets[@]}"; do
     build "$name"
     rm -f "$work/$name".*.json "$work/$name".*.seconds
     run "$name" frozen
+    if [ -n "${BASELINE_WORKBENCH:-}" ]; then
+        saved=$workbench
+        workbench=$BASELINE_WORKBENCH
+        run "$name" baseline
+        workbench=$saved
+    fi
     has_option "--augment" && run "$name" augment2 --augment 2
     has_option "--fine-tune" && run "$name" finetuned --fine-tune "${finetune_options[@]}"
 done
@@ -102,18 +120,23 @@ def held_out_accuracy(record):
     return float("nan")
 
 
-print(f"fine-tuning against the best frozen head; fine-tune options: --fine-tune {options}".rstrip())
-print(f"{'dataset':10s} {'train':>5s} {'test':>4s} {'frozen':>7s} {'aug 2':>7s} {'fine-tuned':>10s} {'gain':>6s} "
-      f"{'images':>6s}  {'wall s (frozen/aug/fine-tune)':>30s}  held-out accuracy: probe → epochs (kept)")
+if "finetuned" in kinds:
+    print(f"fine-tuning against the best frozen head; fine-tuning run: workbench train DATASET --fine-tune {options}".rstrip())
+else:
+    print("frozen heads only: this build of workbench has no --fine-tune")
+print(f"{'dataset':10s} {'train':>5s} {'test':>4s} {'frozen':>7s} {'base':>7s} {'aug 2':>7s} {'fine-tuned':>10s} "
+      f"{'gain':>6s} {'images':>6s}  {'wall s (frozen/base/aug/fine-tune)':>35s}  held-out accuracy: probe → epochs (kept)")
 missing = "--fine-tune" if "finetuned" not in kinds else None
 for name in names:
     frozen = report(name, "frozen")
+    baseline = report(name, "baseline")
     augmented = report(name, "augment2")
     tuned = report(name, "finetuned")
     count = frozen["testing"]["count"]
-    frozen_accuracies = [r["testing"]["accuracy"] for r in (frozen, augmented) if r is not None]
+    frozen_accuracies = [r["testing"]["accuracy"] for r in (frozen, baseline, augmented) if r is not None]
     best_frozen = max(frozen_accuracies)
     cells = [f"{100 * frozen['testing']['accuracy']:6.1f}%",
+             f"{100 * baseline['testing']['accuracy']:6.1f}%" if baseline else f"{'–':>7s}",
              f"{100 * augmented['testing']['accuracy']:6.1f}%" if augmented else f"{'–':>7s}"]
     if tuned is not None:
         accuracy = tuned["testing"]["accuracy"]
@@ -127,12 +150,15 @@ for name in names:
             start = next((record[key] for key in ("initialHeldOutAccuracy", "frozenHeldOutAccuracy", "startHeldOutAccuracy")
                           if key in record), float("nan"))
             kept = next((record[key] for key in ("bestEpoch", "keptEpoch", "epochKept") if key in record), "?")
-            held = f"{100 * start:.0f} → {history} (epoch {kept} kept)"
+            kept_frozen = " — frozen model kept" if record.get("keptFrozenModel") else ""
+            held = f"{100 * start:.0f} → {history} (epoch {kept} kept{kept_frozen})"
         else:
             held = "(no per-epoch record in the report)"
     else:
         fine, gains, held = f"{'–':>10s}", f"{'–':>6s} {'–':>6s}", f"(this build has no {missing})"
     walls = "/".join(f"{seconds(name, kind):.0f}" if (work / f"{name}.{kind}.seconds").exists() else "–"
-                     for kind in ("frozen", "augment2", "finetuned"))
-    print(f"{name:10s} {frozen['training']['count']:5d} {count:4d} {cells[0]} {cells[1]} {fine} {gains}  {walls:>30s}  {held}")
+                     for kind in ("frozen", "baseline", "augment2", "finetuned"))
+    print(f"{name:10s} {frozen['training']['count']:5d} {count:4d} {cells[0]} {cells[1]} {cells[2]} {fine} {gains}  "
+          f"{walls:>35s}  {held}")
+print("gain: fine-tuned minus the best frozen head (frozen, base, aug 2), in points of testing accuracy and in images")
 PY
