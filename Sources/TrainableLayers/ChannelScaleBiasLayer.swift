@@ -29,12 +29,7 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
     public var channels: Int { scale.shape[0] }
 
     /// What the backward pass reads: the input (for `∂scale`).
-    public struct Cache: Sendable {
-        /// The forward pass's input.
-        public let input: Tensor<Scalar>
-        /// A cache holding `input`.
-        public init(input: Tensor<Scalar>) { self.input = input }
-    }
+    public typealias Cache = InputCache<Scalar>
 
     /// The loss's gradient with respect to each parameter.
     public struct Gradients: Sendable, Equatable {

@@ -8,7 +8,7 @@ import TensorCore
 /// weights `[kernelSize, kernelSize, inputChannels, outputChannels]` (HWIO), which read as a matrix
 /// `[k·k·inputChannels, outputChannels]` multiply the patch matrix `[pixels, k·k·inputChannels]` (im2col).
 /// Backward: `∂W = Patchesᵀ·∂Y`; `∂X` is `∂Y·Wᵀ` scattered back from patches to pixels (col2im).
-public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
+public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWindowConvolution, Sendable {
     /// `[kernelSize, kernelSize, inputChannels, outputChannels]`.
     public var weights: Tensor<Scalar>
     /// Step between windows, the same on both axes.
@@ -18,45 +18,27 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable
 
     /// A layer with HWIO weights.
     public init(weights: Tensor<Scalar>, stride: Int, padding: PaddingRule = .tensorFlowSame) {
-        precondition(weights.rank == 4 && weights.shape[0] == weights.shape[1] && weights.shape[0] > 0,
-                     "ConvolutionLayer: weights must be [kernelSize, kernelSize, inputChannels, outputChannels]")
-        precondition(stride > 0, "ConvolutionLayer: stride must be positive")
+        Self.checkWindow(weights: weights, rank: 4, stride: stride, layer: "ConvolutionLayer",
+                         layout: "[kernelSize, kernelSize, inputChannels, outputChannels]")
         self.weights = weights
         self.stride = stride
         self.padding = padding
     }
 
-    /// Side of the square kernel.
-    public var kernelSize: Int { weights.shape[0] }
     /// Channels of the input.
     public var inputChannels: Int { weights.shape[2] }
     /// Channels of the output.
     public var outputChannels: Int { weights.shape[3] }
 
     /// What the backward pass reads: the input.
-    public struct Cache: Sendable {
-        /// The forward pass's input.
-        public let input: Tensor<Scalar>
-        /// A cache holding `input`.
-        public init(input: Tensor<Scalar>) { self.input = input }
-    }
+    public typealias Cache = InputCache<Scalar>
 
-    /// The loss's gradient with respect to each parameter.
-    public struct Gradients: Sendable, Equatable {
-        /// HWIO, like `weights`.
-        public var weights: Tensor<Scalar>
-    }
+    /// The loss's gradient with respect to each parameter, laid out like `weights`.
+    public typealias Gradients = WeightGradients<Scalar>
 
     /// The layer in another precision.
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type) -> ConvolutionLayer<Other> {
         ConvolutionLayer<Other>(weights: weights.converted(), stride: stride, padding: padding)
-    }
-
-    /// The padding and output size for an input of `height` × `width`.
-    public func geometry(height: Int, width: Int) -> (padding: Padding2D, outputHeight: Int, outputWidth: Int) {
-        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
-        let size = padding.outputSize(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
-        return (pad, size.height, size.width)
     }
 
     private func checkInput(_ input: Tensor<Scalar>) {

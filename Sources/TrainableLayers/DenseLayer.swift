@@ -24,12 +24,7 @@ public struct DenseLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     public var outputCount: Int { weights.shape[0] }
 
     /// What the backward pass reads: the input.
-    public struct Cache: Sendable {
-        /// The forward pass's input.
-        public let input: Tensor<Scalar>
-        /// A cache holding `input`.
-        public init(input: Tensor<Scalar>) { self.input = input }
-    }
+    public typealias Cache = InputCache<Scalar>
 
     /// The loss's gradient with respect to each parameter.
     public struct Gradients: Sendable, Equatable {

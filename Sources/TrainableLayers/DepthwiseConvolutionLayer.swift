@@ -9,7 +9,7 @@ import Layers
 /// Forward: `Y[n, oy, ox, c] = Σ_{ky, kx} X[n, oy·s − top + ky, ox·s − left + kx, c] · W[ky, kx, c]`, taps outside
 /// the image reading zero. Backward: `∂X` scatters each `∂Y` back through the same taps; `∂W[ky, kx, c]` sums
 /// `X·∂Y` over every output pixel the tap touched.
-public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
+public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWindowConvolution, Sendable {
     /// `[kernelSize, kernelSize, channels]`.
     public var weights: Tensor<Scalar>
     /// Step between windows, the same on both axes.
@@ -19,43 +19,25 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
     /// A layer with HWC weights `[kernelSize, kernelSize, channels]`.
     public init(weights: Tensor<Scalar>, stride: Int, padding: PaddingRule = .tensorFlowSame) {
-        precondition(weights.rank == 3 && weights.shape[0] == weights.shape[1] && weights.shape[0] > 0,
-                     "DepthwiseConvolutionLayer: weights must be [kernelSize, kernelSize, channels]")
-        precondition(stride > 0, "DepthwiseConvolutionLayer: stride must be positive")
+        Self.checkWindow(weights: weights, rank: 3, stride: stride, layer: "DepthwiseConvolutionLayer",
+                         layout: "[kernelSize, kernelSize, channels]")
         self.weights = weights
         self.stride = stride
         self.padding = padding
     }
 
-    /// Side of the square kernel.
-    public var kernelSize: Int { weights.shape[0] }
     /// Channels of input and output.
     public var channels: Int { weights.shape[2] }
 
     /// What the backward pass reads: the input.
-    public struct Cache: Sendable {
-        /// The forward pass's input.
-        public let input: Tensor<Scalar>
-        /// A cache holding `input`.
-        public init(input: Tensor<Scalar>) { self.input = input }
-    }
+    public typealias Cache = InputCache<Scalar>
 
-    /// The loss's gradient with respect to each parameter.
-    public struct Gradients: Sendable, Equatable {
-        /// `[kernelSize, kernelSize, channels]`, like `weights`.
-        public var weights: Tensor<Scalar>
-    }
+    /// The loss's gradient with respect to each parameter, laid out like `weights`.
+    public typealias Gradients = WeightGradients<Scalar>
 
     /// The layer in another precision.
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type) -> DepthwiseConvolutionLayer<Other> {
         DepthwiseConvolutionLayer<Other>(weights: weights.converted(), stride: stride, padding: padding)
-    }
-
-    /// The padding and output size for an input of `height` × `width`.
-    public func geometry(height: Int, width: Int) -> (padding: Padding2D, outputHeight: Int, outputWidth: Int) {
-        let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
-        let size = padding.outputSize(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
-        return (pad, size.height, size.width)
     }
 
     private func checkInput(_ input: Tensor<Scalar>) {

@@ -11,11 +11,6 @@ extension PointwiseConvolutionLayer {
     }
 }
 
-extension PointwiseConvolutionLayer.Gradients {
-    /// Adds another part of the batch's gradients.
-    public static func += (left: inout Self, right: Self) { left.weights += right.weights }
-}
-
 extension DepthwiseConvolutionLayer {
     /// Calls `rule` for each parameter with its gradient.
     public mutating func update(with gradients: Gradients, prefix: String = "", _ rule: ParameterUpdate<Scalar>) {
@@ -23,21 +18,11 @@ extension DepthwiseConvolutionLayer {
     }
 }
 
-extension DepthwiseConvolutionLayer.Gradients {
-    /// Adds another part of the batch's gradients.
-    public static func += (left: inout Self, right: Self) { left.weights += right.weights }
-}
-
 extension ConvolutionLayer {
     /// Calls `rule` for each parameter with its gradient.
     public mutating func update(with gradients: Gradients, prefix: String = "", _ rule: ParameterUpdate<Scalar>) {
         rule(prefix + "weights", &weights, gradients.weights)
     }
-}
-
-extension ConvolutionLayer.Gradients {
-    /// Adds another part of the batch's gradients.
-    public static func += (left: inout Self, right: Self) { left.weights += right.weights }
 }
 
 extension ChannelScaleBiasLayer {

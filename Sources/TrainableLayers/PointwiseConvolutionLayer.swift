@@ -23,18 +23,10 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
     public var outputChannels: Int { weights.shape[1] }
 
     /// What the backward pass reads: the input.
-    public struct Cache: Sendable {
-        /// The forward pass's input.
-        public let input: Tensor<Scalar>
-        /// A cache holding `input`.
-        public init(input: Tensor<Scalar>) { self.input = input }
-    }
+    public typealias Cache = InputCache<Scalar>
 
-    /// The loss's gradient with respect to each parameter.
-    public struct Gradients: Sendable, Equatable {
-        /// `[inputChannels, outputChannels]`, like `weights`.
-        public var weights: Tensor<Scalar>
-    }
+    /// The loss's gradient with respect to each parameter, laid out like `weights`.
+    public typealias Gradients = WeightGradients<Scalar>
 
     /// The layer in another precision.
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type) -> PointwiseConvolutionLayer<Other> {
