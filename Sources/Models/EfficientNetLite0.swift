@@ -159,27 +159,11 @@ public final class EfficientNetLite0: Sendable {
                     var height = 0, width = 0
                     // Early blocks, one image at a time; each image's last early output lands in its group slot.
                     for slot in 0..<count {
-                        var current = workspace, next = workspace + activationCapacity
                         let image = input.baseAddress! + (first + slot) * side * side * channels
-                        (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
-                        var firstBlock = 0
-                        if fusesStem {
-                            // The stem's rows are produced band by band inside block 0 (see InvertedResidual).
-                            InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
-                                                     input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
-                                                     expanded: expanded, spatial: spatial, next: followingLayer(0))
-                            (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
-                            firstBlock = 1
-                        } else {
-                            stem.forward(input: image, batch: 1, height: side, width: side, output: current)
-                        }
-                        for index in firstBlock..<lateStart {
-                            let block = blocks[index]
-                            block.forward(input: current, batch: 1, height: height, width: width, output: next,
-                                          expanded: expanded, spatial: spatial, next: followingLayer(index))
-                            (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
-                            swap(&current, &next)
-                        }
+                        let early = earlyForward(image: image, blocks: lateStart, workspace: workspace, expanded: expanded,
+                                                 spatial: spatial)
+                        (height, width) = (early.height, early.width)
+                        let current = early.output
                         let floats = height * width * (lateStart > 0 ? blocks[lateStart - 1].specification.outputChannels
                                                                      : EfficientNetLite0Architecture.stemChannels)
                         (lateCurrent + slot * lateCapacity).update(from: current, count: floats)
@@ -243,32 +227,46 @@ public final class EfficientNetLite0: Sendable {
         input.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { output in
                 for item in 0..<batch {
-                    var current = workspace, next = workspace + activationCapacity
                     let image = input.baseAddress! + item * side * side * channels
-                    var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
-                    var firstBlock = 0
-                    if fusesStem && index > 0 {
-                        InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
-                                                 input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
-                                                 expanded: expanded, spatial: spatial, next: followingLayer(0))
-                        (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
-                        firstBlock = 1
-                    } else {
-                        stem.forward(input: image, batch: 1, height: side, width: side, output: current)
-                    }
-                    for blockIndex in firstBlock..<index {
-                        let block = blocks[blockIndex]
-                        block.forward(input: current, batch: 1, height: height, width: width, output: next,
-                                      expanded: expanded, spatial: spatial, next: followingLayer(blockIndex))
-                        (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
-                        swap(&current, &next)
-                    }
+                    let (current, height, width) = earlyForward(image: image, blocks: index, workspace: workspace,
+                                                                expanded: expanded, spatial: spatial)
                     precondition(height == shape.side && width == shape.side, "EfficientNetLite0.blockInputs: block input size")
                     (output.baseAddress! + item * floats).update(from: current, count: floats)
                 }
             }
         }
         return output
+    }
+
+    /// One image `[224, 224, 3]` through the stem and blocks `0..<end`, one at a time, alternating between the
+    /// two activation buffers at `workspace`; `features` (its early blocks) and `blockInputs` share it so the two
+    /// stay the same arithmetic. Returns the buffer holding the last output and that output's height and width.
+    @inline(__always)
+    private func earlyForward(image: UnsafePointer<Float>, blocks end: Int, workspace: UnsafeMutablePointer<Float>,
+                              expanded: UnsafeMutablePointer<Float>,
+                              spatial: UnsafeMutablePointer<Float>) -> (output: UnsafeMutablePointer<Float>, height: Int, width: Int) {
+        let side = Self.inputSide
+        var current = workspace, next = workspace + activationCapacity
+        var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
+        var firstBlock = 0
+        if fusesStem && end > 0 {
+            // The stem's rows are produced band by band inside block 0 (see InvertedResidual).
+            InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
+                                     input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
+                                     expanded: expanded, spatial: spatial, next: followingLayer(0))
+            (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
+            firstBlock = 1
+        } else {
+            stem.forward(input: image, batch: 1, height: side, width: side, output: current)
+        }
+        for index in firstBlock..<end {
+            let block = blocks[index]
+            block.forward(input: current, batch: 1, height: height, width: width, output: next,
+                          expanded: expanded, spatial: spatial, next: followingLayer(index))
+            (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
+            swap(&current, &next)
+        }
+        return (current, height, width)
     }
 
     /// Whether the stem runs inside block 0: possible when that block has neither expansion nor residual (true
