@@ -35,10 +35,11 @@ struct TrainCommand: ParsableCommand {
             --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
             last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
             head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. Each epoch sees new \
-            augmented views of the training images (--augmentations, default all; none turns them off). The epoch is chosen on the \
-            validation folder, else on a held-out 20 % of the training images (--validation-fraction), never trained \
-            on; when no epoch beats the frozen head there, the frozen model is kept and the run says so. The same \
-            --seed and --threads give the same model file.
+            augmented views of the training images (--augmentations, default all; none turns them off). The epoch \
+            is chosen on the validation folder, else on a held-out 20 % of the training images \
+            (--validation-fraction), never trained on; when no epoch beats the frozen head's accuracy there (a tie \
+            included), the frozen model is kept and the run says so. The same --seed and --threads give the same \
+            model file.
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
