@@ -279,6 +279,9 @@ public enum ModelReports {
             rows.append(("confidence threshold", thresholds.chosen.map { "\(Markup.number($0, decimals: 2)) (precision \(Markup.percent(target, decimals: 0)) on held-out images)" }
                          ?? "none reaches precision \(Markup.percent(target, decimals: 0))"))
         }
+        if let views = settings.augmentedViews {
+            rows.append(("augmented views", "\(views) per training image for the head (\(settings.augmentation ?? "default augmentations"))"))
+        }
         rows += [("class weights", settings.classWeighting),
                  ("optimiser", "L-BFGS, \(settings.iterations) of at most \(settings.maxIterations) iterations, \(settings.converged ? "converged" : "not converged")"),
                  ("preprocessing", settings.preprocessing),

@@ -36,7 +36,7 @@ final class AugmentCommandTests: XCTestCase {
         XCTAssertEqual(try run(["train", dataset.path, "-o", plain, "--no-html"]).status, 0)
         let first = folder.appendingPathComponent("a.wbmodel").path, second = folder.appendingPathComponent("b.wbmodel").path
         let reportPath = folder.appendingPathComponent("report.json").path
-        let train = try run(["train", dataset.path, "-o", first, "--no-html", "--augment", "2", "--no-flip",
+        let train = try run(["train", dataset.path, "-o", first, "--augment", "2", "--no-flip",
                              "--threads", "2", "--report", reportPath])
         XCTAssertEqual(train.status, 0, train.standardError)
         XCTAssertTrue(train.standardOutput.contains("Augmentation: 2 views of each training image (crop 35–100 % of the area"),
@@ -48,6 +48,10 @@ final class AugmentCommandTests: XCTestCase {
         let settings = try XCTUnwrap(report["settings"] as? [String: Any])
         XCTAssertEqual(settings["augmentedViews"] as? Int, 2)
         XCTAssertTrue((settings["augmentation"] as? String)?.hasPrefix("crop") ?? false)
+        // The page's settings table says so too.
+        let page = try String(contentsOfFile: folder.appendingPathComponent("a.html").path, encoding: .utf8)
+        XCTAssertTrue(page.contains("augmented views") && page.contains("2 per training image for the head (crop"),
+                      "the settings table lacks the views")
         // Views are rows of the head's fit, not images: the counts and held-out predictions are the images'.
         let validation = try XCTUnwrap(report["validation"] as? [String: Any])
         XCTAssertEqual(validation["count"] as? Int, 12)
