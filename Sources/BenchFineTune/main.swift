@@ -38,7 +38,8 @@ GEMM.setBLASThreads(1)
 // Random images through the frozen bottom (the same layers in inference mode) make the trainable part's input.
 // SplitMix64: cheap, seeded random inputs (the system generator's syscalls took seconds for 2.4 M values).
 var generator = SplitMix64(seed: 1)
-let images = Tensor<Float>(shape: [batch, 224, 224, 3], storage: (0..<(batch * 224 * 224 * 3)).map { _ in
+let side = EfficientNetLite0.inputSide, channels = EfficientNetLite0Architecture.inputChannels
+let images = Tensor<Float>(shape: [batch, side, side, channels], storage: (0..<(batch * side * side * channels)).map { _ in
     Float.random(in: -1...1, using: &generator)
 })
 let whole = TrainableEfficientNetLite0(backbone: backbone, trainableFrom: .stem)
