@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Build hard icon datasets in Create ML's layout from Debian packages: emoticon faces and weather icons, drawn by
-many different artists, so that a frozen ImageNet feature extractor has to generalise across drawing styles.
+"""Build hard icon datasets in Create ML's layout from Debian packages: emoticon faces, weather icons and user
+folders, drawn by many different artists, so that a frozen ImageNet feature extractor has to generalise across
+drawing styles.
 
     datasets/<recipe>/Training Data/<label>/*.png
     datasets/<recipe>/Testing Data/<label>/*.png
@@ -12,14 +13,21 @@ Recipes:
                PNGs).
     weather    7 labels (Sun, Moon, Partly cloudy, Cloudy, Rain, Snow, Storm): the `weather-*` status icons of
                desktop icon themes, the Xfce weather plugin's icon sets and the same weather emoji.
+    folders    7 labels (Documents, Downloads, Music, Pictures, Public, Templates, Videos): the `folder-*` places
+               icons of desktop icon themes (plus Deepin's and Mint-Y), one folder per theme told apart only by
+               its emblem; the symbolic variants are the bare emblem. No emoji fit. Testing sources: Adwaita,
+               GNOME and MATE (one lineage: Adwaita's full-colour folders are gnome-icon-theme's, MATE's are
+               GNOME 2's), Faenza (with Obsidian), Numix and Oxygen; everything else trains. Recoloured variants of
+               a theme (Yaru-blue, Mint-Y-Aqua, Obsidian-Amber...) are left out, and so is every drawing that
+               near-duplicates one under another label (a theme's plain small folder, filed under every label).
 
 **The split is by source, not by image**: every source (an icon theme's package, a smiley theme, an emoji set)
 goes wholly to training or wholly to testing, chosen by a fixed list below, so testing images are drawn in styles
 the model has never seen. Packages that share artwork (elementary and its Xfce fork, Faenza and Obsidian, Moka and
 Faba, Breeze and KDE's Breeze emoticons, the two EmojiOne copies) count as one source. Dark variants of a theme
-are left out (recoloured copies). On top of that every image is compared with every image kept before it (24 × 24
-thumbnails on white, mean absolute difference below 8 of 255) and dropped if it is a near-duplicate, so no
-near-copy can sit on both sides of the split.
+are left out (recoloured copies). On top of that every image is compared with every image kept before it (32 × 32
+thumbnails of its visible area on white; fewer than 5 pixels differing by more than 64 of 255 in some channel) and
+dropped if it is a near-duplicate, so no near-copy can sit on both sides of the split.
 
 From one icon theme a name gives up to three drawings: the largest size, the smallest size of at least 22 px (a
 theme's small sizes are usually redrawn, not scaled) and the largest `-symbolic` variant; the near-duplicate
@@ -28,7 +36,7 @@ its visible area, is placed with a margin of 5–30 % on a background drawn from
 (white most often). The variation is seeded by the image's source path, so builds are byte-for-byte repeatable.
 SVG files are rendered by librsvg's rsvg-convert (Debian's librsvg2-bin, installed with apt-get when missing).
 
-Usage: .venv/bin/python3 datasets/build_icons.py --recipe emoticons|weather [--out DIR]
+Usage: .venv/bin/python3 datasets/build_icons.py --recipe emoticons|weather|folders [--out DIR]
 """
 import argparse
 import hashlib
@@ -64,7 +72,10 @@ SOURCE_GROUP = {
 
 RECIPES = {
     "emoticons": {
-        "icon_folder": "emotes",
+        "icon_folders": ["emotes"],
+        "extra_theme_packages": [],
+        "theme_variants": True,
+        "drop_ambiguous": False,
         "icons": {
             "Happy": ["face-smile", "face-smile-big", "face-laugh", "face-laughing", "face-smile-grin"],
             "Sad": ["face-sad", "face-crying"],
@@ -95,7 +106,10 @@ RECIPES = {
                     "eiskaltdcpp-kde4", "eiskaltdcpp-radox"],
     },
     "weather": {
-        "icon_folder": "status",
+        "icon_folders": ["status"],
+        "extra_theme_packages": [],
+        "theme_variants": True,
+        "drop_ambiguous": False,
         "icons": {
             "Sun": ["weather-clear"],
             "Moon": ["weather-clear-night"],
@@ -130,6 +144,32 @@ RECIPES = {
         "smiley_themes": False,
         "testing": ["tango-icon-theme", "numix-icon-theme", "oxygen-icon-theme", "paper-icon-theme", "symbola",
                     "adwaita-icon-theme", "xfce4-weather-simplistic"],
+    },
+    "folders": {
+        # XDG's user folders: every theme draws one folder and marks each with an emblem (a note, a film, a
+        # downward arrow...), so only the emblem tells the labels apart; the symbolic variants are the bare emblem.
+        "icon_folders": ["places"],
+        "extra_theme_packages": ["deepin-icon-theme", "mint-y-icons"],
+        "theme_variants": False,
+        "drop_ambiguous": True,
+        "icons": {
+            "Documents": ["folder-documents"],
+            "Downloads": ["folder-download", "folder-downloads"],
+            "Music": ["folder-music"],
+            "Pictures": ["folder-pictures"],
+            "Public": ["folder-publicshare", "folder-public"],
+            "Templates": ["folder-templates"],
+            "Videos": ["folder-videos"],
+        },
+        "xfce_weather": {},
+        "codes": {},
+        "emoji": {},
+        "smiley_themes": False,
+        # Adwaita's full-colour folders come from gnome-icon-theme, and MATE's from GNOME 2's: that lineage is
+        # tested as a whole, beside three unrelated styles. Sam Hewitt's family (Faba/Moka, Paper, Suru, and Yaru
+        # and Papirus drawn from them, Mint-Y after Moka) stays wholly in training.
+        "testing": ["adwaita-icon-theme", "gnome-icon-theme", "mate-icon-theme", "faenza-icon-theme",
+                    "numix-icon-theme", "oxygen-icon-theme"],
     },
 }
 
@@ -182,7 +222,7 @@ def size_of(path: pathlib.Path) -> int:
     return best
 
 
-def icon_theme_sources(package: str, folder: str, names: dict):
+def icon_theme_sources(package: str, folders: list, names: dict, variants: bool = True):
     """(source, label, path) for the icons of one theme package: per name the largest drawing, the smallest of at
     least 22 px and the largest symbolic one."""
     root = debian_package_root(package)
@@ -194,9 +234,13 @@ def icon_theme_sources(package: str, folder: str, names: dict):
         # An installed package shares /usr/share/icons with every other theme: take only the files it owns.
         listing = subprocess.run(["dpkg-query", "-L", package], capture_output=True, text=True, check=True)
         owned = {pathlib.Path(line) for line in listing.stdout.splitlines()}
-    for theme in sorted(path for path in icons.iterdir() if path.is_dir() and "dark" not in path.name.lower()):
+    themes = sorted(path for path in icons.iterdir() if path.is_dir() and "dark" not in path.name.lower())
+    if not variants:
+        # A theme named after another of the same package plus a suffix (Yaru-blue, Mint-Y-Aqua) recolours it.
+        themes = [theme for theme in themes if not any(theme.name.startswith(other.name + "-") for other in themes)]
+    for theme in themes:
         files = [path for path in theme.rglob("*") if path.suffix in (".png", ".svg", ".svgz")
-                 and folder in path.parts and (owned is None or path in owned)]
+                 and any(folder in path.parts for folder in folders) and (owned is None or path in owned)]
         by_stem = {}
         for path in files:
             by_stem.setdefault(path.stem, []).append(path)
@@ -340,8 +384,9 @@ def build(recipe: str, out: pathlib.Path) -> None:
         return
     import numpy
     candidates = []
-    for package in ICON_THEME_PACKAGES:
-        candidates += list(icon_theme_sources(package, settings["icon_folder"], settings["icons"]))
+    for package in ICON_THEME_PACKAGES + settings["extra_theme_packages"]:
+        candidates += list(icon_theme_sources(package, settings["icon_folders"], settings["icons"],
+                                              settings["theme_variants"]))
     if settings["smiley_themes"]:
         candidates += list(smiley_theme_sources(settings["codes"], settings["emoji"]))
     if settings["xfce_weather"]:
@@ -353,10 +398,10 @@ def build(recipe: str, out: pathlib.Path) -> None:
     if unknown:
         sys.exit(f"datasets: testing sources not found: {sorted(unknown)}")
     writer.start()
-    kept, names, duplicates = [], [], 0
     # Training sources first, so a near-duplicate is dropped from testing rather than from training.
     candidates.sort(key=lambda entry: (entry[0] in testing, entry[0], entry[1], str(entry[2])))
-    for index, (source, label, origin) in enumerate(candidates):
+    loaded = []
+    for source, label, origin in candidates:
         if isinstance(origin, tuple):
             _, font, size, code = origin
             image = render_glyph(font, size, code)
@@ -366,7 +411,23 @@ def build(recipe: str, out: pathlib.Path) -> None:
             name, seed = f"{source}-{origin.stem}", f"{source}/{origin.relative_to(origin.anchor)}"
         if image is None or image.getchannel("A").getbbox() is None:
             continue
-        small = thumbnail(image)
+        loaded.append((source, label, image, name, seed, thumbnail(image)))
+    ambiguous = set()
+    if settings["drop_ambiguous"] and loaded:
+        # A drawing that near-duplicates one under another label (a theme's plain folder filed under every
+        # label) says nothing about either label: all its copies go, not only the later ones.
+        thumbnails = numpy.stack([small for *_, small in loaded])
+        labels = numpy.array([label for _, label, *_ in loaded])
+        for index, (_, label, *_, small) in enumerate(loaded):
+            differing = (numpy.abs(thumbnails - small).max(axis=3) > 64).sum(axis=(1, 2))
+            if ((differing < NEAR_DUPLICATE) & (labels != label)).any():
+                ambiguous.add(index)
+                if "BUILD_ICONS_DEBUG" in os.environ:
+                    print(f"ambiguous {loaded[index][3]} ({label})", file=sys.stderr)
+    kept, names, duplicates = [], [], 0
+    for index, (source, label, image, name, seed, small) in enumerate(loaded):
+        if index in ambiguous:
+            continue
         distances = [int((numpy.abs(small - other).max(axis=2) > 64).sum()) for other in kept]
         if distances and min(distances) < NEAR_DUPLICATE:
             duplicates += 1
@@ -380,7 +441,7 @@ def build(recipe: str, out: pathlib.Path) -> None:
         split = "Testing Data" if source in testing else "Training Data"
         writer.add(picture, split, label, f"{len(kept):04d}-{name}"[:80])
     print(f"datasets: {recipe}: {len(kept)} images from {len(sources)} sources ({len(testing)} for testing), "
-          f"{duplicates} near-duplicates dropped", file=sys.stderr)
+          f"{duplicates} near-duplicates and {len(ambiguous)} ambiguous drawings dropped", file=sys.stderr)
     writer.finish()
 
 
