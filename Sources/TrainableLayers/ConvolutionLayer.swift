@@ -30,46 +30,25 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWi
     /// Channels of the output.
     public var outputChannels: Int { weights.shape[3] }
 
-    /// What the backward pass reads: the input.
-    public typealias Cache = InputCache<Scalar>
-
-    /// The loss's gradient with respect to each parameter, laid out like `weights`.
-    public typealias Gradients = WeightGradients<Scalar>
-
     /// The layer in another precision.
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type) -> ConvolutionLayer<Other> {
         ConvolutionLayer<Other>(weights: weights.converted(), stride: stride, padding: padding)
     }
 
-    private func checkInput(_ input: Tensor<Scalar>) {
-        precondition(input.nhwc.channels == inputChannels, "ConvolutionLayer: input \(input.shape) for \(inputChannels) channels")
-    }
-
-    /// The naive reference forward pass: direct loops, double-precision sums, bounds checks for the padding.
+    /// The naive reference forward pass: direct loops over the window's in-bounds taps, double-precision sums.
     public func referenceForward(_ input: Tensor<Scalar>, mode: ForwardMode) -> (output: Tensor<Scalar>, cache: Cache?) {
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
-        let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
-        let k = kernelSize, s = stride, inputs = inputChannels, outputs = outputChannels
-        var output = Tensor<Scalar>(shape: [batch, outputHeight, outputWidth, outputs])
-        for n in 0..<batch {
-            for oy in 0..<outputHeight {
-                for ox in 0..<outputWidth {
-                    for o in 0..<outputChannels {
-                        var sum = 0.0
-                        for ky in 0..<k {
-                            for kx in 0..<k {
-                                let iy = oy * s - pad.top + ky, ix = ox * s - pad.left + kx
-                                guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
-                                let pixel = ((n * height + iy) * width + ix) * inputs, tap = (ky * k + kx) * inputs
-                                for i in 0..<inputs { sum += Double(input.storage[pixel + i]) * Double(weights.storage[(tap + i) * outputs + o]) }
-                            }
-                        }
-                        output.storage[((n * outputHeight + oy) * outputWidth + ox) * outputs + o] = Scalar(sum)
-                    }
-                }
+        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
+        let inputs = inputChannels, outputs = outputChannels
+        var sums = [Double](repeating: 0, count: batch * outputHeight * outputWidth * outputs)
+        forEachTapInsideImage(batch: batch, height: height, width: width) { outputPixel, tap, inputPixel in
+            for i in 0..<inputs {
+                let value = Double(input.storage[inputPixel * inputs + i])
+                for o in 0..<outputs { sums[outputPixel * outputs + o] += value * Double(weights.storage[(tap * inputs + i) * outputs + o]) }
             }
         }
+        let output = Tensor(shape: [batch, outputHeight, outputWidth, outputs], storage: sums.map { Scalar($0) })
         return (output, mode == .training ? Cache(input: input) : nil)
     }
 
@@ -77,31 +56,18 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWi
     public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
                                   computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input
+        checkOutputGradient(outputGradient, input: input)
         let (batch, height, width, _) = input.nhwc
-        let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
-        precondition(outputGradient.shape == [batch, outputHeight, outputWidth, outputChannels], "ConvolutionLayer: gradient shape")
-        let k = kernelSize, s = stride, inputs = inputChannels, outputs = outputChannels
+        let inputs = inputChannels, outputs = outputChannels
         var inputSums = [Double](repeating: 0, count: computesInputGradient ? input.count : 0)
         var weightSums = [Double](repeating: 0, count: weights.count)
-        for n in 0..<batch {
-            for oy in 0..<outputHeight {
-                for ox in 0..<outputWidth {
-                    for ky in 0..<k {
-                        for kx in 0..<k {
-                            let iy = oy * s - pad.top + ky, ix = ox * s - pad.left + kx
-                            guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
-                            let pixel = ((n * height + iy) * width + ix) * inputs, tap = (ky * k + kx) * inputs
-                            let outputPixel = ((n * outputHeight + oy) * outputWidth + ox) * outputs
-                            for i in 0..<inputs {
-                                for o in 0..<outputs {
-                                    let gradient = Double(outputGradient.storage[outputPixel + o])
-                                    weightSums[(tap + i) * outputs + o] += Double(input.storage[pixel + i]) * gradient
-                                    if computesInputGradient {
-                                        inputSums[pixel + i] += Double(weights.storage[(tap + i) * outputs + o]) * gradient
-                                    }
-                                }
-                            }
-                        }
+        forEachTapInsideImage(batch: batch, height: height, width: width) { outputPixel, tap, inputPixel in
+            for i in 0..<inputs {
+                for o in 0..<outputs {
+                    let gradient = Double(outputGradient.storage[outputPixel * outputs + o])
+                    weightSums[(tap * inputs + i) * outputs + o] += Double(input.storage[inputPixel * inputs + i]) * gradient
+                    if computesInputGradient {
+                        inputSums[inputPixel * inputs + i] += Double(weights.storage[(tap * inputs + i) * outputs + o]) * gradient
                     }
                 }
             }
@@ -115,19 +81,10 @@ extension ConvolutionLayer where Scalar == Float {
     /// The fast forward pass: `Layers.Convolution2D` (im2col tiles and the vector kernels) with a zero bias.
     public func forward(_ input: Tensor<Float>, mode: ForwardMode,
                         kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
-        checkInput(input)
-        let (batch, height, width, _) = input.nhwc
-        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
         let layer = Convolution2D(weightsHWIO: weights.scalars, bias: [Float](repeating: 0, count: outputChannels),
                                   inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize,
                                   stride: stride, padding: padding, activation: .none)
-        let output = Tensor<Float>(shape: [batch, outputHeight, outputWidth, outputChannels]) { output in
-            input.withUnsafeBufferPointer { source in
-                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
-                              kernel: kernel)
-            }
-        }
-        return (output, mode == .training ? Cache(input: input) : nil)
+        return (inferenceForward(input, through: layer, kernel: kernel), mode == .training ? Cache(input: input) : nil)
     }
 
     /// Output pixels per im2col tile of the backward pass: the tile's patches and their gradients stay in L2.
@@ -141,7 +98,7 @@ extension ConvolutionLayer where Scalar == Float {
         let input = cache.input
         let (batch, height, width, _) = input.nhwc
         let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
-        precondition(outputGradient.shape == [batch, outputHeight, outputWidth, outputChannels], "ConvolutionLayer: gradient shape")
+        checkOutputGradient(outputGradient, input: input)
         let patchLength = kernelSize * kernelSize * inputChannels, outputs = outputChannels
         let imagePixels = outputHeight * outputWidth
         var weightGradient = [Float](repeating: 0, count: weights.count)
@@ -188,18 +145,10 @@ extension ConvolutionLayer where Scalar == Float {
     /// `ReLU6(conv(input, weights·scale) + bias)`: the convolution and the scale-bias after it in one pass of the
     /// inference kernels (see `FoldedScale`).
     func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
-        checkInput(input)
-        let (batch, height, width, _) = input.nhwc
-        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
         let layer = Convolution2D(weightsHWIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
                                   inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize, stride: stride,
                                   padding: padding, activation: .relu6)
-        return Tensor<Float>(shape: [batch, outputHeight, outputWidth, outputChannels]) { output in
-            input.withUnsafeBufferPointer { source in
-                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
-                              kernel: kernel)
-            }
-        }
+        return inferenceForward(input, through: layer, kernel: kernel)
     }
 
     /// The weight, scale and bias gradients of `fusedForward` from `preActivationGradient` (the gradient before its

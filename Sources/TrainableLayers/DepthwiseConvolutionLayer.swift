@@ -28,46 +28,28 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
     /// Channels of input and output.
     public var channels: Int { weights.shape[2] }
-
-    /// What the backward pass reads: the input.
-    public typealias Cache = InputCache<Scalar>
-
-    /// The loss's gradient with respect to each parameter, laid out like `weights`.
-    public typealias Gradients = WeightGradients<Scalar>
+    /// Channels of the input: `channels`.
+    public var inputChannels: Int { channels }
+    /// Channels of the output: `channels`.
+    public var outputChannels: Int { channels }
 
     /// The layer in another precision.
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type) -> DepthwiseConvolutionLayer<Other> {
         DepthwiseConvolutionLayer<Other>(weights: weights.converted(), stride: stride, padding: padding)
     }
 
-    private func checkInput(_ input: Tensor<Scalar>) {
-        precondition(input.nhwc.channels == channels, "DepthwiseConvolutionLayer: input \(input.shape) for \(channels) channels")
-    }
-
     /// The naive reference forward pass: every output value from its in-bounds taps, summed in double precision.
     public func referenceForward(_ input: Tensor<Scalar>, mode: ForwardMode) -> (output: Tensor<Scalar>, cache: Cache?) {
         checkInput(input)
         let (batch, height, width, c) = input.nhwc
-        let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
-        let k = kernelSize, s = stride
-        var output = Tensor<Scalar>(shape: [batch, outputHeight, outputWidth, c])
-        for n in 0..<batch {
-            for oy in 0..<outputHeight {
-                for ox in 0..<outputWidth {
-                    for channel in 0..<c {
-                        var sum = 0.0
-                        for ky in 0..<k {
-                            for kx in 0..<k {
-                                let iy = oy * s - pad.top + ky, ix = ox * s - pad.left + kx
-                                guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
-                                sum += Double(input.storage[((n * height + iy) * width + ix) * c + channel]) * Double(weights.storage[(ky * k + kx) * c + channel])
-                            }
-                        }
-                        output.storage[((n * outputHeight + oy) * outputWidth + ox) * c + channel] = Scalar(sum)
-                    }
-                }
+        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
+        var sums = [Double](repeating: 0, count: batch * outputHeight * outputWidth * c)
+        forEachTapInsideImage(batch: batch, height: height, width: width) { outputPixel, tap, inputPixel in
+            for channel in 0..<c {
+                sums[outputPixel * c + channel] += Double(input.storage[inputPixel * c + channel]) * Double(weights.storage[tap * c + channel])
             }
         }
+        let output = Tensor(shape: [batch, outputHeight, outputWidth, c], storage: sums.map { Scalar($0) })
         return (output, mode == .training ? Cache(input: input) : nil)
     }
 
@@ -76,30 +58,16 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
     public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
                                   computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input
+        checkOutputGradient(outputGradient, input: input)
         let (batch, height, width, c) = input.nhwc
-        let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
-        precondition(outputGradient.shape == [batch, outputHeight, outputWidth, c], "DepthwiseConvolutionLayer: gradient shape")
-        let k = kernelSize, s = stride
         var inputSums = [Double](repeating: 0, count: computesInputGradient ? input.count : 0)
         var weightSums = [Double](repeating: 0, count: weights.count)
-        for n in 0..<batch {
-            for oy in 0..<outputHeight {
-                for ox in 0..<outputWidth {
-                    for ky in 0..<k {
-                        for kx in 0..<k {
-                            let iy = oy * s - pad.top + ky, ix = ox * s - pad.left + kx
-                            guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
-                            let pixel = ((n * height + iy) * width + ix) * c, tap = (ky * k + kx) * c
-                            let outputPixel = ((n * outputHeight + oy) * outputWidth + ox) * c
-                            for channel in 0..<c {
-                                let gradient = Double(outputGradient.storage[outputPixel + channel])
-                                weightSums[tap + channel] += Double(input.storage[pixel + channel]) * gradient
-                                if computesInputGradient {
-                                    inputSums[pixel + channel] += Double(weights.storage[tap + channel]) * gradient
-                                }
-                            }
-                        }
-                    }
+        forEachTapInsideImage(batch: batch, height: height, width: width) { outputPixel, tap, inputPixel in
+            for channel in 0..<c {
+                let gradient = Double(outputGradient.storage[outputPixel * c + channel])
+                weightSums[tap * c + channel] += Double(input.storage[inputPixel * c + channel]) * gradient
+                if computesInputGradient {
+                    inputSums[inputPixel * c + channel] += Double(weights.storage[tap * c + channel]) * gradient
                 }
             }
         }
@@ -112,18 +80,9 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
     /// The fast forward pass: `Layers.DepthwiseConvolution2D`'s kernels with a zero bias and no activation.
     public func forward(_ input: Tensor<Float>, mode: ForwardMode,
                         kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
-        checkInput(input)
-        let (batch, height, width, c) = input.nhwc
-        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
-        let layer = DepthwiseConvolution2D(weightsHWC: weights.scalars, bias: [Float](repeating: 0, count: c), channels: c,
+        let layer = DepthwiseConvolution2D(weightsHWC: weights.scalars, bias: [Float](repeating: 0, count: channels), channels: channels,
                                            kernelSize: kernelSize, stride: stride, padding: padding, activation: .none)
-        let output = Tensor<Float>(shape: [batch, outputHeight, outputWidth, c]) { output in
-            input.withUnsafeBufferPointer { source in
-                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
-                              kernel: kernel)
-            }
-        }
-        return (output, mode == .training ? Cache(input: input) : nil)
+        return (inferenceForward(input, through: layer, kernel: kernel), mode == .training ? Cache(input: input) : nil)
     }
 
     /// The fast backward pass (`TrainingKernels.depthwiseBackward`: gathered per input pixel, vectorised over
@@ -138,17 +97,10 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
     /// `ReLU6(depthwise(input, weights·scale) + bias)`: the convolution and the scale-bias after it in one pass
     /// (see `FoldedScale`).
     func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
-        checkInput(input)
-        let (batch, height, width, c) = input.nhwc
-        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
-        let layer = DepthwiseConvolution2D(weightsHWC: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars, channels: c,
-                                           kernelSize: kernelSize, stride: stride, padding: padding, activation: .relu6)
-        return Tensor<Float>(shape: [batch, outputHeight, outputWidth, c]) { output in
-            input.withUnsafeBufferPointer { source in
-                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
-                              kernel: kernel)
-            }
-        }
+        let layer = DepthwiseConvolution2D(weightsHWC: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
+                                           channels: channels, kernelSize: kernelSize, stride: stride, padding: padding,
+                                           activation: .relu6)
+        return inferenceForward(input, through: layer, kernel: kernel)
     }
 
     /// The backward pass of `fusedForward` from `preActivationGradient` (the gradient before its ReLU6) and that
@@ -172,7 +124,7 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
                           kernel: KernelChoice) -> (input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, weights: Tensor<Float>) {
         let (batch, height, width, c) = input.nhwc
         let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
-        precondition(outputGradient.shape == [batch, outputHeight, outputWidth, c], "DepthwiseConvolutionLayer: gradient shape")
+        checkOutputGradient(outputGradient, input: input)
         let geometry = TrainingKernels.DepthwiseGeometry(batch: batch, height: height, width: width, channels: c, kernelSize: kernelSize,
                                                          stride: stride, padding: pad, outputHeight: outputHeight, outputWidth: outputWidth)
         var inputGradient = computesInputGradient ? Tensor<Float>(shape: input.shape) { _ in } : nil

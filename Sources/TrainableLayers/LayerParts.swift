@@ -20,7 +20,8 @@ public struct WeightGradients<Scalar: BinaryFloatingPoint & Sendable>: Sendable,
 }
 
 /// A convolution with a square window sliding over the image: the stem and the depthwise convolutions share the
-/// padding and output-size arithmetic, which must match the inference kernels' (`Layers.PaddingRule`).
+/// padding and output-size arithmetic, which must match the inference kernels' (`Layers.PaddingRule`), the walk
+/// over the window's taps that their references sum, and the plumbing around their fast forward passes.
 public protocol SquareWindowConvolution {
     associatedtype Scalar: BinaryFloatingPoint & Sendable
     /// Weights whose first two axes are the window, `[kernelSize, kernelSize, …]`.
@@ -29,9 +30,19 @@ public protocol SquareWindowConvolution {
     var stride: Int { get }
     /// How the input is padded.
     var padding: PaddingRule { get }
+    /// Channels of the input.
+    var inputChannels: Int { get }
+    /// Channels of the output.
+    var outputChannels: Int { get }
 }
 
 extension SquareWindowConvolution {
+    /// What the backward pass reads: the input.
+    public typealias Cache = InputCache<Scalar>
+
+    /// The loss's gradient with respect to each parameter, laid out like `weights`.
+    public typealias Gradients = WeightGradients<Scalar>
+
     /// Side of the square kernel.
     public var kernelSize: Int { weights.shape[0] }
 
@@ -47,5 +58,67 @@ extension SquareWindowConvolution {
         precondition(weights.rank == rank && weights.shape[0] == weights.shape[1] && weights.shape[0] > 0,
                      "\(layer): weights must be \(layout)")
         precondition(stride > 0, "\(layer): stride must be positive")
+    }
+
+    /// Checks that `input` is NHWC with this layer's input channels.
+    func checkInput(_ input: Tensor<Scalar>) {
+        precondition(input.nhwc.channels == inputChannels, "\(Self.self): input \(input.shape) for \(inputChannels) channels")
+    }
+
+    /// Checks that `outputGradient` has the shape of the output for `input`.
+    func checkOutputGradient(_ outputGradient: Tensor<Scalar>, input: Tensor<Scalar>) {
+        let (batch, height, width, _) = input.nhwc
+        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
+        precondition(outputGradient.shape == [batch, outputHeight, outputWidth, outputChannels], "\(Self.self): gradient shape")
+    }
+
+    /// The references' walk over the window: calls `body(outputPixel, tap, inputPixel)` for every output pixel of
+    /// a batch of `batch` images of `height` × `width` (row-major, image by image) and each tap of its window that
+    /// lies inside the image (row-major), the order in which the references sum. `outputPixel` and `inputPixel`
+    /// count pixels across the batch (`(n·height + y)·width + x`) and `tap` is `ky·kernelSize + kx`: each times
+    /// its channel count is an offset.
+    func forEachTapInsideImage(batch: Int, height: Int, width: Int, _ body: (_ outputPixel: Int, _ tap: Int, _ inputPixel: Int) -> Void) {
+        let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
+        let k = kernelSize, s = stride
+        for n in 0..<batch {
+            for oy in 0..<outputHeight {
+                for ox in 0..<outputWidth {
+                    for ky in 0..<k {
+                        for kx in 0..<k {
+                            let iy = oy * s - pad.top + ky, ix = ox * s - pad.left + kx
+                            guard iy >= 0, iy < height, ix >= 0, ix < width else { continue }
+                            body((n * outputHeight + oy) * outputWidth + ox, ky * k + kx, (n * height + iy) * width + ix)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An inference-path convolution (`Layers.Convolution2D`, `Layers.DepthwiseConvolution2D`) as the trainable
+/// convolutions run it: NHWC input and output through raw pointers.
+protocol InferenceWindowKernel {
+    /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
+    func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+                 kernel: KernelChoice)
+}
+
+extension Convolution2D: InferenceWindowKernel {}
+extension DepthwiseConvolution2D: InferenceWindowKernel {}
+
+extension SquareWindowConvolution where Scalar == Float {
+    /// `input` through `layer`, an inference kernel built from this layer's weights: the fast forward passes'
+    /// shape check, output allocation and kernel call.
+    func inferenceForward(_ input: Tensor<Float>, through layer: some InferenceWindowKernel, kernel: KernelChoice) -> Tensor<Float> {
+        checkInput(input)
+        let (batch, height, width, _) = input.nhwc
+        let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
+        return Tensor<Float>(shape: [batch, outputHeight, outputWidth, outputChannels]) { output in
+            input.withUnsafeBufferPointer { source in
+                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
+                              kernel: kernel)
+            }
+        }
     }
 }
