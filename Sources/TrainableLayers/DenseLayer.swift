@@ -46,47 +46,37 @@ public struct DenseLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// The naive reference forward pass (double-precision dot products).
     public func referenceForward(_ input: Tensor<Scalar>, mode: ForwardMode) -> (output: Tensor<Scalar>, cache: Cache?) {
         checkInput(input)
-        let batch = input.shape[0]
-        var output = Tensor<Scalar>(shape: [batch, outputCount])
-        for n in 0..<batch {
-            for o in 0..<outputCount {
-                var sum = Double(bias.storage[o])
-                for i in 0..<inputCount { sum += Double(input.storage[n * inputCount + i]) * Double(weights.storage[o * inputCount + i]) }
-                output.storage[n * outputCount + o] = Scalar(sum)
-            }
-        }
-        return (output, mode == .training ? Cache(input: input) : nil)
+        let batch = input.shape[0], inputs = inputCount
+        // Y[n, o] = b[o] + Σ_i X[n, i]·W[o, i]
+        let output: [Scalar] = referenceProduct(rows: batch, columns: outputCount, depth: inputs, start: { _, o in Double(bias.storage[o]) },
+                                                { n, i in Double(input.storage[n * inputs + i]) },
+                                                { i, o in Double(weights.storage[o * inputs + i]) })
+        return (Tensor(shape: [batch, outputCount], storage: output), mode == .training ? Cache(input: input) : nil)
     }
 
     /// The naive reference backward pass (double-precision sums).
     public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
                                   computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
-        let input = cache.input, batch = input.shape[0]
-        precondition(outputGradient.shape == [batch, outputCount], "DenseLayer: gradient shape")
-        var weightGradient = Tensor<Scalar>(shape: weights.shape), biasGradient = Tensor<Scalar>(shape: bias.shape)
-        for o in 0..<outputCount {
-            var biasSum = 0.0
-            for n in 0..<batch { biasSum += Double(outputGradient.storage[n * outputCount + o]) }
-            biasGradient.storage[o] = Scalar(biasSum)
-            for i in 0..<inputCount {
-                var sum = 0.0
-                for n in 0..<batch { sum += Double(outputGradient.storage[n * outputCount + o]) * Double(input.storage[n * inputCount + i]) }
-                weightGradient.storage[o * inputCount + i] = Scalar(sum)
-            }
+        let input = cache.input, batch = input.shape[0], inputs = inputCount, outputs = outputCount
+        precondition(outputGradient.shape == [batch, outputs], "DenseLayer: gradient shape")
+        // ∂W[o, i] = Σ_n ∂Y[n, o]·X[n, i]
+        let weightGradient: [Scalar] = referenceProduct(rows: outputs, columns: inputs, depth: batch,
+                                                        { o, n in Double(outputGradient.storage[n * outputs + o]) },
+                                                        { n, i in Double(input.storage[n * inputs + i]) })
+        var biasGradient = Tensor<Scalar>(shape: bias.shape)
+        for o in 0..<outputs {
+            var sum = 0.0
+            for n in 0..<batch { sum += Double(outputGradient.storage[n * outputs + o]) }
+            biasGradient.storage[o] = Scalar(sum)
         }
         var inputGradient: Tensor<Scalar>?
         if computesInputGradient {
-            var gradient = Tensor<Scalar>(shape: input.shape)
-            for n in 0..<batch {
-                for i in 0..<inputCount {
-                    var sum = 0.0
-                    for o in 0..<outputCount { sum += Double(outputGradient.storage[n * outputCount + o]) * Double(weights.storage[o * inputCount + i]) }
-                    gradient.storage[n * inputCount + i] = Scalar(sum)
-                }
-            }
-            inputGradient = gradient
+            // ∂X[n, i] = Σ_o ∂Y[n, o]·W[o, i]
+            inputGradient = Tensor(shape: input.shape, storage: referenceProduct(rows: batch, columns: inputs, depth: outputs,
+                                                                                 { n, o in Double(outputGradient.storage[n * outputs + o]) },
+                                                                                 { o, i in Double(weights.storage[o * inputs + i]) }))
         }
-        return (inputGradient, Gradients(weights: weightGradient, bias: biasGradient))
+        return (inputGradient, Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient), bias: biasGradient))
     }
 }
 

@@ -19,6 +19,25 @@ public struct WeightGradients<Scalar: BinaryFloatingPoint & Sendable>: Sendable,
     public static func += (left: inout Self, right: Self) { left.weights += right.weights }
 }
 
+/// The references' matrix product: `C[r, c] = start(r, c) + Σ_j left(r, j)·right(j, c)` for `C` row-major
+/// `[rows, columns]`, summed in double precision in ascending `j` and rounded once to `Scalar`. The operands are
+/// read through closures, so each reference states its own layouts (a transpose, NHWC as `[pixels, channels]`)
+/// where it calls this, and reads them in place.
+func referenceProduct<Scalar: BinaryFloatingPoint>(rows: Int, columns: Int, depth: Int,
+                                                   start: (_ row: Int, _ column: Int) -> Double = { _, _ in 0 },
+                                                   _ left: (_ row: Int, _ inner: Int) -> Double,
+                                                   _ right: (_ inner: Int, _ column: Int) -> Double) -> [Scalar] {
+    var product = [Scalar](repeating: 0, count: rows * columns)
+    for row in 0..<rows {
+        for column in 0..<columns {
+            var sum = start(row, column)
+            for inner in 0..<depth { sum += left(row, inner) * right(inner, column) }
+            product[row * columns + column] = Scalar(sum)
+        }
+    }
+    return product
+}
+
 /// A convolution with a square window sliding over the image: the stem and the depthwise convolutions share the
 /// padding and output-size arithmetic, which must match the inference kernels' (`Layers.PaddingRule`), the walk
 /// over the window's taps that their references sum, and the plumbing around their fast forward passes.

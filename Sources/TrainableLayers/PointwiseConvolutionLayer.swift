@@ -43,15 +43,11 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
         let pixels = batch * height * width, inputs = inputChannels, outputs = outputChannels
-        var output = Tensor<Scalar>(shape: [batch, height, width, outputs])
-        for p in 0..<pixels {
-            for o in 0..<outputs {
-                var sum = 0.0
-                for i in 0..<inputs { sum += Double(input.storage[p * inputs + i]) * Double(weights.storage[i * outputs + o]) }
-                output.storage[p * outputs + o] = Scalar(sum)
-            }
-        }
-        return (output, mode == .training ? Cache(input: input) : nil)
+        // Y[p, o] = Σ_i X[p, i]·W[i, o]
+        let output: [Scalar] = referenceProduct(rows: pixels, columns: outputs, depth: inputs,
+                                                { p, i in Double(input.storage[p * inputs + i]) },
+                                                { i, o in Double(weights.storage[i * outputs + o]) })
+        return (Tensor(shape: [batch, height, width, outputs], storage: output), mode == .training ? Cache(input: input) : nil)
     }
 
     /// The naive reference backward pass. Returns `∂input` (nil unless `computesInputGradient`) and `∂weights`.
@@ -61,27 +57,18 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
         let (batch, height, width, _) = input.nhwc
         precondition(outputGradient.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: gradient shape")
         let pixels = batch * height * width, inputs = inputChannels, outputs = outputChannels
-        var weightGradient = Tensor<Scalar>(shape: weights.shape)
-        for i in 0..<inputs {
-            for o in 0..<outputs {
-                var sum = 0.0
-                for p in 0..<pixels { sum += Double(input.storage[p * inputs + i]) * Double(outputGradient.storage[p * outputs + o]) }
-                weightGradient.storage[i * outputs + o] = Scalar(sum)
-            }
-        }
+        // ∂W[i, o] = Σ_p X[p, i]·∂Y[p, o]
+        let weightGradient: [Scalar] = referenceProduct(rows: inputs, columns: outputs, depth: pixels,
+                                                        { i, p in Double(input.storage[p * inputs + i]) },
+                                                        { p, o in Double(outputGradient.storage[p * outputs + o]) })
         var inputGradient: Tensor<Scalar>?
         if computesInputGradient {
-            var gradient = Tensor<Scalar>(shape: input.shape)
-            for p in 0..<pixels {
-                for i in 0..<inputs {
-                    var sum = 0.0
-                    for o in 0..<outputs { sum += Double(outputGradient.storage[p * outputs + o]) * Double(weights.storage[i * outputs + o]) }
-                    gradient.storage[p * inputs + i] = Scalar(sum)
-                }
-            }
-            inputGradient = gradient
+            // ∂X[p, i] = Σ_o ∂Y[p, o]·W[i, o]
+            inputGradient = Tensor(shape: input.shape, storage: referenceProduct(rows: pixels, columns: inputs, depth: outputs,
+                                                                                 { p, o in Double(outputGradient.storage[p * outputs + o]) },
+                                                                                 { o, i in Double(weights.storage[i * outputs + o]) }))
         }
-        return (inputGradient, Gradients(weights: weightGradient))
+        return (inputGradient, Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient)))
     }
 }
 
