@@ -6,7 +6,7 @@ import TensorCore
 /// Every activation tensor in Workbench is NHWC float32: `[batch, height, width, channels]`, row-major, channels
 /// innermost. Weights are HWIO, `[kernelSize, kernelSize, inputChannels, outputChannels]`, which read as a
 /// matrix is `[kernelSize·kernelSize·inputChannels, outputChannels]`, the right-hand side of the product.
-public struct Convolution2D: Sendable {
+public struct Convolution2D: WindowConvolution {
     /// Channels of the input tensor.
     public let inputChannels: Int
     /// Channels of the output tensor (filters).
@@ -65,25 +65,6 @@ public struct Convolution2D: Sendable {
         }
         self.init(weightsHWIO: hwio, bias: bias, inputChannels: inputChannels, outputChannels: outputChannels,
                   kernelSize: kernelSize, stride: stride, padding: padding, activation: activation)
-    }
-
-    /// Output height and width for an input of the given size.
-    public func outputSize(inputHeight: Int, inputWidth: Int) -> (height: Int, width: Int) {
-        padding.outputSize(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
-    }
-
-    /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
-    public func forward(_ input: [Float], batch: Int, height: Int, width: Int, kernel: KernelChoice = .automatic) -> [Float] {
-        precondition(input.count == batch * height * width * inputChannels, "Convolution2D: input count")
-        let size = outputSize(inputHeight: height, inputWidth: width)
-        var output = [Float](repeating: 0, count: batch * size.height * size.width * outputChannels)
-        input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
-                        kernel: kernel)
-            }
-        }
-        return output
     }
 
     /// Output pixels per im2col tile: 256 rows of a 3×3×3 patch matrix are 27 KB, comfortably in L1/L2 with

@@ -4,9 +4,13 @@
 /// Layout: input `[batch, height, width, channels]` NHWC; weights `[kernelSize, kernelSize, channels]` (HWC),
 /// so for one kernel tap the weights of all channels are contiguous, like the input pixel they multiply.
 /// The kernel loops over channels innermost, which the compiler turns into SIMD multiply-adds.
-public struct DepthwiseConvolution2D: Sendable {
+public struct DepthwiseConvolution2D: WindowConvolution {
     /// Channels of both input and output.
     public let channels: Int
+    /// Channels of the input: `channels`.
+    public var inputChannels: Int { channels }
+    /// Channels of the output: `channels`.
+    public var outputChannels: Int { channels }
     /// Side of the square kernel.
     public let kernelSize: Int
     /// Step between windows, the same on both axes.
@@ -42,25 +46,6 @@ public struct DepthwiseConvolution2D: Sendable {
             for tap in 0..<(kernelSize * kernelSize) { hwc[tap * channels + c] = weightsOIHW[c * kernelSize * kernelSize + tap] }
         }
         self.init(weightsHWC: hwc, bias: bias, channels: channels, kernelSize: kernelSize, stride: stride, padding: padding, activation: activation)
-    }
-
-    /// Output height and width for an input of the given size.
-    public func outputSize(inputHeight: Int, inputWidth: Int) -> (height: Int, width: Int) {
-        padding.outputSize(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
-    }
-
-    /// input `[batch, height, width, channels]` → output `[batch, outHeight, outWidth, channels]`.
-    public func forward(_ input: [Float], batch: Int, height: Int, width: Int, kernel: KernelChoice = .automatic) -> [Float] {
-        precondition(input.count == batch * height * width * channels, "DepthwiseConvolution2D: input count")
-        let size = outputSize(inputHeight: height, inputWidth: width)
-        var output = [Float](repeating: 0, count: batch * size.height * size.width * channels)
-        input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
-                        kernel: kernel)
-            }
-        }
-        return output
     }
 
     /// input `[batch, height, width, channels]` → output `[batch, outHeight, outWidth, channels]`; no overlap.

@@ -115,21 +115,10 @@ extension SquareWindowConvolution {
     }
 }
 
-/// An inference-path convolution (`Layers.Convolution2D`, `Layers.DepthwiseConvolution2D`) as the trainable
-/// convolutions run it: NHWC input and output through raw pointers.
-protocol InferenceWindowKernel {
-    /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`.
-    func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
-                 kernel: KernelChoice)
-}
-
-extension Convolution2D: InferenceWindowKernel {}
-extension DepthwiseConvolution2D: InferenceWindowKernel {}
-
 extension SquareWindowConvolution where Scalar == Float {
     /// `input` through `layer`, an inference kernel built from this layer's weights: the fast forward passes'
     /// shape check, output allocation and kernel call.
-    func inferenceForward(_ input: Tensor<Float>, through layer: some InferenceWindowKernel, kernel: KernelChoice) -> Tensor<Float> {
+    func inferenceForward(_ input: Tensor<Float>, through layer: some WindowConvolution, kernel: KernelChoice) -> Tensor<Float> {
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
         let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
