@@ -90,30 +90,25 @@ public enum PixelTransforms {
     public static func blur(_ pixels: [Float], side: Int, sigma: Double) -> [Float] {
         precondition(pixels.count == side * side * 3)
         let taps = gaussianTaps(sigma: sigma)
+        let horizontal = blurPass(pixels.map { Double($0) }, side: side, taps: taps, alongRows: true)
+        return blurPass(horizontal, side: side, taps: taps, alongRows: false).map { Float($0) }
+    }
+
+    /// One pass of `blur` over `[side, side, 3]` values: each sample becomes the taps' weighted sum of its
+    /// neighbours along the row (`alongRows`) or the column, the edge sample standing in beyond the border.
+    private static func blurPass(_ values: [Double], side: Int, taps: [Double], alongRows: Bool) -> [Double] {
         let radius = taps.count / 2
-        var horizontal = [Double](repeating: 0, count: pixels.count)
+        var output = [Double](repeating: 0, count: values.count)
         for y in 0..<side {
             for x in 0..<side {
                 for channel in 0..<3 {
                     var sum = 0.0
                     for tap in 0..<taps.count {
-                        let sourceX = min(max(x + tap - radius, 0), side - 1)
-                        sum += taps[tap] * Double(pixels[(y * side + sourceX) * 3 + channel])
+                        let source = alongRows ? y * side + min(max(x + tap - radius, 0), side - 1)
+                                               : min(max(y + tap - radius, 0), side - 1) * side + x
+                        sum += taps[tap] * values[source * 3 + channel]
                     }
-                    horizontal[(y * side + x) * 3 + channel] = sum
-                }
-            }
-        }
-        var output = [Float](repeating: 0, count: pixels.count)
-        for y in 0..<side {
-            for x in 0..<side {
-                for channel in 0..<3 {
-                    var sum = 0.0
-                    for tap in 0..<taps.count {
-                        let sourceY = min(max(y + tap - radius, 0), side - 1)
-                        sum += taps[tap] * horizontal[(sourceY * side + x) * 3 + channel]
-                    }
-                    output[(y * side + x) * 3 + channel] = Float(sum)
+                    output[(y * side + x) * 3 + channel] = sum
                 }
             }
         }
