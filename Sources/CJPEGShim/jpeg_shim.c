@@ -150,6 +150,34 @@ static int shim_read_header(jpeg_shim_decoder *decoder, unsigned char *exif, int
     return 0;
 }
 
+// Creates the decompressor, attaches its source (the decoder's file source if it has one, else `data`) and reads
+// the header, all under a recovery point armed in this frame, which stays live until they are done. Returns the
+// decoder, or NULL with the error after closing it.
+static jpeg_shim_decoder *shim_begin(jpeg_shim_decoder *decoder, const unsigned char *data, size_t size,
+                                     jpeg_shim_header *header, unsigned char *exif, int exif_capacity,
+                                     char *error, int error_capacity) {
+    if (setjmp(decoder->manager.recovery)) {
+        shim_fail(decoder, error, error_capacity);
+        jpeg_shim_close(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->info);
+    decoder->created = 1;
+    shim_file_source *source = decoder->file_source;
+    if (source) {
+        source->base.init_source = shim_source_init;
+        source->base.fill_input_buffer = shim_source_fill;
+        source->base.skip_input_data = shim_source_skip;
+        source->base.resync_to_restart = jpeg_resync_to_restart;
+        source->base.term_source = shim_source_term;
+        decoder->info.src = &source->base;
+    } else {
+        jpeg_mem_src(&decoder->info, data, (unsigned long)size);
+    }
+    shim_read_header(decoder, exif, exif_capacity, header);
+    return decoder;
+}
+
 jpeg_shim_decoder *jpeg_shim_open_file(int descriptor, jpeg_shim_header *header,
                                        unsigned char *exif, int exif_capacity,
                                        char *error, int error_capacity) {
@@ -162,23 +190,8 @@ jpeg_shim_decoder *jpeg_shim_open_file(int descriptor, jpeg_shim_header *header,
         jpeg_shim_close(decoder);
         return NULL;
     }
-    if (setjmp(decoder->manager.recovery)) {
-        shim_fail(decoder, error, error_capacity);
-        jpeg_shim_close(decoder);
-        return NULL;
-    }
-    jpeg_create_decompress(&decoder->info);
-    decoder->created = 1;
-    shim_file_source *source = decoder->file_source;
-    source->descriptor = descriptor;
-    source->base.init_source = shim_source_init;
-    source->base.fill_input_buffer = shim_source_fill;
-    source->base.skip_input_data = shim_source_skip;
-    source->base.resync_to_restart = jpeg_resync_to_restart;
-    source->base.term_source = shim_source_term;
-    decoder->info.src = &source->base;
-    shim_read_header(decoder, exif, exif_capacity, header);
-    return decoder;
+    decoder->file_source->descriptor = descriptor;
+    return shim_begin(decoder, NULL, 0, header, exif, exif_capacity, error, error_capacity);
 }
 
 jpeg_shim_decoder *jpeg_shim_open_memory(const unsigned char *data, size_t size, jpeg_shim_header *header,
@@ -191,16 +204,7 @@ jpeg_shim_decoder *jpeg_shim_open_memory(const unsigned char *data, size_t size,
     }
     jpeg_shim_decoder *decoder = shim_new_decoder(error, error_capacity);
     if (!decoder) return NULL;
-    if (setjmp(decoder->manager.recovery)) {
-        shim_fail(decoder, error, error_capacity);
-        jpeg_shim_close(decoder);
-        return NULL;
-    }
-    jpeg_create_decompress(&decoder->info);
-    decoder->created = 1;
-    jpeg_mem_src(&decoder->info, data, (unsigned long)size);
-    shim_read_header(decoder, exif, exif_capacity, header);
-    return decoder;
+    return shim_begin(decoder, data, size, header, exif, exif_capacity, error, error_capacity);
 }
 
 int jpeg_shim_start(jpeg_shim_decoder *decoder, int scale_num, int *out_width, int *out_height,
