@@ -1,6 +1,7 @@
 // PNG encoding with libpng into a growing memory buffer. libpng reports errors by longjmp, so the entry point arms
 // png_jmpbuf before calling into it and turns a failure into a message, as png_shim.c does for reading.
 #include "png_shim.h"
+#include "png_shim_errors.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -16,19 +17,8 @@ typedef struct {
     unsigned char *buffer;
     size_t size;
     size_t capacity;
-    char message[256];
+    char message[PNG_SHIM_MESSAGE_CAPACITY];
 } encode_state;
-
-static void encode_error(png_structp png, png_const_charp message) {
-    encode_state *state = (encode_state *)png_get_error_ptr(png);
-    snprintf(state->message, sizeof state->message, "%s", message ? message : "unknown libpng error");
-    png_longjmp(png, 1);
-}
-
-static void encode_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
 
 static void encode_write(png_structp png, png_bytep data, size_t length) {
     encode_state *state = (encode_state *)png_get_io_ptr(png);
@@ -65,7 +55,7 @@ int png_shim_encode(const unsigned char *pixels, int width, int height, int chan
         return -1;
     }
     snprintf(state->message, sizeof state->message, "unknown libpng error");
-    state->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, state, encode_error, encode_warning);
+    state->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, state->message, png_shim_store_error, png_shim_drop_warning);
     if (state->png) state->info = png_create_info_struct(state->png);
     if (!state->png || !state->info) {
         if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "cannot create a PNG writer");

@@ -1,6 +1,7 @@
 // The only C code that talks to libpng. libpng reports errors by longjmp; Swift cannot setjmp, so each entry
 // point here re-arms png_jmpbuf before calling into libpng and turns a failure into a message.
 #include "png_shim.h"
+#include "png_shim_errors.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -30,19 +31,8 @@ struct png_shim_reader {
     size_t buffered;
     size_t buffer_offset;
     png_bytepp row_pointers;
-    char message[256];
+    char message[PNG_SHIM_MESSAGE_CAPACITY];
 };
-
-static void shim_png_error(png_structp png, png_const_charp message) {
-    struct png_shim_reader *reader = (struct png_shim_reader *)png_get_error_ptr(png);
-    snprintf(reader->message, sizeof reader->message, "%s", message ? message : "unknown libpng error");
-    png_longjmp(png, 1);
-}
-
-static void shim_png_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
 
 static void shim_png_read(png_structp png, png_bytep destination, size_t length) {
     struct png_shim_reader *reader = (struct png_shim_reader *)png_get_io_ptr(png);
@@ -113,7 +103,7 @@ png_shim_reader *png_shim_open_file(int descriptor, png_shim_header *header, cha
 static png_shim_reader *shim_png_open(struct png_shim_reader *reader, png_rw_ptr read_function,
                                       png_shim_header *header, char *error, int error_capacity) {
     snprintf(reader->message, sizeof reader->message, "unknown libpng error");
-    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, shim_png_error, shim_png_warning);
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader->message, png_shim_store_error, png_shim_drop_warning);
     if (reader->png) reader->info = png_create_info_struct(reader->png);
     if (!reader->png || !reader->info) {
         if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "cannot create a PNG reader");

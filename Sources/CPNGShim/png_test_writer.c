@@ -1,6 +1,7 @@
 // Test support only: lets the tests build a huge but well-compressing PNG at run time without Python or a
 // checked-in file, one row at a time so writing it needs almost no memory.
 #include "png_shim.h"
+#include "png_shim_errors.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -10,25 +11,14 @@
 #include <zlib.h>
 
 typedef struct {
-    char message[256];
+    char message[PNG_SHIM_MESSAGE_CAPACITY];
 } shim_writer_state;
-
-static void shim_writer_error(png_structp png, png_const_charp message) {
-    shim_writer_state *state = (shim_writer_state *)png_get_error_ptr(png);
-    snprintf(state->message, sizeof state->message, "%s", message ? message : "unknown libpng error");
-    png_longjmp(png, 1);
-}
-
-static void shim_writer_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
 
 int png_shim_write_test_gradient(const char *path, int width, int height, char *error, int error_capacity) {
     shim_writer_state state = {{0}};
     FILE *volatile file = NULL;
     unsigned char *volatile row = NULL;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, shim_writer_error, shim_writer_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, state.message, png_shim_store_error, png_shim_drop_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || width < 1 || height < 1) {
         if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "cannot create a PNG writer");
