@@ -4,7 +4,7 @@ import PackageDescription
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
 // WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports, Augmentation} → Models → Layers → TensorCore → CBLAS
 // FileFormats (safetensors, JSON, atomic writes, FileError) sits at the bottom beside TensorCore, importing nothing
-// Reports → ImageCodecs (thumbnail encoders); Workbench → ClusterJobs → FileFormats (its error type only)
+// Reports → {ImageCodecs (thumbnail encoders), FileFormats (JSON string quoting)}; Workbench → ClusterJobs → FileFormats (its error type only)
 // TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
 // Augmentation → {ImageCodecs (decode, Resize.bicubic, the preprocessing value)}
 // FineTuning → {TrainableLayers, TensorCore (seeded generator)}; Workbench → FineTuning (train --fine-tune)
@@ -68,7 +68,7 @@ let package = Package(
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
-        .target(name: "Reports", dependencies: ["ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Reports", dependencies: ["ImageCodecs", "FileFormats"], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["FileFormats"], exclude: ["README.md"]),
         .target(name: "Workbench", dependencies: [

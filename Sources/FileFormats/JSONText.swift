@@ -2,11 +2,14 @@ import Foundation
 
 /// Writing JSON by hand where the byte layout matters (safetensors headers, JSON Lines output).
 public enum JSONText {
-    /// `text` as a JSON string literal, quotes included, with the escapes RFC 8259 requires.
-    public static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal, quotes included, with the escapes RFC 8259 requires. The scalars for which
+    /// `escapesAsUnicode` is true (from the Basic Multilingual Plane) are written `\uXXXX` before any other rule
+    /// applies: where the literal is embedded (an HTML `<script>`) may need more escaped than JSON does.
+    public static func quoted(_ text: String, escapingAsUnicode escapesAsUnicode: (Unicode.Scalar) -> Bool = { _ in false }) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
+            case _ where escapesAsUnicode(scalar): result += String(format: "\\u%04x", scalar.value)
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case "\n": result += "\\n"

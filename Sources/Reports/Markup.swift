@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// Text and numbers made safe for HTML and SVG.
@@ -45,22 +46,11 @@ public enum Markup {
 
     /// Text for a JSON string literal that is safe inside an HTML `<script>` element: `<`, `>` and `&` are escaped
     /// as `\u003c` etc., so a label such as `</script>` cannot end the element.
+    /// U+2028 and U+2029 end a line in older JavaScript, and every control character is written `\uXXXX` too.
     public static func scriptString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "<": result += "\\u003c"
-            case ">": result += "\\u003e"
-            case "&": result += "\\u0026"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
+        JSONText.quoted(text) { scalar in
+            scalar.value < 0x20 || ["<", ">", "&", "\u{2028}", "\u{2029}"].contains(scalar)
         }
-        return result + "\""
     }
 }
 

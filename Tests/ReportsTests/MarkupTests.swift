@@ -12,6 +12,8 @@ final class MarkupTests: XCTestCase {
 
     func testScriptStringCannotCloseTheScriptElement() {
         XCTAssertEqual(Markup.scriptString("</script><b>\"x\"\\"), "\"\\u003c/script\\u003e\\u003cb\\u003e\\\"x\\\"\\\\\"")
+        // Controls and the JavaScript line separators as \uXXXX (not JSON's short \n), other text as it is.
+        XCTAssertEqual(Markup.scriptString("a\nb\t&\u{2028}é"), "\"a\\u000ab\\u0009\\u0026\\u2028é\"")
     }
 
     func testNumbersAreShortAndLocaleFree() {
