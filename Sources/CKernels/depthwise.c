@@ -11,17 +11,7 @@
 #include "ckernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX2 __attribute__((target("avx2,fma")))
-#define INLINE_AVX2 static inline __attribute__((always_inline, target("avx2,fma")))
-/* The accumulators must be registers: the loops of the four-pixel path are unrolled completely. */
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-INLINE_AVX2 __m256i lane_mask(long count) {
-    static const int ones[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-    return _mm256_loadu_si256((const __m256i *)(ones + 8 - count));
-}
+#include "vector_helpers.h"
 
 /*
  * One output pixel, channels [firstChannel, channels), with bounds checks on both axes. Four channel blocks at a
@@ -41,7 +31,7 @@ static AVX2 void pixel(const float *image, long height, long width, long channel
         __m256 sum[4];
         UNROLL for (long b = 0; b < 4; b++) {
             const long remaining = channels - c - 8 * b;
-            mask[b] = lane_mask(remaining <= 0 ? 0 : remaining >= 8 ? 8 : remaining);
+            mask[b] = wb_lane_mask8(remaining <= 0 ? 0 : remaining >= 8 ? 8 : remaining);
             sum[b] = _mm256_maskload_ps(bias + c + 8 * b, mask[b]);
         }
         for (long ky = firstRow; ky <= lastRow; ky++) {

@@ -5,15 +5,7 @@
 #include "ckernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX512 __attribute__((target("avx512f")))
-#define INLINE_AVX512 static inline __attribute__((always_inline, target("avx512f")))
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-INLINE_AVX512 __mmask16 lanes(long count) {
-    return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1);
-}
+#include "vector_helpers.h"
 
 /*
  * One output pixel, all channels, with bounds checks on both axes. Four channel blocks at a time: each sum is a
@@ -33,7 +25,7 @@ static AVX512 void pixel(const float *image, long height, long width, long chann
         __m512 sum[4];
         UNROLL for (long b = 0; b < 4; b++) {
             const long remaining = channels - c - 16 * b;
-            mask[b] = remaining <= 0 ? 0 : lanes(remaining);
+            mask[b] = remaining <= 0 ? 0 : wb_lanes16(remaining);
             sum[b] = _mm512_maskz_loadu_ps(mask[b], bias + c + 16 * b);
         }
         for (long ky = firstRow; ky <= lastRow; ky++) {
@@ -64,7 +56,7 @@ INLINE_AVX512 void four(const float *image, long width, long channels, const flo
         __m512 sum[2][4];
         UNROLL for (long b = 0; b < 2; b++) {
             const long remaining = channels - c - 16 * b;
-            mask[b] = remaining <= 0 ? 0 : lanes(remaining);
+            mask[b] = remaining <= 0 ? 0 : wb_lanes16(remaining);
             sum[b][0] = sum[b][1] = sum[b][2] = sum[b][3] = _mm512_maskz_loadu_ps(mask[b], bias + c + 16 * b);
         }
         for (long ky = firstRow; ky <= lastRow; ky++) {
@@ -134,7 +126,7 @@ INLINE_AVX512 void small_image(const float *image, long height, long width, long
     const long firstRow = firstOutputRow * S - padTop;
     float scratch[smallPixels * 16] __attribute__((aligned(64)));
     for (long c = 0; c < channels; c += 16) {
-        const __mmask16 mask = lanes(channels - c);
+        const __mmask16 mask = wb_lanes16(channels - c);
         for (long py = 0; py < paddedHeight; py++) {
             const long iy = firstRow + py;
             const int rowInside = iy >= 0 && iy < height;

@@ -34,16 +34,7 @@ void wb_pack_pointwise_weights(const float *weights, long inputs, long outputs, 
 }
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX2 __attribute__((target("avx2,fma")))
-#define INLINE_AVX2 static inline __attribute__((always_inline, target("avx2,fma")))
-
-/* Lanes [0, count) set, for count in 0...8. */
-INLINE_AVX2 __m256i lane_mask(long count) {
-    static const int ones[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-    return _mm256_loadu_si256((const __m256i *)(ones + 8 - count));
-}
+#include "vector_helpers.h"
 
 /* Finishes 8 output channels of one pixel: bias, clamp, residual, store (masked when fewer than 8 remain). */
 INLINE_AVX2 void finish8(__m256 sum, const float *bias, const float *residual, float *output, long valid,
@@ -54,7 +45,7 @@ INLINE_AVX2 void finish8(__m256 sum, const float *bias, const float *residual, f
         if (residual) value = _mm256_add_ps(value, _mm256_loadu_ps(residual));
         _mm256_storeu_ps(output, value);
     } else if (valid > 0) {
-        const __m256i mask = lane_mask(valid);
+        const __m256i mask = wb_lane_mask8(valid);
         __m256 value = _mm256_add_ps(sum, _mm256_maskload_ps(bias, mask));
         value = _mm256_min_ps(_mm256_max_ps(value, lower), upper);
         if (residual) value = _mm256_add_ps(value, _mm256_maskload_ps(residual, mask));

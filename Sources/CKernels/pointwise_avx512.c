@@ -6,21 +6,7 @@
 #include "ckernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX512 __attribute__((target("avx512f")))
-#define INLINE_AVX512 static inline __attribute__((always_inline, target("avx512f")))
-
-/* The accumulators must be registers: every loop over the tile's rows is unrolled completely (the tile height
- * is a constant in every inlined copy). */
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-/* Lanes [0, count) set, count clamped to 0...16. */
-INLINE_AVX512 __mmask16 lanes(long count) {
-    if (count <= 0) return 0;
-    if (count >= 16) return 0xFFFF;
-    return (__mmask16)((1u << count) - 1);
-}
+#include "vector_helpers.h"
 
 INLINE_AVX512 void finish(__m512 sum, const float *bias, const float *residual, float *output, __mmask16 mask,
                           __m512 lower, __m512 upper) {
@@ -45,7 +31,7 @@ INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows
     UNROLL for (long r = 0; r < tileRows; r++) { c0[r] = _mm512_setzero_ps(); c1[r] = _mm512_setzero_ps(); }
     if (panelWidth > 16) {
         /* 24 or 32 columns: two registers, the second masked for 24 (the 24-channel project layers). */
-        const __mmask16 secondMask = lanes(panelWidth - 16);
+        const __mmask16 secondMask = wb_lanes16_or_none(panelWidth - 16);
         const float *b = panel;
         for (long k = 0; k < inputs; k++, b += panelWidth) {
             /* Pull the next panel toward L2 while this one computes: the late layers' weights (up to 1.8 MB a
@@ -60,14 +46,14 @@ INLINE_AVX512 void tile(const long tileRows, const float *a, long lda, long rows
             }
         }
     } else {
-        const __mmask16 panelMask = lanes(panelWidth);
+        const __mmask16 panelMask = wb_lanes16_or_none(panelWidth);
         const float *b = panel;
         for (long k = 0; k < inputs; k++, b += panelWidth) {
             const __m512 b0 = _mm512_maskz_loadu_ps(panelMask, b);
             UNROLL for (long r = 0; r < tileRows; r++) c0[r] = _mm512_fmadd_ps(_mm512_set1_ps(row[r][k]), b0, c0[r]);
         }
     }
-    const __mmask16 first = lanes(columns), second = panelWidth > 16 ? lanes(columns - 16) : 0;
+    const __mmask16 first = wb_lanes16_or_none(columns), second = panelWidth > 16 ? wb_lanes16_or_none(columns - 16) : 0;
     UNROLL for (long r = 0; r < tileRows; r++) {
         if (r < rows) {
             const float *skip = residual ? residual + r * ldc : 0;

@@ -6,11 +6,7 @@
 #include "ctrainingkernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX2 __attribute__((target("avx2,fma")))
-#define INLINE_AVX2 static inline __attribute__((always_inline, target("avx2,fma")))
-#define UNROLL _Pragma("clang loop unroll(full)")
+#include "../CKernels/vector_helpers.h"
 
 /* All-ones in lanes [0, count). */
 INLINE_AVX2 __m256i lanes(long count) {

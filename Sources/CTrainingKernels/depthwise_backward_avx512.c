@@ -15,21 +15,13 @@
 #include "ctrainingkernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX512 __attribute__((target("avx512f")))
-#define INLINE_AVX512 static inline __attribute__((always_inline, target("avx512f")))
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-INLINE_AVX512 __mmask16 lanes(long count) {
-    return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1);
-}
+#include "../CKernels/vector_helpers.h"
 
 /* One input row iy, the channel block at c. rowOutput[ky] is the output row tap row ky reaches, or -1. */
 INLINE_AVX512 void row_block(const long K, const long S, const float *input, const float *outputGradient, const float *weights,
                              long width, long channels, long padLeft, long outputWidth, long iy, const long *rowOutput,
                              float *inputGradient, int masks, double *inputGradientSum, float *weightGradient, long c) {
-    const __mmask16 mask = lanes(channels - c);
+    const __mmask16 mask = wb_lanes16(channels - c);
     __m512 tapWeight[25], accumulator[25];
     UNROLL for (long t = 0; t < K * K; t++) {
         tapWeight[t] = _mm512_maskz_loadu_ps(mask, weights + t * channels + c);
@@ -91,7 +83,7 @@ static AVX512 void generic(const float *input, const float *outputGradient, cons
     for (long iy = 0; iy < height; iy++) {
         for (long ix = 0; ix < width; ix++) {
             for (long c = 0; c < channels; c += 16) {
-                const __mmask16 mask = lanes(channels - c);
+                const __mmask16 mask = wb_lanes16(channels - c);
                 const __m512 x = _mm512_maskz_loadu_ps(mask, input + (iy * width + ix) * channels + c);
                 __m512 sum = _mm512_setzero_ps();
                 for (long ky = 0; ky < kernel; ky++) {

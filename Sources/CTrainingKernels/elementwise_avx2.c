@@ -5,9 +5,7 @@
 #include "ctrainingkernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX2 __attribute__((target("avx2,fma")))
+#include "../CKernels/vector_helpers.h"
 
 enum { rowsPerPartialSum = 256 };
 

@@ -5,17 +5,10 @@
 #include "ctrainingkernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX512 __attribute__((target("avx512f")))
-#define INLINE_AVX512 static inline __attribute__((always_inline, target("avx512f")))
+#include "../CKernels/vector_helpers.h"
 
 /* Rows summed in float before the double totals: accurate float sums, negligible double work. */
 enum { rowsPerPartialSum = 256 };
-
-INLINE_AVX512 __mmask16 lanes(long count) {
-    return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1);
-}
 
 AVX512 void wbt_scale_bias_avx512(const float *input, long rows, long channels, const float *scale, const float *bias,
                                   float lower, float upper, const float *residual, float *output) {
@@ -23,7 +16,7 @@ AVX512 void wbt_scale_bias_avx512(const float *input, long rows, long channels, 
     for (long row = 0; row < rows; row++) {
         const long offset = row * channels;
         for (long c = 0; c < channels; c += 16) {
-            const __mmask16 mask = lanes(channels - c);
+            const __mmask16 mask = wb_lanes16(channels - c);
             __m512 value = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mask, input + offset + c), _mm512_maskz_loadu_ps(mask, scale + c),
                                            _mm512_maskz_loadu_ps(mask, bias + c));
             value = _mm512_min_ps(_mm512_max_ps(value, low), high);
@@ -47,7 +40,7 @@ AVX512 void wbt_scale_bias_backward_avx512(const float *outputGradient, const fl
         for (long row = first; row < end; row++) {
             const long offset = row * channels;
             for (long c = 0; c < channels; c += 16) {
-                const __mmask16 mask = lanes(channels - c);
+                const __mmask16 mask = wb_lanes16(channels - c);
                 __m512 gradient = _mm512_maskz_loadu_ps(mask, outputGradient + offset + c);
                 if (activation) {
                     const __m512 value = _mm512_maskz_loadu_ps(mask, activation + offset + c);

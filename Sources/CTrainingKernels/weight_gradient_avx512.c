@@ -14,16 +14,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define AVX512 __attribute__((target("avx512f")))
-#define INLINE_AVX512 static inline __attribute__((always_inline, target("avx512f")))
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-INLINE_AVX512 __mmask16 lanes(long count) {
-    if (count <= 0) return 0;
-    return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1);
-}
+#include "../CKernels/vector_helpers.h"
 
 /* R input channels × Z registers of output channels (both compile-time constants in every inlined copy), over
  * pixels [first, end); mask[z] covers the columns that exist. */
@@ -65,7 +56,10 @@ AVX512 void wbt_weight_gradient_avx512(const float *input, const float *outputGr
         const long end = first + chunk < pixels ? first + chunk : pixels;
         for (long o = 0; o < outputs; o += 64) {
             __mmask16 mask[4];
-            for (long z = 0; z < 4; z++) mask[z] = lanes(outputs - o - 16 * z);
+            for (long z = 0; z < 4; z++) {
+                const long remaining = outputs - o - 16 * z;
+                mask[z] = remaining <= 0 ? 0 : wb_lanes16(remaining);
+            }
             const long registers = (outputs - o + 15) / 16;
             switch (registers >= 4 ? 4 : registers) {
             case 4: columns(4, input, inputs, outputGradient, outputs, first, end, o, mask, weightGradient); break;
