@@ -28,18 +28,11 @@ public struct Dense: Sendable {
     public func forward(_ input: [Float], batch: Int) -> [Float] {
         precondition(input.count == batch * inputCount, "Dense: input count")
         var output = [Float](repeating: 0, count: batch * outputCount)
-        input.withUnsafeBufferPointer { source in
-            weights.withUnsafeBufferPointer { weights in
-                bias.withUnsafeBufferPointer { bias in
-                    output.withUnsafeMutableBufferPointer { destination in
-                        GEMM.multiply(m: batch, n: outputCount, k: inputCount,
-                                      a: source.baseAddress!, lda: inputCount,
-                                      b: weights.baseAddress!, ldb: inputCount, transposeB: true,
-                                      c: destination.baseAddress!, ldc: outputCount)
-                        applyEpilogue(destination.baseAddress!, rows: batch, columns: outputCount, bias: bias.baseAddress!,
-                                      activation: .none, residual: nil)
-                    }
-                }
+        GEMM.multiplyByTranspose(input, weights, rows: batch, columns: outputCount, depth: inputCount, into: &output)
+        bias.withUnsafeBufferPointer { bias in
+            output.withUnsafeMutableBufferPointer { destination in
+                applyEpilogue(destination.baseAddress!, rows: batch, columns: outputCount, bias: bias.baseAddress!,
+                              activation: .none, residual: nil)
             }
         }
         return output

@@ -143,16 +143,7 @@ extension LogisticObjective {
     func featuresTimesWeights(_ parameters: [Double]) -> [Float] {
         let weights = parameters[0..<(classCount * dimension)].map { Float($0) }
         var product = [Float](repeating: 0, count: count * classCount)
-        features.withUnsafeBufferPointer { x in
-            weights.withUnsafeBufferPointer { w in
-                product.withUnsafeMutableBufferPointer { z in
-                    GEMM.multiply(m: count, n: classCount, k: dimension,
-                                  a: x.baseAddress!, lda: dimension,
-                                  b: w.baseAddress!, ldb: dimension, transposeB: true,
-                                  c: z.baseAddress!, ldc: classCount)
-                }
-            }
-        }
+        GEMM.multiplyByTranspose(features, weights, rows: count, columns: classCount, depth: dimension, into: &product)
         return product
     }
 

@@ -75,16 +75,7 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
             for k in 0..<classCount { result[sample * classCount + k] = bias[k] }
         }
         // result [count, classCount] += features [count, dimension] · weightsᵀ (weights stored [classCount, dimension]).
-        features.withUnsafeBufferPointer { x in
-            weights.withUnsafeBufferPointer { w in
-                result.withUnsafeMutableBufferPointer { z in
-                    GEMM.multiply(m: count, n: classCount, k: dimension,
-                                  a: x.baseAddress!, lda: dimension,
-                                  b: w.baseAddress!, ldb: dimension, transposeB: true,
-                                  c: z.baseAddress!, ldc: classCount, beta: 1)
-                }
-            }
-        }
+        GEMM.multiplyByTranspose(features, weights, rows: count, columns: classCount, depth: dimension, into: &result, beta: 1)
         return result
     }
 
