@@ -4,33 +4,7 @@ import _TestSupport
 
 /// `train --augment N` through the release binary: views train the head, stay out of the held-out predictions,
 /// are reported, repeat exactly whatever the threads; the options are checked with one line.
-final class AugmentCommandTests: XCTestCase {
-    var folder: URL!
-    var dataset: URL!
-    var environment: [String: String] = [:]
-
-    override func setUpWithError() throws {
-        folder = try WorkbenchBinary.temporaryFolder()
-        dataset = folder.appendingPathComponent("tiny")
-        let root = WorkbenchBinary.repositoryRoot()
-        let maker = Process()
-        maker.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
-        maker.arguments = [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
-                           root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path]
-        try maker.run()
-        maker.waitUntilExit()
-        XCTAssertEqual(maker.terminationStatus, 0, "scripts/make_tiny_dataset.py needs Pillow: run scripts/setup.sh")
-        environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.run(arguments, environment: environment, file: file, line: line)
-    }
-
+final class AugmentCommandTests: TinyDatasetTestCase {
     func testViewsTrainTheHeadAreReportedAndRepeatWhateverTheThreads() throws {
         let plain = folder.appendingPathComponent("plain.wbmodel").path
         XCTAssertEqual(try run(["train", dataset.path, "-o", plain, "--no-html"]).status, 0)

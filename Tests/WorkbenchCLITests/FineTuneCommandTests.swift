@@ -5,37 +5,11 @@ import _TestSupport
 /// `train --fine-tune` through the release binary on the small generated dataset: the progress lines and the
 /// report section, byte-identical model files for the same seed and threads, a fine-tuned model that `classify`
 /// reads back with the probabilities training computed, and bad option values refused with one line.
-final class FineTuneCommandTests: XCTestCase {
-    var folder: URL!
-    var dataset: URL!
-    var environment: [String: String] = [:]
-
+final class FineTuneCommandTests: TinyDatasetTestCase {
     /// Training's probabilities come from the trainable network, `classify`'s from the inference network built
     /// from the model file's converted tensors: float rounding of the folded weights and of the identity batch
     /// norm, through two blocks and the head.
     static let probabilityTolerance = 2e-3
-
-    override func setUpWithError() throws {
-        folder = try WorkbenchBinary.temporaryFolder()
-        dataset = folder.appendingPathComponent("tiny")
-        let root = WorkbenchBinary.repositoryRoot()
-        let maker = Process()
-        maker.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
-        maker.arguments = [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
-                           root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path]
-        try maker.run()
-        maker.waitUntilExit()
-        XCTAssertEqual(maker.terminationStatus, 0, "scripts/make_tiny_dataset.py needs Pillow: run scripts/setup.sh")
-        environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.run(arguments, environment: environment, file: file, line: line)
-    }
 
     /// One block, two epochs, two threads: seconds, and the thread split exercised.
     private func fineTune(_ model: String, extra: [String] = []) throws -> WorkbenchBinary.Outcome {

@@ -4,34 +4,7 @@ import _TestSupport
 
 /// `train → evaluate → classify → inspect` through the release binary on a small generated dataset, and the
 /// bad inputs each command must refuse with one line.
-final class TrainCommandTests: XCTestCase {
-    var folder: URL!
-    var dataset: URL!
-    var environment: [String: String] = [:]
-
-    override func setUpWithError() throws {
-        folder = try WorkbenchBinary.temporaryFolder()
-        dataset = folder.appendingPathComponent("tiny")
-        let root = WorkbenchBinary.repositoryRoot()
-        let maker = Process()
-        maker.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
-        maker.arguments = [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
-                           root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path]
-        try maker.run()
-        maker.waitUntilExit()
-        XCTAssertEqual(maker.terminationStatus, 0, "scripts/make_tiny_dataset.py needs Pillow: run scripts/setup.sh")
-        // A private cache, so runs neither read nor pollute the user's.
-        environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.run(arguments, environment: environment, file: file, line: line)
-    }
-
+final class TrainCommandTests: TinyDatasetTestCase {
     /// Copies the model file `source` to `destination` through Python's safetensors, running `script` with
     /// `tensors` (name → numpy array) and `metadata` (name → string) in scope, and `json` imported.
     private func editModel(_ source: String, into destination: String, script: String,
