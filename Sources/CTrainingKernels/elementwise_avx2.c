@@ -6,6 +6,7 @@
 
 #if defined(__x86_64__)
 #include "../CKernels/vector_helpers.h"
+#include "scale_bias_sums.h"
 
 enum { rowsPerPartialSum = 256 };
 
@@ -71,15 +72,9 @@ AVX2 void wbt_scale_bias_backward_avx2(const float *outputGradient, const float 
                 if (inputGradient) inputGradient[offset + c] = scale ? gradient * scale[c] : gradient;
             }
         }
-        for (long c = 0; c < channels; c++) {
-            scaleTotal[c] += scalePartial[c];
-            biasTotal[c] += biasPartial[c];
-        }
+        wbt_add_partial_sums(channels, scalePartial, biasPartial, scaleTotal, biasTotal);
     }
-    for (long c = 0; c < channels; c++) {
-        if (sumsScale) scaleGradient[c] = (float)scaleTotal[c];
-        biasGradient[c] = (float)biasTotal[c];
-    }
+    wbt_store_totals(channels, sumsScale, scaleTotal, biasTotal, scaleGradient, biasGradient);
 }
 
 #else

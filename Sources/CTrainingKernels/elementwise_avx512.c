@@ -6,6 +6,7 @@
 
 #if defined(__x86_64__)
 #include "../CKernels/vector_helpers.h"
+#include "scale_bias_sums.h"
 
 /* Rows summed in float before the double totals: accurate float sums, negligible double work. */
 enum { rowsPerPartialSum = 256 };
@@ -58,15 +59,9 @@ AVX512 void wbt_scale_bias_backward_avx512(const float *outputGradient, const fl
                 }
             }
         }
-        for (long c = 0; c < channels; c++) {
-            scaleTotal[c] += scalePartial[c];
-            biasTotal[c] += biasPartial[c];
-        }
+        wbt_add_partial_sums(channels, scalePartial, biasPartial, scaleTotal, biasTotal);
     }
-    for (long c = 0; c < channels; c++) {
-        if (sumsScale) scaleGradient[c] = (float)scaleTotal[c];
-        biasGradient[c] = (float)biasTotal[c];
-    }
+    wbt_store_totals(channels, sumsScale, scaleTotal, biasTotal, scaleGradient, biasGradient);
 }
 
 #else
