@@ -57,12 +57,12 @@ read -r -a blas_cflags <<< "$(pkg-config --cflags openblas)"
 read -r -a blas_libs <<< "$(pkg-config --libs openblas)"
 
 build_started=$(date +%s)
-step "$build/objects/png_shim.o" "Sources/CPNGShim/png_shim.c Sources/CPNGShim/include/png_shim.h" \
+step "$build/objects/png_shim.o" "Sources/CPNGShim/png_shim.c Sources/CPNGShim/png_shim_errors.h Sources/CPNGShim/include/png_shim.h" \
     "$clang" "${c_flags[@]}" -ISources/CPNGShim/include "${png_cflags[@]}" -c Sources/CPNGShim/png_shim.c -o "$build/objects/png_shim.o"
 step "$build/objects/jpeg_shim.o" "Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h" \
     "$clang" "${c_flags[@]}" -ISources/CJPEGShim/include -c Sources/CJPEGShim/jpeg_shim.c -o "$build/objects/jpeg_shim.o"
 # The encoders (report thumbnails) are in the same shims; ImageCodecs calls them, so Swift harnesses link them.
-step "$build/objects/png_encode.o" "Sources/CPNGShim/png_encode.c Sources/CPNGShim/include/png_shim.h" \
+step "$build/objects/png_encode.o" "Sources/CPNGShim/png_encode.c Sources/CPNGShim/png_shim_errors.h Sources/CPNGShim/include/png_shim.h" \
     "$clang" "${c_flags[@]}" -ISources/CPNGShim/include "${png_cflags[@]}" -c Sources/CPNGShim/png_encode.c -o "$build/objects/png_encode.o"
 step "$build/objects/jpeg_encode.o" "Sources/CJPEGShim/jpeg_encode.c Sources/CJPEGShim/include/jpeg_shim.h" \
     "$clang" "${c_flags[@]}" -ISources/CJPEGShim/include -c Sources/CJPEGShim/jpeg_encode.c -o "$build/objects/jpeg_encode.o"

@@ -20,7 +20,7 @@ command=("$toolchain/clang" -g -O2 -fno-omit-frame-pointer -fsanitize=address,un
     -ISources/CPNGShim/include -ISources/CJPEGShim/include -ISources/CKernels/include -ISources/CTrainingKernels/include
     "${png_cflags[@]}"
     "${sources[@]}" -lpng16 -ljpeg -lm -o "$binary")
-stamp=$( { printf '%s\n' "${command[*]}"; cat "${sources[@]}" Sources/*/include/*.h; } | sha256sum | cut -d' ' -f1)
+stamp=$( { printf '%s\n' "${command[*]}"; cat "${sources[@]}" Sources/*/include/*.h Sources/*/*.h; } | sha256sum | cut -d' ' -f1)
 if [ ! -x "$binary" ] || [ "$(cat "$binary.stamp" 2>/dev/null)" != "$stamp" ]; then
     if ! "${command[@]}" > "$build/build.log" 2>&1; then
         cat "$build/build.log" >&2
