@@ -2,10 +2,16 @@ import Foundation
 
 /// Writing JSON by hand where the byte layout matters (safetensors headers, JSON Lines output).
 public enum JSONText {
+    /// `text` as a JSON string literal, quotes included, with the escapes RFC 8259 requires. (An overload, not a
+    /// default argument: builds compiled against this one-argument symbol keep linking.)
+    public static func quoted(_ text: String) -> String {
+        quoted(text, escapingAsUnicode: { _ in false })
+    }
+
     /// `text` as a JSON string literal, quotes included, with the escapes RFC 8259 requires. The scalars for which
     /// `escapesAsUnicode` is true (from the Basic Multilingual Plane) are written `\uXXXX` before any other rule
     /// applies: where the literal is embedded (an HTML `<script>`) may need more escaped than JSON does.
-    public static func quoted(_ text: String, escapingAsUnicode escapesAsUnicode: (Unicode.Scalar) -> Bool = { _ in false }) -> String {
+    public static func quoted(_ text: String, escapingAsUnicode escapesAsUnicode: (Unicode.Scalar) -> Bool) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
