@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs `workbench` so it runs from any folder with no environment variable: the release binary as
 # PREFIX/bin/workbench and the backbone as PREFIX/share/workbench/efficientnet-lite0.safetensors, where the binary
-# looks for it. Runs scripts/setup.sh first when the release build or the backbone is missing.
+# looks for it. Builds first (incrementally: nothing to do when the binary is up to date), or runs scripts/setup.sh
+# when the backbone is missing.
 #
 # Usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root)
 # The binary carries the Swift runtime and Foundation (linked statically, see Package.swift), so it runs for a user
@@ -29,8 +30,37 @@ cd "$(dirname "$0")/.."
 
 binary=.build/release/workbench
 weights=models/efficientnet-lite0.safetensors
-if [ ! -x "$binary" ] || [ ! -f "$weights" ]; then
-    scripts/setup.sh
+if [ ! -f "$weights" ]; then
+    scripts/setup.sh  # fetches and converts the backbone, then builds
+elif command -v swift >/dev/null && { [ ! -e .build ] || [ -O .build ]; }; then
+    # Always through the build, so a pull since the last build is never installed stale; when nothing changed
+    # swift build only checks (a few seconds).
+    say "building $binary"
+    mkdir -p .build
+    if ! swift build -c release --product workbench > .build/install-build.log 2>&1; then
+        tail -n 40 .build/install-build.log >&2
+        say "release build failed (full log: .build/install-build.log)"
+        exit 1
+    fi
+else
+    # No swift on the PATH (sudo resets it) or .build belongs to another user (root installing a user's clone,
+    # where a build would leave root-owned files behind): install the existing build only if no source is
+    # newer than it.
+    if command -v swift >/dev/null; then
+        why=".build belongs to $(stat -c %U .build), so this user does not build in it"
+    else
+        why="swift is not on the PATH"
+    fi
+    if [ ! -x "$binary" ]; then
+        say "$binary is missing and $why: run scripts/setup.sh as the clone's owner first, then this again"
+        exit 1
+    fi
+    newer=$(find Sources Package.swift -newer "$binary" -type f -print -quit)
+    if [ -n "$newer" ]; then
+        say "$binary is older than $newer and $why: run scripts/setup.sh as the clone's owner first, then this again"
+        exit 1
+    fi
+    say "$why: installing the existing $binary (no source is newer)"
 fi
 
 # Each file is copied beside its destination and renamed over it, so a workbench that is running keeps its old

@@ -134,6 +134,92 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertFalse(local.standardError.contains("export PATH"), local.standardError)
     }
 
+    /// install.sh builds before it copies, so a user who pulled new sources and installs gets them, not the binary
+    /// of an earlier build; without swift on the PATH (sudo resets it), or in a `.build` another user owns, it never
+    /// builds and installs the existing binary only when no source is newer. Run on a one-file package named like
+    /// the project's product, built by the real toolchain, so each install's result shows which source it built.
+    func testInstallRebuildsChangedSourcesAndNeverInstallsAStaleBinary() throws {
+        let files = FileManager.default
+        let clone = try WorkbenchBinary.temporaryFolder()
+        defer { try? files.removeItem(at: clone) }
+        for folder in ["scripts", "models", "Sources/workbench"] {
+            try files.createDirectory(at: clone.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/install.sh"),
+                           to: clone.appendingPathComponent("scripts/install.sh"))
+        try """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(name: "Stand-in", products: [.executable(name: "workbench", targets: ["workbench"])],
+                                  targets: [.executableTarget(name: "workbench")])
+
+            """.write(to: clone.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try Data("backbone".utf8).write(to: clone.appendingPathComponent("models/efficientnet-lite0.safetensors"))
+        let source = clone.appendingPathComponent("Sources/workbench/main.swift")
+        func edit(_ version: String) throws {
+            try "print(\"\(version)\")\n".write(to: source, atomically: false, encoding: .utf8)
+        }
+        let prefix = clone.appendingPathComponent("prefix")
+        let installed = prefix.appendingPathComponent("bin/workbench").path
+        func version() throws -> String {
+            try WorkbenchBinary.runProcess(installed, ["--version"], environment: [:]).standardOutput
+        }
+        func install(_ environment: [String: String]) throws -> WorkbenchBinary.Outcome {
+            try WorkbenchBinary.runProcess("/bin/bash", [clone.appendingPathComponent("scripts/install.sh").path, prefix.path],
+                                           environment: environment, workingDirectory: clone)
+        }
+        let withSwift = ProcessInfo.processInfo.environment
+        // Without swift: only the tools install.sh uses, linked into a folder of their own, wherever swift lives.
+        let tools = clone.appendingPathComponent("tools")
+        try files.createDirectory(at: tools, withIntermediateDirectories: true)
+        for tool in ["cat", "chmod", "cp", "dirname", "find", "grep", "id", "mkdir", "mktemp", "mv", "rm", "stat", "tail"] {
+            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
+            try files.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: path)
+        }
+        var withoutSwift = withSwift
+        withoutSwift["PATH"] = tools.path
+
+        try edit("first")
+        let first = try install(withSwift)
+        XCTAssertEqual(first.status, 0, first.standardError)
+        XCTAssertEqual(try version(), "first\n")
+        XCTAssertTrue(files.contentsEqual(atPath: prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path,
+                                          andPath: clone.appendingPathComponent("models/efficientnet-lite0.safetensors").path))
+
+        // The sources changed since the last build (a pull): install builds them.
+        try edit("second")
+        let second = try install(withSwift)
+        XCTAssertEqual(second.status, 0, second.standardError)
+        XCTAssertEqual(try version(), "second\n", "install.sh copied the binary of the earlier build")
+        XCTAssertTrue(second.standardError.contains("install: installed workbench second as \(installed)"), second.standardError)
+
+        // No swift, nothing newer than the build: the existing binary is installed, and the message says why.
+        let existing = try install(withoutSwift)
+        XCTAssertEqual(existing.status, 0, existing.standardError)
+        XCTAssertEqual(existing.errorLines.first,
+                       "install: swift is not on the PATH: installing the existing .build/release/workbench (no source is newer)")
+
+        // No swift and a source newer than the build: refused, the installed binary left as it was.
+        try edit("third")
+        let stale = try install(withoutSwift)
+        XCTAssertEqual(stale.status, 1, stale.standardError)
+        XCTAssertEqual(stale.errorLines, ["install: .build/release/workbench is older than Sources/workbench/main.swift and swift is not "
+                                          + "on the PATH: run scripts/setup.sh as the clone's owner first, then this again"])
+        XCTAssertEqual(try version(), "second\n")
+
+        // Root installing another user's clone does not build in it (that would leave root-owned files in .build).
+        if getuid() == 0 {
+            let build = clone.appendingPathComponent(".build").path
+            XCTAssertEqual(try WorkbenchBinary.runProcess("/bin/chown", ["nobody", build], environment: [:]).status, 0)
+            let foreign = try install(withSwift)
+            XCTAssertEqual(foreign.status, 1, foreign.standardError)
+            XCTAssertEqual(foreign.errorLines, ["install: .build/release/workbench is older than Sources/workbench/main.swift and .build "
+                                                + "belongs to nobody, so this user does not build in it: run scripts/setup.sh as the "
+                                                + "clone's owner first, then this again"])
+            XCTAssertEqual(try version(), "second\n")
+        }
+    }
+
     func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
         let fixture = try fixture()
         // features needs the backbone itself (classify takes it from the model): it must come from PREFIX/share.
