@@ -422,6 +422,34 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copy.path), ["scripts"], "set-up stopped before making anything")
     }
 
+    /// A user who skipped the toolchain step hears so first, before set-up spends minutes on the Python tools and
+    /// the backbone (it used to say so only after them). Run on a copy of setup.sh whose Debian packages are present,
+    /// with a PATH that holds only the tools set-up calls before the check.
+    func testSetupWithoutSwiftSaysSoBeforeDownloadingAnything() throws {
+        let files = FileManager.default
+        let copy = try WorkbenchBinary.temporaryFolder()
+        defer { try? files.removeItem(at: copy) }
+        let scripts = copy.appendingPathComponent("scripts"), tools = copy.appendingPathComponent("tools")
+        for folder in [scripts, tools] { try files.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/setup.sh"),
+                           to: scripts.appendingPathComponent("setup.sh"))
+        for tool in ["dirname", "dpkg-query", "grep", "id"] {
+            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
+            try files.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: path)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = tools.path
+        environment["SETUP_DEBIAN_PACKAGES"] = "python3"
+        let outcome = try WorkbenchBinary.runProcess("/bin/bash", [scripts.appendingPathComponent("setup.sh").path],
+                                                     environment: environment, workingDirectory: copy)
+        XCTAssertEqual(outcome.status, 1, outcome.standardError)
+        XCTAssertEqual(outcome.standardOutput, "")
+        XCTAssertEqual(outcome.errorLines, ["setup: swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), "
+                                            + "unpack it and put its usr/bin on PATH"])
+        XCTAssertEqual(try files.contentsOfDirectory(atPath: copy.path).sorted(), ["scripts", "tools"],
+                       "set-up stopped before making .venv/ or models/")
+    }
+
     // MARK: - Helpers
 
     /// Standard output of a run in the example folder, failing on a non-zero exit.
