@@ -11,8 +11,14 @@ set -euo pipefail
 
 say() { printf 'install: %s\n' "$*" >&2; }
 
-if [ $# -gt 1 ]; then
-    say "usage: scripts/install.sh [PREFIX]"
+usage="usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root; installs PREFIX/bin/workbench)"
+# An option is never taken for a PREFIX (`--help` would otherwise install into ./--help/bin).
+case "${1-}" in
+    -h|--help) printf '%s\n' "$usage"; exit 0 ;;
+    -*) say "unknown option $1"; say "$usage"; exit 2 ;;
+esac
+if [ $# -gt 1 ] || { [ $# -eq 1 ] && [ -z "$1" ]; }; then
+    say "$usage"
     exit 2
 fi
 if [ $# -eq 1 ]; then

@@ -220,6 +220,29 @@ final class InstallAndExamplesTests: XCTestCase {
         }
     }
 
+    /// `scripts/install.sh --help` answers with its usage; it used to take `--help` for a relative PREFIX and install
+    /// into `./--help/bin`. Any other option is refused, and nothing is built or written either way.
+    func testInstallAnswersHelpAndRefusesOptionsInsteadOfTakingThemForAPrefix() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/install.sh").path
+        let usage = "usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root; "
+            + "installs PREFIX/bin/workbench)"
+        for option in ["--help", "-h"] {
+            let help = try WorkbenchBinary.runProcess("/bin/bash", [script, option], environment: ProcessInfo.processInfo.environment,
+                                                      workingDirectory: folder)
+            XCTAssertEqual(help.status, 0, help.standardError)
+            XCTAssertEqual(help.standardOutput, usage + "\n")
+        }
+        for arguments in [["--prefix=/opt/wb"], [""], ["one", "two"]] {
+            let refused = try WorkbenchBinary.runProcess("/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment,
+                                                         workingDirectory: folder)
+            XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.standardError)")
+            XCTAssertEqual(refused.errorLines.last, "install: " + usage, "\(arguments)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing was installed here")
+    }
+
     func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
         let fixture = try fixture()
         // features needs the backbone itself (classify takes it from the model): it must come from PREFIX/share.
