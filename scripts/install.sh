@@ -5,6 +5,8 @@
 # when the backbone is missing.
 #
 # Usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root)
+# INSTALL_BINARY=FILE installs FILE instead of building: the test suite passes the binary under test, because
+# `swift test` holds the clone's build folder and a `swift build` started from inside it would wait forever.
 # The binary carries the Swift runtime and Foundation (linked statically, see Package.swift), so it runs for a user
 # without the toolchain on PATH or on the library path; it needs Debian's OpenBLAS, libpng and libjpeg.
 set -euo pipefail
@@ -32,12 +34,24 @@ case "$prefix" in
     /*) ;;
     *) prefix="$PWD/$prefix" ;;  # relative to where the user is, not to the clone
 esac
+given_binary=${INSTALL_BINARY:-}
+case "$given_binary" in
+    ""|/*) ;;
+    *) given_binary="$PWD/$given_binary" ;;
+esac
 cd "$(dirname "$0")/.."
 
 binary=.build/release/workbench
 weights=models/efficientnet-lite0.safetensors
 if [ ! -f "$weights" ]; then
-    scripts/setup.sh  # fetches and converts the backbone, then builds
+    scripts/setup.sh  # fetches and converts the backbone, and builds
+fi
+if [ -n "$given_binary" ]; then
+    if [ ! -f "$given_binary" ] || [ ! -x "$given_binary" ]; then
+        say "INSTALL_BINARY=$given_binary is not an executable file"
+        exit 1
+    fi
+    binary=$given_binary
 elif command -v swift >/dev/null && { [ ! -e .build ] || [ -O .build ]; }; then
     # Always through the build, so a pull since the last build is never installed stale; when nothing changed
     # swift build only checks (a few seconds).

@@ -50,7 +50,7 @@ final class InstallAndExamplesTests: XCTestCase {
 
         // install.sh as a user would run it, from the clone, with PREFIX/bin not yet on the PATH.
         let install = try WorkbenchBinary.runProcess("/bin/bash", [root.appendingPathComponent("scripts/install.sh").path, prefix.path],
-                                                     environment: inherited, workingDirectory: base)
+                                                     environment: installing(inherited), workingDirectory: base)
         guard install.status == 0 else { throw TestMedia.Failure("scripts/install.sh exited with \(install.status): \(install.standardError)") }
 
         var environment = inherited
@@ -98,6 +98,15 @@ final class InstallAndExamplesTests: XCTestCase {
         return fixture
     }
 
+    /// `environment` for running install.sh from inside the suite: it installs the binary under test
+    /// (`INSTALL_BINARY`) rather than building, because `swift test` holds the build folder a build would wait for.
+    /// The build itself is tested on a package of its own (`testInstallRebuildsChangedSourcesAndNeverInstallsAStaleBinary`).
+    static func installing(_ environment: [String: String]) throws -> [String: String] {
+        var environment = environment
+        environment["INSTALL_BINARY"] = try WorkbenchBinary.path()
+        return environment
+    }
+
     // MARK: - Install
 
     func testInstallPlacesTheBinaryAndTheBackboneAndSaysWhenItsBinFolderIsNotOnThePath() throws {
@@ -107,6 +116,7 @@ final class InstallAndExamplesTests: XCTestCase {
         let installed = fixture.prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path
         let original = fixture.root.appendingPathComponent("models/efficientnet-lite0.safetensors").path
         XCTAssertTrue(files.contentsEqual(atPath: installed, andPath: original), "the backbone is installed byte for byte")
+        XCTAssertTrue(files.contentsEqual(atPath: fixture.workbench, andPath: try WorkbenchBinary.path()), "the binary under test is installed")
         XCTAssertTrue(fixture.installMessages.contains("\(fixture.prefix.path)/bin is not on your PATH"), fixture.installMessages)
         XCTAssertTrue(fixture.installMessages.contains("export PATH=\"\(fixture.prefix.path)/bin:$PATH\""), fixture.installMessages)
 
@@ -114,7 +124,7 @@ final class InstallAndExamplesTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = fixture.prefix.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let again = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path, fixture.prefix.path],
-                                                   environment: environment)
+                                                   environment: Self.installing(environment))
         XCTAssertEqual(again.status, 0, again.standardError)
         XCTAssertFalse(again.standardError.contains("not on your PATH"), again.standardError)
 
@@ -126,7 +136,8 @@ final class InstallAndExamplesTests: XCTestCase {
         var user = ProcessInfo.processInfo.environment
         user["HOME"] = home.path
         let local = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path,
-                                                                 home.appendingPathComponent(".local").path], environment: user)
+                                                                 home.appendingPathComponent(".local").path],
+                                                   environment: Self.installing(user))
         XCTAssertEqual(local.status, 0, local.standardError)
         XCTAssertTrue(files.isExecutableFile(atPath: home.appendingPathComponent(".local/bin/workbench").path))
         XCTAssertTrue(local.standardError.contains("\(home.path)/.local/bin is not on this shell's PATH yet; your ~/.profile adds it: "
@@ -168,7 +179,8 @@ final class InstallAndExamplesTests: XCTestCase {
             try WorkbenchBinary.runProcess("/bin/bash", [clone.appendingPathComponent("scripts/install.sh").path, prefix.path],
                                            environment: environment, workingDirectory: clone)
         }
-        let withSwift = ProcessInfo.processInfo.environment
+        var withSwift = ProcessInfo.processInfo.environment
+        withSwift["INSTALL_BINARY"] = nil
         // Without swift: only the tools install.sh uses, linked into a folder of their own, wherever swift lives.
         let tools = clone.appendingPathComponent("tools")
         try files.createDirectory(at: tools, withIntermediateDirectories: true)
@@ -206,6 +218,17 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertEqual(stale.errorLines, ["install: .build/release/workbench is older than Sources/workbench/main.swift and swift is not "
                                           + "on the PATH: run scripts/setup.sh as the clone's owner first, then this again"])
         XCTAssertEqual(try version(), "second\n")
+
+        // INSTALL_BINARY (relative to where install.sh runs) is installed as it is, without a build or a check.
+        var given = withoutSwift
+        given["INSTALL_BINARY"] = ".build/release/workbench"
+        let asGiven = try install(given)
+        XCTAssertEqual(asGiven.status, 0, asGiven.standardError)
+        XCTAssertTrue(asGiven.errorLines.first?.hasPrefix("install: installed workbench second as ") == true, asGiven.standardError)
+        given["INSTALL_BINARY"] = "Package.swift"
+        let notProgram = try install(given)
+        XCTAssertEqual(notProgram.status, 1, notProgram.standardError)
+        XCTAssertEqual(notProgram.errorLines, ["install: INSTALL_BINARY=\(clone.path)/Package.swift is not an executable file"])
 
         // Root installing another user's clone does not build in it (that would leave root-owned files in .build).
         if getuid() == 0 {
