@@ -56,16 +56,15 @@ elif command -v swift >/dev/null && { [ ! -e .build ] || [ -O .build ]; }; then
     # Always through the build, so a pull since the last build is never installed stale; when nothing changed
     # swift build only checks (a few seconds).
     say "building $binary"
-    mkdir -p .build
-    if ! swift build -c release --product workbench > .build/install-build.log 2>&1; then
-        tail -n 40 .build/install-build.log >&2
-        say "release build failed (full log: .build/install-build.log)"
+    if ! scripts/build-release.sh; then
+        say "release build failed (full log: .build/release-build.log)"
         exit 1
     fi
 else
     # No swift on the PATH (sudo resets it) or .build belongs to another user (root installing a user's clone,
     # where a build would leave root-owned files behind): install the existing build only if no source is
-    # newer than it.
+    # newer than the last successful build (its stamp, see build-release.sh; the binary itself when it is newer,
+    # built by hand).
     if command -v swift >/dev/null; then
         why=".build belongs to $(stat -c %U .build), so this user does not build in it"
     else
@@ -75,12 +74,14 @@ else
         say "$binary is missing and $why: run scripts/setup.sh as the clone's owner first, then this again"
         exit 1
     fi
-    newer=$(find Sources Package.swift -newer "$binary" -type f -print -quit)
+    built=.build/release-build-stamp
+    if [ ! -f "$built" ] || [ "$binary" -nt "$built" ]; then built=$binary; fi
+    newer=$(find Sources Package.swift -newer "$built" -type f -print -quit)
     if [ -n "$newer" ]; then
-        say "$binary is older than $newer and $why: run scripts/setup.sh as the clone's owner first, then this again"
+        say "$newer changed since $binary was built and $why: run scripts/setup.sh as the clone's owner first, then this again"
         exit 1
     fi
-    say "$why: installing the existing $binary (no source is newer)"
+    say "$why: installing the existing $binary (no source changed since it was built)"
 fi
 
 # Each file is copied beside its destination and renamed over it, so a workbench that is running keeps its old

@@ -105,10 +105,8 @@ fi
 
 # 4. The release binary (incremental: a second run only checks).
 say "building .build/release/workbench"
-mkdir -p .build
-if ! swift build -c release --product workbench > .build/setup-build.log 2>&1; then
-    tail -n 40 .build/setup-build.log
-    say "release build failed (full log: .build/setup-build.log)"
+if ! scripts/build-release.sh; then
+    say "release build failed (full log: .build/release-build.log)"
     exit 1
 fi
 say "ready: .build/release/workbench"

@@ -156,8 +156,10 @@ final class InstallAndExamplesTests: XCTestCase {
         for folder in ["scripts", "models", "Sources/workbench"] {
             try files.createDirectory(at: clone.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/install.sh"),
-                           to: clone.appendingPathComponent("scripts/install.sh"))
+        for script in ["install.sh", "build-release.sh"] {
+            try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(script)"),
+                               to: clone.appendingPathComponent("scripts/\(script)"))
+        }
         try """
             // swift-tools-version: 6.0
             import PackageDescription
@@ -209,14 +211,14 @@ final class InstallAndExamplesTests: XCTestCase {
         let existing = try install(withoutSwift)
         XCTAssertEqual(existing.status, 0, existing.standardError)
         XCTAssertEqual(existing.errorLines.first,
-                       "install: swift is not on the PATH: installing the existing .build/release/workbench (no source is newer)")
+                       "install: swift is not on the PATH: installing the existing .build/release/workbench (no source changed since it was built)")
 
         // No swift and a source newer than the build: refused, the installed binary left as it was.
         try edit("third")
         let stale = try install(withoutSwift)
         XCTAssertEqual(stale.status, 1, stale.standardError)
-        XCTAssertEqual(stale.errorLines, ["install: .build/release/workbench is older than Sources/workbench/main.swift and swift is not "
-                                          + "on the PATH: run scripts/setup.sh as the clone's owner first, then this again"])
+        XCTAssertEqual(stale.errorLines, ["install: Sources/workbench/main.swift changed since .build/release/workbench was built and swift "
+                                          + "is not on the PATH: run scripts/setup.sh as the clone's owner first, then this again"])
         XCTAssertEqual(try version(), "second\n")
 
         // INSTALL_BINARY (relative to where install.sh runs) is installed as it is, without a build or a check.
@@ -230,14 +232,24 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertEqual(notProgram.status, 1, notProgram.standardError)
         XCTAssertEqual(notProgram.errorLines, ["install: INSTALL_BINARY=\(clone.path)/Package.swift is not an executable file"])
 
+        // The change undone and built (swift build may leave the binary's time as it was): the build's stamp, not
+        // the binary's time, tells that no source changed since, so the install without swift goes ahead.
+        try edit("second")
+        let undone = try install(withSwift)
+        XCTAssertEqual(undone.status, 0, undone.standardError)
+        let afterUndo = try install(withoutSwift)
+        XCTAssertEqual(afterUndo.status, 0, afterUndo.standardError)
+        XCTAssertEqual(try version(), "second\n")
+
         // Root installing another user's clone does not build in it (that would leave root-owned files in .build).
         if getuid() == 0 {
+            try edit("third")
             let build = clone.appendingPathComponent(".build").path
             XCTAssertEqual(try WorkbenchBinary.runProcess("/bin/chown", ["nobody", build], environment: [:]).status, 0)
             let foreign = try install(withSwift)
             XCTAssertEqual(foreign.status, 1, foreign.standardError)
-            XCTAssertEqual(foreign.errorLines, ["install: .build/release/workbench is older than Sources/workbench/main.swift and .build "
-                                                + "belongs to nobody, so this user does not build in it: run scripts/setup.sh as the "
+            XCTAssertEqual(foreign.errorLines, ["install: Sources/workbench/main.swift changed since .build/release/workbench was built and "
+                                                + ".build belongs to nobody, so this user does not build in it: run scripts/setup.sh as the "
                                                 + "clone's owner first, then this again"])
             XCTAssertEqual(try version(), "second\n")
         }
