@@ -35,6 +35,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# The toolchain is checked before the minutes of downloads below, so a missing one is the first thing said.
+if ! command -v swift >/dev/null; then
+    say "swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), unpack it and put its usr/bin on PATH"
+    exit 1
+fi
+
 # 2. The Python tools used by the converter, the dataset recipes, the references and the tests, pinned to the
 #    versions the project is tested with, in .venv/ (ignored by git) on Debian's own interpreter.
 python=.venv/bin/python3
@@ -98,15 +104,9 @@ if [ "$(sha "$weights")" != "$weights_sha256" ]; then
 fi
 
 # 4. The release binary (incremental: a second run only checks).
-if ! command -v swift >/dev/null; then
-    say "swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), unpack it and put its usr/bin on PATH"
-    exit 1
-fi
 say "building .build/release/workbench"
-mkdir -p .build
-if ! swift build -c release --product workbench > .build/setup-build.log 2>&1; then
-    tail -n 40 .build/setup-build.log
-    say "release build failed (full log: .build/setup-build.log)"
+if ! scripts/build-release.sh; then
+    say "release build failed (full log: .build/release-build.log)"
     exit 1
 fi
 say "ready: .build/release/workbench"

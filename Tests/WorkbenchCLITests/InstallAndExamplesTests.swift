@@ -50,7 +50,7 @@ final class InstallAndExamplesTests: XCTestCase {
 
         // install.sh as a user would run it, from the clone, with PREFIX/bin not yet on the PATH.
         let install = try WorkbenchBinary.runProcess("/bin/bash", [root.appendingPathComponent("scripts/install.sh").path, prefix.path],
-                                                     environment: inherited, workingDirectory: base)
+                                                     environment: installing(inherited), workingDirectory: base)
         guard install.status == 0 else { throw TestMedia.Failure("scripts/install.sh exited with \(install.status): \(install.standardError)") }
 
         var environment = inherited
@@ -98,6 +98,15 @@ final class InstallAndExamplesTests: XCTestCase {
         return fixture
     }
 
+    /// `environment` for running install.sh from inside the suite: it installs the binary under test
+    /// (`INSTALL_BINARY`) rather than building, because `swift test` holds the build folder a build would wait for.
+    /// The build itself is tested on a package of its own (`testInstallRebuildsChangedSourcesAndNeverInstallsAStaleBinary`).
+    static func installing(_ environment: [String: String]) throws -> [String: String] {
+        var environment = environment
+        environment["INSTALL_BINARY"] = try WorkbenchBinary.path()
+        return environment
+    }
+
     // MARK: - Install
 
     func testInstallPlacesTheBinaryAndTheBackboneAndSaysWhenItsBinFolderIsNotOnThePath() throws {
@@ -107,6 +116,7 @@ final class InstallAndExamplesTests: XCTestCase {
         let installed = fixture.prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path
         let original = fixture.root.appendingPathComponent("models/efficientnet-lite0.safetensors").path
         XCTAssertTrue(files.contentsEqual(atPath: installed, andPath: original), "the backbone is installed byte for byte")
+        XCTAssertTrue(files.contentsEqual(atPath: fixture.workbench, andPath: try WorkbenchBinary.path()), "the binary under test is installed")
         XCTAssertTrue(fixture.installMessages.contains("\(fixture.prefix.path)/bin is not on your PATH"), fixture.installMessages)
         XCTAssertTrue(fixture.installMessages.contains("export PATH=\"\(fixture.prefix.path)/bin:$PATH\""), fixture.installMessages)
 
@@ -114,7 +124,7 @@ final class InstallAndExamplesTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = fixture.prefix.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let again = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path, fixture.prefix.path],
-                                                   environment: environment)
+                                                   environment: Self.installing(environment))
         XCTAssertEqual(again.status, 0, again.standardError)
         XCTAssertFalse(again.standardError.contains("not on your PATH"), again.standardError)
 
@@ -126,12 +136,146 @@ final class InstallAndExamplesTests: XCTestCase {
         var user = ProcessInfo.processInfo.environment
         user["HOME"] = home.path
         let local = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path,
-                                                                 home.appendingPathComponent(".local").path], environment: user)
+                                                                 home.appendingPathComponent(".local").path],
+                                                   environment: Self.installing(user))
         XCTAssertEqual(local.status, 0, local.standardError)
         XCTAssertTrue(files.isExecutableFile(atPath: home.appendingPathComponent(".local/bin/workbench").path))
         XCTAssertTrue(local.standardError.contains("\(home.path)/.local/bin is not on this shell's PATH yet; your ~/.profile adds it: "
                                                    + "log in again, or run  . ~/.profile"), local.standardError)
         XCTAssertFalse(local.standardError.contains("export PATH"), local.standardError)
+    }
+
+    /// install.sh builds before it copies, so a user who pulled new sources and installs gets them, not the binary
+    /// of an earlier build; without swift on the PATH (sudo resets it), or in a `.build` another user owns, it never
+    /// builds and installs the existing binary only when no source is newer. Run on a one-file package named like
+    /// the project's product, built by the real toolchain, so each install's result shows which source it built.
+    func testInstallRebuildsChangedSourcesAndNeverInstallsAStaleBinary() throws {
+        let files = FileManager.default
+        let clone = try WorkbenchBinary.temporaryFolder()
+        defer { try? files.removeItem(at: clone) }
+        for folder in ["scripts", "models", "Sources/workbench"] {
+            try files.createDirectory(at: clone.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for script in ["install.sh", "build-release.sh"] {
+            try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(script)"),
+                               to: clone.appendingPathComponent("scripts/\(script)"))
+        }
+        try """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(name: "Stand-in", products: [.executable(name: "workbench", targets: ["workbench"])],
+                                  targets: [.executableTarget(name: "workbench")])
+
+            """.write(to: clone.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try Data("backbone".utf8).write(to: clone.appendingPathComponent("models/efficientnet-lite0.safetensors"))
+        let source = clone.appendingPathComponent("Sources/workbench/main.swift")
+        func edit(_ version: String) throws {
+            try "print(\"\(version)\")\n".write(to: source, atomically: false, encoding: .utf8)
+        }
+        let prefix = clone.appendingPathComponent("prefix")
+        let installed = prefix.appendingPathComponent("bin/workbench").path
+        func version() throws -> String {
+            try WorkbenchBinary.runProcess(installed, ["--version"], environment: [:]).standardOutput
+        }
+        func install(_ environment: [String: String]) throws -> WorkbenchBinary.Outcome {
+            try WorkbenchBinary.runProcess("/bin/bash", [clone.appendingPathComponent("scripts/install.sh").path, prefix.path],
+                                           environment: environment, workingDirectory: clone)
+        }
+        var withSwift = ProcessInfo.processInfo.environment
+        withSwift["INSTALL_BINARY"] = nil
+        // Without swift: only the tools install.sh uses, linked into a folder of their own, wherever swift lives.
+        let tools = clone.appendingPathComponent("tools")
+        try files.createDirectory(at: tools, withIntermediateDirectories: true)
+        for tool in ["cat", "chmod", "cp", "dirname", "find", "grep", "id", "mkdir", "mktemp", "mv", "rm", "stat", "tail"] {
+            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
+            try files.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: path)
+        }
+        var withoutSwift = withSwift
+        withoutSwift["PATH"] = tools.path
+
+        try edit("first")
+        let first = try install(withSwift)
+        XCTAssertEqual(first.status, 0, first.standardError)
+        XCTAssertEqual(try version(), "first\n")
+        XCTAssertTrue(files.contentsEqual(atPath: prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path,
+                                          andPath: clone.appendingPathComponent("models/efficientnet-lite0.safetensors").path))
+
+        // The sources changed since the last build (a pull): install builds them.
+        try edit("second")
+        let second = try install(withSwift)
+        XCTAssertEqual(second.status, 0, second.standardError)
+        XCTAssertEqual(try version(), "second\n", "install.sh copied the binary of the earlier build")
+        XCTAssertTrue(second.standardError.contains("install: installed workbench second as \(installed)"), second.standardError)
+
+        // No swift, nothing newer than the build: the existing binary is installed, and the message says why.
+        let existing = try install(withoutSwift)
+        XCTAssertEqual(existing.status, 0, existing.standardError)
+        XCTAssertEqual(existing.errorLines.first,
+                       "install: swift is not on the PATH: installing the existing .build/release/workbench (no source changed since it was built)")
+
+        // No swift and a source newer than the build: refused, the installed binary left as it was.
+        try edit("third")
+        let stale = try install(withoutSwift)
+        XCTAssertEqual(stale.status, 1, stale.standardError)
+        XCTAssertEqual(stale.errorLines, ["install: Sources/workbench/main.swift changed since .build/release/workbench was built and swift "
+                                          + "is not on the PATH: run scripts/setup.sh as the clone's owner first, then this again"])
+        XCTAssertEqual(try version(), "second\n")
+
+        // INSTALL_BINARY (relative to where install.sh runs) is installed as it is, without a build or a check.
+        var given = withoutSwift
+        given["INSTALL_BINARY"] = ".build/release/workbench"
+        let asGiven = try install(given)
+        XCTAssertEqual(asGiven.status, 0, asGiven.standardError)
+        XCTAssertTrue(asGiven.errorLines.first?.hasPrefix("install: installed workbench second as ") == true, asGiven.standardError)
+        given["INSTALL_BINARY"] = "Package.swift"
+        let notProgram = try install(given)
+        XCTAssertEqual(notProgram.status, 1, notProgram.standardError)
+        XCTAssertEqual(notProgram.errorLines, ["install: INSTALL_BINARY=\(clone.path)/Package.swift is not an executable file"])
+
+        // The change undone and built (swift build may leave the binary's time as it was): the build's stamp, not
+        // the binary's time, tells that no source changed since, so the install without swift goes ahead.
+        try edit("second")
+        let undone = try install(withSwift)
+        XCTAssertEqual(undone.status, 0, undone.standardError)
+        let afterUndo = try install(withoutSwift)
+        XCTAssertEqual(afterUndo.status, 0, afterUndo.standardError)
+        XCTAssertEqual(try version(), "second\n")
+
+        // Root installing another user's clone does not build in it (that would leave root-owned files in .build).
+        if getuid() == 0 {
+            try edit("third")
+            let build = clone.appendingPathComponent(".build").path
+            XCTAssertEqual(try WorkbenchBinary.runProcess("/bin/chown", ["nobody", build], environment: [:]).status, 0)
+            let foreign = try install(withSwift)
+            XCTAssertEqual(foreign.status, 1, foreign.standardError)
+            XCTAssertEqual(foreign.errorLines, ["install: Sources/workbench/main.swift changed since .build/release/workbench was built and "
+                                                + ".build belongs to nobody, so this user does not build in it: run scripts/setup.sh as the "
+                                                + "clone's owner first, then this again"])
+            XCTAssertEqual(try version(), "second\n")
+        }
+    }
+
+    /// `scripts/install.sh --help` answers with its usage; it used to take `--help` for a relative PREFIX and install
+    /// into `./--help/bin`. Any other option is refused, and nothing is built or written either way.
+    func testInstallAnswersHelpAndRefusesOptionsInsteadOfTakingThemForAPrefix() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/install.sh").path
+        let usage = "usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root; "
+            + "installs PREFIX/bin/workbench)"
+        for option in ["--help", "-h"] {
+            let help = try WorkbenchBinary.runProcess("/bin/bash", [script, option], environment: ProcessInfo.processInfo.environment,
+                                                      workingDirectory: folder)
+            XCTAssertEqual(help.status, 0, help.standardError)
+            XCTAssertEqual(help.standardOutput, usage + "\n")
+        }
+        for arguments in [["--prefix=/opt/wb"], [""], ["one", "two"]] {
+            let refused = try WorkbenchBinary.runProcess("/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment,
+                                                         workingDirectory: folder)
+            XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.standardError)")
+            XCTAssertEqual(refused.errorLines.last, "install: " + usage, "\(arguments)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing was installed here")
     }
 
     func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
@@ -334,6 +478,34 @@ final class InstallAndExamplesTests: XCTestCase {
             "    sudo apt-get install -y workbench-test-missing-package workbench-test-missing-too",
         ])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copy.path), ["scripts"], "set-up stopped before making anything")
+    }
+
+    /// A user who skipped the toolchain step hears so first, before set-up spends minutes on the Python tools and
+    /// the backbone (it used to say so only after them). Run on a copy of setup.sh whose Debian packages are present,
+    /// with a PATH that holds only the tools set-up calls before the check.
+    func testSetupWithoutSwiftSaysSoBeforeDownloadingAnything() throws {
+        let files = FileManager.default
+        let copy = try WorkbenchBinary.temporaryFolder()
+        defer { try? files.removeItem(at: copy) }
+        let scripts = copy.appendingPathComponent("scripts"), tools = copy.appendingPathComponent("tools")
+        for folder in [scripts, tools] { try files.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/setup.sh"),
+                           to: scripts.appendingPathComponent("setup.sh"))
+        for tool in ["dirname", "dpkg-query", "grep", "id"] {
+            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
+            try files.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: path)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = tools.path
+        environment["SETUP_DEBIAN_PACKAGES"] = "python3"
+        let outcome = try WorkbenchBinary.runProcess("/bin/bash", [scripts.appendingPathComponent("setup.sh").path],
+                                                     environment: environment, workingDirectory: copy)
+        XCTAssertEqual(outcome.status, 1, outcome.standardError)
+        XCTAssertEqual(outcome.standardOutput, "")
+        XCTAssertEqual(outcome.errorLines, ["setup: swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), "
+                                            + "unpack it and put its usr/bin on PATH"])
+        XCTAssertEqual(try files.contentsOfDirectory(atPath: copy.path).sorted(), ["scripts", "tools"],
+                       "set-up stopped before making .venv/ or models/")
     }
 
     // MARK: - Helpers

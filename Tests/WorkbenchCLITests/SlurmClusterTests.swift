@@ -56,7 +56,8 @@ final class SlurmClusterTests: XCTestCase {
         var inherited = ProcessInfo.processInfo.environment
         for name in ["WORKBENCH_WEIGHTS", "WORKBENCH_BINARY", "WORKBENCH_CACHE", "SLURM_CONF"] { inherited[name] = nil }
         for name in inherited.keys where name.hasPrefix("SLURM_") || name == "JOB_COMPLETION_INDEX" { inherited[name] = nil }
-        try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("install.sh"), prefix.path], environment: inherited),
+        try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("install.sh"), prefix.path],
+                                                       environment: InstallAndExamplesTests.installing(inherited)),
                             "scripts/install.sh")
         // The cluster stops when this test process ends, however it ends; tearDown stops it sooner.
         try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("slurm-cluster.sh"), "start", cluster.path,
