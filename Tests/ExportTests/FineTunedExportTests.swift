@@ -17,22 +17,14 @@ final class FineTunedExportTests: XCTestCase {
     static let smallestMeaningfulChange: Float = 10 * ExportFixtures.probabilityTolerance
 
     func testONNXRuntimeMatchesWorkbenchOnAFineTunedModel() throws {
-        let tuned = try FineTunedFixture.make(self)
         let folder = try ExportFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tuned.onnx").path
-        try ONNXExporter.export(model: tuned.model, network: tuned.network, to: path)
-
-        let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: "check_onnx_export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
-        let expected = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: tuned.network)
-        let frozen = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: try ExportFixtures.network())
-        XCTAssertGreaterThan(largestDifference(expected, frozen), Self.smallestMeaningfulChange,
-                             "the fine-tuned backbone must change the probabilities measurably")
-        let largest = ExportFixtures.compare(try PythonChecker.probabilities(result), expected, images: images, format: "ONNX (fine-tuned)")
-        print("ONNX export of a fine-tuned model: max |Δprobability| vs Workbench = \(largest); fine-tuning moved "
-              + "probabilities by up to \(largestDifference(expected, frozen))")
+        let run = try exportAndCheck(to: path, in: folder, script: "check_onnx_export.py", format: "ONNX (fine-tuned)",
+                                     export: { try ONNXExporter.export(model: $0, network: $1, to: $2) })
+        let tuned = run.tuned, result = run.result
+        print("ONNX export of a fine-tuned model: max |Δprobability| vs Workbench = \(run.largest); fine-tuning moved "
+              + "probabilities by up to \(run.moved)")
 
         let preprocessing = try XCTUnwrap(result["preprocessing"] as? [String: Any])
         XCTAssertEqual(preprocessing["version"] as? Int, 1)
@@ -48,21 +40,14 @@ final class FineTunedExportTests: XCTestCase {
     }
 
     func testCoreMLInterpreterMatchesWorkbenchOnAFineTunedModel() throws {
-        let tuned = try FineTunedFixture.make(self)
         let folder = try ExportFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tuned.mlmodel").path
-        try CoreMLExporter.export(model: tuned.model, network: tuned.network, to: path)
-
-        let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: "check_coreml_export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
-        let expected = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: tuned.network)
-        let frozen = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: try ExportFixtures.network())
-        XCTAssertGreaterThan(largestDifference(expected, frozen), Self.smallestMeaningfulChange)
-        let largest = ExportFixtures.compare(try PythonChecker.probabilities(result), expected, images: images, format: "Core ML (fine-tuned)")
-        XCTAssertEqual(result["classLabel"] as? [String], expected.map { tuned.model.labels[ExportFixtures.argmax($0)] })
-        print("Core ML export of a fine-tuned model: max |Δprobability| vs Workbench = \(largest)")
+        let run = try exportAndCheck(to: path, in: folder, script: "check_coreml_export.py", format: "Core ML (fine-tuned)",
+                                     export: { try CoreMLExporter.export(model: $0, network: $1, to: $2) })
+        let result = run.result
+        XCTAssertEqual(result["classLabel"] as? [String], run.expected.map { run.tuned.model.labels[ExportFixtures.argmax($0)] })
+        print("Core ML export of a fine-tuned model: max |Δprobability| vs Workbench = \(run.largest)")
 
         let metadata = try XCTUnwrap(result["metadata"] as? [String: Any])
         let userDefined = try XCTUnwrap(metadata["userDefined"] as? [String: String])
@@ -71,6 +56,26 @@ final class FineTunedExportTests: XCTestCase {
         let preprocessing = try XCTUnwrap(userDefined["preprocessing"])
         XCTAssertTrue(preprocessing.contains(#""alphaBackground":[255,255,255]"#), preprocessing)
         XCTAssertTrue(preprocessing.contains(#""version":1"#), preprocessing)
+    }
+
+    /// The fine-tuned fixture exported to `path` by `export` and run by `script` over the fixture images; fails
+    /// unless fine-tuning moved Workbench's probabilities well beyond the export tolerance, and unless the exported
+    /// model agrees with Workbench's network within it (`ExportFixtures.compare`).
+    private func exportAndCheck(
+        to path: String, in folder: URL, script: String, format: String,
+        export: (_ model: ModelFile, _ network: EfficientNetLite0, _ path: String) throws -> Void
+    ) throws -> (tuned: (model: ModelFile, network: EfficientNetLite0), result: [String: Any], expected: [[Float]], largest: Float, moved: Float) {
+        let tuned = try FineTunedFixture.make(self)
+        try export(tuned.model, tuned.network, path)
+        let images = try ExportFixtures.images()
+        let result = try PythonChecker.check(script: script, model: path,
+                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let expected = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: tuned.network)
+        let frozen = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: try ExportFixtures.network())
+        let moved = largestDifference(expected, frozen)
+        XCTAssertGreaterThan(moved, Self.smallestMeaningfulChange, "the fine-tuned backbone must change the probabilities measurably")
+        let largest = ExportFixtures.compare(try PythonChecker.probabilities(result), expected, images: images, format: format)
+        return (tuned, result, expected, largest, moved)
     }
 
     private func largestDifference(_ first: [[Float]], _ second: [[Float]]) -> Float {
