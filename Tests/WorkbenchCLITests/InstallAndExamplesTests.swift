@@ -153,13 +153,10 @@ final class InstallAndExamplesTests: XCTestCase {
         let files = FileManager.default
         let clone = try WorkbenchBinary.temporaryFolder()
         defer { try? files.removeItem(at: clone) }
-        for folder in ["scripts", "models", "Sources/workbench"] {
+        for folder in ["models", "Sources/workbench"] {
             try files.createDirectory(at: clone.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        for script in ["install.sh", "build-release.sh"] {
-            try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(script)"),
-                               to: clone.appendingPathComponent("scripts/\(script)"))
-        }
+        try Self.copyScripts(["install.sh", "build-release.sh"], into: clone)
         try """
             // swift-tools-version: 6.0
             import PackageDescription
@@ -183,15 +180,10 @@ final class InstallAndExamplesTests: XCTestCase {
         }
         var withSwift = ProcessInfo.processInfo.environment
         withSwift["INSTALL_BINARY"] = nil
-        // Without swift: only the tools install.sh uses, linked into a folder of their own, wherever swift lives.
-        let tools = clone.appendingPathComponent("tools")
-        try files.createDirectory(at: tools, withIntermediateDirectories: true)
-        for tool in ["cat", "chmod", "cp", "dirname", "find", "grep", "id", "mkdir", "mktemp", "mv", "rm", "stat", "tail"] {
-            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
-            try files.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: path)
-        }
+        // Without swift: only the tools install.sh uses, wherever swift lives.
         var withoutSwift = withSwift
-        withoutSwift["PATH"] = tools.path
+        withoutSwift["PATH"] = try Self.pathOfOnly(["cat", "chmod", "cp", "dirname", "find", "grep", "id", "mkdir", "mktemp", "mv",
+                                                    "rm", "stat", "tail"], in: clone.appendingPathComponent("tools"))
 
         try edit("first")
         let first = try install(withSwift)
@@ -455,12 +447,10 @@ final class InstallAndExamplesTests: XCTestCase {
     /// Without root, a missing Debian package is one `sudo apt-get install` line and a failure, before anything
     /// else happens (no sudo call, no .venv). Run on a copy of setup.sh as `nobody` when the tests run as root.
     func testSetupWithoutRootPrintsTheSudoLineForAMissingPackageAndStops() throws {
-        let root = WorkbenchBinary.repositoryRoot()
         let copy = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: copy) }
+        try Self.copyScripts(["setup.sh"], into: copy)
         let scripts = copy.appendingPathComponent("scripts")
-        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: root.appendingPathComponent("scripts/setup.sh"), to: scripts.appendingPathComponent("setup.sh"))
         for folder in [copy, scripts] {
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
         }
@@ -487,18 +477,11 @@ final class InstallAndExamplesTests: XCTestCase {
         let files = FileManager.default
         let copy = try WorkbenchBinary.temporaryFolder()
         defer { try? files.removeItem(at: copy) }
-        let scripts = copy.appendingPathComponent("scripts"), tools = copy.appendingPathComponent("tools")
-        for folder in [scripts, tools] { try files.createDirectory(at: folder, withIntermediateDirectories: true) }
-        try files.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/setup.sh"),
-                           to: scripts.appendingPathComponent("setup.sh"))
-        for tool in ["dirname", "dpkg-query", "grep", "id"] {
-            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
-            try files.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: path)
-        }
+        try Self.copyScripts(["setup.sh"], into: copy)
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = tools.path
+        environment["PATH"] = try Self.pathOfOnly(["dirname", "dpkg-query", "grep", "id"], in: copy.appendingPathComponent("tools"))
         environment["SETUP_DEBIAN_PACKAGES"] = "python3"
-        let outcome = try WorkbenchBinary.runProcess("/bin/bash", [scripts.appendingPathComponent("setup.sh").path],
+        let outcome = try WorkbenchBinary.runProcess("/bin/bash", [copy.appendingPathComponent("scripts/setup.sh").path],
                                                      environment: environment, workingDirectory: copy)
         XCTAssertEqual(outcome.status, 1, outcome.standardError)
         XCTAssertEqual(outcome.standardOutput, "")
@@ -509,6 +492,28 @@ final class InstallAndExamplesTests: XCTestCase {
     }
 
     // MARK: - Helpers
+
+    /// Copies of the project's `scripts/NAME` files in `folder/scripts/`, to run a script on a stand-in clone.
+    static func copyScripts(_ names: [String], into folder: URL) throws {
+        let scripts = folder.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(name)"),
+                                             to: scripts.appendingPathComponent(name))
+        }
+    }
+
+    /// `folder`, made to hold links to the named system tools and nothing else: a PATH without swift (or any other
+    /// tool a script must do without), wherever swift is installed.
+    static func pathOfOnly(_ tools: [String], in folder: URL) throws -> String {
+        let files = FileManager.default
+        try files.createDirectory(at: folder, withIntermediateDirectories: true)
+        for tool in tools {
+            let path = try XCTUnwrap(["/usr/bin/\(tool)", "/bin/\(tool)"].first { files.isExecutableFile(atPath: $0) }, tool)
+            try files.createSymbolicLink(atPath: folder.appendingPathComponent(tool).path, withDestinationPath: path)
+        }
+        return folder.path
+    }
 
     /// Standard output of a run in the example folder, failing on a non-zero exit.
     private func run(_ fixture: Fixture, _ command: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
