@@ -61,19 +61,37 @@ let package = Package(
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
-        .target(name: "Labeling", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
+        // copies, highlight reels); the only code that starts external processes.
+        .target(name: "Video", dependencies: ["Datasets", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
         .target(name: "Export", dependencies: [
             "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
-        // HTML pages with inline SVG charts and data: URI pictures; knows nothing of the network or training.
-        .target(name: "Reports", dependencies: ["ImageCodecs", "FileFormats"], exclude: ["README.md"]),
+        // HTML pages with inline SVG charts and data: URI pictures (the page writers know nothing of the network), and
+        // their assembly from a training run, an evaluation or a labelled movie (pictures, activation maps, stretches).
+        .target(name: "Reports", dependencies: [
+            "ClassifierTraining", "Datasets", "FileFormats", "ImageCodecs", "Inference", "Labeling", "Models", "TensorCore",
+            "Training", "Video",
+        ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        // The network at work: the backbone, the scheduler over worker threads, the feature cache, a classifier's
+        // predictions.
+        .target(name: "Inference", dependencies: [
+            "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "Training",
+        ], exclude: ["README.md"]),
+        // The run of `train`: scan, features, held-out selection, fit, calibration, fine-tuning, evaluation, model.
+        .target(name: "ClassifierTraining", dependencies: [
+            "Augmentation", "Datasets", "FileFormats", "FineTuning", "ImageCodecs", "Inference", "ModelFiles", "Models",
+            "TensorCore", "TrainableLayers", "Training",
+        ], exclude: ["README.md"]),
+        // The public API: one file per workflow, request in, result out, progress by callback.
         .target(name: "Workbench", dependencies: [
-            "Models", "ImageCodecs", "Datasets", "Training", "ModelFiles", "Labeling", "Export", "Reports", "TensorCore",
-            "FileFormats", "ClusterJobs", "Augmentation", "FineTuning", "TrainableLayers",
+            "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "Export", "FileFormats", "FineTuning",
+            "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Reports", "TensorCore", "Training", "Video",
         ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
         // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
@@ -116,7 +134,8 @@ let package = Package(
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
-        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),

@@ -1,30 +1,15 @@
 import FileFormats
 
-/// A user-facing failure of a Labeling operation: it names the file and the reason, on one line.
+/// A user-facing failure of labelling (markers, results folders; decoding fails with `Video.VideoError`): it names the file and the reason, on one line.
 public struct LabelingError: PathReportingError, Equatable {
     /// What went wrong, for code that reacts differently to different failures (and for tests).
     public enum Kind: Sendable, Equatable {
         /// The file or folder does not exist.
         case fileNotFound
-        /// ffprobe could not read the file as a media file.
-        case notAVideo
-        /// The file is media but has no video stream (e.g. audio only).
-        case noVideoStream
-        /// ffmpeg or ffprobe is not installed or not on PATH.
-        case toolNotFound
-        /// ffmpeg or ffprobe ran and failed.
-        case toolFailed
         /// The source has no frames (empty folder, or every frame unreadable).
         case noFrames
-        /// A folder could not be listed.
-        case unreadableFolder
-        /// A frame folder's names do not give each frame its own time (two files with one number, or a number
-        /// too large).
-        case ambiguousFrames
         /// The classifier returned the wrong number of rows or probabilities.
         case classifierMismatch
-        /// A caller-supplied value is out of range (e.g. a non-positive frame interval).
-        case invalidArgument
         /// Writing an output file failed.
         case writeFailed
         /// A results folder belongs to another run (other movies or settings), or a result file is damaged.

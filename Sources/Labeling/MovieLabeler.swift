@@ -1,3 +1,4 @@
+import Video
 import TensorCore
 
 /// The classifier's verdict on one frame.

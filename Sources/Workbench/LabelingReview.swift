@@ -1,3 +1,6 @@
+import ClassifierTraining
+import Video
+import Inference
 import FileFormats
 import Foundation
 import ImageCodecs
@@ -216,7 +219,7 @@ public final class LabelingReview {
     /// `outputPaths`); returns the paths written. Only video files can be annotated.
     public func annotate(to destination: String) throws(WorkbenchError) -> [String] {
         if let folder = movies.first(where: { !$0.isVideo }) {
-            throw WorkbenchError(path: folder.result.path, reason: "--annotate needs a video file, not a folder of frames")
+            throw WorkbenchError(path: folder.result.path, reason: "a burned-in review copy needs a video file, not a folder of frames")
         }
         let paths = try outputPaths(destination: destination, fileExtension: "mp4")
         for (movie, path) in zip(movies, paths) {

@@ -206,7 +206,7 @@ extension LabelingWorkflow {
             let clips = Highlights.choose(label: highlights.label, from: summaries, selection: selection)
             guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label; try --count N") }
             do {
-                try Highlights.render(clips: clips, to: highlights.output)
+                try HighlightReel.render(clips: clips, to: highlights.output)
             } catch {
                 throw WorkbenchError(path: error.path, reason: error.reason)
             }

@@ -1,5 +1,7 @@
 import Datasets
 import Foundation
+import ClusterJobs
+import Inference
 import Labeling
 
 /// What turns a movie's frames into markers: sampling and marker policy, the settings every task of a sharded run
@@ -29,7 +31,7 @@ public struct LabelSettings: Sendable, Equatable {
     func minimumConfidence(for classifier: Classifier) throws(WorkbenchError) -> Double {
         if let minimumConfidence { return minimumConfidence }
         guard let threshold = classifier.confidenceThreshold else {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold for --min-confidence auto: train it with --target-precision P")
+            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold to take as the minimum confidence: train it with a target precision")
         }
         return threshold
     }
@@ -43,16 +45,10 @@ public struct LabelSettings: Sendable, Equatable {
     /// The label of frames below the minimum confidence when none is given.
     public static let defaultFallback = "Unsure"
 
-    /// The options of `workbench label` that give these settings; defaults are left out.
-    public var labelArguments: [String] {
-        var arguments: [String] = []
-        if every != 1 { arguments += ["--every", "\(every)"] }
-        if let framesPerSecond { arguments += ["--fps", "\(framesPerSecond)"] }
-        if minimumConfidence != 0 { arguments += ["--min-confidence", minimumConfidence.map { "\($0)" } ?? "auto"] }
-        if let fallbackLabel { arguments += ["--fallback", fallbackLabel] }
-        if smoothing != 1 { arguments += ["--smooth", "\(smoothing)"] }
-        if changesOnly { arguments.append("--changes-only") }
-        return arguments
+    /// These settings as a sharded task's `workbench label` options (`ClusterJobs.WorkbenchTaskCommand`).
+    public var taskOptions: WorkbenchTaskCommand.LabelOptions {
+        .init(every: every, framesPerSecond: framesPerSecond, minimumConfidence: minimumConfidence,
+              fallbackLabel: fallbackLabel, smoothing: smoothing, changesOnly: changesOnly)
     }
 
     /// Every setting, defaults included, as one line for a results manifest.

@@ -92,15 +92,15 @@ public enum SlurmWorkflow {
         let array = try script(SlurmJob(
             name: "workbench-label", arrayTasks: request.tasks, resources: resources,
             logFile: folder + "/logs/label-%A_%a.log", environment: [],
-            command: [binary, "label", modelPath].map(ScriptWord.init) + runMovies.map { ScriptWord($0.path) }
-                + ["--results", resultsPath, "--threads", "\(request.cpusPerTask)"].map(ScriptWord.init)
-                + settings.labelArguments.map(ScriptWord.init) + [ScriptWord("--shard"), .arrayShard(count: request.tasks)],
+            command: WorkbenchTaskCommand.label(binary: binary, model: modelPath, movies: runMovies.map(\.path),
+                                               results: resultsPath, threads: request.cpusPerTask,
+                                               options: settings.taskOptions, shardCount: request.tasks),
             description: ["Written by workbench slurm label: \(runMovies.count) movies in \(request.tasks) shards, task i labels shard i,",
                           "one result file per movie in \(resultsPath) (a requeued task skips the movies it finished)."]))
         let merge = try script(SlurmJob(
             name: "workbench-label-merge", arrayTasks: nil, resources: resources,
             logFile: folder + "/logs/label-merge-%j.log", environment: [],
-            command: [binary, "label", "merge", resultsPath, "--movie-data", movieDataPath].map(ScriptWord.init),
+            command: WorkbenchTaskCommand.merge(binary: binary, results: resultsPath, movieData: movieDataPath),
             description: ["Written by workbench slurm label: after every task of the array job succeeded, merges",
                           "the results into \(movieDataPath) in one locked write."]))
         let prepare: @Sendable () throws(WorkbenchError) -> Void = {
@@ -132,9 +132,8 @@ public enum SlurmWorkflow {
         let array = try script(SlurmJob(
             name: "workbench-features", arrayTasks: request.tasks, resources: try resources(request),
             logFile: folder + "/logs/features-%A_%a.log", environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: cache)],
-            command: [binary, "features"].map(ScriptWord.init) + inputs.map { ScriptWord(absolute($0)) }
-                + ["--fill-cache", "--backbone", absolute(backbone), "--threads", "\(request.cpusPerTask)"].map(ScriptWord.init)
-                + [ScriptWord("--shard"), .arrayShard(count: request.tasks)],
+            command: WorkbenchTaskCommand.fillCache(binary: binary, inputs: inputs.map(absolute), backbone: absolute(backbone),
+                                                    threads: request.cpusPerTask, shardCount: request.tasks),
             description: ["Written by workbench slurm features: \(count) images in \(request.tasks) shards, task i embeds shard i",
                           "into the feature cache \(cache) (images already there are skipped)."]))
         return SlurmPlan(jobs: [
@@ -182,9 +181,9 @@ public enum SlurmWorkflow {
     }
 
     private static func requireTasks(_ tasks: Int, atMost count: Int, of things: String) throws(WorkbenchError) {
-        guard tasks >= 1 else { throw WorkbenchError("--tasks must be at least 1") }
+        guard tasks >= 1 else { throw WorkbenchError("a job needs at least 1 task") }
         guard tasks <= count else {
-            throw WorkbenchError("--tasks \(tasks) is more than the \(count) \(things): some tasks would have nothing to do")
+            throw WorkbenchError("\(tasks) tasks are more than the \(count) \(things): some tasks would have nothing to do")
         }
     }
 

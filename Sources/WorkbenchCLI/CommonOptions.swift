@@ -36,7 +36,17 @@ struct BackboneOptions: ParsableArguments {
     var backbone: String?
 
     func load() throws -> Backbone {
-        try Backbone.load(path: BackboneLocation.resolve(explicit: backbone))
+        try Backbone.load(path: resolvedPath())
+    }
+
+    /// The weights file: `--backbone`, or where the library looks; when none is found, the error also names
+    /// this option.
+    func resolvedPath() throws(WorkbenchError) -> String {
+        do {
+            return try BackboneLocation.resolve(explicit: backbone)
+        } catch {
+            throw WorkbenchError(path: error.path, reason: error.reason + ", or pass --backbone PATH")
+        }
     }
 }
 

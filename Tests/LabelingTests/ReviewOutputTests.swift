@@ -1,4 +1,5 @@
 @testable import Labeling
+@testable import Video
 import XCTest
 import _TestSupport
 

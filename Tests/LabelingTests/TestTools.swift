@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 @testable import Labeling
+@testable import Video
 import TensorCore
 import XCTest
 
@@ -38,7 +39,7 @@ func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = 
     if process.terminationStatus != 0 {
         let text = String(decoding: message, as: UTF8.self)
         XCTFail("ffmpeg \(arguments.joined(separator: " ")) failed: \(text)", file: file, line: line)
-        throw LabelingError(.toolFailed, path: "test", reason: text)
+        throw VideoError(.toolFailed, path: "test", reason: text)
     }
 }
 

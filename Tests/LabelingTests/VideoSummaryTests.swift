@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Labeling
+import Video
 
 final class VideoSummaryTests: XCTestCase {
     private let labels = ["Calm", "Scary"]

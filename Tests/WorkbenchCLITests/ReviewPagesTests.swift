@@ -263,6 +263,6 @@ final class ReviewPagesTests: XCTestCase {
         }
         let folderMovie = try WorkbenchBinary.run(["label", model, frames.path, "--annotate", folder.appendingPathComponent("x.mp4").path])
         XCTAssertEqual(folderMovie.status, 1)
-        XCTAssertEqual(folderMovie.errorLines.last, "workbench: \(frames.path): --annotate needs a video file, not a folder of frames")
+        XCTAssertEqual(folderMovie.errorLines.last, "workbench: \(frames.path): a burned-in review copy needs a video file, not a folder of frames")
     }
 }

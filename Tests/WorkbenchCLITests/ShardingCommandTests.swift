@@ -274,7 +274,7 @@ final class ShardingCommandTests: XCTestCase {
         }
         let movies = fixture.movies.map(\.path)
         XCTAssertEqual(try failure(["label", fixture.model.path] + movies + ["--tasks", "6", "--dry-run"]),
-                       ["workbench: --tasks 6 is more than the 5 movies: some tasks would have nothing to do"])
+                       ["workbench: 6 tasks are more than the 5 movies: some tasks would have nothing to do"])
         XCTAssertEqual(try failure(["label", fixture.model.path] + movies + ["--tasks", "2", "--partition", "a b", "--dry-run"]),
                        ["workbench: partition 'a b' is not a Slurm partition name (letters, digits, - _ . and , between names)"])
         let twin = fixture.base.appendingPathComponent("elsewhere/1")
@@ -282,7 +282,7 @@ final class ShardingCommandTests: XCTestCase {
         XCTAssertEqual(try failure(["label", fixture.model.path, movies[0], twin.path, "--tasks", "1", "--dry-run"]),
                        ["workbench: \(twin.path): has the id '1' of \(movies[0]) too: movie ids are file names without extension, and must differ"])
         XCTAssertEqual(try failure(["features", fixture.dataset.path, "--tasks", "17", "--dry-run"]),
-                       ["workbench: --tasks 17 is more than the 16 images: some tasks would have nothing to do"])
+                       ["workbench: 17 tasks are more than the 16 images: some tasks would have nothing to do"])
         XCTAssertEqual(try failure(["features", fixture.dataset.path, "--tasks", "2"], path: "/nonexistent"),
                        ["workbench: sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: jobs.path), "nothing written before sbatch is found")

@@ -156,7 +156,7 @@ final class TrainCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(abstain.errorLines, ["workbench: \(model): the model has no confidence threshold for --abstain: train it with --target-precision P"])
         let auto = try run(["label", model, testingCat, "--min-confidence", "auto"])
         XCTAssertEqual(auto.status, 1)
-        XCTAssertTrue(auto.standardError.contains("no confidence threshold for --min-confidence auto"), auto.standardError)
+        XCTAssertTrue(auto.standardError.contains("no confidence threshold to take as the minimum confidence"), auto.standardError)
     }
 
     /// `--target-precision` stores a threshold; `classify --abstain` and `label --min-confidence auto` answer below it

@@ -1,0 +1,230 @@
+import ImageCodecs
+import Augmentation
+import FileFormats
+import Training
+
+/// Everything a training run found out, as `train --report` writes it and as the model file carries it.
+///
+/// Accuracies are fractions from 0 to 1. Timings are kept out of the model file's copy, so the same data, seed
+/// and machine give a byte-identical model.
+public struct TrainingReport: Sendable, Codable, Equatable {
+    /// One split's headline numbers.
+    public struct SplitSummary: Sendable, Codable, Equatable {
+        /// Fraction correct, 0 to 1 (0 when the split is empty).
+        public var accuracy: Double
+        /// Images evaluated (distinct images: with repeated cross-validation each is predicted once per repeat).
+        public var count: Int
+        /// The Wilson 95 % interval of `accuracy` over `count` images (absent in reports of older versions).
+        public var interval: AccuracyInterval?
+        /// Predictions behind `accuracy` when it exceeds `count` (repeated cross-validation).
+        public var predictions: Int?
+    }
+
+    /// One label's metrics on a split.
+    public struct LabelMetrics: Sendable, Codable, Equatable {
+        public var label: String
+        public var precision: Double
+        public var recall: Double
+        public var f1: Double
+        /// Images of this label in the split.
+        public var support: Int
+    }
+
+    /// A file the model got wrong.
+    public struct Misclassified: Sendable, Codable, Equatable {
+        public var path: String
+        public var truth: String
+        public var predicted: String
+        /// The predicted label's probability.
+        public var confidence: Double
+    }
+
+    /// A split's full evaluation.
+    public struct SplitEvaluation: Sendable, Codable, Equatable {
+        public var accuracy: Double
+        public var count: Int
+        /// Rows are true labels, columns predicted labels, in `labels` order.
+        public var confusionMatrix: [[Int]]
+        public var perLabel: [LabelMetrics]
+        public var macroF1: Double
+        /// Each misclassified file once (with repeated cross-validation, its first wrong prediction).
+        public var misclassified: [Misclassified]
+        /// Expected calibration error of the probabilities, 15 equal-width bins (absent in older reports).
+        public var expectedCalibrationError: Double?
+    }
+
+    /// How the L2 strength was chosen: the held-out method and every candidate's score.
+    public struct Selection: Sendable, Codable, Equatable {
+        /// e.g. "5-fold cross-validation, 5 repeats", "stratified 10 % held out", "validation folder".
+        public var method: String
+        /// Folds and repeats of cross-validation; nil otherwise.
+        public var folds: Int?
+        public var repeats: Int?
+        /// Distinct images held out, and the predictions made on them (more with repeats).
+        public var heldOutImages: Int
+        public var heldOutPredictions: Int
+        /// Every strength tried, in grid order, with its held-out accuracy and log-loss.
+        public var grid: [L2Candidate]
+        /// The strength chosen.
+        public var chosen: Double
+        /// Whether the final model was refitted on all training images (held-out ones included) after choosing.
+        public var refitOnAllTrainingImages: Bool
+    }
+
+    /// The temperature and how calibrated the probabilities are before and after it.
+    public struct Calibration: Sendable, Codable, Equatable {
+        /// Logits are divided by this before the softmax (1 changes nothing).
+        public var temperature: Double
+        /// Equal-width bins of the expected calibration error.
+        public var bins: Int
+        /// Expected calibration error of the held-out predictions with temperature 1 and with `temperature`.
+        public var heldOutBefore: Double
+        public var heldOutAfter: Double
+        /// The same on the testing images; nil without them.
+        public var testingBefore: Double?
+        public var testingAfter: Double?
+    }
+
+    /// Answering only above a confidence threshold, measured on the held-out predictions (calibrated).
+    public struct Thresholds: Sendable, Codable, Equatable {
+        /// Share answered and their accuracy for thresholds 0.30, 0.35, …, 0.95.
+        public var table: [ThresholdOutcome]
+        /// The precision asked for with `--target-precision`, if any.
+        public var targetPrecision: Double?
+        /// The lowest threshold reaching it, stored in the model; nil when none does or none was asked.
+        public var chosen: Double?
+    }
+
+    /// The settings the run used (after defaults), so it can be repeated.
+    public struct Settings: Sendable, Codable, Equatable {
+        public var seed: UInt64
+        /// The share of training images held out by a single split (0 for cross-validation and validation folders).
+        public var validationFraction: Double
+        /// Where the held-out predictions came from, for a person.
+        public var validationSource: String
+        public var l2: Double
+        public var l2Chosen: Bool
+        public var maxIterations: Int
+        public var classWeighting: String
+        public var iterations: Int
+        public var converged: Bool
+        public var preprocessing: String
+        public var backbone: String
+        /// Augmented views per training image the head was also fitted on (`train --augment`); nil for none.
+        public var augmentedViews: Int? = nil
+        /// The augmentations those views were made with (`AugmentationPolicy.describe`); nil for none.
+        public var augmentation: String? = nil
+    }
+
+    /// Images per label and split.
+    public struct LabelCounts: Sendable, Codable, Equatable {
+        public var label: String
+        public var training: Int
+        public var validation: Int
+        public var testing: Int
+    }
+
+    /// A file that could not be used, and why.
+    public struct Problem: Sendable, Codable, Equatable {
+        public var path: String
+        public var reason: String
+
+        /// A file and why it was left out.
+        public init(path: String, reason: String) {
+            (self.path, self.reason) = (path, reason)
+        }
+    }
+
+    /// Seconds spent per phase.
+    public struct Timings: Sendable, Codable, Equatable {
+        public var scanning: Double
+        public var features: Double
+        /// Making the augmented views and their features; nil without views.
+        public var augmentation: Double? = nil
+        /// Choosing the strength (all held-out fits), part of `training`.
+        public var selection: Double?
+        public var training: Double
+        /// Fine-tuning, rescoring every image with the fine-tuned backbone included; nil without it.
+        public var fineTuning: Double?
+        public var total: Double
+    }
+
+    /// What `train --fine-tune` did: depth, settings, every epoch, and the gain over the frozen head.
+    public struct FineTuning: Sendable, Codable, Equatable {
+        /// One epoch.
+        public struct Epoch: Sendable, Codable, Equatable {
+            /// From 1.
+            public var epoch: Int
+            /// Mean training loss (label-smoothed cross-entropy, as optimised).
+            public var loss: Double
+            /// Mean held-out cross-entropy, without smoothing.
+            public var heldOutLoss: Double
+            public var heldOutAccuracy: Double
+            /// Wall-clock seconds; nil in the model file's copy, so equal runs give equal model files.
+            public var seconds: Double?
+        }
+
+        /// The top MBConv blocks that trained (with the final 1×1 convolution and the head), and the first one's index.
+        public var trainedBlocks: Int
+        public var firstTrainedBlock: Int
+        public var epochs: [Epoch]
+        /// The epoch kept (best held-out accuracy), 0 when none beat the starting linear probe.
+        public var bestEpoch: Int
+        /// What was done to the training images each epoch; empty for none.
+        public var augmentations: [String]
+        /// Images trained on and held out (never trained on) to choose the epoch.
+        public var trainingImages: Int
+        public var heldOutImages: Int
+        /// Held-out accuracy of the frozen head (the linear probe with the chosen L2) and of the kept epoch.
+        public var frozenHeldOutAccuracy: Double
+        public var fineTunedHeldOutAccuracy: Double
+        /// `fineTunedHeldOutAccuracy − frozenHeldOutAccuracy`.
+        public var gain: Double
+        /// Whether fine-tuning did not beat the frozen head, so the model is the frozen one.
+        public var keptFrozenModel: Bool
+        public var batchSize: Int
+        public var backboneLearningRate: Double
+        public var headLearningRate: Double
+        public var weightDecay: Double
+        public var labelSmoothing: Double
+        public var warmupFraction: Double
+        /// e.g. "AdamW (β₁ 0.9, β₂ 0.999, ε 1e-08)".
+        public var optimizer: String
+        /// Threads that split each batch: with the seed, what makes a run repeatable bit for bit.
+        public var threads: Int
+        /// The kept epoch's held-out probabilities as the training network computed them (calibrated); nil when
+        /// the frozen model was kept. `classify` on the written model gives the same within float rounding.
+        public var heldOutPredictions: [HeldOutPrediction]?
+
+        /// One held-out image's probabilities, in the labels' order.
+        public struct HeldOutPrediction: Sendable, Codable, Equatable {
+            public var path: String
+            public var probabilities: [Double]
+        }
+    }
+
+    public var labels: [String]
+    public var training: SplitSummary
+    public var validation: SplitSummary
+    public var testing: SplitSummary
+    public var counts: [LabelCounts]
+    /// Full evaluations; testing's is nil without a testing folder, validation's without validation images.
+    public var trainingEvaluation: SplitEvaluation
+    public var validationEvaluation: SplitEvaluation?
+    public var testingEvaluation: SplitEvaluation?
+    public var settings: Settings
+    /// How the strength was chosen; nil when it was given and nothing was held out.
+    public var selection: Selection?
+    /// The fitted temperature and calibration errors; nil without held-out images.
+    public var calibration: Calibration?
+    /// The confidence-threshold table; nil without held-out images.
+    public var thresholds: Thresholds?
+    public var unreadable: [Problem]
+    /// Every warning: the dataset's and the run's (`diagnostics`).
+    public var warnings: [String]
+    /// What the numbers warn about (overfitting, noisy labels, confused labels, a testing set unlike training).
+    public var diagnostics: [String]?
+    public var timings: Timings?
+    /// Fine-tuning's section; nil for a frozen-backbone run.
+    public var fineTuning: FineTuning?
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// A review copy of a movie with its labels burned in: at each sampled frame, the label the player will show and
+/// the network's confidence, in a box at the top left (ffmpeg's `drawtext`, driven by a `sendcmd` script so a
+/// two-hour movie needs one filter, not thousands).
+public enum AnnotatedVideo {
+    /// The font drawtext uses: Debian's fonts-dejavu-core (installed by scripts/setup.sh).
+    public static let defaultFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+    /// One caption: from `second` on (until the next), `text` is shown.
+    public struct Caption: Sendable, Equatable {
+        public let second: Double
+        public let text: String
+
+        /// Makes a caption.
+        public init(second: Double, text: String) {
+            self.second = second
+            self.text = text
+        }
+    }
+
+    /// Writes `video` with `captions` burned in to `output` (H.264 with libx264 when ffmpeg has it, MPEG-4 Part 2
+    /// otherwise; sound re-encoded as AAC when there is any). The file appears only when complete: ffmpeg writes a
+    /// temporary file beside it, renamed at the end and removed on failure.
+    public static func render(video: String, captions: [Caption], to output: String, font: String = defaultFont,
+                              tools: ExternalTools? = nil) throws(VideoError) {
+        guard !captions.isEmpty else { throw VideoError(.invalidArgument, path: output, reason: "no labels to burn in") }
+        guard FileManager.default.isReadableFile(atPath: font) else {
+            throw VideoError(.toolNotFound, path: font, reason: "font not found; install Debian's fonts-dejavu-core (scripts/setup.sh does)")
+        }
+        let resolvedTools: ExternalTools
+        if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: video) }
+        let probe = try VideoProbe.probe(path: video, tools: resolvedTools)
+        var status = stat()
+        if stat(output, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            // The copy is written beside the output and renamed over it: never over a device or a pipe.
+            throw VideoError(.writeFailed, path: output, reason: "not a regular file (a review copy needs a file it can seek in)")
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        let folder = outputURL.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw VideoError(.writeFailed, path: output, reason: "folder \(folder) does not exist")
+        }
+        let encoder = try HighlightReel.videoEncoder(tools: resolvedTools, subject: output)
+        let workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-annotate-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
+        } catch {
+            throw VideoError(.writeFailed, path: workFolder, reason: "cannot create temporary folder: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: workFolder) }
+        let commandsPath = workFolder + "/captions.cmd"
+        guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(captions).utf8)) else {
+            throw VideoError(.writeFailed, path: commandsPath, reason: "cannot write the caption commands")
+        }
+        let extensionPart = outputURL.pathExtension.isEmpty ? ".mp4" : "." + outputURL.pathExtension
+        let partial = folder + "/." + outputURL.deletingPathExtension().lastPathComponent
+            + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" + extensionPart
+        let fontSize = max(16, probe.height / 18)
+        // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
+        let filter = "sendcmd=f=\(commandsPath),drawtext=fontfile=\(font):expansion=none:text=…:fontsize=\(fontSize)"
+            + ":fontcolor=white:box=1:boxcolor=black@0.65:boxborderw=\(fontSize / 3):x=\(fontSize):y=\(fontSize)"
+        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", video,
+                         "-map", "0:v:0", "-vf", filter + ",format=yuv420p", "-c:v", encoder]
+        arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
+        arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
+        arguments += ["-movflags", "+faststart", partial]
+        let result = try ToolRunner.run(resolvedTools.ffmpeg, arguments, subject: video)
+        guard result.status == 0 else {
+            try? FileManager.default.removeItem(atPath: partial)
+            let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
+            throw VideoError(.toolFailed, path: video, reason: "ffmpeg could not burn in the labels (exit status \(result.status))\(detail)")
+        }
+        if rename(partial, output) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: partial)
+            throw VideoError(.writeFailed, path: output, reason: reason)
+        }
+    }
+
+    /// The `sendcmd` script: at each caption's time, `drawtext reinit text=…`.
+    ///
+    /// Two layers of quoting apply, inner first: drawtext's option string (`\` escapes; `'` and `:` are special)
+    /// and sendcmd's argument token (`\` escapes; quotes, `,`, `;`, brackets and spaces are special).
+    static func commands(_ captions: [Caption]) -> String {
+        func escaped(_ text: String, _ special: Set<Character>) -> String {
+            var result = ""
+            for character in text {
+                if character == "\\" || special.contains(character) { result.append("\\") }
+                result.append(character)
+            }
+            return result
+        }
+        return captions.map { caption in
+            let flat = caption.text.map { $0.isNewline ? " " : $0 }
+            let option = "text=" + escaped(String(flat), ["'", ":"])
+            return String(format: "%.3f", max(0, caption.second)) + " drawtext reinit " + escaped(option, ["'", ",", ";", "[", "]", " "]) + ";\n"
+        }.joined()
+    }
+}
