@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
-        // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
+        // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
         .target(name: "Export", dependencies: [
             "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),

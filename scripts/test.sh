@@ -15,11 +15,11 @@ failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 extra_passed=0
 extra_failed=0
 started=$(date +%s)
-if scripts/sanitize-c.sh; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
+if scripts/check/sanitize-c.sh; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
 echo "c-sanitizers: $(( $(date +%s) - started )) s"
 started=$(date +%s)
 fuzz_status=0
-scripts/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
+scripts/check/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
 harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)
 findings=$(sed -nE 's/^fuzz: findings in //p' .build/fuzz.log | wc -w)
 extra_passed=$((extra_passed + harnesses - findings))
