@@ -65,7 +65,7 @@ let package = Package(
         // copies, highlight reels); the only code that starts external processes.
         .target(name: "Video", dependencies: ["Datasets", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
-        // ONNX and Core ML writers; their protobuf messages are generated once (scripts/generate-protos.sh).
+        // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
         .target(name: "Export", dependencies: [
             "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),

@@ -10,7 +10,7 @@ Recipes:
   fashion   all 10 Fashion-MNIST labels: the first 400 of each for training (4,000 images), the first 100 of each
             for testing.
   fashion1000  the same with the first 100 of each for training (1,000 images) and 50 for testing: the size the
-            training benchmark (scripts/bench-training.sh) times.
+            training benchmark (scripts/bench/bench-training.sh) times.
 
 The splits depend on nothing but the source files, so a rebuild gives the same dataset.
 

@@ -56,15 +56,15 @@ elif command -v swift >/dev/null && { [ ! -e .build ] || [ -O .build ]; }; then
     # Always through the build, so a pull since the last build is never installed stale; when nothing changed
     # swift build only checks (a few seconds).
     say "building $binary"
-    if ! scripts/build-release.sh; then
+    if ! scripts/setup/build-release.sh; then
         say "release build failed (full log: .build/release-build.log)"
         exit 1
     fi
 else
     # No swift on the PATH (sudo resets it) or .build belongs to another user (root installing a user's clone,
     # where a build would leave root-owned files behind): install the existing build only if no source is
-    # newer than the last successful build (its stamp, see build-release.sh; the binary itself when it is newer,
-    # built by hand).
+    # newer than the last successful build (its stamp, see setup/build-release.sh; the binary itself when it is
+    # newer, built by hand).
     if command -v swift >/dev/null; then
         why=".build belongs to $(stat -c %U .build), so this user does not build in it"
     else

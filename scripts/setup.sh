@@ -5,12 +5,13 @@
 # `sudo apt-get install ...` line that is missing and stops.
 #
 # SETUP_DEBIAN_PACKAGES (space-separated) replaces the list of Debian packages checked; the tests use it to see
-# the missing-package path without uninstalling anything.
+# the missing-package path without uninstalling anything. SETUP_SKIP_RELEASE_BUILD=1 does everything but the release
+# build (`scripts/test.sh --quick`: none of its tests runs the release binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Set-up has no result to print, only progress: everything, the tools' own chatter included (apt, pip, venv), goes
-# to stderr, so a script that runs set-up and prints a result (bench-images.sh) keeps a clean stdout.
+# to stderr, so a script that runs set-up and prints a result (bench/bench-images.sh) keeps a clean stdout.
 exec 1>&2
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -18,7 +19,7 @@ say() { printf 'setup: %s\n' "$*"; }
 #    python3 is "externally managed" (PEP 668), so the Python tools go into .venv/, never into the system.
 #    chromium renders the HTML reports in the tests; fonts-dejavu-core is the font ffmpeg burns labels in with
 #    (label --annotate). slurm-wlm and munge give the tests a one-node cluster, run from a temporary folder
-#    (scripts/slurm-cluster.sh).
+#    (scripts/setup/slurm-cluster.sh).
 read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core slurm-wlm munge}"
 missing=()
 for package in "${packages[@]}"; do
@@ -94,7 +95,7 @@ if [ "$(sha "$pth")" != "$pth_sha256" ]; then
 fi
 if [ "$(sha "$weights")" != "$weights_sha256" ]; then
     say "converting the backbone to $weights"
-    "$python" scripts/convert_backbone.py "$pth" "$weights" >/dev/null
+    "$python" scripts/setup/convert-backbone.py "$pth" "$weights" >/dev/null
     actual=$(sha "$weights")
     if [ "$actual" != "$weights_sha256" ]; then
         rm -f "$weights"
@@ -104,8 +105,12 @@ if [ "$(sha "$weights")" != "$weights_sha256" ]; then
 fi
 
 # 4. The release binary (incremental: a second run only checks).
+if [ "${SETUP_SKIP_RELEASE_BUILD:-}" = 1 ]; then
+    say "ready, without the release build (SETUP_SKIP_RELEASE_BUILD=1)"
+    exit 0
+fi
 say "building .build/release/workbench"
-if ! scripts/build-release.sh; then
+if ! scripts/setup/build-release.sh; then
     say "release build failed (full log: .build/release-build.log)"
     exit 1
 fi

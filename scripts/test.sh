@@ -1,11 +1,35 @@
 #!/usr/bin/env bash
-# Set up everything (packages, backbone, release build), then run the whole test suite.
+# Set up everything (packages, backbone, release build), then run the whole test suite: XCTest, the C code under
+# the sanitizers, every fuzz harness briefly. The last line is the count: `tests: N passed, N failed`.
+#
+# Usage: scripts/test.sh [--quick]
+#   --quick  the inner loop while developing: set-up without the release build, then `swift test` without the
+#            end-to-end target WorkbenchCLITests (the only one that runs the release binary), and no sanitizer or
+#            fuzz runs. Every other test target runs, in-process ones added later included.
 set -euo pipefail
+usage="usage: scripts/test.sh [--quick]   (--quick: no release build, no WorkbenchCLITests, no sanitizers or fuzzing)"
+quick=false
+for argument in "$@"; do
+    case "$argument" in
+        --quick) quick=true ;;
+        -h|--help) printf '%s\n' "$usage"; exit 0 ;;
+        *) printf 'test: unknown option %s\n%s\n' "$argument" "$usage" >&2; exit 2 ;;
+    esac
+done
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+
+skip=()
+if "$quick"; then
+    SETUP_SKIP_RELEASE_BUILD=1 scripts/setup.sh
+    # XCTest names a test `Target.Class/method`; anchored, so a target like WorkbenchTests still runs.
+    skip=(--skip '^WorkbenchCLITests\.')
+else
+    scripts/setup.sh
+fi
 # The suite is XCTest; the end-to-end tests run the release binary set-up just built.
+mkdir -p .build
 status=0
-swift test --disable-swift-testing 2>&1 | tee .build/test.log || status=$?
+swift test --disable-swift-testing "${skip[@]}" 2>&1 | tee .build/test.log || status=$?
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test.log | tail -n 1 || true)
 executed=$(printf '%s' "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
 failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
@@ -14,20 +38,22 @@ failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 # each, 15 by default) so a regression in a parser shows up here; each counts as one test in the summary.
 extra_passed=0
 extra_failed=0
-started=$(date +%s)
-if scripts/sanitize-c.sh; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
-echo "c-sanitizers: $(( $(date +%s) - started )) s"
-started=$(date +%s)
-fuzz_status=0
-scripts/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
-harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)
-findings=$(sed -nE 's/^fuzz: findings in //p' .build/fuzz.log | wc -w)
-extra_passed=$((extra_passed + harnesses - findings))
-extra_failed=$((extra_failed + findings))
-# A failed build prints no harness line: one failure for it.
-if [ "$fuzz_status" -ne 0 ] && [ "$findings" -eq 0 ]; then extra_failed=$((extra_failed + 1)); fi
-echo "fuzz: $(( $(date +%s) - started )) s"
-[ "$extra_failed" -eq 0 ] || status=1
+if ! "$quick"; then
+    started=$(date +%s)
+    if scripts/check/sanitize-c.sh; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
+    echo "c-sanitizers: $(( $(date +%s) - started )) s"
+    started=$(date +%s)
+    fuzz_status=0
+    scripts/check/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
+    harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)
+    findings=$(sed -nE 's/^fuzz: findings in //p' .build/fuzz.log | wc -w)
+    extra_passed=$((extra_passed + harnesses - findings))
+    extra_failed=$((extra_failed + findings))
+    # A failed build prints no harness line: one failure for it.
+    if [ "$fuzz_status" -ne 0 ] && [ "$findings" -eq 0 ]; then extra_failed=$((extra_failed + 1)); fi
+    echo "fuzz: $(( $(date +%s) - started )) s"
+    [ "$extra_failed" -eq 0 ] || status=1
+fi
 
 if [ -n "$summary" ]; then
     echo "tests: $((executed - failed + extra_passed)) passed, $((failed + extra_failed)) failed"

@@ -1,5 +1,5 @@
 // workbench-bench-finetune: milliseconds per image of one fine-tuning step's forward + backward passes through
-// the trainable top of EfficientNet-Lite0, for scripts/bench-finetune.sh.
+// the trainable top of EfficientNet-Lite0, for scripts/bench/bench-finetune.sh.
 //
 // Usage: workbench-bench-finetune [--weights PATH] [--row last-block|last-three-stages|whole] [--threads T]
 //                                 [--batch B] [--runs R] [--profile yes]

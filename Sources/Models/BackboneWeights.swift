@@ -9,7 +9,7 @@ public enum BackboneWeightsErrorDomain {}
 public typealias BackboneWeightsError = FileError<BackboneWeightsErrorDomain>
 
 /// The tensor names and shapes EfficientNet-Lite0's safetensors file must hold: the PyTorch port's state-dict
-/// names (as written by `scripts/convert_backbone.py`), OIHW convolution weights, batch-norm
+/// names (as written by `scripts/setup/convert-backbone.py`), OIHW convolution weights, batch-norm
 /// `weight`/`bias`/`running_mean`/`running_var`, and the `_fc` classifier.
 public enum BackboneWeights {
     /// The four batch-norm tensors of a `[channels]` normalisation named `prefix`.

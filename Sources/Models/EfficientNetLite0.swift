@@ -38,7 +38,7 @@ public final class EfficientNetLite0: Sendable {
     /// A call takes one (or makes one) and gives it back, so there are at most as many as concurrent callers.
     private let idleWorkspaces = Mutex<[Workspace]>([])
 
-    /// Loads and checks a safetensors file written by `scripts/convert_backbone.py`.
+    /// Loads and checks a safetensors file written by `scripts/setup/convert-backbone.py`.
     public convenience init(weightsPath: String) throws(BackboneWeightsError) {
         let file: SafetensorsFile
         do {

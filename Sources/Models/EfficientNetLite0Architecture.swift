@@ -1,8 +1,11 @@
 /// EfficientNet-Lite0's layer plan as data.
 ///
-/// Source: the Workbench reference for the pretrained weights, `/work/shared/reference/efficientnet-lite0/README.md`
-/// ("The network"): a 3×3 stride-2 stem to 32 channels, 16 inverted-residual blocks in 7 stages, a 1×1 head to
-/// 1280 channels, ReLU6 everywhere, no squeeze-excite, batch-norm ε = 1e-3, TensorFlow SAME padding.
+/// Source: the published EfficientNet-Lite0 (the stage table of EfficientNet-B0, Tan and Le 2019, arXiv:1905.11946,
+/// table 1; what Lite changes, TensorFlow's release in github.com/tensorflow/tpu, models/official/efficientnet/lite),
+/// as restated and checked against the pretrained weights by the golden generator
+/// `scripts/fixtures/make-efficientnet-fixtures.py`: a 3×3 stride-2 stem to 32 channels, 16 inverted-residual
+/// blocks in 7 stages, a 1×1 head to 1280 channels, ReLU6 everywhere, no squeeze-excite, batch-norm ε = 1e-3,
+/// TensorFlow SAME padding.
 public enum EfficientNetLite0Architecture {
     /// One stage: `repeats` blocks; only the first uses `stride` and changes the channel count.
     public struct Stage: Sendable, Equatable {

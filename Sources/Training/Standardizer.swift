@@ -11,7 +11,7 @@
 /// amplified; the fine-tuning prototype diverged on such datasets. Flooring caps every feature's amplification at
 /// that of a typical one and leaves the well-spread half untouched. The frozen head keeps scikit-learn's
 /// `StandardScaler` (`.none`, the default): its features never move, and the floor cost it 2 of 47 testing images
-/// on the photos set (`scripts/accuracy-finetune.sh`).
+/// on the photos set (`scripts/accuracy/accuracy-finetune.sh`).
 public struct Standardizer: Sendable, Equatable, Codable {
     /// Number of feature dimensions.
     public var dimension: Int

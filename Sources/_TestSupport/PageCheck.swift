@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// What headless Chromium met on a page, from `scripts/check_page.py` (see its documentation for each field).
+/// What headless Chromium met on a page, from `scripts/check/check-page.py` (see its documentation for each field).
 public struct PageCheck: Decodable, Sendable {
     public let consoleErrors: [String]
     public let requests: [String]
@@ -67,7 +67,7 @@ public struct PageCheck: Decodable, Sendable {
         let root = WorkbenchBinary.repositoryRoot()
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("page-check-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: result) }
-        var arguments = [root.appendingPathComponent("scripts/check_page.py").path, page, result.path]
+        var arguments = [root.appendingPathComponent("scripts/check/check-page.py").path, page, result.path]
         if let screenshot { arguments += ["--screenshot", screenshotFolder.appendingPathComponent(screenshot).path] }
         if videos { arguments.append("--videos") }
         for expression in evaluate { arguments += ["--evaluate", expression] }
@@ -81,7 +81,7 @@ public struct PageCheck: Decodable, Sendable {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            XCTFail("check_page.py failed (run scripts/setup.sh: it installs chromium): \(message)", file: file, line: line)
+            XCTFail("check-page.py failed (run scripts/setup.sh: it installs chromium): \(message)", file: file, line: line)
             throw CocoaError(.executableLoad)
         }
         return try JSONDecoder().decode(PageCheck.self, from: Data(contentsOf: result))

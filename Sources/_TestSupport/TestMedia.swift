@@ -13,16 +13,16 @@ public enum TestMedia {
         guard outcome.status == 0 else { throw Failure("\(what) exited with \(outcome.status): \(outcome.standardError)") }
     }
 
-    /// `scripts/make_tiny_dataset.py`: crops, flips and tints of the cat and espresso fixtures in Create ML's
+    /// `scripts/fixtures/make-tiny-dataset.py`: crops, flips and tints of the cat and espresso fixtures in Create ML's
     /// layout (`Training Data`, `Testing Data`), `perLabel` images per label, labels named `labels`.
     public static func tinyDataset(at folder: URL, perLabel: Int = 8, labels: (cat: String, espresso: String),
                                    environment: [String: String]) throws {
         let root = WorkbenchBinary.repositoryRoot()
         try check(WorkbenchBinary.runProcess(ProjectPython.path, [
-            root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+            root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
             root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, folder.path,
             "--per-label", "\(perLabel)", "--labels", "\(labels.cat),\(labels.espresso)",
-        ], environment: environment), "make_tiny_dataset.py (needs set-up's .venv)")
+        ], environment: environment), "make-tiny-dataset.py (needs set-up's .venv)")
     }
 
     /// The PNG pictures of a folder, in name order.

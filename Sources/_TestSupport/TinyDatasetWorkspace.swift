@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// The per-test set-up of the command tests that train on the tiny dataset: a fresh temporary folder holding
-/// `scripts/make_tiny_dataset.py`'s cat/espresso dataset (`tiny`), a private feature cache (so runs neither read
-/// nor pollute the user's) and a fixed `SOURCE_DATE_EPOCH`; `run` calls the release binary with both.
+/// `scripts/fixtures/make-tiny-dataset.py`'s cat/espresso dataset (`tiny`), a private feature cache (so runs
+/// neither read nor pollute the user's) and a fixed `SOURCE_DATE_EPOCH`; `run` calls the release binary with both.
 public struct TinyDatasetWorkspace {
     /// The temporary folder; `remove()` deletes it.
     public let folder: URL
@@ -21,10 +21,10 @@ public struct TinyDatasetWorkspace {
         do {
             let root = WorkbenchBinary.repositoryRoot()
             let maker = try WorkbenchBinary.runProcess(try ProjectPython.interpreter(file: file, line: line), [
-                root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+                root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
                 root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
             ], environment: ProcessInfo.processInfo.environment)
-            try TestMedia.check(maker, "scripts/make_tiny_dataset.py (needs Pillow: run scripts/setup.sh)")
+            try TestMedia.check(maker, "scripts/fixtures/make-tiny-dataset.py (needs Pillow: run scripts/setup.sh)")
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error

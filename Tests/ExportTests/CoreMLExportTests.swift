@@ -15,7 +15,7 @@ final class CoreMLExportTests: XCTestCase {
         try CoreMLExporter.export(model: model, network: network, to: path)
 
         let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: "check_coreml_export.py", model: path,
+        let result = try PythonChecker.check(script: "check-coreml-export.py", model: path,
                                              images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         XCTAssertEqual(result["labels"] as? [String], model.labels, "stringClassLabels in output order")
         let metadata = try XCTUnwrap(result["metadata"] as? [String: Any])

@@ -20,7 +20,7 @@ final class FineTunedExportTests: XCTestCase {
         let folder = try ExportFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tuned.onnx").path
-        let run = try exportAndCheck(to: path, in: folder, script: "check_onnx_export.py", format: "ONNX (fine-tuned)",
+        let run = try exportAndCheck(to: path, in: folder, script: "check-onnx-export.py", format: "ONNX (fine-tuned)",
                                      export: { try ONNXExporter.export(model: $0, network: $1, to: $2) })
         let tuned = run.tuned, result = run.result
         print("ONNX export of a fine-tuned model: max |Δprobability| vs Workbench = \(run.largest); fine-tuning moved "
@@ -43,7 +43,7 @@ final class FineTunedExportTests: XCTestCase {
         let folder = try ExportFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tuned.mlmodel").path
-        let run = try exportAndCheck(to: path, in: folder, script: "check_coreml_export.py", format: "Core ML (fine-tuned)",
+        let run = try exportAndCheck(to: path, in: folder, script: "check-coreml-export.py", format: "Core ML (fine-tuned)",
                                      export: { try CoreMLExporter.export(model: $0, network: $1, to: $2) })
         let result = run.result
         XCTAssertEqual(result["classLabel"] as? [String], run.expected.map { run.tuned.model.labels[ExportFixtures.argmax($0)] })

@@ -15,7 +15,7 @@ final class ONNXExportTests: XCTestCase {
         try ONNXExporter.export(model: model, network: network, to: path)
 
         let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: "check_onnx_export.py", model: path,
+        let result = try PythonChecker.check(script: "check-onnx-export.py", model: path,
                                              images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         XCTAssertEqual(result["labels"] as? [String], model.labels, "labels metadata, in output order")
         let preprocessing = try XCTUnwrap(result["preprocessing"] as? [String: Any])

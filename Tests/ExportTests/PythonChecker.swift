@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import _TestSupport
 
-/// Runs the checked-in Python checkers (`scripts/check_*_export.py`) with the project's Python (`.venv/`, made by
+/// Runs the checked-in Python checkers (`scripts/check/check-*-export.py`) with the project's Python (`.venv/`, made by
 /// scripts/setup.sh). When it cannot import onnx, onnxruntime, coremltools and numpy, the test fails with the fix
 /// (it never skips).
 enum PythonChecker {
@@ -27,10 +27,10 @@ enum PythonChecker {
         }
     }()
 
-    /// Runs `scripts/<script> model result images…` and returns the JSON object it wrote.
+    /// Runs `scripts/check/<script> model result images…` and returns the JSON object it wrote.
     static func check(script: String, model: String, images: [String], folder: URL) throws -> [String: Any] {
         try availability.get()
-        let scriptPath = ExportFixtures.repositoryRoot.appendingPathComponent("scripts/\(script)").path
+        let scriptPath = ExportFixtures.repositoryRoot.appendingPathComponent("scripts/check/\(script)").path
         let resultPath = folder.appendingPathComponent("\(script).json").path
         let outcome = try run([scriptPath, model, resultPath] + images)
         guard outcome.status == 0 else {

@@ -2,7 +2,7 @@ import Foundation
 import ImageCodecs
 import XCTest
 
-/// Access to the checked-in fixtures written by `scripts/make-codec-fixtures.py`.
+/// Access to the checked-in fixtures written by `scripts/fixtures/make-codec-fixtures.py`.
 enum Fixtures {
     /// The folder holding the fixtures (copied into the test bundle).
     static var folder: URL {
@@ -17,7 +17,7 @@ enum Fixtures {
     static func path(_ name: String) throws -> String {
         let path = try folder.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw FixtureError.missing("fixture \(name) is missing: run .venv/bin/python3 scripts/make-codec-fixtures.py (after scripts/setup.sh)")
+            throw FixtureError.missing("fixture \(name) is missing: run .venv/bin/python3 scripts/fixtures/make-codec-fixtures.py (after scripts/setup.sh)")
         }
         return path
     }

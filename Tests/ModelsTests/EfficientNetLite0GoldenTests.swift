@@ -3,7 +3,8 @@ import TensorCore
 import XCTest
 import _TestSupport
 
-/// The whole network against onnxruntime's outputs in the reference's `golden.json`, on the exact 224-px inputs.
+/// The whole network against onnxruntime's outputs in `golden.json`, on the exact 224-px inputs (both written by
+/// `scripts/fixtures/make-efficientnet-fixtures.py`, which runs an ONNX graph of its own).
 final class EfficientNetLite0GoldenTests: XCTestCase {
     /// Features must point the same way as the reference's: float32 sums in another order stay far above this.
     static let featureCosineMinimum = 0.99999

@@ -1,4 +1,4 @@
-// The C code of Workbench under AddressSanitizer and UBSan (scripts/sanitize-c.sh builds this with the shims and
+// The C code of Workbench under AddressSanitizer and UBSan (scripts/check/sanitize-c.sh builds this with the shims and
 // kernels, -fsanitize=address,undefined -fno-sanitize-recover=all): any out-of-bounds access, leak or undefined
 // behaviour aborts the run.
 //

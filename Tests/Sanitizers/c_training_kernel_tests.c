@@ -1,4 +1,4 @@
-// The CTrainingKernels under AddressSanitizer and UBSan (linked into c_sanitizer_tests by scripts/sanitize-c.sh):
+// The CTrainingKernels under AddressSanitizer and UBSan (linked into c_sanitizer_tests by scripts/check/sanitize-c.sh):
 // every kernel this CPU supports, at small odd sizes (channel counts off the 8/16-lane blocks, pixel counts off
 // the 6-row tiles), against naive loops written here. The Swift tests compare the same kernels with the
 // double-precision references; this run checks that they read and write only what they own.

@@ -3,7 +3,7 @@ import Training
 import XCTest
 import _TestSupport
 
-/// Compares against `scripts/make-training-fixtures.py` (scikit-learn `StandardScaler` and multinomial
+/// Compares against `scripts/fixtures/make-training-fixtures.py` (scikit-learn `StandardScaler` and multinomial
 /// `LogisticRegression(C = 1 / l2)`, lbfgs, tol 1e-10).
 final class ScikitLearnGoldenTests: XCTestCase {
     /// Coefficients: both solvers stop near the same optimum; our Float32 products leave ~1e-5 of noise.
@@ -28,7 +28,7 @@ final class ScikitLearnGoldenTests: XCTestCase {
 
     private func load(_ name: String) throws -> Case {
         let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"),
-                                "missing fixture \(name).json: run scripts/make-training-fixtures.py")
+                                "missing fixture \(name).json: run scripts/fixtures/make-training-fixtures.py")
         return try JSONDecoder().decode(Case.self, from: Data(contentsOf: url))
     }
 

@@ -24,7 +24,7 @@ final class ExportCommandTests: XCTestCase {
         // 60 sample images, and the same as exact 224 × 224 network inputs (cropped and resized by Pillow),
         // plus the reference's two golden inputs.
         let dataset = folder.appendingPathComponent("tiny")
-        XCTAssertEqual(try python([root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+        XCTAssertEqual(try python([root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
                                    root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
                                    "--per-label", "30"]).status, 0)
         let inputs = folder.appendingPathComponent("inputs")
@@ -54,7 +54,7 @@ final class ExportCommandTests: XCTestCase {
         let onnx = folder.appendingPathComponent("tiny.onnx").path
         let export = try WorkbenchBinary.run(["export", model, "--format", "onnx", "-o", onnx])
         XCTAssertEqual(export.status, 0, export.standardError)
-        let check = try python([root.appendingPathComponent("scripts/check_onnx_against_classify.py").path, onnx, predictions.path])
+        let check = try python([root.appendingPathComponent("scripts/check/check-onnx-against-classify.py").path, onnx, predictions.path])
         XCTAssertEqual(check.status, 0, "onnxruntime disagrees with workbench classify: \(check.output)")
         let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(check.output.utf8)) as? [String: Any])
         XCTAssertEqual(result["images"] as? Int, 62)

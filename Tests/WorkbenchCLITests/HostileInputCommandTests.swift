@@ -23,7 +23,7 @@ final class HostileInputCommandTests: XCTestCase {
             environment = ["WORKBENCH_CACHE": root.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
             let repository = WorkbenchBinary.repositoryRoot()
             dataset = root.appendingPathComponent("tiny")
-            try python([repository.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+            try python([repository.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
                         repository.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path])
             model = root.appendingPathComponent("tiny.wbmodel").path
             let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model], environment: environment)

@@ -156,7 +156,7 @@ final class InstallAndExamplesTests: XCTestCase {
         for folder in ["models", "Sources/workbench"] {
             try files.createDirectory(at: clone.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        try Self.copyScripts(["install.sh", "build-release.sh"], into: clone)
+        try Self.copyScripts(["install.sh", "setup/build-release.sh"], into: clone)
         try """
             // swift-tools-version: 6.0
             import PackageDescription
@@ -493,13 +493,15 @@ final class InstallAndExamplesTests: XCTestCase {
 
     // MARK: - Helpers
 
-    /// Copies of the project's `scripts/NAME` files in `folder/scripts/`, to run a script on a stand-in clone.
-    static func copyScripts(_ names: [String], into folder: URL) throws {
+    /// Copies of the project's `scripts/PATH` files (`install.sh`, `setup/build-release.sh`) at the same paths in
+    /// `folder/scripts/`, to run a script on a stand-in clone.
+    static func copyScripts(_ paths: [String], into folder: URL) throws {
         let scripts = folder.appendingPathComponent("scripts")
-        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
-        for name in names {
-            try FileManager.default.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(name)"),
-                                             to: scripts.appendingPathComponent(name))
+        for path in paths {
+            let copy = scripts.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(path)"),
+                                             to: copy)
         }
     }
 

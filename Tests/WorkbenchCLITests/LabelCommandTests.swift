@@ -18,7 +18,7 @@ final class LabelCommandTests: XCTestCase {
             folder = try WorkbenchBinary.temporaryFolder()
             let root = WorkbenchBinary.repositoryRoot()
             let dataset = folder.appendingPathComponent("tiny")
-            try run(ProjectPython.path, [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+            try run(ProjectPython.path, [root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
                                      root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path])
             model = folder.appendingPathComponent("tiny.wbmodel").path
             let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"])

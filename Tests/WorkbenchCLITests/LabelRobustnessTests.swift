@@ -19,7 +19,7 @@ final class LabelRobustnessTests: XCTestCase {
         do {
             folder = try WorkbenchBinary.temporaryFolder()
             dataset = folder.appendingPathComponent("tiny")
-            try tool(ProjectPython.path, [WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/make_tiny_dataset.py").path,
+            try tool(ProjectPython.path, [WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
                                           fixtures.path, dataset.path])
             model = folder.appendingPathComponent("tiny.wbmodel").path
             let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"])
@@ -213,9 +213,9 @@ final class LabelRobustnessTests: XCTestCase {
         XCTAssertTrue(outcome.standardError.contains("3 frames from 2 movies"), outcome.standardError)
     }
 
-    /// Eight `label --movie-data` runs at once on one file, five rounds: every movie is kept. (scripts/
-    /// stress-movie-data.sh runs the fifty rounds.) Without a lock two runs read the same old file and
-    /// each wrote back only its own movie.
+    /// Eight `label --movie-data` runs at once on one file, five rounds: every movie is kept.
+    /// (`scripts/check/stress-movie-data.sh` runs the fifty rounds.) Without a lock two runs read the same
+    /// old file and each wrote back only its own movie.
     func testConcurrentMovieDataRunsKeepEveryMovie() throws {
         let frames = try frameFolder(["1.jpg": "chelsea.jpg", "2.jpg": "coffee.jpg"])
         let movieData = folder.appendingPathComponent("Concurrent.json").path

@@ -20,7 +20,7 @@ final class ReviewPagesTests: XCTestCase {
             folder = try WorkbenchBinary.temporaryFolder()
             dataset = folder.appendingPathComponent("tiny")
             let root = WorkbenchBinary.repositoryRoot()
-            try run(ProjectPython.path, [root.appendingPathComponent("scripts/make_tiny_dataset.py").path,
+            try run(ProjectPython.path, [root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
                                      root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path])
             let files = FileManager.default
             let espresso = try files.contentsOfDirectory(atPath: dataset.appendingPathComponent("Testing Data/espresso").path).sorted()[0]

@@ -3,8 +3,8 @@ import XCTest
 import _TestSupport
 
 /// `workbench slurm` on a real cluster: a one-node Slurm (Debian's slurm-wlm and munge) started from a temporary
-/// folder by `scripts/slurm-cluster.sh`, with the binary `scripts/install.sh` put in a temporary prefix. Each result
-/// is compared with the single-machine run of the same work:
+/// folder by `scripts/setup/slurm-cluster.sh`, with the binary `scripts/install.sh` put in a temporary prefix. Each
+/// result is compared with the single-machine run of the same work:
 /// - a cache fill as a 4-task array, then `train` from the warm cache: the same model file, byte for byte;
 /// - 8 short videos labeled as a 4-task array and merged: the same MovieData.json as one `label --movie-data` each;
 /// - one task cancelled mid-way and requeued: it resumes, and the merge holds every movie exactly once.
@@ -35,7 +35,7 @@ final class SlurmClusterTests: XCTestCase {
 
     override class func tearDown() {
         if let base = Self.base {
-            let stop = try? WorkbenchBinary.runProcess("/bin/bash", [script("slurm-cluster.sh"), "stop", base.appendingPathComponent("cluster").path],
+            let stop = try? WorkbenchBinary.runProcess("/bin/bash", [script("setup/slurm-cluster.sh"), "stop", base.appendingPathComponent("cluster").path],
                                                        environment: ProcessInfo.processInfo.environment)
             if let stop, stop.status != 0 { print("slurm-cluster.sh stop: \(stop.standardError)") }
             try? FileManager.default.removeItem(at: base)
@@ -60,9 +60,9 @@ final class SlurmClusterTests: XCTestCase {
                                                        environment: InstallAndExamplesTests.installing(inherited)),
                             "scripts/install.sh")
         // The cluster stops when this test process ends, however it ends; tearDown stops it sooner.
-        try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("slurm-cluster.sh"), "start", cluster.path,
+        try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("setup/slurm-cluster.sh"), "start", cluster.path,
                                                                      "--until-exit", "\(getpid())"], environment: inherited),
-                            "scripts/slurm-cluster.sh start")
+                            "scripts/setup/slurm-cluster.sh start")
         var environment = inherited
         environment["PATH"] = prefix.appendingPathComponent("bin").path + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
         environment["HOME"] = home.path
