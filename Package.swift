@@ -39,6 +39,9 @@ let package = Package(
         // Files: safetensors, JSON, atomic writes, bounded reads, the path-and-reason error (Foundation only).
         .target(name: "FileFormats", exclude: ["README.md"]),
 
+        // The one place an external program (ffmpeg, ffprobe, sbatch) is found, started, run and stopped.
+        .target(name: "ExternalProcesses", dependencies: ["FileFormats"], exclude: ["README.md"]),
+
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
         .target(name: "Layers", dependencies: ["TensorCore", "CKernels"], exclude: ["README.md"]),
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
         // copies, highlight reels); the only code that starts external processes.
-        .target(name: "Video", dependencies: ["Datasets", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
         .target(name: "Export", dependencies: [
@@ -77,7 +80,7 @@ let package = Package(
             "Training", "Video",
         ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
-        .target(name: "ClusterJobs", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        .target(name: "ClusterJobs", dependencies: ["ExternalProcesses", "FileFormats"], exclude: ["README.md"]),
         // The network at work: the backbone, the scheduler over worker threads, the feature cache, a classifier's
         // predictions.
         .target(name: "Inference", dependencies: [

@@ -1,3 +1,4 @@
+import ExternalProcesses
 import Foundation
 
 /// A review copy of a movie with its labels burned in: at each sampled frame, the label the player will show and

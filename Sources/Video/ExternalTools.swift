@@ -1,3 +1,4 @@
+import ExternalProcesses
 import Foundation
 
 /// The locations of the ffmpeg and ffprobe executables Labeling runs.
@@ -24,119 +25,41 @@ public struct ExternalTools: Sendable, Equatable {
         for subject: String,
         searchPath: String? = ProcessInfo.processInfo.environment["PATH"]
     ) throws(VideoError) -> ExternalTools {
-        let folders = (searchPath ?? "").split(separator: ":").map(String.init)
         func find(_ name: String) throws(VideoError) -> String {
-            for folder in folders where !folder.isEmpty {
-                let candidate = folder + "/" + name
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-                   FileManager.default.isExecutableFile(atPath: candidate) {
-                    return candidate
-                }
+            guard let path = ExternalProcess.find(name, searchPath: searchPath) else {
+                throw VideoError(.toolNotFound, path: subject, reason: "\(name) not found on PATH; run scripts/setup.sh")
             }
-            throw VideoError(.toolNotFound, path: subject, reason: "\(name) not found on PATH; run scripts/setup.sh")
+            return path
         }
         return ExternalTools(ffmpeg: try find("ffmpeg"), ffprobe: try find("ffprobe"))
     }
 }
 
-/// Collects a child process's stderr on a background thread so the child never blocks on a full pipe, keeping
-/// only the tail (ffmpeg can be chatty and the last line is what explains a failure).
-final class StandardErrorTail: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tail: [UInt8] = []
-    private let finished = DispatchSemaphore(value: 0)
-    private static let keptBytes = 16 * 1024
-
-    /// Starts draining `handle` until end of file.
-    init(draining handle: FileHandle) {
-        let descriptor = handle.fileDescriptor
-        Thread.detachNewThread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                lock.lock()
-                tail.append(contentsOf: buffer[0..<count])
-                if tail.count > Self.keptBytes { tail.removeFirst(tail.count - Self.keptBytes) }
-                lock.unlock()
-            }
-            finished.signal()
-        }
-    }
-
-    /// Waits (bounded) for the drain to reach end of file, then returns the last non-empty line.
-    func lastLine(waitingUpTo seconds: Double = 2) -> String {
-        _ = finished.wait(timeout: .now() + seconds)
-        finished.signal()  // let later callers through too
-        lock.lock()
-        let text = String(decoding: tail, as: UTF8.self)
-        lock.unlock()
-        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return lines.last ?? ""
-    }
-}
-
-/// Runs tools to completion and captures their output; the one place Labeling launches processes.
+/// Runs ffmpeg and ffprobe through `ExternalProcesses`, with failures as `VideoError`s naming `subject`.
 enum ToolRunner {
-    /// The result of a finished run.
-    struct Result {
-        let status: Int32
-        let output: [UInt8]
-        let lastErrorLine: String
-    }
+    typealias Result = ExternalProcess.Completed
 
     /// Starts `executable` with stdin closed, stdout and stderr piped. Throws `.toolFailed` naming `subject`.
     static func start(_ executable: String, _ arguments: [String], subject: String)
         throws(VideoError) -> (process: Process, output: FileHandle, errorTail: StandardErrorTail)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
         do {
-            try process.run()
+            let running = try ExternalProcess.start(executable, arguments, subject: subject)
+            return (running.process, running.output, running.errorTail)
         } catch {
-            let name = URL(fileURLWithPath: executable).lastPathComponent
-            throw VideoError(.toolFailed, path: subject, reason: "cannot start \(name): \(error.localizedDescription)")
+            throw VideoError(.toolFailed, path: error.path, reason: error.reason)
         }
-        // Our copies of the write ends must go, or the reads below would never see end of file.
-        try? outputPipe.fileHandleForWriting.close()
-        try? errorPipe.fileHandleForWriting.close()
-        return (process, outputPipe.fileHandleForReading, StandardErrorTail(draining: errorPipe.fileHandleForReading))
     }
 
     /// Runs to completion, reading all of stdout.
     static func run(_ executable: String, _ arguments: [String], subject: String) throws(VideoError) -> Result {
-        let (process, output, errorTail) = try start(executable, arguments, subject: subject)
-        var collected: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(output.fileDescriptor, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            collected.append(contentsOf: buffer[0..<count])
+        do {
+            return try ExternalProcess.run(executable, arguments, subject: subject)
+        } catch {
+            throw VideoError(.toolFailed, path: error.path, reason: error.reason)
         }
-        process.waitUntilExit()
-        try? output.close()
-        return Result(status: process.terminationStatus, output: collected, lastErrorLine: errorTail.lastLine())
     }
 
-    /// Ends a running process: SIGTERM, then SIGKILL if it has not gone after `grace` seconds; always reaps it.
-    static func stop(_ process: Process, grace: Double = 3) {
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(grace)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-    }
+    /// Ends a running process: SIGTERM, then SIGKILL after `grace` seconds; always reaps it.
+    static func stop(_ process: Process, grace: Double = 3) { ExternalProcess.stop(process, grace: grace) }
 }

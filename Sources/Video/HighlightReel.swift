@@ -1,3 +1,4 @@
+import ExternalProcesses
 import Foundation
 
 /// A piece of a video to put in a highlights reel.

@@ -1,3 +1,4 @@
+import ExternalProcesses
 import FileFormats
 import Foundation
 
