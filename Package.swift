@@ -2,14 +2,15 @@
 import PackageDescription
 
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
-// WorkbenchCLI → Workbench → {Labeling, Export, Training, ModelFiles, Datasets, Reports, Augmentation} → Models → Layers → TensorCore → CBLAS
-// FileFormats (safetensors, JSON, atomic writes, FileError) sits at the bottom beside TensorCore, importing nothing
-// Reports → {ImageCodecs (thumbnail encoders), FileFormats (JSON string quoting)}; Workbench → ClusterJobs → FileFormats (its error type only)
-// TrainableLayers → Models (stage table, pretrained network) → Layers (padding, forward kernels)
-// Augmentation → {ImageCodecs (decode, Resize.bicubic, the preprocessing value)}
-// FineTuning → {TrainableLayers, TensorCore (seeded generator)}; Workbench → FineTuning (train --fine-tune)
-// ModelFiles → ImageCodecs (the preprocessing value it stores)
-// Labeling → {Datasets (folder walk), ImageCodecs}; ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, FileFormats}
+// WorkbenchCLI → Workbench (the API: one file per workflow) → the engines:
+//   ClassifierTraining (the train run) → {Inference, Training, FineTuning, Augmentation, Datasets, ModelFiles}
+//   Reports (pages and their assembly) → {ClassifierTraining, Inference, Labeling, Video}
+//   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → ExternalProcesses
+//   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
+// Inference (backbone, scheduler, cache, classifier) → {Models, ModelFiles, Datasets, Training, ImageCodecs}
+// FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
+// ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}; FileFormats (safetensors, JSON, atomic writes, the
+// path-and-reason errors, WorkbenchError) sits at the bottom, importing nothing.
 let package = Package(
     name: "Workbench",
     products: [
@@ -22,6 +23,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.28.0"),
+        // `swift package generate-documentation --target Workbench`: the library's API as DocC pages.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // C libraries, each behind one small target.
