@@ -57,3 +57,21 @@ public struct OptionalPathError<Domain>: Error, Sendable, Equatable, CustomStrin
     /// "path: reason", or the reason alone.
     public var description: String { path.map { "\($0): \(reason)" } ?? reason }
 }
+
+/// A path-and-reason error that also says which kind of failure it is, for code that reacts to some kinds (and for
+/// tests). `Kind` is each module's own enum (`VideoFailure`, `LabelingFailure`).
+public struct KindedFileError<Kind: Sendable & Equatable>: PathReportingError, Equatable {
+    /// What went wrong.
+    public let kind: Kind
+    /// The file or folder concerned.
+    public let path: String
+    /// One-line explanation.
+    public let reason: String
+
+    /// Makes an error.
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+}

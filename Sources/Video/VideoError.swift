@@ -1,43 +1,30 @@
 import FileFormats
 
-/// A user-facing failure of decoding, probing or rendering video: it names the file and the reason, on one line.
-public struct VideoError: PathReportingError, Equatable {
-    /// What went wrong, for code that reacts differently to different failures (and for tests).
-    public enum Kind: Sendable, Equatable {
-        /// The file or folder does not exist.
-        case fileNotFound
-        /// ffprobe could not read the file as a media file.
-        case notAVideo
-        /// The file is media but has no video stream (e.g. audio only).
-        case noVideoStream
-        /// ffmpeg or ffprobe is not installed or not on PATH.
-        case toolNotFound
-        /// ffmpeg or ffprobe ran and failed.
-        case toolFailed
-        /// The source has no frames (empty folder, or every frame unreadable).
-        case noFrames
-        /// A folder could not be listed.
-        case unreadableFolder
-        /// A frame folder's names do not give each frame its own time (two files with one number, or a number
-        /// too large).
-        case ambiguousFrames
-        /// A caller-supplied value is out of range (e.g. a non-positive frame interval).
-        case invalidArgument
-        /// Writing an output file failed.
-        case writeFailed
-    }
+/// A user-facing failure of decoding, probing or rendering video: it names the file and the reason, on one line, and says
+/// which kind of failure it is.
+public typealias VideoError = KindedFileError<VideoFailure>
 
-    /// The kind of failure.
-    public let kind: Kind
-    /// The file or folder concerned.
-    public let path: String
-    /// One-line explanation.
-    public let reason: String
-
-    /// Makes an error.
-    public init(_ kind: Kind, path: String, reason: String) {
-        self.kind = kind
-        self.path = path
-        self.reason = reason
-    }
+/// The kinds of `VideoError`.
+public enum VideoFailure: Sendable, Equatable {
+    /// The file or folder does not exist.
+    case fileNotFound
+    /// ffprobe could not read the file as a media file.
+    case notAVideo
+    /// The file is media but has no video stream (e.g. audio only).
+    case noVideoStream
+    /// ffmpeg or ffprobe is not installed or not on PATH.
+    case toolNotFound
+    /// ffmpeg or ffprobe ran and failed.
+    case toolFailed
+    /// The source has no frames (empty folder, or every frame unreadable).
+    case noFrames
+    /// A folder could not be listed.
+    case unreadableFolder
+    /// A frame folder's names do not give each frame its own time (two files with one number, or a number
+    /// too large).
+    case ambiguousFrames
+    /// A caller-supplied value is out of range (e.g. a non-positive frame interval).
+    case invalidArgument
+    /// Writing an output file failed.
+    case writeFailed
 }

@@ -45,7 +45,7 @@ func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = 
 
 /// Asserts that `body` throws a `LabelingError` of `kind` and returns it for further checks.
 @discardableResult
-func assertLabelingError<T>(_ kind: LabelingError.Kind, file: StaticString = #filePath, line: UInt = #line,
+func assertLabelingError<T>(_ kind: LabelingFailure, file: StaticString = #filePath, line: UInt = #line,
                             _ body: () throws -> T) -> LabelingError? {
     do {
         _ = try body()

@@ -45,7 +45,7 @@ func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = 
 
 /// Asserts that `body` throws a `VideoError` of `kind` and returns it for further checks.
 @discardableResult
-func assertVideoError<T>(_ kind: VideoError.Kind, file: StaticString = #filePath, line: UInt = #line,
+func assertVideoError<T>(_ kind: VideoFailure, file: StaticString = #filePath, line: UInt = #line,
                             _ body: () throws -> T) -> VideoError? {
     do {
         _ = try body()
