@@ -111,7 +111,8 @@ let package = Package(
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "ExportTests", dependencies: [
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
