@@ -22,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.28.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C libraries, each behind one small target.
@@ -54,7 +55,9 @@ let package = Package(
 
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "FileFormats"], exclude: ["README.md"]),
-        .target(name: "Datasets", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        .target(name: "Datasets", dependencies: [
+            "FileFormats", .product(name: "Crypto", package: "swift-crypto"),
+        ], exclude: ["README.md"]),
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
         .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
