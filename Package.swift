@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.28.0"),
         // `swift package generate-documentation --target Workbench`: the library's API as DocC pages.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C libraries, each behind one small target.
@@ -60,7 +61,9 @@ let package = Package(
 
         // Images and data.
         .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "FileFormats"], exclude: ["README.md"]),
-        .target(name: "Datasets", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        .target(name: "Datasets", dependencies: [
+            "FileFormats", .product(name: "Crypto", package: "swift-crypto"),
+        ], exclude: ["README.md"]),
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
         .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
@@ -135,7 +138,8 @@ let package = Package(
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "ExportTests", dependencies: [
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),

@@ -12,6 +12,9 @@ public struct ModelFile: Sendable, Equatable {
     /// files load with temperature 1 and no threshold. Version 3 added the fine-tuning record (optional: a
     /// frozen-backbone model has none) and stores the preprocessing as a versioned `ImagePreprocessing`; versions
     /// 1 and 2 load with no record, their unversioned preprocessing description mapped to the value.
+    ///
+    /// Every change to the layout or to a stored value's meaning bumps it, and every earlier version keeps loading:
+    /// `Tests/ModelFilesTests/Fixtures` holds a stored file of each, and a test fails until a new version has one.
     public static let formatVersion = 3
 
     /// Class names in the order of the head's outputs.

@@ -88,11 +88,13 @@ extension ModelFile {
 
     /// Version 3 stores `ImagePreprocessing` itself; versions 1 and 2 stored an unversioned description with the
     /// same fields minus `version` and `alphaBackground`, which always meant version 1 on a white background.
+    /// So did the first version 3 files (written from 3487c59 until 850f2f8 changed the description without a new
+    /// format version): a version 3 description with neither of the two fields is read as the unversioned one.
     private static func decodePreprocessing(_ text: String, formatVersion: Int, path: String) throws(ModelFileError) -> ImagePreprocessing {
         func fail(_ reason: String) -> ModelFileError { ModelFileError(path: path, reason: reason) }
         let data = Data(text.utf8)
         let preprocessing: ImagePreprocessing
-        if formatVersion >= 3 {
+        if formatVersion >= 3 && !isUnversionedDescription(data) {
             do {
                 preprocessing = try JSONDecoder().decode(ImagePreprocessing.self, from: data)
             } catch {
@@ -111,6 +113,13 @@ extension ModelFile {
             throw fail("preprocessing \(field)")
         }
         return preprocessing
+    }
+
+    /// Whether `data` is a JSON object with neither `version` nor `alphaBackground`: the description versions 1
+    /// and 2 (and the first version 3 files) stored.
+    private static func isUnversionedDescription(_ data: Data) -> Bool {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return false }
+        return object["version"] == nil && object["alphaBackground"] == nil
     }
 
     /// ": field 'x' is missing" and the like, from a decoding error, or "".

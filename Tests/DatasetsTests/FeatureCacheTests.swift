@@ -91,6 +91,24 @@ final class FeatureCacheTests: XCTestCase {
         }
         XCTAssertEqual(cache.features(for: key()) { [5] }, [5], "a failed store still returns the computed features")
     }
+
+    /// Cache entries stay where they are when the SHA-256 implementation changes: one key's file stem is pinned to
+    /// what Python's hashlib gives for the documented byte form (tag, then each field as "\n<length>:<bytes>"):
+    ///
+    ///     import hashlib
+    ///     preprocessing = b'{"alphaBackground":[255,255,255],...,"version":1}'  # as below
+    ///     backbone = hashlib.sha256(b"backbone").hexdigest().encode()
+    ///     fields = (hashlib.sha256(b"abc").digest(), preprocessing, backbone)
+    ///     key = b"workbench-feature-key/1" + b"".join(b"\n%d:" % len(f) + f for f in fields)
+    ///     print(hashlib.sha256(key).hexdigest())
+    func testFileStemMatchesAnIndependentDigest() {
+        let preprocessing = #"{"alphaBackground":[255,255,255],"channelOrder":"RGB","cropPadding":32,"inputSide":224,"#
+            + #""mean":[127,127,127],"name":"tf_crop_pad32","resample":"bicubic-antialiased","std":[128,128,128],"version":1}"#
+        let key = FeatureCacheKey(contentHash: .of(Array("abc".utf8)), preprocessingID: preprocessing,
+                                  backboneID: "b2e78e3a5bb1d60df728818ea576deafd6ba9b428fefe13794e012f226516dad")
+        XCTAssertEqual(key.contentHash.hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(key.fileStem, "970658d8e1999e3211cbfcdad9cd6c73569adef8177a6326446d75bd0938173d")
+    }
 }
 
 /// A thread-safe counter for the concurrency test.

@@ -1,0 +1,160 @@
+import FileFormats
+import Foundation
+import ImageCodecs
+import ModelFiles
+import XCTest
+
+/// A stored file of every model format version Workbench has written loads with what that version stored (the
+/// policy in README.md, "The model file"). The files in `Fixtures/` are written by
+/// `scripts/fixtures/make-model-format-fixtures.py` from each version's documentation, never by the Swift writer;
+/// `scripts/fixtures/check-model-format-fixtures.sh` showed each is byte-identical to what the Workbench of that
+/// version writes for the same model. Their backbone is seven tensors under real names with tiny shapes (ModelFiles
+/// checks backbone shapes only when asked to), so every file is under 2 KB.
+final class StoredFormatVersionTests: XCTestCase {
+    private static let fixtures = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+
+    private func load(_ name: String) throws -> ModelFile {
+        try ModelFile.read(path: Self.fixtures.appendingPathComponent(name).path)
+    }
+
+    /// The pretrained (frozen) backbone the generator stores: a 3 → 2 channel stem, a 2 → 4 head convolution.
+    private let pretrainedBackbone: [String: ExpectedTensor] = [
+        "_conv_stem.weight": .init([2, 3, 1, 1], [0.5, -0.25, 0.125, 1.0, 0.75, -0.5]),
+        "_bn0.weight": .init([2], [1.0, 0.875]),
+        "_conv_head.weight": .init([4, 2, 1, 1], [0.25, -0.125, 0.5, 0.375, -0.75, 0.625, 1.5, -1.0]),
+        "_bn1.weight": .init([4], [1.0, 1.125, 0.875, 1.25]),
+        "_bn1.bias": .init([4], [0.0, -0.125, 0.25, 0.5]),
+        "_bn1.running_mean": .init([4], [0.5, -0.5, 0.25, 0.0]),
+        "_bn1.running_var": .init([4], [2.0, 0.5, 1.5, 1.0]),
+    ]
+
+    private func assertBackbone(_ model: ModelFile, _ expected: [String: ExpectedTensor],
+                                file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(model.backboneTensors.keys.sorted(), expected.keys.sorted(), file: file, line: line)
+        for (name, tensor) in expected {
+            XCTAssertEqual(model.backboneTensors[name]?.shape, tensor.shape, name, file: file, line: line)
+            XCTAssertEqual(model.backboneTensors[name]?.values, tensor.values, name, file: file, line: line)
+        }
+    }
+
+    /// What every version stores the same way: backbone name, dates, Workbench version, the report as JSON.
+    private func assertCommonFields(_ model: ModelFile, created: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(model.backboneName, "efficientnet-lite0", file: file, line: line)
+        XCTAssertEqual(model.creationDate, created, file: file, line: line)
+        XCTAssertEqual(model.workbenchVersion, "0.1.0", file: file, line: line)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(model.trainingReportJSON.utf8)) as? [String: Any],
+                                   file: file, line: line)
+        XCTAssertEqual(report["labels"] as? [String], model.labels, file: file, line: line)
+    }
+
+    /// A new format version fails this until a stored file of it is added (and the generator writes one).
+    func testEveryVersionUpToTheCurrentOneHasAStoredFile() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path)
+        let versions = Set(names.compactMap { name -> Int? in
+            guard name.hasPrefix("model-format-"), name.hasSuffix(".wbmodel") else { return nil }
+            return Int(name.dropFirst("model-format-".count).prefix { $0.isNumber })
+        })
+        XCTAssertEqual(versions, Set(1...ModelFile.formatVersion), "stored files: \(names.sorted())")
+    }
+
+    /// Version 1 predates calibration (temperature 1, no threshold), versioned preprocessing and fine-tuning.
+    func testVersion1() throws {
+        let model = try load("model-format-1.wbmodel")
+        XCTAssertEqual(model.labels, ["apple", "banana", "cherry"])
+        XCTAssertEqual(model.temperature, 1)
+        XCTAssertNil(model.confidenceThreshold)
+        XCTAssertEqual(model.preprocessing, .efficientNetLite0)
+        XCTAssertEqual(model.preprocessing.version, 1)
+        XCTAssertEqual(model.preprocessing.alphaBackground, [255, 255, 255])
+        XCTAssertNil(model.fineTuning)
+        XCTAssertEqual(model.head, HeadTensors(
+            featureMean: [0, 0.125, 0.25, 0.375], featureScale: [0.5, 0.75, 1, 1.25],
+            weights: [-1, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375], bias: [0, 0.25, 0.5]))
+        assertBackbone(model, pretrainedBackbone)
+        try assertCommonFields(model, created: "2026-11-22T15:45:16Z")
+    }
+
+    /// Version 2 adds the temperature and the threshold; the preprocessing is still the unversioned description.
+    func testVersion2() throws {
+        let model = try load("model-format-2.wbmodel")
+        XCTAssertEqual(model.labels, ["cat", "dog"])
+        XCTAssertEqual(model.temperature, 1.5)
+        XCTAssertEqual(model.confidenceThreshold, 0.75)
+        XCTAssertEqual(model.preprocessing, .efficientNetLite0)
+        XCTAssertNil(model.fineTuning)
+        XCTAssertEqual(model.head, HeadTensors(
+            featureMean: [0.5, 0.625, 0.75, 0.875], featureScale: [0.5, 0.75, 1, 1.25],
+            weights: [-0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375], bias: [-0.5, -0.25]))
+        assertBackbone(model, pretrainedBackbone)
+        try assertCommonFields(model, created: "2026-11-24T08:00:00Z")
+    }
+
+    /// The first version 3 files (3487c59 to 850f2f8) stored the unversioned preprocessing description: they mean
+    /// preprocessing version 1 on white, like versions 1 and 2. This one is frozen (no record) without a threshold.
+    func testVersion3WithTheUnversionedPreprocessing() throws {
+        let model = try load("model-format-3-unversioned-preprocessing.wbmodel")
+        XCTAssertEqual(model.labels, ["circle", "square", "triangle", "star"])
+        XCTAssertEqual(model.temperature, 1.25)
+        XCTAssertNil(model.confidenceThreshold)
+        XCTAssertEqual(model.preprocessing, .efficientNetLite0)
+        XCTAssertNil(model.fineTuning)
+        XCTAssertEqual(model.backboneTrainingDescription(blockCount: 16), "pretrained ImageNet weights (frozen)")
+        XCTAssertEqual(model.head.bias, [-1, -0.75, -0.5, -0.25])
+        XCTAssertEqual(model.head.weights, (0..<16).map { Float($0) * 0.125 })
+        assertBackbone(model, pretrainedBackbone)
+        try assertCommonFields(model, created: "2026-11-26T12:30:00Z")
+    }
+
+    /// Version 3 as written today: versioned preprocessing, and a fine-tuned backbone with its record.
+    func testVersion3() throws {
+        let model = try load("model-format-3.wbmodel")
+        XCTAssertEqual(model.labels, ["sunny", "rainy"])
+        XCTAssertEqual(model.temperature, 2.25)
+        XCTAssertEqual(model.confidenceThreshold, 0.625)
+        XCTAssertEqual(model.preprocessing, .efficientNetLite0)
+        let trained = ["_bn1.bias", "_bn1.running_mean", "_bn1.running_var", "_bn1.weight", "_conv_head.weight"]
+        XCTAssertEqual(model.fineTuning, FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: trained, epochs: 4,
+                                                          augmentations: ["horizontal flip"]))
+        XCTAssertEqual(model.backboneTrainingDescription(blockCount: 16),
+                       "fine-tuned from block 16: the final 1×1 convolution, 4 epochs, augmentations: horizontal flip")
+        XCTAssertEqual(model.head, HeadTensors(
+            featureMean: [1.5, 1.625, 1.75, 1.875], featureScale: [0.5, 0.75, 1, 1.25],
+            weights: [0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25, 1.375], bias: [-1.5, -1.25]))
+        // The trained layers with their identity batch norm carrier; the rest as pretrained.
+        var fineTuned = pretrainedBackbone
+        fineTuned["_conv_head.weight"] = .init([4, 2, 1, 1], [0.375, -0.25, 0.5, 0.5, -0.625, 0.75, 1.25, -0.875])
+        fineTuned["_bn1.weight"] = .init([4], [1, 1, 1, 1])
+        fineTuned["_bn1.bias"] = .init([4], [0.125, -0.25, 0.375, 0.25])
+        fineTuned["_bn1.running_mean"] = .init([4], [0, 0, 0, 0])
+        fineTuned["_bn1.running_var"] = .init([4], [Float](repeating: 0.999, count: 4))
+        assertBackbone(model, fineTuned)
+        try assertCommonFields(model, created: "2026-11-28T18:15:00Z")
+    }
+
+    /// Today's writer gives the current version's stored file back byte for byte, and an older file saved again
+    /// becomes the current version with the same meaning.
+    func testSavingAgainWritesTheCurrentVersionWithTheSameContent() throws {
+        let folder = try makeTemporaryFolder(self)
+        let current = Self.fixtures.appendingPathComponent("model-format-\(ModelFile.formatVersion).wbmodel").path
+        try ModelFile.read(path: current).write(path: folder + "/current.wbmodel")
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/current.wbmodel"), FileManager.default.contents(atPath: current))
+
+        for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel"] {
+            let old = try load(name)
+            try old.write(path: folder + "/" + name)
+            XCTAssertEqual(try ModelFile.read(path: folder + "/" + name), old, name)
+            let rewritten = try SafetensorsFile.read(path: folder + "/" + name)
+            XCTAssertEqual(rewritten.metadata["format_version"], String(ModelFile.formatVersion), name)
+        }
+    }
+}
+
+/// A tensor's expected shape and values, written compactly.
+private struct ExpectedTensor {
+    let shape: [Int]
+    let values: [Float]
+    init(_ shape: [Int], _ values: [Float]) {
+        self.shape = shape
+        self.values = values
+    }
+}
