@@ -28,7 +28,7 @@ public struct ImageFileList: Sendable {
             do {
                 files += try walk.imageFiles(under: input)
             } catch {
-                throw WorkbenchError(path: error.path, reason: error.reason)
+                throw WorkbenchError(error)
             }
         }
         return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) })

@@ -195,7 +195,7 @@ extension LabelingWorkflow {
                 do {
                     try MovieData.update(path: entry.path, with: update)
                 } catch {
-                    throw WorkbenchError(path: error.path, reason: error.reason)
+                    throw WorkbenchError(error)
                 }
                 events(.movieDataWritten(markers: markers.count, path: entry.path, id: entry.id))
             }
@@ -208,7 +208,7 @@ extension LabelingWorkflow {
             do {
                 try Highlights.render(clips: clips, to: highlights.output)
             } catch {
-                throw WorkbenchError(path: error.path, reason: error.reason)
+                throw WorkbenchError(error)
             }
             events(.highlightsWritten(clips: clips.count, label: highlights.label, path: highlights.output))
         }

@@ -96,14 +96,14 @@ public enum ShardedLabeling {
         do {
             model = try ContentHash.ofFile(path: modelPath)
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
         let manifest = MovieResultFolder.Manifest(
             settings: "model \(absolutePath(modelPath)) sha256 \(model.hex), \(settings.summary)", movies: movies)
         do {
             try MovieResultFolder(path: absolutePath(results)).prepare(manifest)
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
     }
 
@@ -163,7 +163,7 @@ public enum ShardedLabeling {
                 do {
                     try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count))
                 } catch {
-                    throw WorkbenchError(path: error.path, reason: error.reason)
+                    throw WorkbenchError(error)
                 }
                 outcome.labeled += 1
                 events(.labeled(movie, markers: markers.count, frames: result.frames.count, resultPath: folder.resultPath(id: movie.id)))
@@ -191,12 +191,12 @@ public enum ShardedLabeling {
         do {
             collected = try MovieResultFolder(path: results).allResults().results
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
         do {
             try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) })
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
         return MergeOutcome(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
     }
@@ -206,7 +206,7 @@ public enum ShardedLabeling {
         do {
             _ = try MovieData.load(path: path)
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
     }
 
