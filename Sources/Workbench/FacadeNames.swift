@@ -55,3 +55,5 @@ public typealias AugmentationError = Augmentation.AugmentationError
 public typealias ImagePreprocessing = ImageCodecs.ImagePreprocessing
 /// What fine-tuning trained in a model's backbone (`ModelFiles`).
 public typealias FineTuningRecord = ModelFiles.FineTuningRecord
+/// Compact JSON, one line, members in encoding order (`FileFormats`).
+public typealias JSONLineEncoder = FileFormats.JSONLineEncoder

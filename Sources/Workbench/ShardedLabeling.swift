@@ -2,66 +2,6 @@ import Datasets
 import Foundation
 import Labeling
 
-/// What turns a movie's frames into markers: sampling and marker policy, the settings every task of a sharded run
-/// shares. The defaults are `workbench label`'s.
-public struct LabelSettings: Sendable, Equatable {
-    /// Seconds between sampled frames.
-    public var every: Double = 1
-    /// Frame rate of frame folders, when not `every` seconds apart.
-    public var framesPerSecond: Double?
-    /// Below this confidence the marker is the fallback label; nil is the model's own threshold
-    /// (`--min-confidence auto`, from `train --target-precision`).
-    public var minimumConfidence: Double? = 0
-    /// The fallback label; nil is `Unsure`.
-    public var fallbackLabel: String?
-    /// Majority-vote window in seconds.
-    public var smoothing: Int = 1
-    /// Markers only where the label changes.
-    public var changesOnly = false
-
-    /// The defaults.
-    public init() {}
-
-    /// The sampling for `LabelingWorkflow`.
-    public var sampling: LabelingWorkflow.Sampling { .init(every: every, framesPerSecond: framesPerSecond) }
-
-    /// The minimum confidence in force for `classifier`: the one set, or the model's own threshold.
-    func minimumConfidence(for classifier: Classifier) throws(WorkbenchError) -> Double {
-        if let minimumConfidence { return minimumConfidence }
-        guard let threshold = classifier.confidenceThreshold else {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold for --min-confidence auto: train it with --target-precision P")
-        }
-        return threshold
-    }
-
-    /// The marker policy for `classifier`'s verdicts.
-    func markerPolicy(for classifier: Classifier) throws(WorkbenchError) -> MarkerPolicy {
-        MarkerPolicy(minimumConfidence: Float(try minimumConfidence(for: classifier)),
-                     fallbackLabel: fallbackLabel ?? Self.defaultFallback, smoothing: smoothing, changesOnly: changesOnly)
-    }
-
-    /// The label of frames below the minimum confidence when none is given.
-    public static let defaultFallback = "Unsure"
-
-    /// The options of `workbench label` that give these settings; defaults are left out.
-    public var labelArguments: [String] {
-        var arguments: [String] = []
-        if every != 1 { arguments += ["--every", "\(every)"] }
-        if let framesPerSecond { arguments += ["--fps", "\(framesPerSecond)"] }
-        if minimumConfidence != 0 { arguments += ["--min-confidence", minimumConfidence.map { "\($0)" } ?? "auto"] }
-        if let fallbackLabel { arguments += ["--fallback", fallbackLabel] }
-        if smoothing != 1 { arguments += ["--smooth", "\(smoothing)"] }
-        if changesOnly { arguments.append("--changes-only") }
-        return arguments
-    }
-
-    /// Every setting, defaults included, as one line for a results manifest.
-    var summary: String {
-        "every \(every) s, fps \(framesPerSecond.map { "\($0)" } ?? "-"), min-confidence \(minimumConfidence.map { "\($0)" } ?? "auto"), "
-            + "fallback \(fallbackLabel ?? Self.defaultFallback), smooth \(smoothing), changes-only \(changesOnly ? "yes" : "no")"
-    }
-}
-
 /// `workbench label --results DIR` and `workbench label merge`: a labeling run split into shards that write one
 /// result file per movie into a shared folder, then one locked write of them all into the player's file.
 public enum ShardedLabeling {
