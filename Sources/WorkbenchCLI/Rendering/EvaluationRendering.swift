@@ -27,23 +27,6 @@ enum EvaluationRendering {
     }
 }
 
-/// `evaluate`'s progress bar and warnings on stderr.
-final class EvaluationProgress {
-    private var bar: ProgressBar?
-
-    func update(done: Int, total: Int) {
-        if bar == nil { bar = ProgressBar(total: total, label: "evaluate") }
-        bar?.update(completed: done)
-    }
-
-    func warn(_ line: String) {
-        bar?.finish()
-        Console.warn("warning: \(line)")
-    }
-
-    func finish() { bar?.finish() }
-}
-
 /// `evaluate --json`: the evaluation's fields, plus `unreadable` (the files left out and why), the model's
 /// `preprocessing`, `backbone` (pretrained or fine-tuned, in words) and `fineTuning` (the record, when there is one).
 struct EvaluationOutput: Encodable {
