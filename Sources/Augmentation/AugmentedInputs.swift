@@ -86,7 +86,7 @@ public final class AugmentedInputs: Sendable {
                         full = true
                     }
                 case .failure(let error):
-                    throw AugmentationError(path: error.path, reason: error.reason)
+                    throw AugmentationError(error)
                 }
             }
             start = range.upperBound
@@ -121,7 +121,7 @@ public final class AugmentedInputs: Sendable {
             do {
                 return try ImageLoader.load(path: path, options: decodeOptions)
             } catch {
-                throw AugmentationError(path: error.path, reason: error.reason)
+                throw AugmentationError(error)
             }
         }
     }

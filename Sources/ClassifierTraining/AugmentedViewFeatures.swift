@@ -31,7 +31,7 @@ public enum AugmentedViewFeatures {
             inputs = try AugmentedInputs(paths: paths, policy: policy, seed: seed, preprocessing: extractor.preprocessing,
                                          maximumPixels: extractor.settings.maximumPixels, threads: threads)
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
         let network = try extractor.loadedNetwork()
         GEMM.setBLASThreads(1)
@@ -74,7 +74,7 @@ public enum AugmentedViewFeatures {
                     }
                     done += round[slot].images.count
                 case .failure(let error):
-                    throw WorkbenchError(path: error.path, reason: error.reason)
+                    throw WorkbenchError(error)
                 }
             }
             progress(done, views * paths.count)

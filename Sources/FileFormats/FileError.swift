@@ -26,6 +26,11 @@ public struct FileError<Domain>: PathReportingError, Equatable {
         self.path = path
         self.reason = reason
     }
+
+    /// `error` passed on as this module's error: the same path and reason, so the line the user reads is the same.
+    public init(_ error: some PathReportingError) {
+        self.init(path: error.path, reason: error.reason)
+    }
 }
 
 /// The one implementation of an error that names a file where there is one: "path: reason", or the reason alone
@@ -73,5 +78,29 @@ public struct KindedFileError<Kind: Sendable & Equatable>: PathReportingError, E
         self.kind = kind
         self.path = path
         self.reason = reason
+    }
+}
+
+// Passing a lower module's error on at a module boundary: one initialiser per kind of error instead of
+// `Error(path: error.path, reason: error.reason)` written out at every call site.
+extension OptionalPathError {
+    /// `error` passed on as this domain's error: the same path and reason, so the line the user reads is the same.
+    public init(_ error: some PathReportingError) {
+        self.init(path: error.path, reason: error.reason)
+    }
+
+    /// `error` passed on with `context` before its reason: "path: context: reason".
+    public init(_ error: some PathReportingError, context: String) {
+        self.init(path: error.path, reason: "\(context): \(error.reason)")
+    }
+
+    /// Another domain's error passed on as this domain's: the same path (or none) and reason.
+    public init<Other>(_ error: OptionalPathError<Other>) {
+        self.init(path: error.path, reason: error.reason)
+    }
+
+    /// Another domain's error passed on, naming `path` when it names no file itself.
+    public init<Other>(_ error: OptionalPathError<Other>, defaultPath path: String) {
+        self.init(path: error.path ?? path, reason: error.reason)
     }
 }

@@ -34,6 +34,6 @@ public enum BackboneLocation {
             }
         }
         throw WorkbenchError("backbone weights \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in "
-                             + "the clone) or set WORKBENCH_WEIGHTS")
+                             + "the clone), set WORKBENCH_WEIGHTS, or give the weights file's path")
     }
 }

@@ -85,7 +85,7 @@ public final class FeatureExtractor: Sendable {
             do {
                 file = try ImageLoader.open(path: path, options: decodeOptions)
             } catch {
-                results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
+                results[slot] = .failure(WorkbenchError(error))
                 continue
             }
             var key: FeatureCacheKey?
@@ -94,7 +94,7 @@ public final class FeatureExtractor: Sendable {
                     key = FeatureCacheKey(contentHash: try ContentHash.of(file: file),
                                           preprocessingID: preprocessing.canonicalJSON, backboneID: backboneIdentifier)
                 } catch {
-                    results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
+                    results[slot] = .failure(WorkbenchError(error))
                     continue
                 }
                 if let cached = cache.lookup(key!) {
@@ -107,7 +107,7 @@ public final class FeatureExtractor: Sendable {
                 inputs += preprocessing.networkInput(from: image)
                 misses.append((slot, key))
             } catch {
-                results[slot] = .failure(WorkbenchError(path: error.path, reason: error.reason))
+                results[slot] = .failure(WorkbenchError(error))
             }
         }
         if !misses.isEmpty {

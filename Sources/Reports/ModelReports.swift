@@ -89,7 +89,7 @@ public enum ModelReports {
         do {
             try AtomicFile.write(text: html, to: path)
         } catch {
-            throw WorkbenchError(path: error.path, reason: "cannot write the report: \(error.reason)")
+            throw WorkbenchError(error, context: "cannot write the report")
         }
     }
 

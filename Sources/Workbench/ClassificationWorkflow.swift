@@ -45,7 +45,7 @@ public enum ClassificationWorkflow {
                 labelled = try ImageFolder.scan(path: folder)
             }
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
         let labelIndex = Dictionary(uniqueKeysWithValues: classifier.labels.enumerated().map { ($1, $0) })
         var paths: [String] = [], truths: [Int] = []

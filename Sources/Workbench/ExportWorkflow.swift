@@ -28,7 +28,7 @@ public enum ExportWorkflow {
             case .coreml: try CoreMLExporter.export(model: classifier.modelFile, network: network, to: output)
             }
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
     }
 }

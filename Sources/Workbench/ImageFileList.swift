@@ -28,11 +28,32 @@ public struct ImageFileList: Sendable {
             do {
                 files += try walk.imageFiles(under: input)
             } catch {
-                throw WorkbenchError(path: error.path, reason: error.reason)
+                throw WorkbenchError(error)
             }
         }
         return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) })
     }
+
+    /// `inputs` as a command over images takes them (`features`, `classify`): expanded (`expand`), refused when
+    /// they hold no image at all, cut to `shard`'s part when given (reported as `.shard`, and possibly empty), and
+    /// with `strict` the first unreadable entry thrown; otherwise each unreadable entry is reported as `.skipped`
+    /// and stays in the list, to be counted as a failed image.
+    public static func gather(_ inputs: [String], shard: Shard? = nil, strict: Bool,
+                              events: (ImageFilesEvent) -> Void) throws(WorkbenchError) -> ImageFileList {
+        var list = try expand(inputs)
+        guard list.count > 0 else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
+        if let shard {
+            let total = list.count
+            list = list.shard(shard)
+            events(.shard(shard, images: list.count, total: total))
+        }
+        if strict, let first = list.unreadable.first { throw first }
+        for problem in list.unreadable { events(.skipped(problem)) }
+        return list
+    }
+
+    /// The images a run counts: the files and the unreadable entries.
+    public var count: Int { files.count + unreadable.count }
 
     /// The part of these files (and of the unreadable entries, which count as failed images) that `shard` holds,
     /// split as `InputSharding.images` splits paths.
@@ -42,4 +63,17 @@ public struct ImageFileList: Sendable {
         return ImageFileList(files: files.indices.filter { kept.contains($0) }.map { files[$0] },
                              unreadable: unreadable.indices.filter { kept.contains(files.count + $0) }.map { unreadable[$0] })
     }
+}
+
+/// What a workflow over image files (`FeaturesWorkflow`, `ClassificationWorkflow.classify(_:)`) reports as it goes,
+/// in order: the shard, the unreadable entries, the start, then progress with the images that failed.
+public enum ImageFilesEvent: Sendable {
+    /// Only `shard`'s part of the inputs is worked on: `images` of `total` (unreadable entries count as images).
+    case shard(Shard, images: Int, total: Int)
+    /// An entry or image that cannot be read: skipped and counted as failed, the run goes on.
+    case skipped(WorkbenchError)
+    /// The network starts on this many files.
+    case started(images: Int)
+    /// Files done so far, read or failed.
+    case progress(done: Int, total: Int)
 }

@@ -209,7 +209,7 @@ public final class LabelingReview {
             do {
                 try AtomicFile.write(text: WebVTT.document(stretches: movie.stretches), to: path)
             } catch {
-                throw WorkbenchError(path: error.path, reason: "cannot write the subtitles: \(error.reason)")
+                throw WorkbenchError(error, context: "cannot write the subtitles")
             }
         }
         return paths
@@ -231,7 +231,7 @@ public final class LabelingReview {
             do {
                 try AnnotatedVideo.render(video: movie.result.path, captions: captions, to: path)
             } catch {
-                throw WorkbenchError(path: error.path, reason: error.reason)
+                throw WorkbenchError(error)
             }
         }
         return paths

@@ -64,7 +64,7 @@ public enum LabelingWorkflow {
                 source = try VideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions)
             }
         } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         }
         // Decoding starts now, while the network is built; closing twice is harmless, so every exit closes it.
         let frameSource = PrefetchingFrameSource(source)
@@ -86,7 +86,7 @@ public enum LabelingWorkflow {
         } catch let error as WorkbenchError {
             throw error
         } catch let error as LabelingError {
-            throw WorkbenchError(path: error.path, reason: error.reason)
+            throw WorkbenchError(error)
         } catch {
             throw WorkbenchError(path: path, reason: "\(error)")
         }

@@ -162,7 +162,7 @@ public enum SlurmWorkflow {
                 try FolderCreation.create((job.logPattern as NSString).deletingLastPathComponent)
                 try AtomicFile.write(text: job.script, to: job.scriptPath)
             } catch {
-                throw WorkbenchError(path: error.path, reason: error.reason)
+                throw WorkbenchError(error)
             }
         }
         try plan.prepare()

@@ -52,22 +52,6 @@ enum Console {
         }
     }
 
-    /// Fails before any work when an output's folder is missing, so a long run never ends without its file.
-    static func checkWritable(_ path: String) throws {
-        if OutputFile.writesThrough(path: path) {
-            guard FileManager.default.isWritableFile(atPath: path) else {
-                throw WorkbenchError(path: path, reason: "cannot write: permission denied")
-            }
-            return
-        }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-              FileManager.default.isWritableFile(atPath: folder) else {
-            throw WorkbenchError(path: path, reason: "cannot write here: folder \(folder) does not exist or is not writable")
-        }
-    }
-
     /// Runs a command body; a thrown user-facing error becomes one line on stderr and exit status 1, and so does
     /// a failure to write stdout (checked once everything is written).
     static func run(_ body: () throws -> Void) throws {
@@ -107,49 +91,3 @@ enum Console {
         return nil
     }
 }
-
-/// A progress bar on stderr, redrawn at most ten times a second, shown only when stderr is a terminal.
-final class ProgressBar {
-    private var total: Int
-    let label: String
-    private let start = Date()
-    private var lastDraw = Date.distantPast
-    private let enabled = isatty(STDERR_FILENO) == 1
-
-    init(total: Int, label: String) {
-        self.total = total
-        self.label = label
-    }
-
-    /// Seconds since the bar was created.
-    var elapsed: Double { Date().timeIntervalSince(start) }
-
-    func update(completed: Int, total newTotal: Int? = nil) {
-        if let newTotal { total = max(newTotal, completed) }
-        guard enabled else { return }
-        let now = Date()
-        guard completed == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = now
-        let width = 30
-        let filled = total == 0 ? 0 : min(width, width * completed / total)
-        let rate = Double(completed) / max(elapsed, 1e-9)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        Console.writeToStandardError("\r\(label) \(bar) \(completed)/\(total)  \(String(format: "%.1f", rate))/s ")
-    }
-
-    /// Clears the bar's line.
-    func finish() {
-        guard enabled else { return }
-        Console.writeToStandardError("\r\u{1B}[K")
-    }
-}
-
-/// JSON string literal for `text`.
-func jsonString(_ text: String) -> String { JSONText.quoted(text) }
-
-/// JSON number for `value`; `null` for NaN and infinities, which JSON cannot hold (the workflows refuse them
-/// before they get here, so this only keeps the output valid JSON whatever happens).
-func jsonNumber(_ value: Float) -> String { JSONText.number(value) }
-
-/// JSON number for `value`; `null` for NaN and infinities.
-func jsonNumber(_ value: Double) -> String { JSONText.number(value) }

@@ -287,7 +287,7 @@ final class InstallAndExamplesTests: XCTestCase {
                                                      environment: fixture.environment, workingDirectory: fixture.work)
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.errorLines, ["workbench: backbone weights efficientnet-lite0.safetensors not found: run scripts/install.sh "
-                                            + "(or scripts/setup.sh in the clone) or set WORKBENCH_WEIGHTS, or pass --backbone PATH"])
+                                            + "(or scripts/setup.sh in the clone), set WORKBENCH_WEIGHTS, or give the weights file's path"])
     }
 
     func testInstalledBinaryCarriesItsSwiftRuntimeAndRunsWithoutTheToolchain() throws {

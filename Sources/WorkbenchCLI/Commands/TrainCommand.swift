@@ -183,125 +183,29 @@ struct TrainCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            var request = TrainingRequest(datasetPath: dataset)
-            request.testingPath = test
-            request.validationPath = validation
-            request.validationFraction = validationFraction
-            request.seed = seed
-            request.l2 = l2
-            request.targetPrecision = targetPrecision
-            request.maxIterations = maxIterations
-            request.classWeighting = ClassWeighting(rawValue: classWeights)!
-            request.strict = skipping.strict
-            request.augmentedViews = augmentationOptions.augment
-            request.augmentation = try augmentationOptions.policy()
-            request.fineTuning = fineTuningSettings()
-            let modelPath = output ?? defaultModelPath()
-            try checkWritable(modelPath)
-            if let report { try checkWritable(report) }
-            // A model written through a device or FIFO (`-o /dev/null`) has no folder of its own to put a page in.
-            let besideModel = OutputFile.writesThrough(path: modelPath) ? nil : (modelPath as NSString).deletingPathExtension + ".html"
-            let htmlPath = noHtml ? nil : html ?? besideModel
-            if let htmlPath { try checkWritable(htmlPath) }
-
-            let extractor = compute.extractor(backbone: try backboneOptions.load(), usesCache: !cache.noCache)
-            var progress: ProgressBar?, viewProgress: ProgressBar?
-            let result = try TrainingWorkflow.run(request, extractor: extractor) { event in
-                switch event {
-                case .scanned(let counts, let skipped):
-                    // The table comes once training knows what was held out; for now, what was found.
-                    let training = counts.reduce(0) { $0 + $1.training }, testing = counts.reduce(0) { $0 + $1.testing }
-                    Console.warn("found \(counts.count) labels: \(training) training, \(testing) testing images")
-                    if verbose { for file in skipped { Console.warn("skipped \(file)") } }
-                case .warning(let line):
-                    progress?.finish()
-                    Console.warn("warning: \(line)")
-                case .features(let done, let total):
-                    if progress == nil { progress = ProgressBar(total: total, label: "features") }
-                    progress?.update(completed: done)
-                case .views(let done, let total):
-                    if viewProgress == nil {
-                        progress?.finish()
-                        viewProgress = ProgressBar(total: total, label: "views")
-                    }
-                    viewProgress?.update(completed: done)
-                case .fitting:
-                    progress?.finish()
-                    viewProgress?.finish()
-                case .fineTuning(let step):
-                    switch step {
-                    case .preparing(let done, let total), .rescoring(let done, let total):
-                        if case .rescoring = step, progress?.label != "fine-tuned features" {
-                            progress?.finish()
-                            progress = ProgressBar(total: total, label: "fine-tuned features")
-                        } else if case .preparing = step, progress?.label != "frozen layers" {
-                            progress?.finish()
-                            progress = ProgressBar(total: total, label: "frozen layers")
-                        }
-                        progress?.update(completed: done)
-                        if done == total { progress?.finish() }
-                    default:
-                        progress?.finish()
-                        Console.warn(ReportRendering.fineTuningProgress(step))
-                    }
-                }
-            }
-            let trained = result.report
-            if json {
-                Console.output(try ReportRendering.json(trained))
-            } else {
-                Console.outputLine(ReportRendering.counts(trained.counts, validationTitle: ReportRendering.validationTitle(trained)))
-                Console.outputLine(ReportRendering.accuracies(trained))
-                for line in trained.diagnostics ?? [] { Console.outputLine("warning: \(line)") }
-                if trained.diagnostics?.isEmpty == false { Console.outputLine() }
-                if let views = trained.settings.augmentedViews, let augmentation = trained.settings.augmentation {
-                    Console.outputLine("Augmentation: \(views) view\(views == 1 ? "" : "s") of each training image (\(augmentation))\n")
-                }
-                Console.output(ReportRendering.fineTuning(trained))
-                Console.output(ReportRendering.selection(trained))
-                Console.output(ReportRendering.calibration(trained))
-                Console.output(ReportRendering.thresholds(trained))
-                if let testing = trained.testingEvaluation {
-                    Console.outputLine(ReportRendering.evaluation(testing, labels: trained.labels, title: "Testing"))
-                } else if let validation = trained.validationEvaluation {
-                    if let repeats = trained.selection?.repeats, repeats > 1 {
-                        Console.outputLine("\n(validation counts are held-out predictions: each training image was held out \(repeats) times)")
-                    }
-                    Console.outputLine(ReportRendering.evaluation(validation, labels: trained.labels, title: "Validation"))
-                }
-                if !trained.unreadable.isEmpty { Console.outputLine("\(trained.unreadable.count) unreadable images skipped") }
-            }
-            // The model first: a report never describes a model that was not written.
-            try result.modelFile.write(path: modelPath)
-            if let report { try AtomicFile.write(text: try ReportRendering.json(trained), to: report) }
-            if let htmlPath {
-                try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: htmlPath)
-            }
-            let viewTime = trained.timings?.augmentation.map { String(format: ", views %.1f s", $0) } ?? ""
-            let tuningTime = trained.timings?.fineTuning.map { String(format: ", fine-tuning %.1f s", $0) } ?? ""
-            Console.warn(String(format: "features %.1f s", trained.timings?.features ?? 0) + viewTime
-                         + String(format: ", head %.2f s (choosing l2 %.2f s)", trained.timings?.training ?? 0,
-                                  trained.timings?.selection ?? 0)
-                         + tuningTime + String(format: ", total %.1f s", trained.timings?.total ?? 0))
-            if let target = trained.thresholds?.targetPrecision, trained.thresholds?.chosen == nil {
-                Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
-            }
-            // With --json, stdout is the report alone, for machines; the paths still come last, on stderr.
-            for line in (htmlPath.map { ["report written to \($0)"] } ?? []) + ["model written to \(modelPath)"] {
-                if json { Console.warn(line) } else { Console.outputLine(line) }
-            }
+            let progress = TrainingProgress(verbose: verbose)
+            let files = TrainingOutput(model: output, report: report, page: noHtml ? .none : html.map { .at($0) } ?? .besideModel)
+            let outcome = try TrainingWorkflow.train(try request(), output: files, backbone: backboneOptions.source,
+                                                     features: compute.settings(usesCache: !cache.noCache), events: progress.render)
+            try TrainingRendering.render(outcome, json: json)
         }
     }
 
-    /// `Name.wbmodel` in the working directory: the dataset folder's name (its parent's for "Training Data") with
-    /// its first letter upper-cased, as a model is named after what it tells apart (datasets/drawings gives
-    /// Drawings.wbmodel, the name the examples and the README use).
-    private func defaultModelPath() -> String {
-        var url = URL(fileURLWithPath: dataset).standardizedFileURL
-        if ["training data", "train"].contains(url.lastPathComponent.lowercased()) { url.deleteLastPathComponent() }
-        let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? "model" : url.lastPathComponent
-        return "\(name.prefix(1).uppercased())\(name.dropFirst()).wbmodel"
+    /// The training run these options ask for.
+    private func request() throws -> TrainingRequest {
+        var request = TrainingRequest(datasetPath: dataset)
+        request.testingPath = test
+        request.validationPath = validation
+        request.validationFraction = validationFraction
+        request.seed = seed
+        request.l2 = l2
+        request.targetPrecision = targetPrecision
+        request.maxIterations = maxIterations
+        request.classWeighting = ClassWeighting(rawValue: classWeights)!
+        request.strict = skipping.strict
+        request.augmentedViews = augmentationOptions.augment
+        request.augmentation = try augmentationOptions.policy()
+        request.fineTuning = fineTuningSettings()
+        return request
     }
-
-    private func checkWritable(_ path: String) throws { try Console.checkWritable(path) }
 }

@@ -12,7 +12,7 @@ public struct LabelingRequest: Sendable {
     public var window: Double = 5
     /// Whether summaries go into the review page (they are always computed for the highlights and the JSON).
     public var showsSummaries = false
-    /// Insert or update the one movie's markers in a player file.
+    /// Insert or update each movie's markers in a player file, as soon as the movie is labelled.
     public var movieData: MovieDataEntry?
     /// Cut a highlight reel from the movies.
     public var highlights: HighlightRequest?
@@ -26,23 +26,42 @@ public struct LabelingRequest: Sendable {
     }
 }
 
-/// One movie's entry in the player's `MovieData.json`; title, description and poster are kept when nil.
+/// Where `LabelingWorkflow.run` puts the markers: the player's `MovieData.json`, and for a single movie its id and
+/// details if given. Title, description and poster are kept when nil.
 public struct MovieDataEntry: Sendable {
     /// The player file (created if missing).
     public var path: String
-    /// The movie's id in it.
-    public var id: String
+    /// The one movie's id in it; nil takes each movie's id from its file name without the extension (a frames
+    /// folder's name), as `label --results` and `label merge` do (`ShardedLabeling.movies`).
+    public var id: String?
+    /// The one movie's title.
     public var title: String?
+    /// The one movie's description.
     public var description: String?
+    /// The one movie's poster image name.
     public var poster: String?
 
-    /// An entry for movie `id` in the file at `path`.
-    public init(path: String, id: String, title: String? = nil, description: String? = nil, poster: String? = nil) {
+    /// An entry in the file at `path`; `id`, `title`, `description` and `poster` name one movie.
+    public init(path: String, id: String? = nil, title: String? = nil, description: String? = nil, poster: String? = nil) {
         self.path = path
         self.id = id
         self.title = title
         self.description = description
         self.poster = poster
+    }
+
+    /// Whether an id or details are given, which belong to one movie.
+    public var describesOneMovie: Bool { id != nil || title != nil || description != nil || poster != nil }
+
+    /// Each movie's id in the player file: the one given, or each file name without its extension. Two movies with
+    /// one id are refused, naming both, before any movie is labelled.
+    func ids(of movies: [String]) throws(WorkbenchError) -> [String] {
+        if describesOneMovie, movies.count > 1 {
+            throw WorkbenchError(path: path, reason: "an id, title, description or poster describes one movie, not \(movies.count): "
+                                 + "each movie's id is then its file name without extension")
+        }
+        if let id { return [id] }
+        return try ShardedLabeling.movies(movies).map(\.id)
     }
 }
 
@@ -143,7 +162,8 @@ public struct LabelingOutcome: Sendable {
 extension LabelingWorkflow {
     /// `workbench label` without `--results`: labels every movie in turn, writes the player file, the highlight
     /// reel and the review files, and reports each step to `events`. With several movies a movie that fails is
-    /// reported and counted and the others go on; a single movie's failure is thrown.
+    /// reported and counted and the others go on; a single movie's failure is thrown. Each movie's markers go into
+    /// the player file (one locked update) as soon as it is labelled, so a later failure keeps them.
     public static func run(
         _ request: LabelingRequest, classifier: Classifier, extractor: FeatureExtractor,
         events: @escaping (LabelingEvent) -> Void
@@ -156,6 +176,7 @@ extension LabelingWorkflow {
             // A broken MovieData.json fails before the long labeling run, and is never overwritten.
             try ShardedLabeling.checkMovieData(entry.path)
         }
+        let movieIDs = try request.movieData?.ids(of: request.movies)
         let minimumConfidence = try request.settings.minimumConfidence(for: classifier)
         let policy = try request.settings.markerPolicy(for: classifier)
         let review = request.review.isRequested
@@ -165,7 +186,7 @@ extension LabelingWorkflow {
         var summaries: [VideoSummary] = []
         var outcome = LabelingOutcome(frames: 0, labeledMovies: 0, failedMovies: [], seconds: 0)
         let started = Date()
-        for movie in request.movies {
+        for (position, movie) in request.movies.enumerated() {
             events(.started(movie: movie))
             let result: MovieResult
             do throws(WorkbenchError) {
@@ -189,15 +210,15 @@ extension LabelingWorkflow {
             let markers = policy.markerObject(result.frames)
             events(.labeled(LabeledMovie(result: result, decisions: policy.decisions(result.frames), markers: markers,
                                          summary: summary, minimumConfidence: minimumConfidence)))
-            if let entry = request.movieData {
-                let update = MovieUpdate(id: entry.id, markers: markers, title: entry.title,
+            if let entry = request.movieData, let id = movieIDs?[position] {
+                let update = MovieUpdate(id: id, markers: markers, title: entry.title,
                                          description: entry.description, poster: entry.poster)
                 do {
                     try MovieData.update(path: entry.path, with: update)
                 } catch {
-                    throw WorkbenchError(path: error.path, reason: error.reason)
+                    throw WorkbenchError(error)
                 }
-                events(.movieDataWritten(markers: markers.count, path: entry.path, id: entry.id))
+                events(.movieDataWritten(markers: markers.count, path: entry.path, id: id))
             }
             if !result.skippedFrames.isEmpty { events(.warning("\(result.skippedFrames.count) unreadable frames skipped in \(movie)")) }
         }
@@ -208,7 +229,7 @@ extension LabelingWorkflow {
             do {
                 try HighlightReel.render(clips: clips, to: highlights.output)
             } catch {
-                throw WorkbenchError(path: error.path, reason: error.reason)
+                throw WorkbenchError(error)
             }
             events(.highlightsWritten(clips: clips.count, label: highlights.label, path: highlights.output))
         }

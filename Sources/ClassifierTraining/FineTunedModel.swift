@@ -65,7 +65,7 @@ struct AugmentedImageInputs: FineTuningInputSource {
             augmented = try AugmentedInputs(paths: trainingSamples.map { paths[$0] }, policy: policy, seed: seed,
                                             preprocessing: preprocessing, maximumPixels: maximumPixels, threads: threads)
         } catch {
-            throw WorkbenchError(path: error.path ?? "augmentation", reason: error.reason)
+            throw WorkbenchError(error, defaultPath: "augmentation")
         }
         positions = Dictionary(uniqueKeysWithValues: trainingSamples.enumerated().map { ($1, $0) })
     }

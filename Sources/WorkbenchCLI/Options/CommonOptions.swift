@@ -23,10 +23,14 @@ struct ComputeOptions: ParsableArguments {
         }
     }
 
+    /// These settings, for a workflow that makes its own feature extractor.
+    func settings(usesCache: Bool) -> FeatureSettings {
+        FeatureSettings(threads: threads ?? Parallel.coreCount, maximumPixels: maxMegapixels * 1_000_000, usesCache: usesCache)
+    }
+
     /// A feature extractor over `backbone` with these settings.
     func extractor(backbone: Backbone, usesCache: Bool) -> FeatureExtractor {
-        FeatureExtractor(backbone: backbone, settings: FeatureSettings(
-            threads: threads ?? Parallel.coreCount, maximumPixels: maxMegapixels * 1_000_000, usesCache: usesCache))
+        FeatureExtractor(backbone: backbone, settings: settings(usesCache: usesCache))
     }
 }
 
@@ -35,19 +39,8 @@ struct BackboneOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The backbone weights (default: $WORKBENCH_WEIGHTS, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
     var backbone: String?
 
-    func load() throws -> Backbone {
-        try Backbone.load(path: resolvedPath())
-    }
-
-    /// The weights file: `--backbone`, or where the library looks; when none is found, the error also names
-    /// this option.
-    func resolvedPath() throws(WorkbenchError) -> String {
-        do {
-            return try BackboneLocation.resolve(explicit: backbone)
-        } catch {
-            throw WorkbenchError(path: error.path, reason: error.reason + ", or pass --backbone PATH")
-        }
-    }
+    /// Set-up's weights, from `--backbone` or found as `BackboneLocation` finds them.
+    var source: BackboneSource { .pretrained(path: backbone) }
 }
 
 /// The feature cache switch.

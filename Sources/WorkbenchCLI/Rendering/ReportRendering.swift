@@ -1,7 +1,7 @@
 import Foundation
 import Workbench
 
-/// Plain-text tables for people; `--json` output bypasses these.
+/// Plain-text tables for people; `--json` output is `ReportJSON`'s.
 enum ReportRendering {
     /// Left-aligned first column, right-aligned others, two spaces apart.
     static func table(header: [String], rows: [[String]]) -> String {
@@ -165,17 +165,5 @@ enum ReportRendering {
                           })
         }
         return text
-    }
-
-    /// JSON text of any report value, keys sorted, indented. A value JSON cannot hold (NaN, an infinity) is an
-    /// error, never a silently empty report.
-    static func json<Value: Encodable>(_ value: Value) throws(WorkbenchError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
-        } catch {
-            throw WorkbenchError("cannot write the report as JSON: \(error)")
-        }
     }
 }

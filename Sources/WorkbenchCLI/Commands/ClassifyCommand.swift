@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Workbench
+
+struct ClassifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Label images with a trained model.",
+        discussion: """
+            Prints per image its path, then the best label and its confidence (the K best with --top K), tab \
+            separated. Confidences are calibrated: of the answers given at 0.8, about 80 % are right. --label puts \
+            one label and its confidence first, whatever the top label is (a drawing game's score); with --top K \
+            the K most probable labels follow it. --abstain answers "unknown" (before the ranked labels) below the \
+            confidence threshold the model was trained for (train --target-precision). Unreadable files get one \
+            line on stderr; the exit status is 1 when any failed.
+
+            Examples:
+              workbench classify Drawings.wbmodel photo.jpg
+              workbench classify Drawings.wbmodel "Testing Data" --top 3
+              workbench classify Drawings.wbmodel drawing.png --label Mammal --top 2
+              workbench classify Drawings.wbmodel photos/ --json > predictions.jsonl
+            """)
+
+    @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
+    var model: String
+
+    @Argument(help: ArgumentHelp("Image files or folders.", valueName: "image-or-folder"))
+    var inputs: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Show the K most probable labels (after --label's, when given).", valueName: "k"))
+    var top: Int = 1
+
+    @Option(name: .long, help: ArgumentHelp("Report this label's confidence instead of the best label's.", valueName: "label"))
+    var label: String?
+
+    @Flag(help: "Answer \"unknown\" below the model's confidence threshold (set by train --target-precision).")
+    var abstain = false
+
+    @Flag(help: "Write JSON Lines: {\"path\", \"label\", \"confidence\", \"probabilities\"} per image, and \"top\" with --top K > 1.")
+    var json = false
+
+    @OptionGroup var compute: ComputeOptions
+    @OptionGroup var cache: CacheOptions
+    @OptionGroup var skipping: StrictOption
+
+    func validate() throws {
+        guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        if abstain, label != nil { throw ValidationError("--abstain and --label do not go together: --label reports a score, not an answer") }
+    }
+
+    func run() throws {
+        try Console.run {
+            let classifier = try Classifier.load(path: model)
+            var request = ClassifyRequest(inputs: inputs)
+            request.label = label
+            request.abstains = abstain
+            request.strict = skipping.strict
+            let lines = PredictionLines(labels: classifier.labels, label: label, top: top,
+                                        threshold: abstain ? classifier.confidenceThreshold : nil, json: json)
+            let progress = ImageFilesProgress(label: "classify")
+            defer { progress.clear() }
+            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
+            let outcome = try ClassificationWorkflow.classify(request, classifier: classifier, extractor: extractor,
+                                                              events: progress.render) { prediction in
+                progress.clear()
+                // A failed stdout stops the run; Console reports it.
+                return Console.output(lines.line(prediction))
+            }
+            if outcome.failed > 0 && !Console.outputFailed {
+                Console.warn("\(outcome.failed) of \(outcome.images) images could not be classified")
+                throw ExitCode(1)
+            }
+        }
+    }
+}

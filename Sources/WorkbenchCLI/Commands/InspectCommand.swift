@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Workbench
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what a model file holds: labels, input, size, training report.",
+        discussion: """
+            Examples:
+              workbench inspect Drawings.wbmodel
+              workbench inspect Drawings.wbmodel --json
+            """)
+
+    @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
+    var model: String
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    func run() throws {
+        try Console.run {
+            let classifier = try Classifier.load(path: model)
+            let size = (try? FileManager.default.attributesOfItem(atPath: model)[.size] as? Int) ?? 0
+            try Console.output(json ? ModelSummaryRendering.json(classifier, fileBytes: size)
+                                    : ModelSummaryRendering.text(classifier, fileBytes: size))
+        }
+    }
+}

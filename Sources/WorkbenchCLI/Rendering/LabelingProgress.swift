@@ -1,0 +1,36 @@
+import Foundation
+import Workbench
+
+/// Renders `label`'s events: each movie's lines on stdout (`LabeledMovieLines`), a progress bar per movie, the
+/// movies that failed and the files written on stderr.
+final class LabelingProgress {
+    private let lines: LabeledMovieLines
+    private var bar: ProgressBar?
+
+    init(lines: LabeledMovieLines) { self.lines = lines }
+
+    func render(_ event: LabelingEvent) {
+        switch event {
+        case .started(let movie): bar = ProgressBar(total: 0, label: (movie as NSString).lastPathComponent)
+        case .progress(let done, let expected): bar?.update(completed: done, total: expected)
+        case .failed(_, let error):
+            bar?.finish()
+            Console.warn("workbench: \(error) (movie skipped)")
+        case .finished: bar?.finish()
+        case .warning(let line): Console.warn(line)
+        case .labeled(let movie): Console.output(lines.text(movie))
+        case .movieDataWritten(let markers, let path, let id): Console.warn("\(markers) markers written to \(path) (movie id \(id))")
+        case .highlightsWritten(let clips, let label, let path): Console.warn("\(clips) clips of '\(label)' joined into \(path)")
+        case .reviewWritten(.page, let path): Console.warn("report written to \(path)")
+        case .reviewWritten(.subtitles, let path): Console.warn("subtitles written to \(path)")
+        case .reviewWritten(.annotatedCopy, let path): Console.warn("review copy written to \(path)")
+        }
+    }
+
+    /// "80 frames from 2 movies in 3.1 s (25.8 frames/s)".
+    static func summary(_ outcome: LabelingOutcome) -> String {
+        let labelled = outcome.labeledMovies
+        return "\(outcome.frames) frames from \(labelled) movie\(labelled == 1 ? "" : "s") in "
+            + String(format: "%.1f s (%.1f frames/s)", outcome.seconds, Double(outcome.frames) / max(outcome.seconds, 1e-9))
+    }
+}
