@@ -56,7 +56,7 @@ public enum ShardSource: Sendable, Equatable, CustomStringConvertible {
     /// Names the option or variables.
     public var description: String {
         switch self {
-        case .option: "--shard"
+        case .option: "the shard given"
         case .slurmArray: "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"
         case .kubernetesIndexedJob: "JOB_COMPLETION_INDEX/WORKBENCH_SHARD_COUNT"
         }
@@ -81,7 +81,7 @@ extension Shard {
                 throw ClusterJobError(reason: "JOB_COMPLETION_INDEX is '\(completion)', not a task index")
             }
             guard let countText = environment["WORKBENCH_SHARD_COUNT"] else {
-                throw ClusterJobError(reason: "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or pass --shard I/N")
+                throw ClusterJobError(reason: "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N")
             }
             guard let count = number(countText) else {
                 throw ClusterJobError(reason: "WORKBENCH_SHARD_COUNT is '\(countText)', not a number of shards")
@@ -94,7 +94,7 @@ extension Shard {
     private static func slurmShard(task: String, environment: [String: String]) throws(ClusterJobError) -> Shard {
         func value(_ name: String) throws(ClusterJobError) -> Int {
             guard let text = environment[name] else {
-                throw ClusterJobError(reason: "SLURM_ARRAY_TASK_ID is set but \(name) is not: pass --shard I/N")
+                throw ClusterJobError(reason: "SLURM_ARRAY_TASK_ID is set but \(name) is not: give the shard as I/N")
             }
             guard let number = number(text) else { throw ClusterJobError(reason: "\(name) is '\(text)', not a number") }
             return number
@@ -104,7 +104,7 @@ extension Shard {
         let maximum = environment["SLURM_ARRAY_TASK_MAX"] == nil ? minimum + count - 1 : try value("SLURM_ARRAY_TASK_MAX")
         let step = environment["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try value("SLURM_ARRAY_TASK_STEP")
         guard step == 1, maximum - minimum + 1 == count else {
-            throw ClusterJobError(reason: "array tasks \(minimum)-\(maximum) step \(step) are not \(count) consecutive ids: pass --shard I/N")
+            throw ClusterJobError(reason: "array tasks \(minimum)-\(maximum) step \(step) are not \(count) consecutive ids: give the shard as I/N")
         }
         return try Shard(index: id - minimum, count: count)
     }

@@ -18,9 +18,7 @@ public struct SlurmSubmitter: Sendable {
     /// Submits the script at `scriptPath`, to start only after every task of job `afterOK` has succeeded when given;
     /// returns the new job's id. sbatch's own complaint (a bad partition, a time over the limit) is the error.
     public func submit(scriptPath: String, afterOK dependency: String? = nil) throws(ClusterJobError) -> String {
-        var arguments = ["--parsable"]
-        if let dependency { arguments.append("--dependency=afterok:\(dependency)") }
-        arguments.append(scriptPath)
+        let arguments = Self.arguments(scriptPath: scriptPath, afterOK: dependency)
         let outcome = try run(arguments, subject: scriptPath)
         guard outcome.status == 0 else {
             let message = outcome.lastErrorLine.isEmpty ? "exit status \(outcome.status)" : outcome.lastErrorLine
@@ -33,6 +31,16 @@ public struct SlurmSubmitter: Sendable {
             throw ClusterJobError(path: scriptPath, reason: "sbatch printed '\(firstLine)' instead of a job id")
         }
         return id
+    }
+
+    /// sbatch's arguments for `scriptPath`, waiting for job `afterOK` when given.
+    static func arguments(scriptPath: String, afterOK dependency: String?) -> [String] {
+        ["--parsable"] + (dependency.map { ["--dependency=afterok:\($0)"] } ?? []) + [scriptPath]
+    }
+
+    /// The submission as a person would type it (for `--dry-run`), waiting for job `afterOK` when given.
+    public static func commandLine(scriptPath: String, afterOK dependency: String?) -> String {
+        (["sbatch"] + arguments(scriptPath: scriptPath, afterOK: dependency)).joined(separator: " ")
     }
 
     private func run(_ arguments: [String], subject: String) throws(ClusterJobError) -> ExternalProcess.Completed {

@@ -35,7 +35,7 @@ extension ClassificationWorkflow {
             throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
         }
         if request.abstains, classifier.confidenceThreshold == nil {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold for --abstain: train it with --target-precision P")
+            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold to abstain below: train it with a target precision")
         }
         let list = try ImageFileList.gather(request.inputs, strict: request.strict, events: events)
         var outcome = ClassifyOutcome(images: list.count, failed: list.unreadable.count)

@@ -225,7 +225,7 @@ extension LabelingWorkflow {
         if let highlights = request.highlights {
             let selection: HighlightSelection = highlights.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
             let clips = Highlights.choose(label: highlights.label, from: summaries, selection: selection)
-            guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label; try --count N") }
+            guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label: ask for the best-scoring videos instead") }
             do {
                 try HighlightReel.render(clips: clips, to: highlights.output)
             } catch {

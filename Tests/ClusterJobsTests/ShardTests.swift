@@ -51,13 +51,13 @@ final class ShardTests: XCTestCase {
         let stepped = ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0",
                        "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_STEP": "2"]
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: stepped)) { error in
-            XCTAssertEqual("\(error)", "array tasks 0-4 step 2 are not 3 consecutive ids: pass --shard I/N")
+            XCTAssertEqual("\(error)", "array tasks 0-4 step 2 are not 3 consecutive ids: give the shard as I/N")
         }
         let gaps = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "1",
                     "SLURM_ARRAY_TASK_MAX": "5"]
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: gaps))
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["SLURM_ARRAY_TASK_ID": "1"])) { error in
-            XCTAssertEqual("\(error)", "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: pass --shard I/N")
+            XCTAssertEqual("\(error)", "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give the shard as I/N")
         }
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"])) { error in
             XCTAssertEqual("\(error)", "SLURM_ARRAY_TASK_ID is 'x', not a number")
@@ -69,7 +69,7 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(resolved.shard, try Shard(index: 4, count: 5))
         XCTAssertEqual(resolved.source, .kubernetesIndexedJob)
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "4"])) { error in
-            XCTAssertEqual("\(error)", "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or pass --shard I/N")
+            XCTAssertEqual("\(error)", "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N")
         }
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "5", "WORKBENCH_SHARD_COUNT": "5"])) { error in
             XCTAssertEqual("\(error)", "shard 5/5 does not exist: shards of 5 are 0/5 to 4/5")

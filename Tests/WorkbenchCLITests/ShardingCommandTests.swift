@@ -103,7 +103,7 @@ final class ShardingCommandTests: XCTestCase {
 
         let noCount = try run(["features", fixture.dataset.path], fixture, environment: ["JOB_COMPLETION_INDEX": "1"])
         XCTAssertEqual(noCount.status, 1)
-        XCTAssertEqual(noCount.errorLines, ["workbench: JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or pass --shard I/N"])
+        XCTAssertEqual(noCount.errorLines, ["workbench: JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N"])
         XCTAssertEqual(noCount.standardOutput, "")
     }
 

@@ -153,7 +153,7 @@ final class TrainCommandTests: TinyDatasetTestCase {
         // No threshold was asked for: --abstain and --min-confidence auto refuse with one line.
         let abstain = try run(["classify", model, testingCat, "--abstain"])
         XCTAssertEqual(abstain.status, 1)
-        XCTAssertEqual(abstain.errorLines, ["workbench: \(model): the model has no confidence threshold for --abstain: train it with --target-precision P"])
+        XCTAssertEqual(abstain.errorLines, ["workbench: \(model): the model has no confidence threshold to abstain below: train it with a target precision"])
         let auto = try run(["label", model, testingCat, "--min-confidence", "auto"])
         XCTAssertEqual(auto.status, 1)
         XCTAssertTrue(auto.standardError.contains("no confidence threshold to take as the minimum confidence"), auto.standardError)
