@@ -146,7 +146,7 @@ let package = Package(
         ]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "Training", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "_TestSupport"]),

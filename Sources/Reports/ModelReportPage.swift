@@ -1,4 +1,5 @@
 import Foundation
+import Training
 
 /// The page `train` and `evaluate` write: what a model gets right and wrong, with pictures.
 ///
@@ -166,31 +167,16 @@ public struct ModelReportPage: Sendable {
         }
     }
 
-    /// Answering only above a confidence threshold.
-    public struct ThresholdPoint: Sendable {
-        public var threshold: Double
-        /// Share of images answered.
-        public var answered: Double
-        /// Accuracy of the answered ones; nil when none is.
-        public var accuracy: Double?
-
-        /// A point.
-        public init(threshold: Double, answered: Double, accuracy: Double?) {
-            self.threshold = threshold
-            self.answered = answered
-            self.accuracy = accuracy
-        }
-    }
 
     /// The threshold curves' data.
     public struct Thresholds: Sendable {
         public var split: String
-        public var points: [ThresholdPoint]
+        public var points: [ThresholdOutcome]
         /// The threshold the model stores (`--target-precision`), if any, with its caption.
         public var chosen: (threshold: Double, caption: String)?
 
         /// Curves.
-        public init(split: String, points: [ThresholdPoint], chosen: (threshold: Double, caption: String)? = nil) {
+        public init(split: String, points: [ThresholdOutcome], chosen: (threshold: Double, caption: String)? = nil) {
             self.split = split
             self.points = points
             self.chosen = chosen

@@ -238,7 +238,7 @@ public enum ModelReports {
         if let threshold = thresholds.chosen, let target = thresholds.targetPrecision {
             chosen = (threshold, "stored: \(Markup.number(threshold, decimals: 2)) for precision \(Markup.percent(target, decimals: 0))")
         }
-        return .init(split: "held-out images", points: thresholds.table.map { .init(threshold: $0.threshold, answered: $0.answered, accuracy: $0.accuracy) },
+        return .init(split: "held-out images", points: thresholds.table,
                      chosen: chosen)
     }
 
@@ -252,9 +252,7 @@ public enum ModelReports {
             confidences.append(Double(probabilities[best]))
             correct.append(best == predictions.truths[row])
         }
-        return .init(split: split, points: ConfidenceThresholds.table(confidences: confidences, correct: correct).map {
-            .init(threshold: $0.threshold, answered: $0.answered, accuracy: $0.accuracy)
-        })
+        return .init(split: split, points: ConfidenceThresholds.table(confidences: confidences, correct: correct))
     }
 
     private static func calibrationNotes(_ calibration: TrainingReport.Calibration?) -> [String] {

@@ -1,3 +1,4 @@
+import Training
 import ImageCodecs
 import Reports
 import XCTest
@@ -64,9 +65,9 @@ final class PageTests: XCTestCase {
                                                   meanConfidence: (b + 0.5) / 15, accuracy: min(1, (b + 0.2) / 15))
         }
         page.reliability = .init(split: "testing images", bins: bins, notes: ["Expected calibration error 0.021 after calibration (0.094 before)."])
-        let points = (6...19).map { step -> ModelReportPage.ThresholdPoint in
+        let points = (6...19).map { step -> ThresholdOutcome in
             let threshold = Double(step) * 0.05
-            return ModelReportPage.ThresholdPoint(threshold: threshold, answered: 1.3 - threshold, accuracy: min(1, 0.8 + threshold / 5))
+            return ThresholdOutcome(threshold: threshold, answered: 1.3 - threshold, accuracy: min(1, 0.8 + threshold / 5))
         }
         page.thresholds = .init(split: "validation images", points: points, chosen: (0.7, "--target-precision 0.95"))
         page.settings = [("seed", "42"), ("L2 strength", "1")]
