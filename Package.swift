@@ -7,7 +7,7 @@ import PackageDescription
 //   Reports (pages and their assembly) → {ClassifierTraining, Inference, Labeling, Video}
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → ExternalProcesses
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
-// Inference (backbone, scheduler, cache, classifier) → {Models, ModelFiles, Datasets, Training, ImageCodecs}
+// Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
 // FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
 // ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}; FileFormats (safetensors, JSON, atomic writes, the
 // path-and-reason errors, WorkbenchError) sits at the bottom, importing nothing.
@@ -35,7 +35,8 @@ let package = Package(
         // setjmp around every library call and hand Swift an error string instead.
         .target(name: "CJPEGShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNGShim", dependencies: ["CPNG"], exclude: ["README.md"]),
-        // AVX2 + FMA kernels, enabled per function (target attributes) behind a runtime CPU check.
+        // AVX2 + FMA and AVX-512 kernels (files without a suffix are the AVX2 ones), enabled per function (target
+        // attributes) behind a runtime CPU check in dispatch.c.
         .target(name: "CKernels", exclude: ["README.md"]),
         // The same for the trainable layers' backward passes.
         .target(name: "CTrainingKernels", exclude: ["README.md"]),
@@ -49,7 +50,7 @@ let package = Package(
         // Numerics and the network.
         .target(name: "TensorCore", dependencies: ["CBLAS"], exclude: ["README.md"]),
         .target(name: "Layers", dependencies: ["TensorCore", "CKernels"], exclude: ["README.md"]),
-        .target(name: "Models", dependencies: ["Layers", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Models", dependencies: ["Layers", "FileFormats"], exclude: ["README.md"]),
         // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
         // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
         .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "FileFormats", "TensorCore", "CTrainingKernels"],
@@ -67,11 +68,11 @@ let package = Package(
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
         .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
-        // Workflows.
-        .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        // The head, the model file, labeling, export, pages, cluster jobs.
+        .target(name: "LogisticHead", dependencies: ["TensorCore"], exclude: ["README.md"]),
         .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
-        // copies, highlight reels); the only code that starts external processes.
+        // copies, highlight reels); the processes start in ExternalProcesses.
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
@@ -82,25 +83,24 @@ let package = Package(
         // HTML pages with inline SVG charts and data: URI pictures (the page writers know nothing of the network), and
         // their assembly from a training run, an evaluation or a labelled movie (pictures, activation maps, stretches).
         .target(name: "Reports", dependencies: [
-            "ClassifierTraining", "Datasets", "FileFormats", "ImageCodecs", "Inference", "Labeling", "Models", "TensorCore",
-            "Training", "Video",
+            "ClassifierTraining", "Datasets", "FileFormats", "ImageCodecs", "Inference", "LogisticHead", "Models", "TensorCore",
         ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["ExternalProcesses", "FileFormats"], exclude: ["README.md"]),
         // The network at work: the backbone, the scheduler over worker threads, the feature cache, a classifier's
         // predictions.
         .target(name: "Inference", dependencies: [
-            "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "Training",
+            "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "LogisticHead",
         ], exclude: ["README.md"]),
         // The run of `train`: scan, features, held-out selection, fit, calibration, fine-tuning, evaluation, model.
         .target(name: "ClassifierTraining", dependencies: [
             "Augmentation", "Datasets", "FileFormats", "FineTuning", "ImageCodecs", "Inference", "ModelFiles", "Models",
-            "TensorCore", "TrainableLayers", "Training",
+            "TensorCore", "TrainableLayers", "LogisticHead",
         ], exclude: ["README.md"]),
         // The public API: one file per workflow, request in, result out, progress by callback.
         .target(name: "Workbench", dependencies: [
             "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "Export", "FileFormats", "FineTuning",
-            "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Reports", "TensorCore", "Training", "Video",
+            "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Reports", "TensorCore", "LogisticHead", "Video",
         ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
         // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
@@ -118,7 +118,7 @@ let package = Package(
         // Benchmarks.
         .target(name: "BenchSupport", exclude: ["README.md"]),
         .executableTarget(name: "BenchNetwork", dependencies: ["BenchSupport", "Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
-        .executableTarget(name: "BenchTraining", dependencies: ["BenchSupport", "Training", "TensorCore"]),
+        .executableTarget(name: "BenchTraining", dependencies: ["BenchSupport", "LogisticHead", "TensorCore"]),
         .executableTarget(name: "BenchFineTune", dependencies: ["BenchSupport", "TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
@@ -136,7 +136,7 @@ let package = Package(
             "Augmentation", "ImageCodecs", "Models", "TensorCore", "_TestSupport",
         ]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "_TestSupport"],
+        .testTarget(name: "LogisticHeadTests", dependencies: ["LogisticHead", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
@@ -144,9 +144,9 @@ let package = Package(
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "Training", "_TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "_TestSupport"]),

@@ -12,7 +12,7 @@
 import BenchSupport
 import Foundation
 import TensorCore
-import Training
+import LogisticHead
 
 let commandLine = BenchmarkCommandLine(program: "workbench-bench-training", defaults: [
     "--count": "1000", "--classes": "10", "--threads": "\(Parallel.coreCount)", "--runs": "3",

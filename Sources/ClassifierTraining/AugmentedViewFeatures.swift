@@ -1,10 +1,10 @@
-import ImageCodecs
-import FileFormats
-import Inference
 import Augmentation
+import FileFormats
+import ImageCodecs
+import Inference
+import LogisticHead
 import Models
 import TensorCore
-import Training
 
 /// Features of augmented views of the training images, for the frozen head (`train --augment N`): each training
 /// image gives N more rows, made on the fly (decoded once, `AugmentedInputs`) and run through the backbone.

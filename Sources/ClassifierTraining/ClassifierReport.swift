@@ -1,6 +1,3 @@
-import ImageCodecs
-import Augmentation
-import FileFormats
 import Foundation
 import Inference
 

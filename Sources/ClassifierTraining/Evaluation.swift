@@ -1,9 +1,9 @@
-import ImageCodecs
 import Augmentation
 import FileFormats
+import ImageCodecs
 import Inference
+import LogisticHead
 import TensorCore
-import Training
 
 /// Scores predictions against the truth: accuracy, confusion matrix, per-label metrics, the files it got wrong.
 public enum Evaluation {

@@ -1,13 +1,13 @@
-import Inference
 import Augmentation
 import FileFormats
 import FineTuning
 import Foundation
 import ImageCodecs
+import Inference
+import LogisticHead
 import ModelFiles
 import Models
 import TensorCore
-import Training
 import TrainableLayers
 
 /// The fine-tuning settings a `TrainingRequest` carries (`FineTuning.FineTuningSettings`).

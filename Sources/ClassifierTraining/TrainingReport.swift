@@ -1,7 +1,7 @@
-import ImageCodecs
 import Augmentation
 import FileFormats
-import Training
+import ImageCodecs
+import LogisticHead
 
 /// Everything a training run found out, as `train --report` writes it and as the model file carries it.
 ///

@@ -1,12 +1,12 @@
-import ImageCodecs
 import Augmentation
-import Inference
 import Datasets
 import FileFormats
 import Foundation
+import ImageCodecs
+import Inference
+import LogisticHead
 import ModelFiles
 import Models
-import Training
 
 /// What to train on and how.
 public struct TrainingRequest: Sendable {
@@ -325,10 +325,4 @@ public enum TrainingRun {
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
-}
-
-/// Facts about this build of Workbench.
-public enum WorkbenchInfo {
-    /// The version model files record.
-    public static let version = "0.1.0"
 }

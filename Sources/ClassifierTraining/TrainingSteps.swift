@@ -1,12 +1,12 @@
-import ImageCodecs
 import Augmentation
-import FileFormats
-import Inference
 import Datasets
+import FileFormats
 import Foundation
+import ImageCodecs
+import Inference
+import LogisticHead
 import Models
 import TensorCore
-import Training
 
 // The steps of `TrainingRun.run`, in the order it calls them. Each takes what the earlier steps made and
 // returns a value the later ones read, so a step can be inserted between two without touching the others.

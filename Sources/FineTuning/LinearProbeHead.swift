@@ -6,7 +6,7 @@ import TrainableLayers
 /// Folding (`W' = W / scale` per feature, `b' = b − W'·mean`) makes the trainable network end in one plain dense
 /// layer on the raw features, so nothing between the pooling and the logits needs its own backward pass. The
 /// parametrisation barely matters to AdamW, whose steps are normalised per coordinate; the floored standardiser
-/// scale (`Training.Standardizer`) keeps the folded weights of near-constant features from being huge. When the
+/// scale (`LogisticHead.Standardizer`) keeps the folded weights of near-constant features from being huge. When the
 /// model is written, the trained layer is expressed over the same standardiser again (`unfolded`), so a
 /// fine-tuned model file's head reads like a frozen one's.
 public enum LinearProbeHead {

@@ -1,9 +1,9 @@
 import FileFormats
 import Foundation
 import ImageCodecs
+import LogisticHead
 import ModelFiles
 import Models
-import Training
 
 /// A trained classifier: the model file's labels and head over its own backbone.
 public struct Classifier: Sendable {

@@ -1,4 +1,5 @@
 import FileFormats
+
 /// `workbench features --fill-cache`: every image's features computed into the feature cache, with nothing else
 /// written, so that a later `train` (or `evaluate`, `classify`) over the same images reads them instead of running
 /// the network. Images already cached are looked up, not recomputed, so a fill run again resumes where it stopped.

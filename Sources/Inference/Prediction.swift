@@ -1,7 +1,7 @@
 import FileFormats
 import Foundation
+import LogisticHead
 import TensorCore
-import Training
 
 /// One image's classification.
 public struct Prediction: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Video
 import TensorCore
+import Video
 
 /// The classifier's verdict on one frame.
 public struct LabeledFrame: Sendable, Equatable {

@@ -1,9 +1,9 @@
 import Foundation
-import Training
+import LogisticHead
 
 /// The page `train` and `evaluate` write: what a model gets right and wrong, with pictures.
 ///
-/// A plain value: the facade fills in what the run produced, and every optional part is drawn only when present
+/// A plain value: `ModelReports` fills in what the run produced, and every optional part is drawn only when present
 /// (a report without a testing split has no testing matrix; a model without fine-tuning has no per-epoch curves).
 /// `html()` is a pure function of it.
 public struct ModelReportPage: Sendable {

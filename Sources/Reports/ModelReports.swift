@@ -1,14 +1,12 @@
 import ClassifierTraining
-import Video
-import Inference
 import Datasets
 import FileFormats
 import Foundation
 import ImageCodecs
+import Inference
+import LogisticHead
 import Models
-import Reports
 import TensorCore
-import Training
 
 /// The HTML pages of `train` and `evaluate`: the run's numbers from its report, pictures of the images it got
 /// wrong (with where the evidence for the wrong answer lies) and of what it gets right, and the curves.

@@ -1,13 +1,11 @@
 import ClassifierTraining
-import Video
 import FileFormats
-import Inference
 import Foundation
 import ImageCodecs
+import Inference
+import LogisticHead
 import Models
-import Reports
 import TensorCore
-import Training
 
 /// Reads images again for a page: the thumbnail the network's crop gives, and for a mistake the class-activation
 /// map of the predicted label laid over it. Images are spread over the extractor's worker threads.

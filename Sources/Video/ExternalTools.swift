@@ -1,7 +1,7 @@
 import ExternalProcesses
 import Foundation
 
-/// The locations of the ffmpeg and ffprobe executables Labeling runs.
+/// The locations of the ffmpeg and ffprobe executables the frame sources and renderers run.
 ///
 /// Found by walking PATH ourselves rather than letting `Process` fail, so a missing tool becomes a clear,
 /// actionable error instead of a launch failure.

@@ -3,8 +3,8 @@ import Datasets
 import FileFormats
 import Foundation
 import Inference
+import LogisticHead
 import TensorCore
-import Training
 
 /// `workbench classify` and `workbench evaluate`: a trained model over image files.
 public enum ClassificationWorkflow {
@@ -84,5 +84,101 @@ public enum ClassificationWorkflow {
         let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
         return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
                                 predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
+    }
+}
+
+/// What `workbench classify` is asked to do.
+public struct ClassifyRequest: Sendable {
+    /// Image files and folders (walked recursively, `ImageFileList.expand`).
+    public var inputs: [String]
+    /// A label whose confidence is reported whatever the best label is; must be one of the model's.
+    public var label: String?
+    /// Whether answers below the model's confidence threshold become "unknown"; the model must have one
+    /// (`train --target-precision`).
+    public var abstains = false
+    /// Whether the first file that cannot be read ends the run instead of being skipped and counted.
+    public var strict = false
+
+    /// Classifies `inputs`, skipping unreadable files.
+    public init(inputs: [String]) { self.inputs = inputs }
+}
+
+/// How a classify run went.
+public struct ClassifyOutcome: Sendable, Equatable {
+    /// Images of the run, unreadable entries included.
+    public var images: Int
+    /// Images that could not be classified (each reported as `.skipped`).
+    public var failed: Int
+}
+
+extension ClassificationWorkflow {
+    /// `workbench classify`: checks the request against the model (the label is one of its labels, a threshold is
+    /// there to abstain with), gathers the images (`ImageFileList.gather`) and delivers each prediction in input
+    /// order. Unreadable files are reported and counted, or with `strict` the first is thrown. When `deliver`
+    /// returns false (its output failed) no more files are started.
+    public static func classify(
+        _ request: ClassifyRequest, classifier: Classifier, extractor: FeatureExtractor,
+        events: (ImageFilesEvent) -> Void, deliver: (Prediction) -> Bool
+    ) throws(WorkbenchError) -> ClassifyOutcome {
+        if let label = request.label, !classifier.labels.contains(label) {
+            throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
+        }
+        if request.abstains, classifier.confidenceThreshold == nil {
+            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold to abstain below: train it with a target precision")
+        }
+        let list = try ImageFileList.gather(request.inputs, strict: request.strict, events: events)
+        var outcome = ClassifyOutcome(images: list.count, failed: list.unreadable.count)
+        var stop: WorkbenchError?
+        events(.started(images: list.files.count))
+        classify(paths: list.files, classifier: classifier, extractor: extractor) { index, _, result in
+            defer { events(.progress(done: index + 1, total: list.files.count)) }
+            switch result {
+            case .success(let prediction):
+                return deliver(prediction)
+            case .failure(let error):
+                outcome.failed += 1
+                if request.strict {
+                    stop = error
+                    return false
+                }
+                events(.skipped(error))
+                return true
+            }
+        }
+        if let stop { throw stop }
+        return outcome
+    }
+}
+
+/// What `workbench evaluate` is asked to do.
+public struct EvaluationRequest: Sendable {
+    /// A folder of label subfolders, or a dataset folder (its testing split is evaluated).
+    public var folder: String
+    /// Whether the first file that cannot be read ends the run instead of being skipped and listed.
+    public var strict = false
+    /// Only this part of the images (`--shard I/N`); nil is all of them.
+    public var shard: Shard?
+    /// Also write the HTML page (`ModelReports.evaluationPage`) here; checked before any work.
+    public var page: String?
+
+    /// Evaluates `folder`, every image, writing no page.
+    public init(folder: String) { self.folder = folder }
+}
+
+extension ClassificationWorkflow {
+    /// `workbench evaluate`: `evaluate(folder:...)` as `request` asks, then the page when one is asked for (its path
+    /// is checked before the images are read).
+    public static func evaluate(
+        _ request: EvaluationRequest, classifier: Classifier, extractor: FeatureExtractor,
+        progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
+    ) throws(WorkbenchError) -> EvaluationResult {
+        if let page = request.page { try WritableOutput.check(page) }
+        let result = try evaluate(folder: request.folder, classifier: classifier, extractor: extractor, strict: request.strict,
+                                  shard: request.shard, progress: progress, warning: warning)
+        if let page = request.page {
+            try ModelReports.write(try ModelReports.evaluationPage(result, folder: request.folder, classifier: classifier,
+                                                                   extractor: extractor), to: page)
+        }
+        return result
     }
 }

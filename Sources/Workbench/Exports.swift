@@ -12,5 +12,5 @@
 @_exported import Reports
 @_exported import ModelFiles
 @_exported import TensorCore
-@_exported import Training
+@_exported import LogisticHead
 @_exported import Video

@@ -1,4 +1,4 @@
-import Training
+import LogisticHead
 import ImageCodecs
 import Reports
 import XCTest

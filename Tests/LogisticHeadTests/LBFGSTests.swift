@@ -1,6 +1,6 @@
 import XCTest
 import _TestSupport
-@testable import Training
+@testable import LogisticHead
 
 final class LBFGSTests: XCTestCase {
     func testMinimizesRosenbrock() {

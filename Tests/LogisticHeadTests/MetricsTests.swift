@@ -1,5 +1,5 @@
 import Foundation
-import Training
+import LogisticHead
 import XCTest
 
 final class MetricsTests: XCTestCase {

@@ -1,4 +1,4 @@
-import Training
+import LogisticHead
 import XCTest
 
 final class CrossValidationTests: XCTestCase {

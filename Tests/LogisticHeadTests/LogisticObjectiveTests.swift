@@ -1,4 +1,4 @@
-import Training
+import LogisticHead
 import XCTest
 import _TestSupport
 
