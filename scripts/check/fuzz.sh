@@ -91,6 +91,22 @@ done
 swift_flags=(-parse-as-library -O -gline-tables-only -sanitize=fuzzer,address -enable-testing
     -I "$build/modules" -I Sources/CBLAS -I Sources/CPNG -I "$build/include/CPNGShim" -I "$build/include/CJPEGShim"
     -Xcc "${blas_cflags[0]}" -Xcc "${png_cflags[0]}" -Xcc -ISources/CPNGShim/include -Xcc -ISources/CJPEGShim/include)
+# swift-crypto (Datasets' content hashes, ModelFiles' checksum) is not compiled here: its module and objects come
+# from set-up's release build (uninstrumented, so libFuzzer's coverage stays on our own code).
+release="${SPM_RELEASE:-$root/.build/release}"
+crypto_checkout="$root/.build/checkouts/swift-crypto/Sources"
+crypto_flags=(-I "$release/Modules" -Xcc -fmodule-map-file="$crypto_checkout/CCryptoBoringSSL/include/module.modulemap"
+    -Xcc -fmodule-map-file="$crypto_checkout/CCryptoBoringSSLShims/include/module.modulemap"
+    -Xcc -fmodule-map-file="$crypto_checkout/CXKCP/include/module.modulemap"
+    -Xcc -fmodule-map-file="$crypto_checkout/CXKCPShims/include/module.modulemap"
+    -Xcc -fmodule-map-file="$release/CryptoBoringWrapper.build/include/module.modulemap"
+    -Xcc -fmodule-map-file="$release/Crypto.build/include/module.modulemap")
+crypto_objects() {
+    [ -f "$release/Modules/Crypto.swiftmodule" ] || { echo "fuzz: $release has no swift-crypto build: run scripts/setup.sh" >&2; exit 1; }
+    find "$release/Crypto.build" "$release/CryptoBoringWrapper.build" "$release/CCryptoBoringSSL.build" \
+        "$release/CCryptoBoringSSLShims.build" "$release/CXKCP.build" "$release/CXKCPShims.build" -name '*.o' | sort
+}
+swift_flags+=("${crypto_flags[@]}")
 # module NAME: compiles Sources/NAME/*.swift into .build-fuzz/objects/NAME.o and .build-fuzz/modules/NAME.swiftmodule.
 module() {
     local name=$1 sources
@@ -109,24 +125,30 @@ harness() {
     local name=$1 source=$2
     shift 2
     local objects=()
-    for dependency in "$@"; do objects+=("$build/objects/$dependency.o"); done
+    for dependency in "$@"; do
+        if [ "$dependency" = Crypto ]; then mapfile -t -O "${#objects[@]}" objects < <(crypto_objects)
+        else objects+=("$build/objects/$dependency.o"); fi
+    done
     step "$build/bin/$name" "$source ${objects[*]}" \
         "$swiftc" "${swift_flags[@]}" -use-ld=lld "$source" "${objects[@]}" "$build/objects/png_shim.o" \
         "$build/objects/jpeg_shim.o" "$build/objects/png_encode.o" "$build/objects/jpeg_encode.o" "${blas_libs[@]}" \
         -lpng16 -ljpeg -o "$build/bin/$name"
 }
-# ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too.
+# ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too; the frame
+# namer is Video's, which walks folders with Datasets; MovieData is Labeling's, above Video.
 if needs model_file || needs movie_data || needs frame_number; then module FileFormats; module ImageCodecs FileFormats; fi
 if needs model_file; then
     module ModelFiles FileFormats ImageCodecs
-    harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ImageCodecs ModelFiles
+    harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ImageCodecs ModelFiles Crypto
 fi
 if needs movie_data || needs frame_number; then
     module TensorCore
     module Datasets FileFormats
-    module Labeling FileFormats TensorCore ImageCodecs Datasets
-    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling
-    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling
+    module ExternalProcesses FileFormats
+    module Video FileFormats ImageCodecs Datasets ExternalProcesses
+    module Labeling FileFormats TensorCore Video
+    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Labeling Crypto
+    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Crypto
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 
