@@ -69,7 +69,9 @@ let package = Package(
 
         // Workflows.
         .target(name: "Training", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "ModelFiles", dependencies: [
+            "FileFormats", "ImageCodecs", .product(name: "Crypto", package: "swift-crypto"),
+        ], exclude: ["README.md"]),
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
         // copies, highlight reels); the only code that starts external processes.
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
