@@ -50,6 +50,23 @@ public struct FineTuningOutcome: Sendable {
     public var heldOutLogits: [Float]
     /// The kept model's held-out accuracy.
     public var heldOutAccuracy: Double { bestEpoch == 0 ? initialHeldOutAccuracy : epochs[bestEpoch - 1].heldOutAccuracy }
+    /// The epoch whose training loss broke `FineTuningLoop.isDiverging` (the last in `epochs`: the run stopped
+    /// there), or nil. That epoch is never kept.
+    public var divergedAtEpoch: Int?
+    /// The best trained epoch by the loop's rule (held-out accuracy, then lower held-out loss, then the earlier),
+    /// whether or not it beat the start, leaving out a diverged epoch unless it is the only one; 0 without epochs.
+    public var bestTrainedEpoch: Int {
+        var best = 0
+        for record in epochs where record.epoch != divergedAtEpoch || epochs.count == 1 {
+            guard best > 0 else { best = record.epoch; continue }
+            let current = epochs[best - 1]
+            if record.heldOutAccuracy > current.heldOutAccuracy
+                || (record.heldOutAccuracy == current.heldOutAccuracy && record.heldOutLoss < current.heldOutLoss) {
+                best = record.epoch
+            }
+        }
+        return best
+    }
 }
 
 /// One optimizer step at a time on a trainable classifier: the gradient of a batch, the scheduled rates (the
@@ -108,7 +125,20 @@ public struct FineTuningTrainer: Sendable {
 /// order, in batches split over the threads; after it the held-out images are scored and the best epoch by
 /// held-out accuracy (ties: lower held-out loss, then the earlier) is kept, the untrained start among the
 /// candidates unless `settings.requiresGain` is false. Deterministic for a given seed and thread count.
+///
+/// A diverging run stops: after an epoch whose mean training loss is not finite or above `divergenceFactor` times
+/// the first epoch's (or whose held-out loss is not finite), no further epoch runs and that epoch is not kept
+/// (`FineTuningOutcome.divergedAtEpoch`).
 public enum FineTuningLoop {
+    /// An epoch's training loss above this many times the first epoch's means the run diverged: a learning rate
+    /// that works lowers the loss from there, and one too high took 1.07 to 231 within a few epochs.
+    public static let divergenceFactor = 10.0
+
+    /// Whether `epoch` shows divergence, against the run's `first` epoch.
+    public static func isDiverging(_ epoch: FineTuningEpoch, first: FineTuningEpoch) -> Bool {
+        !epoch.loss.isFinite || !epoch.heldOutLoss.isFinite || epoch.loss > divergenceFactor * first.loss
+    }
+
     /// Images whose frozen-layer outputs are computed per call, to bound the decoded inputs held at once.
     static let chunkSize = 32
 
@@ -163,6 +193,7 @@ public enum FineTuningLoop {
         var trainer = FineTuningTrainer(classifier: start, settings: settings, totalSteps: stepsPerEpoch * settings.epochs)
         var generator = SplitMix64(seed: settings.seed)
         var epochs: [FineTuningEpoch] = []
+        var divergedAtEpoch: Int?
         var elapsed = 0.0
         for epoch in 0..<settings.epochs {
             let began = clock.now
@@ -189,6 +220,11 @@ public enum FineTuningLoop {
             let record = FineTuningEpoch(epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
                                          heldOutAccuracy: scored.accuracy, seconds: seconds)
             epochs.append(record)
+            if isDiverging(record, first: epochs[0]) {
+                divergedAtEpoch = epoch + 1
+                events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: 0))
+                break
+            }
             let better = scored.accuracy > best.accuracy || (scored.accuracy == best.accuracy && scored.loss < best.loss)
             // Without `requiresGain` the untrained start is no candidate: the first epoch replaces it whatever it scored.
             if better || (best.epoch == 0 && !settings.requiresGain) {
@@ -198,7 +234,8 @@ public enum FineTuningLoop {
             events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: secondsLeft))
         }
         return FineTuningOutcome(classifier: best.classifier, epochs: epochs, bestEpoch: best.epoch,
-                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits)
+                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits,
+                                 divergedAtEpoch: divergedAtEpoch)
     }
 
     /// Held-out logits, mean cross-entropy (no smoothing) and accuracy of `classifier`.
