@@ -197,9 +197,9 @@ struct FineTunedModel {
         let augmentations = augmentation.transforms.map { AugmentationPolicy(transforms: [$0]).describe }
         // A diverged run keeps the frozen model whatever an earlier epoch scored: its weights are not to be trusted.
         if let diverged = outcome.divergedAtEpoch, let record = outcome.epochs.last {
-            let first = outcome.epochs[0].loss
+            let reference = outcome.divergenceReference
             let why = record.loss.isFinite && record.heldOutLoss.isFinite
-                ? "training loss \(String(format: "%.4g", record.loss)), over \(Int(FineTuningLoop.divergenceFactor)) times the first epoch's \(String(format: "%.4g", first))"
+                ? "training loss \(String(format: "%.4g", record.loss)), over \(Int(FineTuningLoop.divergenceFactor)) times \(String(format: "%.3g", reference)), the start's loss or a uniform guess's"
                 : "training loss \(record.loss), held-out loss \(record.heldOutLoss): not finite"
             events(.warning("fine-tuning diverged at epoch \(diverged) (\(why)): stopped and kept the frozen model; try a lower learning rate"))
         }

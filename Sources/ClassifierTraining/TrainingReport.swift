@@ -186,7 +186,7 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         /// The epoch `fineTunedHeldOutAccuracy` is from: the kept one, else the best by held-out accuracy (then
         /// loss) of those trained. Nil in reports written before it was recorded.
         public var bestTrainedEpoch: Int?
-        /// The epoch whose training loss was not finite or above 10 times the first epoch's: the run stopped there
+        /// The epoch whose loss was not finite or above 10 times the start's (`FineTuningLoop.isDiverging`): the run stopped there
         /// and kept the frozen model. Nil when it did not diverge.
         public var divergedAtEpoch: Int?
         public var batchSize: Int

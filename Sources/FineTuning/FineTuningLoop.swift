@@ -53,6 +53,8 @@ public struct FineTuningOutcome: Sendable {
     /// The epoch whose training loss broke `FineTuningLoop.isDiverging` (the last in `epochs`: the run stopped
     /// there), or nil. That epoch is never kept.
     public var divergedAtEpoch: Int?
+    /// The loss an epoch's was compared with (`FineTuningLoop.divergenceReference`).
+    public var divergenceReference: Double
     /// The best trained epoch by the loop's rule (held-out accuracy, then lower held-out loss, then the earlier),
     /// whether or not it beat the start, leaving out a diverged epoch unless it is the only one; 0 without epochs.
     public var bestTrainedEpoch: Int {
@@ -127,16 +129,24 @@ public struct FineTuningTrainer: Sendable {
 /// candidates unless `settings.requiresGain` is false. Deterministic for a given seed and thread count.
 ///
 /// A diverging run stops: after an epoch whose mean training loss is not finite or above `divergenceFactor` times
-/// the first epoch's (or whose held-out loss is not finite), no further epoch runs and that epoch is not kept
+/// `divergenceReference` (or whose held-out loss is not finite), no further epoch runs and that epoch is not kept
 /// (`FineTuningOutcome.divergedAtEpoch`).
 public enum FineTuningLoop {
-    /// An epoch's training loss above this many times the first epoch's means the run diverged: a learning rate
-    /// that works lowers the loss from there, and one too high took 1.07 to 231 within a few epochs.
+    /// An epoch's training loss above this many times `divergenceReference` means the run diverged: a learning
+    /// rate that works keeps the loss near the start's, and one too high took it from 1.07 to 231, or to 1,074 in
+    /// the first epoch.
     public static let divergenceFactor = 10.0
 
-    /// Whether `epoch` shows divergence, against the run's `first` epoch.
-    public static func isDiverging(_ epoch: FineTuningEpoch, first: FineTuningEpoch) -> Bool {
-        !epoch.loss.isFinite || !epoch.heldOutLoss.isFinite || epoch.loss > divergenceFactor * first.loss
+    /// The loss divergence is measured against: the starting model's held-out loss, or the loss of guessing every
+    /// label alike, ln(classes), when that is larger (a start that fits its images closely has a loss near 0).
+    public static func divergenceReference(startingLoss: Double, classCount: Int) -> Double {
+        max(startingLoss.isFinite ? startingLoss : 0, log(Double(max(2, classCount))))
+    }
+
+    /// Whether `epoch` shows divergence: a loss that is not finite, or a training loss above `divergenceFactor`
+    /// times `reference` (`divergenceReference`).
+    public static func isDiverging(_ epoch: FineTuningEpoch, reference: Double) -> Bool {
+        !epoch.loss.isFinite || !epoch.heldOutLoss.isFinite || epoch.loss > divergenceFactor * reference
     }
 
     /// Images whose frozen-layer outputs are computed per call, to bound the decoded inputs held at once.
@@ -187,6 +197,7 @@ public enum FineTuningLoop {
         let initial = score(start, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
         events(.started(heldOutAccuracy: initial.accuracy, heldOutImages: heldOutSamples.count))
         var best = (epoch: 0, accuracy: initial.accuracy, loss: initial.loss, classifier: start, logits: initial.logits)
+        let reference = divergenceReference(startingLoss: initial.loss, classCount: start.classCount)
 
         let count = trainingSamples.count
         let stepsPerEpoch = (count + settings.batchSize - 1) / settings.batchSize
@@ -220,7 +231,7 @@ public enum FineTuningLoop {
             let record = FineTuningEpoch(epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
                                          heldOutAccuracy: scored.accuracy, seconds: seconds)
             epochs.append(record)
-            if isDiverging(record, first: epochs[0]) {
+            if isDiverging(record, reference: reference) {
                 divergedAtEpoch = epoch + 1
                 events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: 0))
                 break
@@ -235,7 +246,7 @@ public enum FineTuningLoop {
         }
         return FineTuningOutcome(classifier: best.classifier, epochs: epochs, bestEpoch: best.epoch,
                                  initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits,
-                                 divergedAtEpoch: divergedAtEpoch)
+                                 divergedAtEpoch: divergedAtEpoch, divergenceReference: reference)
     }
 
     /// Held-out logits, mean cross-entropy (no smoothing) and accuracy of `classifier`.
