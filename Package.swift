@@ -70,7 +70,9 @@ let package = Package(
 
         // The head, the model file, labeling, export, pages, cluster jobs.
         .target(name: "LogisticHead", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "ModelFiles", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "ModelFiles", dependencies: [
+            "FileFormats", "ImageCodecs", .product(name: "Crypto", package: "swift-crypto"),
+        ], exclude: ["README.md"]),
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
         // copies, highlight reels); the processes start in ExternalProcesses.
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),

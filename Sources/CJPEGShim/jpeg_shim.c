@@ -71,6 +71,14 @@ static void shim_fail(jpeg_shim_decoder *decoder, char *error, int error_capacit
         shim_set_error(error, error_capacity, buffer);
         return;
     }
+    if (decoder->info.err->msg_code == JERR_NO_BACKING_STORE) {
+        // The bound jpeg_shim_start set on libjpeg's whole-image buffers was reached.
+        char buffer[160];
+        snprintf(buffer, sizeof buffer, "the image needs more decoder memory than the limit of %d MB",
+                 JPEG_SHIM_COEFFICIENT_BUFFER_LIMIT / 1000000);
+        shim_set_error(error, error_capacity, buffer);
+        return;
+    }
     char buffer[JMSG_LENGTH_MAX];
     buffer[0] = 0;
     decoder->info.err->format_message((j_common_ptr)&decoder->info, buffer);
@@ -207,6 +215,25 @@ jpeg_shim_decoder *jpeg_shim_open_memory(const unsigned char *data, size_t size,
     return shim_begin(decoder, data, size, header, exif, exif_capacity, error, error_capacity);
 }
 
+size_t jpeg_shim_coefficient_buffer_bytes(const jpeg_shim_decoder *decoder) {
+    if (!decoder || decoder->failed || !decoder->created) return 0;
+    const struct jpeg_decompress_struct *info = &decoder->info;
+    // libjpeg's own rule (jdinput.c) for reading the whole file before the first row.
+    if (!info->progressive_mode && info->comps_in_scan >= info->num_components) return 0;
+    if (!info->comp_info) return 0;
+    size_t total = 0;
+    for (int component = 0; component < info->num_components; component++) {
+        const jpeg_component_info *part = &info->comp_info[component];
+        size_t h = part->h_samp_factor > 0 ? (size_t)part->h_samp_factor : 1;
+        size_t v = part->v_samp_factor > 0 ? (size_t)part->v_samp_factor : 1;
+        // What jdcoefct.c requests: the block counts rounded up to the sampling factors.
+        size_t columns = ((size_t)part->width_in_blocks + h - 1) / h * h;
+        size_t rows = ((size_t)part->height_in_blocks + v - 1) / v * v;
+        total += columns * rows * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return total;
+}
+
 int jpeg_shim_start(jpeg_shim_decoder *decoder, int scale_num, int *out_width, int *out_height,
                     char *error, int error_capacity) {
     *out_width = 0;
@@ -224,6 +251,20 @@ int jpeg_shim_start(jpeg_shim_decoder *decoder, int scale_num, int *out_width, i
         return -1;
     }
     struct jpeg_decompress_struct *info = &decoder->info;
+    // A few kilobytes of progressive file can ask for gigabytes of coefficients: refused before they are
+    // allocated. libjpeg's own bound on its whole-image buffers backs this up (with no backing store it then fails
+    // instead of allocating).
+    size_t buffered = jpeg_shim_coefficient_buffer_bytes(decoder);
+    if (buffered > (size_t)JPEG_SHIM_COEFFICIENT_BUFFER_LIMIT) {
+        char buffer[160];
+        snprintf(buffer, sizeof buffer, "%s JPEG would need %zu MB to decode; limit %d MB",
+                 info->progressive_mode ? "progressive" : "multi-scan", (buffered + 999999) / 1000000,
+                 JPEG_SHIM_COEFFICIENT_BUFFER_LIMIT / 1000000);
+        shim_set_error(error, error_capacity, buffer);
+        decoder->failed = 1;
+        return -2;
+    }
+    info->mem->max_memory_to_use = JPEG_SHIM_COEFFICIENT_BUFFER_LIMIT + (16L << 20);
     decoder->is_cmyk = info->jpeg_color_space == JCS_CMYK || info->jpeg_color_space == JCS_YCCK;
     // libjpeg converts YCCK to CMYK itself when asked for CMYK; RGB from CMYK is ours to do.
     info->out_color_space = decoder->is_cmyk ? JCS_CMYK : JCS_RGB;

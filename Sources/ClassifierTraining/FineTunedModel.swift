@@ -195,15 +195,27 @@ struct FineTunedModel {
         }
         // One description per transform, as the model file's record lists them.
         let augmentations = augmentation.transforms.map { AugmentationPolicy(transforms: [$0]).describe }
-        let improves = outcome.bestEpoch > 0 && (outcome.heldOutAccuracy > frozenAccuracy || !settings.requiresGain)
+        // A diverged run keeps the frozen model whatever an earlier epoch scored: its weights are not to be trusted.
+        if let diverged = outcome.divergedAtEpoch, let record = outcome.epochs.last {
+            let reference = outcome.divergenceReference
+            let why = record.loss.isFinite && record.heldOutLoss.isFinite
+                ? "training loss \(String(format: "%.4g", record.loss)), over \(Int(FineTuningLoop.divergenceFactor)) times \(String(format: "%.3g", reference)), the start's loss or a uniform guess's"
+                : "training loss \(record.loss), held-out loss \(record.heldOutLoss): not finite"
+            events(.warning("fine-tuning diverged at epoch \(diverged) (\(why)): stopped and kept the frozen model; try a lower learning rate"))
+        }
+        let improves = outcome.divergedAtEpoch == nil && outcome.bestEpoch > 0
+            && (outcome.heldOutAccuracy > frozenAccuracy || !settings.requiresGain)
+        // What fine-tuning reached: the kept epoch, else its best epoch (never the untrained start's score).
+        let bestTrained = outcome.bestEpoch > 0 && outcome.divergedAtEpoch == nil ? outcome.bestEpoch : outcome.bestTrainedEpoch
+        let reachedAccuracy = bestTrained > 0 ? outcome.epochs[bestTrained - 1].heldOutAccuracy : outcome.initialHeldOutAccuracy
         let report = TrainingReport.FineTuning(
             trainedBlocks: settings.trainedBlocks, firstTrainedBlock: settings.firstTrainedBlock,
             epochs: outcome.epochs.map { .init(epoch: $0.epoch, loss: $0.loss, heldOutLoss: $0.heldOutLoss,
                                                heldOutAccuracy: $0.heldOutAccuracy, seconds: $0.seconds) },
             bestEpoch: outcome.bestEpoch, augmentations: augmentations, trainingImages: trainingSamples.count,
             heldOutImages: heldOutSamples.count, frozenHeldOutAccuracy: frozenAccuracy,
-            fineTunedHeldOutAccuracy: outcome.heldOutAccuracy, gain: outcome.heldOutAccuracy - frozenAccuracy,
-            keptFrozenModel: !improves, batchSize: settings.batchSize, backboneLearningRate: settings.backboneLearningRate,
+            fineTunedHeldOutAccuracy: reachedAccuracy, gain: reachedAccuracy - frozenAccuracy,
+            keptFrozenModel: !improves, bestTrainedEpoch: bestTrained, divergedAtEpoch: outcome.divergedAtEpoch, batchSize: settings.batchSize, backboneLearningRate: settings.backboneLearningRate,
             headLearningRate: settings.headLearningRate, weightDecay: settings.weightDecay,
             labelSmoothing: settings.labelSmoothing, warmupFraction: settings.warmupFraction,
             optimizer: settings.optimizer.summary, threads: settings.threads)

@@ -175,13 +175,20 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         /// Images trained on and held out (never trained on) to choose the epoch.
         public var trainingImages: Int
         public var heldOutImages: Int
-        /// Held-out accuracy of the frozen head (the linear probe with the chosen L2) and of the kept epoch.
+        /// Held-out accuracy of the frozen head (the linear probe with the chosen L2) and of `bestTrainedEpoch`
+        /// (the kept epoch when one was kept): what fine-tuning reached, never the untrained start's score.
         public var frozenHeldOutAccuracy: Double
         public var fineTunedHeldOutAccuracy: Double
         /// `fineTunedHeldOutAccuracy − frozenHeldOutAccuracy`.
         public var gain: Double
-        /// Whether fine-tuning did not beat the frozen head, so the model is the frozen one.
+        /// Whether fine-tuning did not beat the frozen head (or diverged), so the model is the frozen one.
         public var keptFrozenModel: Bool
+        /// The epoch `fineTunedHeldOutAccuracy` is from: the kept one, else the best by held-out accuracy (then
+        /// loss) of those trained. Nil in reports written before it was recorded.
+        public var bestTrainedEpoch: Int?
+        /// The epoch whose loss was not finite or above 10 times the start's (`FineTuningLoop.isDiverging`): the run stopped there
+        /// and kept the frozen model. Nil when it did not diverge.
+        public var divergedAtEpoch: Int?
         public var batchSize: Int
         public var backboneLearningRate: Double
         public var headLearningRate: Double

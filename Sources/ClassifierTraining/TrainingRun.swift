@@ -132,8 +132,8 @@ public enum TrainingRun {
         if request.fineTuning != nil, scan.layout.validation == nil, request.validationFraction == nil {
             selectionRequest.validationFraction = FineTunedModel.defaultHeldOutFraction
         }
-        var heldOut = HeldOutSelection.choose(selectionRequest, scan: scan, features: features, views: views.rows,
-                                              threads: extractor.settings.threads)
+        var heldOut = try HeldOutSelection.choose(selectionRequest, scan: scan, features: features, views: views.rows,
+                                                  threads: extractor.settings.threads, fineTuning: request.fineTuning != nil)
         let selected = clock.now
         var head = FittedHead.fit(request, training: views.trainingWithViews(features.training), heldOut: heldOut,
                                   classCount: classCount)

@@ -146,10 +146,12 @@ struct HeldOutSelection {
 
     /// Scores the strengths (`request.l2` alone, or `L2Search.defaultGrid`) on held-out predictions.
     /// `views` (augmented views of training images) train with their image and are never held out.
+    /// A held-out share that holds out no image (every label below `StratifiedSplit.minimumClassSizeForValidation`
+    /// training images) is an error: nothing would be chosen on nothing. `fineTuning` says which advice fits.
     static func choose(
         _ request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures, views: DerivedRows = .none,
-        threads: Int
-    ) -> HeldOutSelection {
+        threads: Int, fineTuning: Bool = false
+    ) throws(WorkbenchError) -> HeldOutSelection {
         let dimension = EfficientNetLite0.featureCount
         let classCount = scan.labels.count
         let training = features.training, validation = features.validation
@@ -169,6 +171,10 @@ struct HeldOutSelection {
         } else if request.validationFraction != 0 {
             let plan = request.validationFraction.map { HeldOutPlan.holdOut(fraction: $0) }
                 ?? HeldOutPlan.automatic(trainingCount: training.count)
+            if case .holdOut(let fraction) = plan {
+                try requireHeldOutImages(fraction: fraction, labels: training.labels, classCount: classCount,
+                                         seed: request.seed, fineTuning: fineTuning)
+            }
             let selection = L2Search.select(
                 grid: grid, features: training.features, labels: training.labels, count: training.count,
                 dimension: dimension, classCount: classCount, plan: plan, seed: request.seed, settings: settings,
@@ -181,6 +187,24 @@ struct HeldOutSelection {
         } else {
             return HeldOutSelection(selection: nil, source: "none", truths: [], paths: [], countsPerLabel: countsPerLabel)
         }
+    }
+}
+
+extension HeldOutSelection {
+    /// Refuses a held-out share that would hold out no image, saying how many it holds out and what is needed.
+    static func requireHeldOutImages(fraction: Double, labels: [Int], classCount: Int, seed: UInt64,
+                                     fineTuning: Bool) throws(WorkbenchError) {
+        let split = StratifiedSplit.split(labels: labels, classCount: classCount, fraction: fraction, seed: seed)
+        guard split.validation.isEmpty else { return }
+        var perLabel = [Int](repeating: 0, count: classCount)
+        for label in labels { perLabel[label] += 1 }
+        let minimum = StratifiedSplit.minimumClassSizeForValidation
+        let share = "\(Int((fraction * 100).rounded())) %"
+        let advice = fineTuning
+            ? "fine-tuning chooses its epoch on held-out images: give a validation folder or add images"
+            : "nothing to choose the L2 strength on: give a validation folder, add images, or cross-validate (no held-out share)"
+        throw WorkbenchError("a held-out share of \(share) holds out 0 of the \(labels.count) training images: only a label "
+                             + "with at least \(minimum) images gives some, and the largest here has \(perLabel.max() ?? 0); \(advice)")
     }
 }
 

@@ -50,6 +50,25 @@ public struct FineTuningOutcome: Sendable {
     public var heldOutLogits: [Float]
     /// The kept model's held-out accuracy.
     public var heldOutAccuracy: Double { bestEpoch == 0 ? initialHeldOutAccuracy : epochs[bestEpoch - 1].heldOutAccuracy }
+    /// The epoch whose training loss broke `FineTuningLoop.isDiverging` (the last in `epochs`: the run stopped
+    /// there), or nil. That epoch is never kept.
+    public var divergedAtEpoch: Int?
+    /// The loss an epoch's was compared with (`FineTuningLoop.divergenceReference`).
+    public var divergenceReference: Double
+    /// The best trained epoch by the loop's rule (held-out accuracy, then lower held-out loss, then the earlier),
+    /// whether or not it beat the start, leaving out a diverged epoch unless it is the only one; 0 without epochs.
+    public var bestTrainedEpoch: Int {
+        var best = 0
+        for record in epochs where record.epoch != divergedAtEpoch || epochs.count == 1 {
+            guard best > 0 else { best = record.epoch; continue }
+            let current = epochs[best - 1]
+            if record.heldOutAccuracy > current.heldOutAccuracy
+                || (record.heldOutAccuracy == current.heldOutAccuracy && record.heldOutLoss < current.heldOutLoss) {
+                best = record.epoch
+            }
+        }
+        return best
+    }
 }
 
 /// One optimizer step at a time on a trainable classifier: the gradient of a batch, the scheduled rates (the
@@ -108,7 +127,28 @@ public struct FineTuningTrainer: Sendable {
 /// order, in batches split over the threads; after it the held-out images are scored and the best epoch by
 /// held-out accuracy (ties: lower held-out loss, then the earlier) is kept, the untrained start among the
 /// candidates unless `settings.requiresGain` is false. Deterministic for a given seed and thread count.
+///
+/// A diverging run stops: after an epoch whose mean training loss is not finite or above `divergenceFactor` times
+/// `divergenceReference` (or whose held-out loss is not finite), no further epoch runs and that epoch is not kept
+/// (`FineTuningOutcome.divergedAtEpoch`).
 public enum FineTuningLoop {
+    /// An epoch's training loss above this many times `divergenceReference` means the run diverged: a learning
+    /// rate that works keeps the loss near the start's, and one too high took it from 1.07 to 231, or to 1,074 in
+    /// the first epoch.
+    public static let divergenceFactor = 10.0
+
+    /// The loss divergence is measured against: the starting model's held-out loss, or the loss of guessing every
+    /// label alike, ln(classes), when that is larger (a start that fits its images closely has a loss near 0).
+    public static func divergenceReference(startingLoss: Double, classCount: Int) -> Double {
+        max(startingLoss.isFinite ? startingLoss : 0, log(Double(max(2, classCount))))
+    }
+
+    /// Whether `epoch` shows divergence: a loss that is not finite, or a training loss above `divergenceFactor`
+    /// times `reference` (`divergenceReference`).
+    public static func isDiverging(_ epoch: FineTuningEpoch, reference: Double) -> Bool {
+        !epoch.loss.isFinite || !epoch.heldOutLoss.isFinite || epoch.loss > divergenceFactor * reference
+    }
+
     /// Images whose frozen-layer outputs are computed per call, to bound the decoded inputs held at once.
     static let chunkSize = 32
 
@@ -157,12 +197,14 @@ public enum FineTuningLoop {
         let initial = score(start, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
         events(.started(heldOutAccuracy: initial.accuracy, heldOutImages: heldOutSamples.count))
         var best = (epoch: 0, accuracy: initial.accuracy, loss: initial.loss, classifier: start, logits: initial.logits)
+        let reference = divergenceReference(startingLoss: initial.loss, classCount: start.classCount)
 
         let count = trainingSamples.count
         let stepsPerEpoch = (count + settings.batchSize - 1) / settings.batchSize
         var trainer = FineTuningTrainer(classifier: start, settings: settings, totalSteps: stepsPerEpoch * settings.epochs)
         var generator = SplitMix64(seed: settings.seed)
         var epochs: [FineTuningEpoch] = []
+        var divergedAtEpoch: Int?
         var elapsed = 0.0
         for epoch in 0..<settings.epochs {
             let began = clock.now
@@ -189,6 +231,11 @@ public enum FineTuningLoop {
             let record = FineTuningEpoch(epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
                                          heldOutAccuracy: scored.accuracy, seconds: seconds)
             epochs.append(record)
+            if isDiverging(record, reference: reference) {
+                divergedAtEpoch = epoch + 1
+                events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: 0))
+                break
+            }
             let better = scored.accuracy > best.accuracy || (scored.accuracy == best.accuracy && scored.loss < best.loss)
             // Without `requiresGain` the untrained start is no candidate: the first epoch replaces it whatever it scored.
             if better || (best.epoch == 0 && !settings.requiresGain) {
@@ -198,7 +245,8 @@ public enum FineTuningLoop {
             events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: secondsLeft))
         }
         return FineTuningOutcome(classifier: best.classifier, epochs: epochs, bestEpoch: best.epoch,
-                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits)
+                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits,
+                                 divergedAtEpoch: divergedAtEpoch, divergenceReference: reference)
     }
 
     /// Held-out logits, mean cross-entropy (no smoothing) and accuracy of `classifier`.

@@ -39,9 +39,15 @@ enum JPEGDecoder {
         let width = Int(header.width), height = Int(header.height)
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
         let numerator = DecodeScale.jpegScaleNumerator(width: width, height: height, options: options)
+        // A progressive file holds its whole image in coefficients until the last row: shared with the other
+        // decodes of the process (`DecoderMemoryBudget`), and refused by the shim above its limit.
+        let reserved = DecoderMemoryBudget.shared.reserve(jpeg_shim_coefficient_buffer_bytes(decoder))
+        defer { DecoderMemoryBudget.shared.release(reserved) }
         var outputWidth: Int32 = 0, outputHeight: Int32 = 0
-        guard jpeg_shim_start(decoder, Int32(numerator), &outputWidth, &outputHeight, &message, Int32(errorCapacity)) == 0 else {
-            throw corrupt(path: path, message: message)
+        switch jpeg_shim_start(decoder, Int32(numerator), &outputWidth, &outputHeight, &message, Int32(errorCapacity)) {
+        case 0: break
+        case -2: throw ImageError(path: path, reason: text(message))
+        default: throw corrupt(path: path, message: message)
         }
         // libjpeg's scaled size is ceil(W·M/8) × ceil(H·M/8).
         let scaledWidth = (width * numerator + 7) / 8
@@ -85,7 +91,10 @@ enum JPEGDecoder {
     }
 
     private static func corrupt(path: String, message: [CChar]) -> ImageError {
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return ImageError(path: path, reason: "truncated or corrupt JPEG data: \(text)")
+        ImageError(path: path, reason: "truncated or corrupt JPEG data: \(text(message))")
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

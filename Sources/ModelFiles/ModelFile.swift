@@ -11,11 +11,13 @@ public struct ModelFile: Sendable, Equatable {
     /// Version 2 added the calibration temperature (required) and the confidence threshold (optional); version 1
     /// files load with temperature 1 and no threshold. Version 3 added the fine-tuning record (optional: a
     /// frozen-backbone model has none) and stores the preprocessing as a versioned `ImagePreprocessing`; versions
-    /// 1 and 2 load with no record, their unversioned preprocessing description mapped to the value.
+    /// 1 and 2 load with no record, their unversioned preprocessing description mapped to the value. Version 4
+    /// added the SHA-256 of the tensor data (required), checked on load so a damaged file is refused; versions 1–3
+    /// load without one.
     ///
     /// Every change to the layout or to a stored value's meaning bumps it, and every earlier version keeps loading:
     /// `Tests/ModelFilesTests/Fixtures` holds a stored file of each, and a test fails until a new version has one.
-    public static let formatVersion = 3
+    public static let formatVersion = 4
 
     /// Class names in the order of the head's outputs.
     public var labels: [String]

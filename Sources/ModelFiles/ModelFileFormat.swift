@@ -19,6 +19,8 @@ enum ModelFileFormat {
         static let confidenceThreshold = "confidence_threshold"
         /// Since version 3, optional: the `FineTuningRecord` as JSON with sorted keys.
         static let fineTuning = "fine_tuning"
+        /// Since version 4, required: the SHA-256 of the data section (every byte after the header), lowercase hex.
+        static let tensorDataSHA256 = "tensor_data_sha256"
         /// Keys every file must have besides `format` and `format_version`, in the order they are checked.
         static let required = [labels, preprocessing, backbone, created, workbenchVersion, trainingReport]
     }

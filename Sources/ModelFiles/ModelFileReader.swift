@@ -29,6 +29,15 @@ extension ModelFile {
             throw fail("corrupted header: no '\(key)' metadata")
         }
         try checkDataLength(header, dataLength: bytes.count - 8 - headerLength(bytes), path: path)
+        // Version 4 seals the tensor data: flipped bits in a weight would otherwise load and answer, wrongly.
+        if version >= 4 {
+            guard let stored = metadata[Key.tensorDataSHA256] else {
+                throw fail("corrupted header: no '\(Key.tensorDataSHA256)' metadata")
+            }
+            guard stored == storedTensorDataChecksum(bytes, dataStart: 8 + headerLength(bytes)) else {
+                throw fail("tensor data checksum does not match: the file is damaged")
+            }
+        }
 
         let container: SafetensorsFile
         do {

@@ -43,7 +43,9 @@ extension ModelFile {
         ]
         if let confidenceThreshold { metadata[Key.confidenceThreshold] = String(describing: confidenceThreshold) }
         if let fineTuning { metadata[Key.fineTuning] = ModelFileFormat.canonicalJSON(fineTuning) ?? "{}" }
-        return SafetensorsFile(tensors: tensors, metadata: metadata)
+        var container = SafetensorsFile(tensors: tensors, metadata: metadata)
+        container.metadata[Key.tensorDataSHA256] = Self.tensorDataChecksum(container)
+        return container
     }
 
     /// The first rule this value breaks, or nil. `read` enforces the same rules on what it loads.

@@ -292,9 +292,10 @@ public enum ModelReports {
                          + "label smoothing \(Markup.number(tuning.labelSmoothing, decimals: 2)), augmentation: "
                          + (tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", "))))
             let points = Markup.number(tuning.gain * 100, decimals: 1)
-            rows.append(("fine-tuning result", tuning.keptFrozenModel
+            rows.append(("fine-tuning result", tuning.divergedAtEpoch.map { "diverged at epoch \($0) and stopped: the frozen model was kept" }
+                         ?? (tuning.keptFrozenModel
                          ? "did not beat the frozen head on the held-out images (\(points) points): the frozen model was kept"
-                         : "epoch \(tuning.bestEpoch) of \(tuning.epochs.count) kept, held-out accuracy \(Markup.percent(tuning.frozenHeldOutAccuracy, decimals: 1)) → \(Markup.percent(tuning.fineTunedHeldOutAccuracy, decimals: 1)) (\(points) points)"))
+                         : "epoch \(tuning.bestEpoch) of \(tuning.epochs.count) kept, held-out accuracy \(Markup.percent(tuning.frozenHeldOutAccuracy, decimals: 1)) → \(Markup.percent(tuning.fineTunedHeldOutAccuracy, decimals: 1)) (\(points) points)")))
         }
         return rows
     }

@@ -12,6 +12,8 @@ final class ModelFileWeightTests: XCTestCase {
         let path = folder + "/bad.wbmodel"
         var container = try SafetensorsFile.parse(try roundTrip(model, folder: folder), path: path)
         container.tensors["head.weight"]!.values[index] = value
+        // Sealed again, as a writer without the checks would: the checksum is not what refuses this file.
+        container.metadata["tensor_data_sha256"] = ModelFile.tensorDataChecksum(container)
         // Serialised by the container directly: the model file's own writer refuses this, as tested below.
         try Data(container.serialized()).write(to: URL(fileURLWithPath: path))
         return path

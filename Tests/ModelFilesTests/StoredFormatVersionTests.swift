@@ -131,6 +131,42 @@ final class StoredFormatVersionTests: XCTestCase {
         try assertCommonFields(model, created: "2026-11-28T18:15:00Z")
     }
 
+    /// Version 4 adds the SHA-256 of the tensor data; this one is frozen, with a threshold.
+    func testVersion4() throws {
+        let model = try load("model-format-4.wbmodel")
+        XCTAssertEqual(model.labels, ["north", "south", "east"])
+        XCTAssertEqual(model.temperature, 0.875)
+        XCTAssertEqual(model.confidenceThreshold, 0.5)
+        XCTAssertEqual(model.preprocessing, .efficientNetLite0)
+        XCTAssertNil(model.fineTuning)
+        XCTAssertEqual(model.head.featureMean, [2, 2.125, 2.25, 2.375])
+        XCTAssertEqual(model.head.bias, [-2, -1.75, -1.5])
+        assertBackbone(model, pretrainedBackbone)
+        try assertCommonFields(model, created: "2026-11-30T09:00:00Z")
+    }
+
+    /// A version 4 file whose tensor data changed after it was written is refused; so is one without the checksum.
+    /// Versions 1-3 had none and load without it (above).
+    func testVersion4WithDamagedTensorDataIsRefused() throws {
+        let folder = try makeTemporaryFolder(self)
+        let path = Self.fixtures.appendingPathComponent("model-format-4.wbmodel").path
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path)).map { $0 }
+        // The last byte belongs to head.weight's last value: a finite float stays finite with its low bit flipped.
+        bytes[bytes.count - 1 - 12] ^= 0x01
+        let damaged = folder + "/damaged.wbmodel"
+        XCTAssertTrue(FileManager.default.createFile(atPath: damaged, contents: Data(bytes)))
+        XCTAssertThrowsError(try ModelFile.read(path: damaged)) { error in
+            XCTAssertEqual("\(error)", damaged + ": tensor data checksum does not match: the file is damaged")
+        }
+        var unsealed = try SafetensorsFile.read(path: path)
+        unsealed.metadata["tensor_data_sha256"] = nil
+        let missing = folder + "/unsealed.wbmodel"
+        try unsealed.write(path: missing)
+        XCTAssertThrowsError(try ModelFile.read(path: missing)) { error in
+            XCTAssertEqual("\(error)", missing + ": corrupted header: no 'tensor_data_sha256' metadata")
+        }
+    }
+
     /// Today's writer gives the current version's stored file back byte for byte, and an older file saved again
     /// becomes the current version with the same meaning.
     func testSavingAgainWritesTheCurrentVersionWithTheSameContent() throws {
@@ -139,7 +175,8 @@ final class StoredFormatVersionTests: XCTestCase {
         try ModelFile.read(path: current).write(path: folder + "/current.wbmodel")
         XCTAssertEqual(FileManager.default.contents(atPath: folder + "/current.wbmodel"), FileManager.default.contents(atPath: current))
 
-        for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel"] {
+        for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
+                     "model-format-3.wbmodel"] {
             let old = try load(name)
             try old.write(path: folder + "/" + name)
             XCTAssertEqual(try ModelFile.read(path: folder + "/" + name), old, name)

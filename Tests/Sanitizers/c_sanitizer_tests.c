@@ -274,6 +274,62 @@ static void encoder_cases(void) {
 
 // ---- Kernels against naive loops.
 
+// The coefficient bound (issue 23, item 6): a progressive 16,000 × 16,000 file (Y 1×1, Cb and Cr 4×4, one DC scan
+// of Y, as scripts/fixtures/make-progressive-jpeg-fixtures.py writes it) is refused before libjpeg allocates its
+// 1,056 MB of coefficients; the same file at 1,600 × 1,600 (10.6 MB) decodes to uniform grey.
+static size_t progressive_file(int side, unsigned char **bytes) {
+    static const unsigned char dqt_head[] = {0xFF, 0xDB, 0x00, 0x43, 0x00};
+    size_t luma_blocks = (size_t)((side + 31) / 32) * (size_t)((side + 31) / 32);
+    size_t data = (luma_blocks + 7) / 8;
+    size_t size = 2 + sizeof dqt_head + 64 + 19 + 22 + 10 + data + 2;
+    unsigned char *file = calloc(size, 1), *at = file;
+    *at++ = 0xFF; *at++ = 0xD8;
+    memcpy(at, dqt_head, sizeof dqt_head); at += sizeof dqt_head;
+    memset(at, 1, 64); at += 64;
+    unsigned char frame[] = {0xFF, 0xC2, 0x00, 0x11, 8, (unsigned char)(side >> 8), (unsigned char)side,
+                             (unsigned char)(side >> 8), (unsigned char)side, 3, 1, 0x11, 0, 2, 0x44, 0, 3, 0x44, 0};
+    memcpy(at, frame, sizeof frame); at += sizeof frame;
+    unsigned char huffman[22] = {0xFF, 0xC4, 0x00, 0x14, 0x00, 1};  // one 1-bit code, for category 0
+    memcpy(at, huffman, sizeof huffman); at += sizeof huffman;
+    unsigned char scan[] = {0xFF, 0xDA, 0x00, 0x08, 1, 1, 0x00, 0, 0, 0x00};
+    memcpy(at, scan, sizeof scan); at += sizeof scan;
+    at += data;  // every block "no change": zero bits
+    *at++ = 0xFF; *at++ = 0xD9;
+    *bytes = file;
+    return (size_t)(at - file);
+}
+
+static void progressive_bound_cases(void) {
+    unsigned char *file;
+    size_t size = progressive_file(16000, &file);
+    jpeg_shim_header header;
+    char error[256] = {0};
+    jpeg_shim_decoder *decoder = jpeg_shim_open_memory(file, size, &header, NULL, 0, error, 256);
+    CHECK(decoder != NULL, "progressive 16000: open failed: %s", error);
+    if (decoder) {
+        CHECK(header.is_progressive == 1, "progressive 16000: not progressive");
+        CHECK(jpeg_shim_coefficient_buffer_bytes(decoder) == (size_t)1056000000, "progressive 16000: %zu coefficient bytes",
+              jpeg_shim_coefficient_buffer_bytes(decoder));
+        int width = 0, height = 0;
+        int status = jpeg_shim_start(decoder, 1, &width, &height, error, 256);
+        CHECK(status == -2, "progressive 16000: start returned %d", status);
+        CHECK(strcmp(error, "progressive JPEG would need 1056 MB to decode; limit 250 MB") == 0, "progressive 16000: '%s'", error);
+        CHECK(jpeg_shim_read_row(decoder, NULL, error, 256) == -1, "progressive 16000: a refused decoder reads no row");
+        jpeg_shim_close(decoder);
+    }
+    free(file);
+
+    size = progressive_file(1600, &file);
+    int width = 0, height = 0;
+    unsigned char *rgb = malloc((size_t)1600 * 1600 * 3);
+    int status = jpeg_shim_decode(file, size, 8, rgb, (size_t)1600 * 1600 * 3, &width, &height, error, 256);
+    CHECK(status == 0 && width == 1600 && height == 1600, "progressive 1600: %d %dx%d %s", status, width, height, error);
+    if (status == 0) CHECK(rgb[0] == 128 && rgb[1] == 128 && rgb[2] == 128 && rgb[(size_t)1600 * 1600 * 3 - 1] == 128,
+                           "progressive 1600: not uniform grey (%d %d %d)", rgb[0], rgb[1], rgb[2]);
+    free(rgb);
+    free(file);
+}
+
 static unsigned seed = 12345;
 static float random_value(void) {
     seed = seed * 1103515245u + 12345u;
@@ -430,6 +486,7 @@ int main(int argc, char **argv) {
     CHECK(decoder_cases > 0, "no decoder cases in %s", argv[1]);
 
     encoder_cases();
+    progressive_bound_cases();
 
     for (long kernel = 1; kernel <= 3; kernel += 2) {
         for (long stride = 1; stride <= 2; stride++) {

@@ -245,6 +245,16 @@ final class HostileInputCommandTests: XCTestCase {
         for index in 0..<4 { bytes[8 + headerLength + offsets[0] + 4 * 3 + index] = UInt8(truncatingIfNeeded: nan >> (8 * UInt32(index))) }
         let broken = folder.appendingPathComponent("nan.wbmodel").path
         try Data(bytes).write(to: URL(fileURLWithPath: broken))
+        // Sealed again, as a writer without the finite check would: not the checksum but the NaN is refused.
+        try Self.python(["-c", """
+            import hashlib, struct, sys
+            data = open(sys.argv[1], "rb").read()
+            length = struct.unpack("<Q", data[:8])[0]
+            key = b'"tensor_data_sha256":"'
+            start = 8 + data[8:8 + length].index(key) + len(key)
+            digest = hashlib.sha256(data[8 + length:]).hexdigest().encode()
+            open(sys.argv[1], "wb").write(data[:start] + digest + data[start + 64:])
+            """, broken])
         for arguments in [["classify", broken, fixtures.appendingPathComponent("coffee.jpg").path, "--json"], ["inspect", broken]] {
             let outcome = try run(arguments)
             XCTAssertEqual(outcome.status, 1)

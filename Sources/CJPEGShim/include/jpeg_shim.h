@@ -31,9 +31,21 @@ jpeg_shim_decoder *jpeg_shim_open_memory(const unsigned char *data, size_t size,
                                          unsigned char *exif, int exif_capacity,
                                          char *error, int error_capacity);
 
+/// The most bytes a decoder may buffer for a whole image's DCT coefficients (see
+/// jpeg_shim_coefficient_buffer_bytes): jpeg_shim_start refuses an image that needs more. 250 MB.
+#define JPEG_SHIM_COEFFICIENT_BUFFER_LIMIT 250000000
+
+/// Bytes libjpeg will buffer for the whole image's DCT coefficients before giving the first row: a progressive
+/// file, or a sequential one whose components come in separate scans, is read to the end first. Every 8×8 block of
+/// every component at 2 bytes a coefficient, at full size whatever the DCT scale (scaling happens after). 0 for a
+/// single-scan file, which decodes row by row. Valid once the header was read; 0 after a failure.
+size_t jpeg_shim_coefficient_buffer_bytes(const jpeg_shim_decoder *decoder);
+
 /// Starts decoding to interleaved 8-bit RGB, scaled by `scale_num`/8 (1...16) with libjpeg's DCT scaling, and
 /// gives the scaled size. Gray, YCbCr, RGB, CMYK and YCCK (Adobe-inverted or plain) files all come out as RGB.
-/// Returns 0, or -1 with the reason in `error`.
+/// Returns 0, -1 with the reason in `error`, or -2 when the image's coefficient buffer would exceed
+/// JPEG_SHIM_COEFFICIENT_BUFFER_LIMIT ("progressive JPEG would need N MB to decode; limit 250 MB"); the decoder
+/// is then failed.
 int jpeg_shim_start(jpeg_shim_decoder *decoder, int scale_num, int *out_width, int *out_height,
                     char *error, int error_capacity);
 

@@ -51,7 +51,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A validation folder (label subfolders).", valueName: "folder"))
     var validation: String?
 
-    @Option(name: .long, help: "Hold out this share of the training images instead of cross-validating (0 holds out nothing: no choice of L2, no calibration).")
+    @Option(name: .long, help: "Hold out this share of the training images instead of cross-validating (0 holds out nothing: no choice of L2, no calibration). Only labels with at least 5 training images give some; a share that would hold out none is refused.")
     var validationFraction: Double?
 
     @Option(name: .long, help: "Seed of the folds and held-out split.")

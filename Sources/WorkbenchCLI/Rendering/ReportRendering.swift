@@ -83,12 +83,19 @@ enum ReportRendering {
         let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
         var text = "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
             + "\(tuning.heldOutImages) held out; augmentation: \(tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", ")))\n"
+        // The figure is always a trained epoch's (`bestTrainedEpoch`), named as such.
+        let epoch = tuning.bestTrainedEpoch ?? tuning.bestEpoch
+        let tunedRow = tuning.keptFrozenModel
+            ? "fine-tuned, best epoch \(epoch) of \(tuning.epochs.count) (not kept)"
+            : "fine-tuned, epoch \(epoch) of \(tuning.epochs.count)"
         text += table(header: ["", "held-out accuracy"], rows: [
             ["frozen head", percent(tuning.frozenHeldOutAccuracy)],
-            [tuning.bestEpoch == 0 ? "fine-tuned (no epoch beat the start)" : "fine-tuned, epoch \(tuning.bestEpoch) of \(tuning.epochs.count)",
-             percent(tuning.fineTunedHeldOutAccuracy)],
+            [tunedRow, percent(tuning.fineTunedHeldOutAccuracy)],
         ])
         let points = String(format: "%+.1f", tuning.gain * 100)
+        if let diverged = tuning.divergedAtEpoch {
+            return text + "fine-tuning diverged at epoch \(diverged) and stopped: kept the frozen model\n\n"
+        }
         text += tuning.keptFrozenModel
             ? "fine-tuning did not beat the frozen head (\(points) points): kept the frozen model\n\n"
             : "gain over the frozen head: \(points) points\n\n"
