@@ -26,6 +26,7 @@ public enum AnnotatedVideo {
     public static func render(video: String, captions: [Caption], to output: String, font: String = defaultFont,
                               tools: ExternalTools? = nil) throws(VideoError) {
         guard !captions.isEmpty else { throw VideoError(.invalidArgument, path: output, reason: "no labels to burn in") }
+        try VideoContainer.check(output: output)
         guard FileManager.default.isReadableFile(atPath: font) else {
             throw VideoError(.toolNotFound, path: font, reason: "font not found; install Debian's fonts-dejavu-core (scripts/setup.sh does)")
         }
@@ -62,11 +63,11 @@ public enum AnnotatedVideo {
         // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
         let filter = "sendcmd=f=\(commandsPath),drawtext=fontfile=\(font):expansion=none:text=…:fontsize=\(fontSize)"
             + ":fontcolor=white:box=1:boxcolor=black@0.65:boxborderw=\(fontSize / 3):x=\(fontSize):y=\(fontSize)"
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", video,
+        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(video),
                          "-map", "0:v:0", "-vf", filter + ",format=yuv420p", "-c:v", encoder]
         arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
         arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
-        arguments += ["-movflags", "+faststart", partial]
+        arguments += ["-movflags", "+faststart", MediaPath.url(partial)]
         let result = try ToolRunner.run(resolvedTools.ffmpeg, arguments, subject: video)
         guard result.status == 0 else {
             try? FileManager.default.removeItem(atPath: partial)

@@ -47,6 +47,7 @@ public enum HighlightReel {
         guard !clips.isEmpty else {
             throw VideoError(.invalidArgument, path: output, reason: "no clips to put in the highlights")
         }
+        try VideoContainer.check(output: output)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: output) }
         let outputURL = URL(fileURLWithPath: output)
@@ -71,8 +72,8 @@ public enum HighlightReel {
             let segment = workFolder + "/segment-\(number).mkv"
             try run(resolvedTools.ffmpeg, segmentArguments(clip: clip, hasAudio: probe.hasAudio, format: format,
                                                            encoder: encoder, segment: segment), subject: clip.video)
-            // The concat list quotes paths; a single quote inside one is written as '\''.
-            list += "file '\(segment.replacingOccurrences(of: "'", with: "'\\''"))'\n"
+            // The concat list quotes paths (a single quote inside one is written as '\''); its entries are URLs too.
+            list += "file '\(MediaPath.url(segment).replacingOccurrences(of: "'", with: "'\\''"))'\n"
             progress?(number + 1, clips.count)
         }
         let listPath = workFolder + "/segments.txt"
@@ -84,7 +85,7 @@ public enum HighlightReel {
             + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" + (extensionPart.isEmpty ? ".mp4" : extensionPart)
         do {
             try run(resolvedTools.ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                                           "-f", "concat", "-safe", "0", "-i", listPath, "-c", "copy", partial],
+                                           "-f", "concat", "-safe", "0", "-i", MediaPath.url(listPath), "-c", "copy", MediaPath.url(partial)],
                     subject: output)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
@@ -105,7 +106,7 @@ public enum HighlightReel {
         let startText = String(format: "%.3f", max(clip.start, 0))
         let durationText = String(format: "%.3f", duration)
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                         "-ss", startText, "-t", durationText, "-i", clip.video]
+                         "-ss", startText, "-t", durationText, "-i", MediaPath.url(clip.video)]
         if !hasAudio {
             arguments += ["-f", "lavfi", "-t", durationText, "-i", "anullsrc=channel_layout=stereo:sample_rate=48000"]
         }
@@ -113,7 +114,7 @@ public enum HighlightReel {
             + "pad=\(format.width):\(format.height):(ow-iw)/2:(oh-ih)/2,setsar=1,fps=\(format.framesPerSecond),format=yuv420p"
         arguments += ["-map", "0:v:0", "-map", hasAudio ? "0:a:0" : "1:a:0", "-vf", video, "-c:v", encoder]
         arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
-        arguments += ["-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-shortest", segment]
+        arguments += ["-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-shortest", MediaPath.url(segment)]
         return arguments
     }
 

@@ -128,7 +128,7 @@ public final class VideoFrameSource: FrameSource {
             ["-threads", "1", "-filter_threads", "1", "-noaccurate_seek", "-ss", String(format: "%.6f", Double($0.firstIndex) * every)]
         } ?? []
         let limit = segment.flatMap { $0.runsToEnd ? nil : ["-frames:v", "\($0.frameCount)"] } ?? []
-        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + ["-i", path,
+        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + ["-i", MediaPath.url(path),
                 "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters] + limit
                 + ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
     }

@@ -64,7 +64,7 @@ public struct VideoProbe: Sendable, Equatable {
     /// seconds for a feature film. Nil when ffprobe fails.
     public static func countFrames(path: String, tools: ExternalTools) -> Int? {
         let arguments = ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
-                         "-of", "csv=p=0", "--", path]
+                         "-of", "csv=p=0", "--", MediaPath.url(path)]
         guard let result = try? ToolRunner.run(tools.ffprobe, arguments, subject: path), result.status == 0 else { return nil }
         let text = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.split(separator: "\n").first.flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
@@ -94,7 +94,7 @@ public struct VideoProbe: Sendable, Equatable {
         }
         let result = try ToolRunner.run(
             tools.ffprobe,
-            ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", "--", path],
+            ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", "--", MediaPath.url(path)],
             subject: path)
         guard result.status == 0 else {
             let detail = result.lastErrorLine.isEmpty ? "" : " (ffprobe: \(result.lastErrorLine))"

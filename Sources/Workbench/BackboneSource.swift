@@ -13,4 +13,12 @@ public enum BackboneSource: Sendable, Equatable {
         case .model(let path): try Classifier.load(path: path).backbone
         }
     }
+
+    /// The file the backbone is read from, when named (nil: set-up's weights, wherever the search finds them).
+    var filePath: String? {
+        switch self {
+        case .pretrained(let path): return path
+        case .model(let path): return path
+        }
+    }
 }

@@ -167,11 +167,12 @@ public struct EvaluationRequest: Sendable {
 
 extension ClassificationWorkflow {
     /// `workbench evaluate`: `evaluate(folder:...)` as `request` asks, then the page when one is asked for (its path
-    /// is checked before the images are read).
+    /// is checked before the images are read, and must be neither the model nor the folder).
     public static func evaluate(
         _ request: EvaluationRequest, classifier: Classifier, extractor: FeatureExtractor,
         progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
     ) throws(WorkbenchError) -> EvaluationResult {
+        try WritableOutput.checkConflicts(inputs: [classifier.path, request.folder], outputs: [request.page])
         if let page = request.page { try WritableOutput.check(page) }
         let result = try evaluate(folder: request.folder, classifier: classifier, extractor: extractor, strict: request.strict,
                                   shard: request.shard, progress: progress, warning: warning)

@@ -20,7 +20,9 @@ public enum ExportWorkflow {
     }
 
     /// Writes `classifier` as `format` to `output`, atomically.
+    /// `output` must not be the model file itself.
     public static func export(_ classifier: Classifier, format: Format, to output: String) throws(WorkbenchError) {
+        try WritableOutput.checkConflicts(inputs: [classifier.path], outputs: [output])
         let network = try classifier.backbone.makeNetwork()
         do {
             switch format {

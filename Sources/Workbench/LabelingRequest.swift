@@ -1,5 +1,6 @@
 import Foundation
 import Labeling
+import Video
 
 /// What `workbench label` does with a list of movies besides printing their labels: the player's file, the
 /// highlight reel, the review files.
@@ -23,6 +24,30 @@ public struct LabelingRequest: Sendable {
     public init(movies: [String], settings: LabelSettings = LabelSettings()) {
         self.movies = movies
         self.settings = settings
+    }
+}
+
+extension LabelingRequest {
+    /// Checks the files this run writes before any movie is labelled: a review copy or reel must end in a video
+    /// container's name (`VideoContainer`), and no output may be a movie, the model at `modelPath` or another
+    /// output (`WritableOutput.checkConflicts`). The player file is read and written by design: it counts as an
+    /// output only.
+    func checkOutputs(modelPath: String) throws(WorkbenchError) {
+        let copies = try review.annotate.map { destination throws(WorkbenchError) in
+            try LabelingReview.outputPaths(movies: movies, destination: destination, fileExtension: "mp4")
+        } ?? []
+        for video in copies + [highlights?.output].compactMap({ $0 }) {
+            do {
+                try VideoContainer.check(output: video)
+            } catch {
+                throw WorkbenchError(error)
+            }
+        }
+        var outputs = [movieData?.path, review.html, highlights?.output] + (copies as [String?])
+        if let vtt = review.vtt {
+            outputs += try LabelingReview.outputPaths(movies: movies, destination: vtt, fileExtension: "vtt") as [String?]
+        }
+        try WritableOutput.checkConflicts(inputs: movies + [modelPath], outputs: outputs)
     }
 }
 
@@ -172,6 +197,7 @@ extension LabelingWorkflow {
         if let label = request.highlights?.label, !classifier.labels.contains(label) {
             throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
         }
+        try request.checkOutputs(modelPath: classifier.path)
         if let entry = request.movieData, FileManager.default.fileExists(atPath: entry.path) {
             // A broken MovieData.json fails before the long labeling run, and is never overwritten.
             try ShardedLabeling.checkMovieData(entry.path)

@@ -183,6 +183,12 @@ public final class LabelingReview {
     /// Where each movie's file goes: `destination` itself for one movie (unless it is a folder), else
     /// `destination/<movie name>.<fileExtension>` (a number added when two movies share a name).
     public func outputPaths(destination: String, fileExtension: String) throws(WorkbenchError) -> [String] {
+        try Self.outputPaths(movies: movies.map(\.result.path), destination: destination, fileExtension: fileExtension)
+    }
+
+    /// Where each of `movies`' files goes (see the instance method). Computed for all the movies of a run before
+    /// it starts, these are a superset of the files written: a movie that fails only frees a numbered name.
+    public static func outputPaths(movies: [String], destination: String, fileExtension: String) throws(WorkbenchError) -> [String] {
         var isDirectory: ObjCBool = false
         let isFolder = FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) && isDirectory.boolValue
         if movies.count == 1 && !isFolder { return [destination] }
@@ -191,7 +197,7 @@ public final class LabelingReview {
         }
         var used: Set<String> = []
         return movies.map { movie in
-            let stem = URL(fileURLWithPath: movie.result.path).deletingPathExtension().lastPathComponent
+            let stem = URL(fileURLWithPath: movie).deletingPathExtension().lastPathComponent
             var name = "\(stem).\(fileExtension)", number = 2
             while used.contains(name) {
                 name = "\(stem)-\(number).\(fileExtension)"

@@ -78,12 +78,13 @@ public enum ShardedLabeling {
     }
 
     /// Labels `shard`'s part of `movies` into `results`, skipping movies that already have a result, so a task run
-    /// again resumes. Prepares the folder first (see `prepare`). One movie failing does not stop the others.
+    /// again resumes. Refuses a results folder that is a movie or the model; prepares the folder first (see `prepare`). One movie failing does not stop the others.
     public static func label(
         movies paths: [String], shard: Shard, results: String, classifier: Classifier, extractor: FeatureExtractor,
         settings: LabelSettings, events: @escaping (Event) -> Void
     ) throws(WorkbenchError) -> ShardOutcome {
         let movies = try movies(paths)
+        try WritableOutput.checkConflicts(inputs: paths + [classifier.path], outputs: [results])
         try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
         let folder = MovieResultFolder(path: absolutePath(results))
         let policy = try settings.markerPolicy(for: classifier)
@@ -129,6 +130,7 @@ public enum ShardedLabeling {
     /// write under the file's lock: the file is then what one `label --movie-data` per movie, in that order, would
     /// have made. Refuses, naming them, when movies have no result yet; the player file is then untouched.
     public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeOutcome {
+        try WritableOutput.checkConflicts(inputs: [results], outputs: [movieData])
         let collected: [MovieResultFolder.Result]
         do {
             collected = try MovieResultFolder(path: results).allResults().results

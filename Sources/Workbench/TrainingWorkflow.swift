@@ -55,7 +55,7 @@ public enum TrainingWorkflow {
         try TrainingRun.run(request, extractor: extractor, events: events)
     }
 
-    /// `workbench train`: checks that `output`'s files can be written, reads the backbone, trains (`run`) and
+    /// `workbench train`: checks that `output`'s files can be written and replace no input nor each other, reads the backbone, trains (`run`) and
     /// writes the model, then the JSON report, then the HTML page, returning what it wrote. Nothing is written when
     /// training fails; a failed write leaves the files written before it.
     public static func train(
@@ -71,6 +71,8 @@ public enum TrainingWorkflow {
         case .at(let path): pagePath = path
         case .none: pagePath = nil
         }
+        let inputs = [request.datasetPath, request.testingPath, request.validationPath, backbone.filePath].compactMap { $0 }
+        try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, output.report, pagePath])
         for path in [modelPath, output.report, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }
 
         let extractor = FeatureExtractor(backbone: try backbone.load(), settings: features)

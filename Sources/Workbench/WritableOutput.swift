@@ -19,4 +19,15 @@ public enum WritableOutput {
             throw WorkbenchError(path: path, reason: "cannot write here: folder \(folder) does not exist or is not writable")
         }
     }
+
+    /// Fails when one of `outputs` is one of `inputs` or another of `outputs` (the same file by device and inode,
+    /// or, not there yet, by resolved path: `OutputConflicts`), naming both. Files read and written by design (the
+    /// player's MovieData.json) are listed once, as outputs.
+    public static func checkConflicts(inputs: [String], outputs: [String?]) throws(WorkbenchError) {
+        do {
+            try OutputConflicts.check(inputs: inputs, outputs: outputs.compactMap { $0 })
+        } catch {
+            throw WorkbenchError(error)
+        }
+    }
 }

@@ -9,8 +9,9 @@ final class FeatureVectorWriter {
     /// The first failed write; the run stops there and the failure is the command's.
     private var failure: OutputFile.Failure?
 
-    /// Opens `output` (nil: stdout).
-    init(output: String?, json: Bool) throws(OutputFile.Failure) {
+    /// Opens `output` (nil: stdout), refused when it is one of `inputs` (the images and the model read).
+    init(output: String?, json: Bool, inputs: [String]) throws {
+        try WritableOutput.checkConflicts(inputs: inputs, outputs: [output])
         sink = try output.map { path throws(OutputFile.Failure) in try OutputFile.open(path: path) } ?? Console.standardOutput
         self.json = json
     }
