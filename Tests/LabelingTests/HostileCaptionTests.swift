@@ -1,3 +1,4 @@
+import FileFormats
 @testable import Labeling
 @testable import Video
 import XCTest
@@ -34,8 +35,8 @@ final class HostileCaptionTests: XCTestCase {
             guard lines[1] == "2.000 drawtext reinit text=plain;" else { return "the next command changed: \(lines[1])" }
             guard lines[0].hasPrefix("0.000 drawtext reinit "), lines[0].hasSuffix(";") else { return "not a drawtext command" }
             let token = String(lines[0].dropFirst("0.000 drawtext reinit ".count).dropLast())
-            guard let option = Self.unescape(token, special: Set("'\",;[] \t\n\r\u{0B}\u{0C}")) else { return "sendcmd would split the token" }
-            guard option.hasPrefix("text="), let drawn = Self.unescape(String(option.dropFirst(5)), special: ["'", ":"]) else {
+            guard let option = Self.unescape(token, special: Set("',;[]"), splitsOnWhitespace: true) else { return "sendcmd would split the token" }
+            guard option.hasPrefix("text="), let drawn = Self.unescape(String(option.dropFirst(5)), special: ["'", ":"], splitsOnWhitespace: false) else {
                 return "drawtext would cut the option: \(HostileNames.escaped(option))"
             }
             if drawn.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
@@ -47,8 +48,8 @@ final class HostileCaptionTests: XCTestCase {
     }
 
     /// One quoting layer undone: `\` takes the next character literally; nil when an unescaped special character
-    /// (one that would end or split the token) appears, or a `\` ends it.
-    private static func unescape(_ text: String, special: Set<Character>) -> String? {
+    /// (one that would end or split the token: for sendcmd, whitespace too) appears, or a `\` ends it.
+    private static func unescape(_ text: String, special: Set<Character>, splitsOnWhitespace: Bool) -> String? {
         var result = ""
         var escaping = false
         for character in text {
@@ -57,7 +58,7 @@ final class HostileCaptionTests: XCTestCase {
                 escaping = false
             } else if character == "\\" {
                 escaping = true
-            } else if special.contains(character) || character.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0.value < 0x80 }) {
+            } else if special.contains(character) || splitsOnWhitespace && character.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0.value < 0x80 }) {
                 return nil
             } else {
                 result.append(character)
