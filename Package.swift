@@ -26,6 +26,8 @@ let package = Package(
         // `swift package generate-documentation --target Workbench`: the library's API as DocC pages.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Tests only: the generators (and seeded random source) of the hostile-name property tests in _TestSupport.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries, each behind one small target.
@@ -124,8 +126,10 @@ let package = Package(
         .executableTarget(name: "BenchFineTune", dependencies: ["BenchSupport", "TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
-        .target(name: "_TestSupport", exclude: ["README.md"]),
-        .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore"]),
+        .target(name: "_TestSupport", dependencies: [
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ], exclude: ["README.md"]),
+        .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore", "_TestSupport"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "_TestSupport"]),
         .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"]),

@@ -1,3 +1,5 @@
+import FileFormats
+
 /// One word of a batch script's command: literal text, and where the array task's id goes. Rendered quoted for
 /// `bash`, so paths with spaces, quotes or `$` reach the program exactly as given.
 public struct ScriptWord: Sendable, Equatable {
@@ -100,22 +102,40 @@ public struct SlurmJob: Sendable, Equatable {
         self.description = description
     }
 
+    /// Refuses `value` (a path or setting that goes into a script, `what` it is) when it holds a control
+    /// character: a line feed in a `#` comment would start a live shell line and end the `#SBATCH` header, and no
+    /// quoting makes a carriage return or an escape harmless to the person reading the script. The error names
+    /// the value with its control characters escaped, on one line.
+    public static func checkScriptValue(_ value: String, what: String) throws(ClusterJobError) {
+        guard let bad = value.unicodeScalars.first(where: DisplayText.isControl) else { return }
+        throw ClusterJobError(path: DisplayText.terminal(value),
+                              reason: "the \(what) holds a control character (\(DisplayText.terminal(String(bad)))), which a batch script cannot carry; choose a name without it")
+    }
+
     /// The batch script: bash, the `#SBATCH` header, `set -eu`, the exports, then `exec` of the command.
     ///
     /// Throws when the log path cannot stand in an `#SBATCH` line (whitespace, quotes, a newline) or the job name
-    /// is not a plain word: sbatch would cut it or read it differently.
+    /// is not a plain word: sbatch would cut it or read it differently; and when any text of the script (comment
+    /// lines, exported values, command words) holds a control character (`checkScriptValue`), so every line of
+    /// the script is one of the lines written here.
     public func script() throws(ClusterJobError) -> String {
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(SlurmResources.isNameCharacter) else {
             throw ClusterJobError(reason: "job name '\(name)' is not a plain word (letters, digits, - _ .)")
         }
         guard logFile.hasPrefix("/") else { throw ClusterJobError(path: logFile, reason: "the log path must be absolute") }
         if let bad = logFile.unicodeScalars.first(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" || $0 == "\\" }) {
-            throw ClusterJobError(path: logFile, reason: "the log path holds \(bad.escaped(asASCII: true).debugDescription), which an #SBATCH line cannot carry; choose a folder without it")
+            throw ClusterJobError(path: DisplayText.terminal(logFile), reason: "the log path holds \(bad.escaped(asASCII: true).debugDescription), which an #SBATCH line cannot carry; choose a folder without it")
         }
         for variable in environment where !variable.hasValidName {
             throw ClusterJobError(reason: "'\(variable.name)' is not an environment variable name")
         }
         guard !command.isEmpty else { throw ClusterJobError(reason: "a job needs a command") }
+        try Self.checkScriptValue(logFile, what: "log path")
+        for line in description { try Self.checkScriptValue(line, what: "description") }
+        for variable in environment { try Self.checkScriptValue(variable.value, what: "value of \(variable.name)") }
+        for word in command {
+            for case .text(let text) in word.parts { try Self.checkScriptValue(text, what: "command word") }
+        }
         var lines = ["#!/bin/bash"]
         lines += description.map { "# " + $0 }
         lines.append("#SBATCH --job-name=\(name)")

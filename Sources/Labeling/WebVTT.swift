@@ -1,8 +1,11 @@
+import FileFormats
+
 /// Subtitles in WebVTT (W3C, "WebVTT: The Web Video Text Tracks Format"): one cue per labelled stretch, so any
 /// player or browser shows the labels over the movie.
 public enum WebVTT {
     /// The file's text: the `WEBVTT` signature line, then for each stretch a numbered cue
-    /// `hh:mm:ss.ttt --> hh:mm:ss.ttt` with the label and its mean confidence. Cues are in time order and do not
+    /// `hh:mm:ss.ttt --> hh:mm:ss.ttt` with the label (between Unicode isolates, `DisplayText.isolated`, so a
+    /// right-to-left override in it cannot reverse the number beside it) and its mean confidence. Cues are in time order and do not
     /// overlap. Stretches shorter than a millisecond (nothing to show) are left out.
     public static func document(stretches: [LabelStretch]) -> String {
         var text = "WEBVTT\n"
@@ -10,7 +13,7 @@ public enum WebVTT {
         for stretch in stretches where timestamp(stretch.end) > timestamp(stretch.start) {
             number += 1
             text += "\n\(number)\n\(timestamp(stretch.start)) --> \(timestamp(stretch.end))\n"
-            text += cueText("\(stretch.label) (\(percent(stretch.meanConfidence)))") + "\n"
+            text += cueText("\(DisplayText.isolated(stretch.label)) (\(percent(stretch.meanConfidence)))") + "\n"
         }
         return text
     }
@@ -29,7 +32,7 @@ public enum WebVTT {
     }
 
     /// Cue text as the format requires: `&`, `<` and `>` as character references (so a label can never open a tag
-    /// or read as `-->`), line breaks as spaces (a blank line would end the cue).
+    /// or read as `-->`), line breaks of every kind as spaces (a blank line would end the cue), NUL as U+FFFD.
     static func cueText(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -37,7 +40,8 @@ public enum WebVTT {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
-            case "\n", "\r", "\r\n": result += " "
+            case _ where character.isNewline: result += " "  // \n, \r, and VT, FF, NEL, U+2028/9, which some readers split on
+            case "\u{0}": result += "\u{FFFD}"  // as the format's parser would read it
             default: result.append(character)
             }
         }

@@ -43,8 +43,8 @@ public struct ConfusionHeatMap: Sendable {
                 let color = ColorScale.viridis(share)
                 let x = left + cell * Double(column)
                 canvas.rectangle(x: x, y: y, width: cell, height: cell, fill: color.css, stroke: "#ffffff",
-                                 title: "true \(label), predicted \(labels[column]): \(value) image\(value == 1 ? "" : "s")"
-                                     + (total > 0 ? " (\(Markup.percent(share, decimals: 0)) of \(label))" : ""))
+                                 title: "true \(Markup.isolate(label)), predicted \(Markup.isolate(labels[column])): \(value) image\(value == 1 ? "" : "s")"
+                                     + (total > 0 ? " (\(Markup.percent(share, decimals: 0)) of \(Markup.isolate(label)))" : ""))
                 if showsCounts {
                     canvas.text("\(value)", x: x + cell / 2, y: y + cell / 2 + 4, anchor: .middle, className: "cell",
                                 fill: color.readableText.css, bold: row == column)

@@ -127,7 +127,7 @@ public struct LabelingReportPage: Sendable {
             body.open("span")
             body.void("span", [("class", "swatch"), ("style", "background:\(color(of: label).css)")])
             body.close("span")
-            body.write(label)
+            body.name(label)
             body.close("span")
         }
         body.close("div")
@@ -137,13 +137,13 @@ public struct LabelingReportPage: Sendable {
         body.open("section", [("id", "movie-\(index)"), ("class", "movie"), ("data-movie", "\(index)")])
         body.element("h2", [], ModelReportPage.fileName(movie.path))
         body.element("p", [("class", "explain")],
-                     "\(movie.path): \(Self.clock(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s"), \(max(0, movie.stretches.count - 1)) change\(movie.stretches.count == 2 ? "" : "s") of label.")
+                     "\(Markup.isolate(movie.path)): \(Self.clock(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s"), \(max(0, movie.stretches.count - 1)) change\(movie.stretches.count == 2 ? "" : "s") of label.")
         if let source = movie.source {
             body.open("div", [("class", "player")])
             body.open("div")
             body.open("video", [("src", source), ("controls", ""), ("preload", "auto"), ("muted", ""), ("playsinline", ""),
                                 ("data-movie", "\(index)")])
-            body.write("This browser cannot play \(movie.path).")
+            body.write("This browser cannot play \(Markup.isolate(movie.path)).")
             body.close("video")
             body.close("div")
             body.open("div")
@@ -159,7 +159,7 @@ public struct LabelingReportPage: Sendable {
         body.raw(timeline(movie, index: index))
         body.close("figure")
         // The markers for the script, as JSON that cannot close the script element.
-        let markerJSON = movie.markers.map { "[\($0.second),\(Markup.scriptString($0.label))]" }.joined(separator: ",")
+        let markerJSON = movie.markers.map { "[\($0.second),\(Markup.scriptString(Markup.isolate($0.label)))]" }.joined(separator: ",")
         body.raw("<script type=\"application/json\" id=\"markers-\(index)\">{\"lead\":\(Markup.number(leadSeconds, decimals: 3)),\"duration\":\(Markup.number(movie.duration, decimals: 3)),\"markers\":[\(markerJSON)]}</script>")
         writeChanges(&body, movie, index: index)
         writeStretches(&body, movie)
@@ -179,7 +179,7 @@ public struct LabelingReportPage: Sendable {
             let color = color(of: stretch.label)
             let x0 = x(stretch.start), x1 = x(stretch.end)
             canvas.rectangle(x: x0, y: top, width: max(0.5, x1 - x0), height: stripHeight, fill: color.css,
-                             title: "\(Self.clock(stretch.start))–\(Self.clock(stretch.end)) \(stretch.label) (mean confidence \(Markup.number(stretch.meanConfidence, decimals: 2)))",
+                             title: "\(Self.clock(stretch.start))–\(Self.clock(stretch.end)) \(Markup.isolate(stretch.label)) (mean confidence \(Markup.number(stretch.meanConfidence, decimals: 2)))",
                              extra: [("data-start", Markup.number(stretch.start, decimals: 3))])
             if x1 - x0 >= Double(stretch.label.count) * 7 + 8 {
                 canvas.text(stretch.label, x: (x0 + x1) / 2, y: top + stripHeight / 2 + 4, anchor: .middle, className: "tick",
@@ -195,7 +195,7 @@ public struct LabelingReportPage: Sendable {
         canvas.text("time (minutes:seconds) →", x: right, y: 18, anchor: .end, className: "axis-title")
         canvas.line(x1: left, y1: top - 4, x2: left, y2: top + stripHeight + 4, stroke: "#000000", width: 2,
                     extra: [("id", "playhead-\(index)"), ("class", "playhead")])
-        return canvas.svg(label: "Labels over time for \(movie.path)", className: "timeline", id: "timeline-\(index)")
+        return canvas.svg(label: "Labels over time for \(Markup.isolate(movie.path))", className: "timeline", id: "timeline-\(index)")
             .replacingFirst("<svg ", with: "<svg data-movie=\"\(index)\" data-duration=\"\(Markup.number(duration, decimals: 3))\" data-left=\"\(left)\" data-right=\"\(right)\" ")
     }
 
@@ -209,7 +209,7 @@ public struct LabelingReportPage: Sendable {
                                  ("title", "play from \(Self.clock(change.second))")])
             body.open("span", [("class", "frame")])
             if let picture = change.picture {
-                body.void("img", [("src", picture.dataURI), ("alt", "\(change.label) at \(Self.clock(change.second))"),
+                body.void("img", [("src", picture.dataURI), ("alt", "\(Markup.isolate(change.label)) at \(Self.clock(change.second))"),
                                   ("width", "\(picture.width)"), ("height", "\(picture.height)"), ("loading", "lazy")])
             } else {
                 body.element("span", [("class", "missing")], "no picture kept")
@@ -218,7 +218,7 @@ public struct LabelingReportPage: Sendable {
             body.open("span", [("class", "file")])
             body.void("span", [("class", "swatch"), ("style", "background:\(color(of: change.label).css)")])
             body.close("span")
-            body.write(change.label)
+            body.name(change.label)
             body.close("span")
             body.element("span", [("class", "time")], Self.clock(change.second))
             body.close("button")
@@ -244,7 +244,7 @@ public struct LabelingReportPage: Sendable {
         let windowName = "best \(Markup.number(window, decimals: 1)) s window"
         body.table(header: ["label", "mean confidence", windowName, "its mean"],
                    rows: rows.map { row in
-                       [row.isTop ? "\(row.label) (top)" : row.label, Markup.number(row.meanConfidence, decimals: 3),
+                       [row.isTop ? "\(Markup.isolate(row.label)) (top)" : row.label, Markup.number(row.meanConfidence, decimals: 3),
                         row.bestWindow.map { "\(Self.clock($0.start))–\(Self.clock($0.end))" } ?? "–",
                         row.bestWindow.map { Markup.number($0.meanConfidence, decimals: 3) } ?? "–"]
                    },

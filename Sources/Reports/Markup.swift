@@ -27,6 +27,22 @@ public enum Markup {
         return result
     }
 
+    /// `text` as element content: escaped, and, when it holds a bidi embedding, override or isolate character,
+    /// between Unicode isolates (`DisplayText.isolated`), so whatever direction it sets ends with it and cannot
+    /// reorder the markup's text after it. Attribute values use `escape` alone (a `src` must stay exact; a
+    /// tooltip is shown on its own).
+    public static func text(_ text: String) -> String {
+        text.unicodeScalars.contains(where: DisplayText.isBidiControl) ? escape(DisplayText.isolated(text)) : escape(text)
+    }
+
+    /// A name from outside (label, file or path) for a string that puts it beside other text or numbers:
+    /// between Unicode isolates (`DisplayText.isolated`), so its direction, or a right-to-left override in it,
+    /// cannot reorder what follows ("1.00" shown as "00.1"). Then escaped with the rest of the string; in element
+    /// content on its own, `HTMLWriter.name` (`<bdi>`) does the same.
+    public static func isolate(_ name: String) -> String {
+        DisplayText.isolated(name)
+    }
+
     /// `value` with at most `decimals` digits after the point, trailing zeros dropped ("12.5", "3", "-0.25");
     /// non-finite values become "0" so a bad number cannot break a drawing.
     public static func number(_ value: Double, decimals: Int = 2) -> String {
@@ -82,7 +98,7 @@ public struct HTMLWriter: Sendable {
     /// `<tag attributes…>escaped content</tag>`.
     public mutating func element(_ tag: String, _ attributes: [(String, String?)] = [], _ content: String) {
         open(tag, attributes)
-        text += Markup.escape(content)
+        text += Markup.text(content)
         close(tag)
     }
 
@@ -91,9 +107,15 @@ public struct HTMLWriter: Sendable {
         open(tag, attributes)
     }
 
+    /// A name from outside (label, file or path) as element content, escaped and in `<bdi>`: isolated, so its
+    /// direction or a bidi override in it cannot reorder the numbers beside it.
+    public mutating func name(_ name: String) {
+        text += "<bdi>" + Markup.text(name) + "</bdi>"
+    }
+
     /// Escaped text.
     public mutating func write(_ content: String) {
-        text += Markup.escape(content)
+        text += Markup.text(content)
     }
 
     /// Markup that is already safe (SVG from `SVGCanvas`, or fixed markup written in this module).

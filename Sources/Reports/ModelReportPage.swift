@@ -475,15 +475,22 @@ public struct ModelReportPage: Sendable {
         case .mistake:
             body.open("div")
             body.write("true ")
-            body.element("span", [("class", "truth")], image.truth)
+            body.open("span", [("class", "truth")])
+            body.name(image.truth)
+            body.close("span")
             body.close("div")
             body.open("div")
             body.write("predicted ")
-            body.element("span", [("class", "predicted")], image.predicted)
+            body.open("span", [("class", "predicted")])
+            body.name(image.predicted)
+            body.close("span")
             body.write(" (\(String(format: "%.2f", image.confidence)))")
             body.close("div")
         case .correct:
-            body.element("div", [], "\(image.predicted) (\(String(format: "%.2f", image.confidence)))")
+            body.open("div")
+            body.name(image.predicted)
+            body.write(" (\(String(format: "%.2f", image.confidence)))")
+            body.close("div")
         case .file:
             body.element("div", [], image.truth)
         }

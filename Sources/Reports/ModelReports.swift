@@ -28,9 +28,9 @@ public enum ModelReports {
                                     extractor: FeatureExtractor) throws(WorkbenchError) -> String {
         let report = result.report
         let pictures = try PictureMaker(classifier: Classifier(modelFile: result.modelFile, path: modelPath), extractor: extractor)
-        var page = ModelReportPage(title: "Training report: \(ModelReportPage.fileName(modelPath))", subtitle: [
-            "\(report.labels.count) labels: \(report.labels.joined(separator: ", "))",
-            "Model \(modelPath), created \(result.modelFile.creationDate) by Workbench \(result.modelFile.workbenchVersion)",
+        var page = ModelReportPage(title: "Training report: \(Markup.isolate(ModelReportPage.fileName(modelPath)))", subtitle: [
+            "\(report.labels.count) labels: \(report.labels.map(Markup.isolate).joined(separator: ", "))",
+            "Model \(Markup.isolate(modelPath)), created \(result.modelFile.creationDate) by Workbench \(result.modelFile.workbenchVersion)",
         ])
         page.accuracy = accuracyRows(report)
         page.warnings = warnings(report.warnings, datasetWarnings: result.datasetWarnings, pictures: pictures)
@@ -60,9 +60,9 @@ public enum ModelReports {
     public static func evaluationPage(_ result: EvaluationResult, folder: String, classifier: Classifier,
                                       extractor: FeatureExtractor) throws(WorkbenchError) -> String {
         let evaluation = result.evaluation
-        var page = ModelReportPage(title: "Evaluation: \(ModelReportPage.fileName(classifier.path)) on \(ModelReportPage.fileName(folder))",
-                                   subtitle: ["Model \(classifier.path) (created \(classifier.modelFile.creationDate)), \(result.labels.count) labels: \(result.labels.joined(separator: ", "))",
-                                              "Images from \(folder)"])
+        var page = ModelReportPage(title: "Evaluation: \(Markup.isolate(ModelReportPage.fileName(classifier.path))) on \(Markup.isolate(ModelReportPage.fileName(folder)))",
+                                   subtitle: ["Model \(Markup.isolate(classifier.path)) (created \(classifier.modelFile.creationDate)), \(result.labels.count) labels: \(result.labels.map(Markup.isolate).joined(separator: ", "))",
+                                              "Images from \(Markup.isolate(folder))"])
         page.accuracy = [.init(split: "evaluated images", accuracy: evaluation.count > 0 ? evaluation.accuracy : nil,
                                interval: evaluation.count > 0 ? range(WilsonInterval.interval(proportion: evaluation.accuracy, count: evaluation.count)) : nil,
                                count: evaluation.count, note: folder)]

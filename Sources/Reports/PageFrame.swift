@@ -27,7 +27,7 @@ enum PageFrame {
         html += "<meta name=\"generator\" content=\"Workbench\">\n"
         // Without an icon, browsers ask the page's origin for /favicon.ico.
         html += "<link rel=\"icon\" href=\"data:,\">\n"
-        html += "<title>\(Markup.escape(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n"
+        html += "<title>\(Markup.text(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n"
         html += body
         if let script { html += "\n<script>\n\(script)</script>\n" }
         html += "\n</body>\n</html>\n"

@@ -32,7 +32,7 @@ public struct SVGCanvas: Sendable {
                                       ("height", Self.n(max(0, height))), ("fill", fill), ("stroke", stroke),
                                       ("fill-opacity", opacity.map { Self.n($0) })] + extra)
         if let title {
-            body += "<rect\(common)><title>\(Markup.escape(title))</title></rect>"
+            body += "<rect\(common)><title>\(Markup.text(title))</title></rect>"
         } else {
             body += "<rect\(common)/>"
         }
@@ -55,7 +55,7 @@ public struct SVGCanvas: Sendable {
     public mutating func circle(x: Double, y: Double, radius: Double, fill: String, stroke: String? = nil, title: String? = nil) {
         let common = Self.attributes([("cx", Self.n(x)), ("cy", Self.n(y)), ("r", Self.n(radius)), ("fill", fill), ("stroke", stroke)])
         if let title {
-            body += "<circle\(common)><title>\(Markup.escape(title))</title></circle>"
+            body += "<circle\(common)><title>\(Markup.text(title))</title></circle>"
         } else {
             body += "<circle\(common)/>"
         }
@@ -65,7 +65,7 @@ public struct SVGCanvas: Sendable {
     public mutating func text(_ content: String, x: Double, y: Double, anchor: Anchor = .start, className: String? = nil,
                               fill: String? = nil, rotated: Bool = false, bold: Bool = false) {
         let transform = rotated ? "rotate(-90 \(Self.n(x)) \(Self.n(y)))" : nil
-        body += "<text\(Self.attributes([("x", Self.n(x)), ("y", Self.n(y)), ("text-anchor", anchor.rawValue), ("class", className), ("fill", fill), ("font-weight", bold ? "bold" : nil), ("transform", transform)]))>\(Markup.escape(content))</text>"
+        body += "<text\(Self.attributes([("x", Self.n(x)), ("y", Self.n(y)), ("text-anchor", anchor.rawValue), ("class", className), ("fill", fill), ("font-weight", bold ? "bold" : nil), ("transform", transform)]))>\(Markup.text(content))</text>"
     }
 
     /// Starts a group (`<g>`) with the given attributes; close it with `endGroup`.
@@ -81,6 +81,6 @@ public struct SVGCanvas: Sendable {
     /// The `<svg>` element. `label` is read by screen readers (`role="img"`, `aria-label`).
     public func svg(label: String, className: String = "chart", id: String? = nil) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\"\(Self.attributes([("class", className), ("id", id), ("viewBox", "0 0 \(Self.n(width)) \(Self.n(height))"), ("width", Self.n(width)), ("height", Self.n(height)), ("role", "img"), ("aria-label", label)]))>"
-            + "<title>\(Markup.escape(label))</title>\(body)</svg>"
+            + "<title>\(Markup.text(label))</title>\(body)</svg>"
     }
 }

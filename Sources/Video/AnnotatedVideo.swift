@@ -1,4 +1,5 @@
 import ExternalProcesses
+import FileFormats
 import Foundation
 
 /// A review copy of a movie with its labels burned in: at each sampled frame, the label the player will show and
@@ -84,8 +85,10 @@ public enum AnnotatedVideo {
     /// The `sendcmd` script: at each caption's time, `drawtext reinit text=…`.
     ///
     /// Two layers of quoting apply, inner first: drawtext's option string (`\` escapes; `'` and `:` are special)
-    /// and sendcmd's argument token (`\` escapes; quotes, `,`, `;`, brackets and spaces are special).
-    static func commands(_ captions: [Caption]) -> String {
+    /// and sendcmd's argument token (`\` escapes; quotes, `,`, `;`, brackets and whitespace are special). Before
+    /// both, a caption is made one drawable line: line breaks, tabs and other blank control characters become
+    /// spaces (sendcmd splits on a tab) and every other control character U+FFFD, so any label renders.
+    public static func commands(_ captions: [Caption]) -> String {
         func escaped(_ text: String, _ special: Set<Character>) -> String {
             var result = ""
             for character in text {
@@ -95,9 +98,29 @@ public enum AnnotatedVideo {
             return result
         }
         return captions.map { caption in
-            let flat = caption.text.map { $0.isNewline ? " " : $0 }
-            let option = "text=" + escaped(String(flat), ["'", ":"])
+            let option = "text=" + escaped(drawable(caption.text), ["'", ":"])
             return String(format: "%.3f", max(0, caption.second)) + " drawtext reinit " + escaped(option, ["'", ",", ";", "[", "]", " "]) + ";\n"
         }.joined()
+    }
+
+    /// `text` as one line drawtext can show: see `commands`.
+    static func drawable(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if character.isNewline {
+                result.append(" ")
+                continue
+            }
+            for scalar in character.unicodeScalars {
+                if scalar.properties.isWhitespace && DisplayText.isControl(scalar) {
+                    result.append(" ")
+                } else if DisplayText.isControl(scalar) {
+                    result.append("\u{FFFD}")
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 }

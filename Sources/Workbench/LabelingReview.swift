@@ -118,11 +118,11 @@ public final class LabelingReview {
         let used = Set(movies.flatMap { $0.stretches.map(\.label) })
         let fallback = !labels.contains(policy.fallbackLabel) && used.contains(policy.fallbackLabel) ? policy.fallbackLabel : nil
         var description = policy.changesOnly ? "A marker where the label changes" : "A marker every second"
-        if policy.minimumConfidence > 0 { description += ", '\(policy.fallbackLabel)' below confidence \(Markup.number(Double(policy.minimumConfidence), decimals: 2))" }
+        if policy.minimumConfidence > 0 { description += ", '\(Markup.isolate(policy.fallbackLabel))' below confidence \(Markup.number(Double(policy.minimumConfidence), decimals: 2))" }
         if policy.smoothing > 1 { description += ", smoothed over \(policy.smoothing) s" }
         let page = LabelingReportPage(
-            title: "Labels: \(ModelReportPage.fileName(modelPath))",
-            subtitle: ["Model \(modelPath), \(movies.count) movie\(movies.count == 1 ? "" : "s"), one frame every \(Markup.number(every, decimals: 3)) s",
+            title: "Labels: \(Markup.isolate(ModelReportPage.fileName(modelPath)))",
+            subtitle: ["Model \(Markup.isolate(modelPath)), \(movies.count) movie\(movies.count == 1 ? "" : "s"), one frame every \(Markup.number(every, decimals: 3)) s",
                        description + "."],
             labels: labels + [fallback].compactMap { $0 }, fallbackLabel: fallback,
             movies: movies.map { movie in pageMovie(movie, pageFolder: pageFolder) })
@@ -232,7 +232,7 @@ public final class LabelingReview {
             let frameLabels = policy.frameLabels(movie.result.frames)
             let captions = zip(movie.result.frames, frameLabels).map { frame, label in
                 let probability = labels.firstIndex(of: label).map { frame.probabilities[$0] } ?? frame.confidence
-                return AnnotatedVideo.Caption(second: frame.second, text: "\(label)  \(Int((Double(probability) * 100).rounded())) %")
+                return AnnotatedVideo.Caption(second: frame.second, text: "\(DisplayText.isolated(label))  \(Int((Double(probability) * 100).rounded())) %")
             }
             do {
                 try AnnotatedVideo.render(video: movie.result.path, captions: captions, to: path)

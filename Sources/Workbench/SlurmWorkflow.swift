@@ -83,12 +83,15 @@ public enum SlurmWorkflow {
         try requireTasks(request.tasks, atMost: runMovies.count, of: "movies")
         let absolute = ShardedLabeling.absolutePath
         let (modelPath, resultsPath, movieDataPath) = (absolute(model), absolute(results), absolute(movieData))
+        let folder = absolute(request.jobFolder)
+        let binary = try executable(request)
+        try checkScriptValues([(modelPath, "model path"), (resultsPath, "results folder"), (movieDataPath, "MovieData file"),
+                               (folder, "job folder"), (binary, "workbench binary")]
+                              + runMovies.map { ($0.path, "movie path") })
         if FileManager.default.fileExists(atPath: movieDataPath) {
             // A broken player file fails now, not after the whole array has run.
             try ShardedLabeling.checkMovieData(movieDataPath)
         }
-        let folder = absolute(request.jobFolder)
-        let binary = try executable(request)
         let resources = try resources(request)
         let array = try script(SlurmJob(
             name: "workbench-label", arrayTasks: request.tasks, resources: resources,
@@ -130,6 +133,9 @@ public enum SlurmWorkflow {
         let folder = absolute(request.jobFolder)
         let binary = try executable(request)
         let cache = absolute(cacheFolder ?? FeatureCache.defaultFolder(environment: ProcessInfo.processInfo.environment))
+        try checkScriptValues([(cache, "feature cache folder (WORKBENCH_CACHE)"), (absolute(backbone), "backbone path"),
+                               (folder, "job folder"), (binary, "workbench binary")]
+                              + inputs.map { (absolute($0), "input path") })
         let array = try script(SlurmJob(
             name: "workbench-features", arrayTasks: request.tasks, resources: try resources(request),
             logFile: folder + "/logs/features-%A_%a.log", environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: cache)],
@@ -185,6 +191,17 @@ public enum SlurmWorkflow {
         guard tasks >= 1 else { throw WorkbenchError("a job needs at least 1 task") }
         guard tasks <= count else {
             throw WorkbenchError("\(tasks) tasks are more than the \(count) \(things): some tasks would have nothing to do")
+        }
+    }
+
+    /// Refuses a path or value with a control character before it reaches a script, naming what it is.
+    private static func checkScriptValues(_ values: [(String, String)]) throws(WorkbenchError) {
+        for (value, what) in values {
+            do {
+                try SlurmJob.checkScriptValue(value, what: what)
+            } catch {
+                throw WorkbenchError(path: error.path, reason: error.reason)
+            }
         }
     }
 

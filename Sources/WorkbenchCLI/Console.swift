@@ -7,6 +7,10 @@ import Workbench
 /// Results go through one checked writer (`OutputFile`), so a full disk or a closed pipe on stdout is an error
 /// with one line and exit status 1, never a crash or a silent loss; `SIGPIPE` is ignored (see `WorkbenchCommand`)
 /// so a closed pipe is an `EPIPE` error that can be reported.
+///
+/// Text from outside (label folders, file names, paths) reaches the terminal only through `output` and `warn`,
+/// which write every control and bidi character in it as `\u001B` etc. (`DisplayText.terminal`), keeping only
+/// line feeds and tabs: a name cannot clear the screen, retitle the window or reorder the numbers beside it.
 enum Console {
     /// Standard output. The CLI writes results from one thread only (deliveries come in order on the caller).
     nonisolated(unsafe) static let standardOutput = OutputFile.standardOutput()
@@ -18,7 +22,7 @@ enum Console {
     @discardableResult
     static func output(_ text: String) -> Bool {
         do {
-            try standardOutput.write(text)
+            try standardOutput.write(DisplayText.terminal(text, keepingLayout: true))
             return true
         } catch {
             return false
@@ -38,10 +42,10 @@ enum Console {
         // by the writer and reported at the end.
         try? standardOutput.flush()
         fflush(nil)  // the C library's streams too (nil: all of them), which anything using `print` fills
-        writeToStandardError(line + "\n")
+        writeToStandardError(DisplayText.terminal(line, keepingLayout: true) + "\n")
     }
 
-    /// Writes raw text to stderr, ignoring failures: there is nowhere left to report them.
+    /// Writes text to stderr as it is (the progress bar's own escapes), ignoring failures: there is nowhere left to report them.
     static func writeToStandardError(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -68,7 +72,7 @@ enum Console {
             status = ExitCode(1)
         }
         if let failure = finishStandardOutput() {
-            if !reportedOutputFailure { writeToStandardError("workbench: \(failure)\n") }
+            if !reportedOutputFailure { writeToStandardError(DisplayText.terminal("workbench: \(failure)") + "\n") }
             reportedOutputFailure = true
             throw ExitCode(1)
         }

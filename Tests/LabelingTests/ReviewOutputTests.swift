@@ -38,8 +38,9 @@ final class ReviewOutputTests: XCTestCase {
         XCTAssertEqual(cues.map(\.start), [0, 2.5])
         XCTAssertEqual(cues.map(\.end), [2.5, 3723.457])
         XCTAssertEqual(cues.map(\.identifier), ["1", "2"])
-        XCTAssertEqual(cues[0].text, "cat (81 %)")
-        XCTAssertEqual(cues[1].text, "&lt;b&gt;fish &amp; chips&lt;/b&gt; --&gt; x (50 %)")
+        // Labels between Unicode isolates (FSI … PDI), so a right-to-left name cannot reorder the percentage.
+        XCTAssertEqual(cues[0].text, "\u{2068}cat\u{2069} (81 %)")
+        XCTAssertEqual(cues[1].text, "\u{2068}&lt;b&gt;fish &amp; chips&lt;/b&gt; --&gt; x\u{2069} (50 %)")
         XCTAssertEqual(WebVTT.timestamp(3723.4567), "01:02:03.457")
         XCTAssertEqual(WebVTT.timestamp(0), "00:00:00.000")
         XCTAssertEqual(WebVTT.timestamp(360_000), "100:00:00.000")

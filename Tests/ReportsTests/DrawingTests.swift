@@ -26,11 +26,14 @@ final class DrawingTests: XCTestCase {
         // The four cells come first among the rectangles, row by row: shares 0.75, 0.25, 0, 1.
         let cells = elements("rect", in: svg).prefix(4)
         XCTAssertEqual(cells.map { $0["fill"] }, [0.75, 0.25, 0, 1].map { ColorScale.viridis($0).css })
-        for (count, tooltip) in zip([3, 1, 0, 4], ["true cat, predicted cat: 3 images (75 % of cat)",
-                                                   "true cat, predicted dog &amp; &lt;wolf&gt;: 1 image (25 % of cat)",
-                                                   "true dog &amp; &lt;wolf&gt;, predicted cat: 0 images (0 % of dog &amp; &lt;wolf&gt;)",
-                                                   "true dog &amp; &lt;wolf&gt;, predicted dog &amp; &lt;wolf&gt;: 4 images (100 % of dog &amp; &lt;wolf&gt;)"]) {
-            XCTAssertTrue(svg.contains("<title>\(tooltip)</title>"), tooltip)
+        // Each label between Unicode isolates (FSI … PDI), so a right-to-left name cannot reorder the counts.
+        let cat = "\u{2068}cat\u{2069}", dog = "\u{2068}dog &amp; &lt;wolf&gt;\u{2069}"
+        for (count, tooltip) in zip([3, 1, 0, 4], ["true \(cat), predicted \(cat): 3 images (75 % of \(cat))",
+                                                   "true \(cat), predicted \(dog): 1 image (25 % of \(cat))",
+                                                   "true \(dog), predicted \(cat): 0 images (0 % of \(dog))",
+                                                   "true \(dog), predicted \(dog): 4 images (100 % of \(dog))"]) {
+            // Markup.text isolates the whole tooltip too, since it holds isolates of its own.
+            XCTAssertTrue(svg.contains("<title>\u{2068}\(tooltip)\u{2069}</title>"), tooltip)
             XCTAssertTrue(svg.contains(">\(count)</text>"))
         }
     }

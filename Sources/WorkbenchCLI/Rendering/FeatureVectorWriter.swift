@@ -2,7 +2,8 @@ import Workbench
 
 /// Where `features` writes its vectors, one line per image: text (`path<TAB>numbers`) or JSON Lines
 /// (`{"path", "features"}`), to stdout or to `-o FILE`, which is written atomically (a failed run leaves no partial
-/// file) or, for a device or pipe, written through.
+/// file) or, for a device or pipe, written through. A path's control characters are written escaped in text lines
+/// (`DisplayText.terminal`), as everywhere on the terminal, so a line is always one image.
 final class FeatureVectorWriter {
     private let sink: OutputFile
     private let json: Bool
@@ -21,7 +22,7 @@ final class FeatureVectorWriter {
         guard failure == nil else { return false }
         do {
             try sink.write(json ? JSONLines.line(Line(path: path, features: features))
-                                : "\(path)\t\(features.map { "\($0)" }.joined(separator: " "))\n")
+                                : "\(DisplayText.terminal(path))\t\(features.map { "\($0)" }.joined(separator: " "))\n")
             return true
         } catch {
             failure = error

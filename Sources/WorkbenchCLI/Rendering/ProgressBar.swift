@@ -1,4 +1,5 @@
 import Foundation
+import Workbench
 
 /// A progress bar on stderr, redrawn at most ten times a second, shown only when stderr is a terminal.
 final class ProgressBar {
@@ -10,7 +11,7 @@ final class ProgressBar {
 
     init(total: Int, label: String) {
         self.total = total
-        self.label = label
+        self.label = DisplayText.terminal(label)  // a movie's name: written raw below, so escaped here
     }
 
     /// Seconds since the bar was created.
