@@ -2,7 +2,7 @@
 // name holds), decoded as the folder listing would give them. Each name's frame number must be nil or a run of
 // ASCII digits without leading zeros that occurs in the name, and its value (which sets the frame's time) must be
 // the digits' value up to the largest frame number and nil above it. Anything else is a finding.
-@testable import Labeling
+@testable import Video
 
 /// The value of a digit string when it fits in 64 bits.
 private func value(_ digits: String) -> UInt64? { UInt64(digits) }

@@ -4,10 +4,11 @@
 #   scripts/check/fuzz.sh [SECONDS] [HARNESS ...]   e.g. scripts/check/fuzz.sh 600, scripts/check/fuzz.sh 60 movie_data
 #
 # Harnesses: png_shim, jpeg_shim (C, clang -fsanitize=fuzzer,address,undefined), model_file, movie_data,
-# frame_number (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux, and Swift's
-# own overflow and bounds checks trap, which libFuzzer reports as a crash). Everything builds into .build-fuzz/
-# and is rebuilt only when a source or a flag changed. Each run reads the seeds in Tests/Fuzz/corpus/<harness>/
-# and grows a working corpus in .build-fuzz/corpus/<harness>/, so later runs start where earlier ones stopped.
+# frame_number, result_folder (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
+# and Swift's own overflow and bounds checks trap, which libFuzzer reports as a crash). Everything builds into
+# .build-fuzz/ and is rebuilt only when a source or a flag changed. Each run reads the seeds in
+# Tests/Fuzz/corpus/<harness>/ and grows a working corpus in .build-fuzz/corpus/<harness>/, so later runs start
+# where earlier ones stopped.
 #
 # Prints, per harness, executions per second and libFuzzer's final coverage (cov: edges, ft: features). Exits
 # non-zero on any finding (crash, sanitizer report, leak, timeout over 10 s, more than 2 GB of memory); the input
@@ -19,7 +20,7 @@ root=$(pwd)
 seconds=${1:-30}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
 shift || true
-all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number)
+all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number result_folder)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all_harnesses[@]}")
 for harness in "${harnesses[@]}"; do
@@ -91,11 +92,12 @@ done
 swift_flags=(-parse-as-library -O -gline-tables-only -sanitize=fuzzer,address -enable-testing
     -I "$build/modules" -I Sources/CBLAS -I Sources/CPNG -I "$build/include/CPNGShim" -I "$build/include/CJPEGShim"
     -Xcc "${blas_cflags[0]}" -Xcc "${png_cflags[0]}" -Xcc -ISources/CPNGShim/include -Xcc -ISources/CJPEGShim/include)
-# module NAME: compiles Sources/NAME/*.swift into .build-fuzz/objects/NAME.o and .build-fuzz/modules/NAME.swiftmodule.
+# module NAME [DEPENDENCY...]: compiles Sources/NAME/*.swift (only the files in $SOURCES when it is set) into
+# .build-fuzz/objects/NAME.o and .build-fuzz/modules/NAME.swiftmodule.
 module() {
     local name=$1 sources
     shift
-    sources=$(ls Sources/"$name"/*.swift | tr '\n' ' ')
+    sources=$(echo ${SOURCES:-$(ls Sources/"$name"/*.swift)} | tr '\n' ' ')
     # A module's stamp includes its dependencies' objects, so a change below rebuilds everything above it.
     local dependencies=""
     for dependency in "$@"; do dependencies+=" $build/objects/$dependency.o"; done
@@ -116,17 +118,30 @@ harness() {
         -lpng16 -ljpeg -o "$build/bin/$name"
 }
 # ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too.
-if needs model_file || needs movie_data || needs frame_number; then module FileFormats; module ImageCodecs FileFormats; fi
+if needs model_file || needs movie_data || needs frame_number || needs result_folder; then module FileFormats; module ImageCodecs FileFormats; fi
 if needs model_file; then
     module ModelFiles FileFormats ImageCodecs
     harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ImageCodecs ModelFiles
 fi
-if needs movie_data || needs frame_number; then
-    module TensorCore
-    module Datasets FileFormats
-    module Labeling FileFormats TensorCore ImageCodecs Datasets
-    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling
-    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets Labeling
+# Datasets hashes with swift-crypto, a SwiftPM package swiftc alone cannot build, and Video and Labeling import
+# Datasets; so each module a harness needs from them is compiled from just the files it reaches (each module in one
+# form only: no harness needs another part of it).
+if needs frame_number; then
+    SOURCES="Sources/Datasets/DatasetError.swift Sources/Datasets/DatasetLayout.swift Sources/Datasets/FolderWalk.swift
+        Sources/Datasets/ImageFileCheck.swift Sources/Datasets/ImageFolder.swift Sources/Datasets/NaturalOrder.swift" \
+        module Datasets FileFormats ImageCodecs
+    module ExternalProcesses FileFormats
+    SOURCES="Sources/Video/FrameFolder.swift Sources/Video/Frame.swift Sources/Video/VideoError.swift
+        Sources/Video/SamplingLimits.swift Sources/Video/VideoProbe.swift Sources/Video/ExternalTools.swift" \
+        module Video FileFormats ImageCodecs Datasets ExternalProcesses
+    harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats ImageCodecs Datasets ExternalProcesses Video
+fi
+# The file readers of Labeling import FileFormats alone.
+if needs movie_data || needs result_folder; then
+    labeling_readers="Sources/Labeling/LabelingError.swift Sources/Labeling/MovieData.swift Sources/Labeling/MovieResultFolder.swift"
+    SOURCES=$labeling_readers module Labeling FileFormats
+    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats ImageCodecs Labeling
+    needs result_folder && harness result_folder Tests/Fuzz/ResultFolderFuzz.swift FileFormats ImageCodecs Labeling
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 
