@@ -6,12 +6,23 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// How many parts the inputs are split into.
     public let count: Int
 
+    /// The most parts a job's inputs can be split into. Shards take no memory (the split keeps one entry per input,
+    /// not per shard), so the bound is not for the machine's sake: it is far above any array a cluster runs
+    /// (Slurm's `MaxArraySize` defaults to 1,001 and is capped at 4,000,001; a Kubernetes Indexed Job allows
+    /// 100,000 completions) and a million tasks over one input list is already a mistake, while a count with a
+    /// stray digit or a pasted 64-bit number is caught with a line instead of being obeyed.
+    public static let maximumCount = 1_000_000
+
     /// The whole input as one part.
     public static let whole = Shard(validIndex: 0, count: 1)
 
-    /// Makes a shard; `index` must be in `0..<count`.
+    /// Makes a shard; `count` must be in `1...maximumCount` and `index` in `0..<count`. A count above the number of
+    /// inputs is allowed (the shards past them are empty), so an array of fixed size fits any input list.
     public init(index: Int, count: Int) throws(ClusterJobError) {
         guard count >= 1 else { throw ClusterJobError(reason: "a shard count must be at least 1, not \(count)") }
+        guard count <= Self.maximumCount else {
+            throw ClusterJobError(reason: Self.tooManyShards("\(count)"))
+        }
         guard (0..<count).contains(index) else {
             throw ClusterJobError(reason: "shard \(index)/\(count) does not exist: shards of \(count) are 0/\(count) to \(count - 1)/\(count)")
         }
@@ -27,10 +38,18 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Parses `I/N` (`0/4` … `3/4`).
     public init(parsing text: String) throws(ClusterJobError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, Self.isDigits(parts[1]), Self.number(parts[1]) == nil {
+            throw ClusterJobError(reason: Self.tooManyShards(String(parts[1])))
+        }
         guard parts.count == 2, let index = Self.number(parts[0]), let count = Self.number(parts[1]) else {
             throw ClusterJobError(reason: "shard '\(text)' is not I/N, e.g. 0/4 for the first of four parts (I counts from 0)")
         }
         try self.init(index: index, count: count)
+    }
+
+    /// The refusal of a count above `maximumCount`, given as text so a number too long for `Int` reads the same.
+    static func tooManyShards(_ count: String) -> String {
+        "a shard count must be at most \(maximumCount) (more tasks than any cluster array runs), not \(count)"
     }
 
     /// "I/N".
@@ -38,8 +57,12 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// Plain decimal digits only: no sign, no spaces, nothing `Int("…")` would also accept.
     static func number<Text: StringProtocol>(_ text: Text) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard isDigits(text) else { return nil }
         return Int(text)
+    }
+
+    private static func isDigits<Text: StringProtocol>(_ text: Text) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
 }
 
@@ -101,10 +124,17 @@ extension Shard {
         }
         let id = try value("SLURM_ARRAY_TASK_ID"), count = try value("SLURM_ARRAY_TASK_COUNT")
         let minimum = environment["SLURM_ARRAY_TASK_MIN"] == nil ? 0 : try value("SLURM_ARRAY_TASK_MIN")
-        let maximum = environment["SLURM_ARRAY_TASK_MAX"] == nil ? minimum + count - 1 : try value("SLURM_ARRAY_TASK_MAX")
+        guard count <= maximumCount else { throw ClusterJobError(reason: tooManyShards("\(count)")) }
+        // Every value is a non-negative Int, so a difference cannot overflow; this sum can.
+        var maximum = minimum.addingReportingOverflow(max(count - 1, 0))
+        if environment["SLURM_ARRAY_TASK_MAX"] != nil {
+            maximum = (try value("SLURM_ARRAY_TASK_MAX"), false)
+        } else if maximum.overflow {
+            throw ClusterJobError(reason: "SLURM_ARRAY_TASK_MIN is '\(minimum)', too large for an array task id")
+        }
         let step = environment["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try value("SLURM_ARRAY_TASK_STEP")
-        guard step == 1, maximum - minimum + 1 == count else {
-            throw ClusterJobError(reason: "array tasks \(minimum)-\(maximum) step \(step) are not \(count) consecutive ids: give the shard as I/N")
+        guard step == 1, maximum.partialValue >= minimum, maximum.partialValue - minimum == count - 1 else {
+            throw ClusterJobError(reason: "array tasks \(minimum)-\(maximum.partialValue) step \(step) are not \(count) consecutive ids: give the shard as I/N")
         }
         return try Shard(index: id - minimum, count: count)
     }

@@ -18,4 +18,7 @@ public enum LabelingFailure: Sendable, Equatable {
     case resultsMismatch
     /// Movies of a run have no result yet.
     case resultsMissing
+    /// Inside a results folder, a symbolic link, FIFO, device or other entry that is not what belongs there: never
+    /// followed, opened or replaced.
+    case refusedFile
 }

@@ -32,21 +32,23 @@ public enum ShardedLabeling {
     }
 
     /// Creates the results folder with its manifest, or checks that it belongs to this run: these movies, this
-    /// model (by content) and these settings.
-    public static func prepare(results: String, movies: [Movie], modelPath: String, settings: LabelSettings) throws(WorkbenchError) {
+    /// model (by content) and these settings. Returns the run's origin, which every result file records.
+    @discardableResult
+    public static func prepare(results: String, movies: [Movie], modelPath: String,
+                               settings: LabelSettings) throws(WorkbenchError) -> MovieResultFolder.Origin {
         let model: ContentHash
         do {
             model = try ContentHash.ofFile(path: modelPath)
         } catch {
             throw WorkbenchError(error)
         }
-        let manifest = MovieResultFolder.Manifest(
-            settings: "model \(absolutePath(modelPath)) sha256 \(model.hex), \(settings.summary)", movies: movies)
+        let origin = MovieResultFolder.Origin(modelPath: absolutePath(modelPath), modelSHA256: model.hex, settings: settings.summary)
         do {
-            try MovieResultFolder(path: absolutePath(results)).prepare(manifest)
+            try MovieResultFolder(path: absolutePath(results)).prepare(.init(origin: origin, movies: movies))
         } catch {
             throw WorkbenchError(error)
         }
+        return origin
     }
 
     /// What happens to each movie of a shard, for the command to report.
@@ -85,26 +87,33 @@ public enum ShardedLabeling {
     ) throws(WorkbenchError) -> ShardOutcome {
         let movies = try movies(paths)
         try WritableOutput.checkConflicts(inputs: paths + [classifier.path], outputs: [results])
-        try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
+        let origin = try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
         let folder = MovieResultFolder(path: absolutePath(results))
         let policy = try settings.markerPolicy(for: classifier)
         let mine = Set(InputSharding.movies(movies.map(\.path), shard: shard))
         var outcome = ShardOutcome(movies: mine.count, labeled: 0, alreadyDone: 0, failed: 0)
         for movie in movies where mine.contains(movie.path) {
-            if folder.hasResult(for: movie) {
-                outcome.alreadyDone += 1
-                events(.alreadyDone(movie))
-                continue
-            }
-            events(.started(movie))
             do throws(WorkbenchError) {
+                // A link or FIFO in the result's place fails this movie, before any labeling.
+                let done: Bool
+                do {
+                    done = try folder.hasResult(for: movie, origin: origin)
+                } catch {
+                    throw WorkbenchError(error)
+                }
+                if done {
+                    outcome.alreadyDone += 1
+                    events(.alreadyDone(movie))
+                    continue
+                }
+                events(.started(movie))
                 let result = try LabelingWorkflow.label(movie: movie.path, classifier: classifier, extractor: extractor,
                                                         sampling: settings.sampling,
                                                         progress: { events(.progress(done: $0, expected: $1)) })
                 for skipped in result.skippedFrames { events(.skippedFrame(movie, reason: "\(skipped.error)")) }
                 let markers = policy.markerObject(result.frames)
                 do {
-                    try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count))
+                    try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count, origin: origin))
                 } catch {
                     throw WorkbenchError(error)
                 }
@@ -128,7 +137,8 @@ public enum ShardedLabeling {
 
     /// Folds every result of the run in `results` into the player file `movieData`, in the run's movie order, in one
     /// write under the file's lock: the file is then what one `label --movie-data` per movie, in that order, would
-    /// have made. Refuses, naming them, when movies have no result yet; the player file is then untouched.
+    /// have made. Refuses, naming them, when movies have no result yet, and naming it and what differs when a
+    /// result was made by another model or other settings than the run's; the player file is then untouched.
     public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeOutcome {
         try WritableOutput.checkConflicts(inputs: [results], outputs: [movieData])
         let collected: [MovieResultFolder.Result]

@@ -53,6 +53,55 @@ final class ShardAssignmentTests: XCTestCase {
         }
     }
 
+    func testHeapAgreesWithTheReferenceWhenShardsOutnumberInputsOrWeighNothing() {
+        for seed in 0..<30 as Range<UInt64> {
+            var files = inputs(Int(seed % 12), seed: seed + 1000, distinctWeights: 4)
+            // Weightless inputs (empty files) make shards of load 0 that are already used compete with empty ones.
+            for index in files.indices where index % 3 == Int(seed % 3) { files[index].weight = 0 }
+            for shardCount in [1, 2, 5, 11, 12, 13, 40] {
+                XCTAssertEqual(ShardAssignment.shards(of: files, count: shardCount),
+                               ShardAssignment.referenceShards(of: files, count: shardCount), "seed \(seed), \(shardCount) shards")
+            }
+        }
+    }
+
+    func testMoreShardsThanInputsGivesOneInputEachThenEmptyShards() throws {
+        let files = ["c", "a", "b"].map { WeightedInput(path: $0, weight: 5) }
+        XCTAssertEqual(ShardAssignment.shards(of: files, count: Shard.maximumCount), [2, 0, 1])
+        XCTAssertEqual(ShardAssignment.positions(in: try Shard(index: 0, count: 4), of: files), [1])
+        XCTAssertEqual(ShardAssignment.positions(in: try Shard(index: 3, count: 4), of: files), [], "an empty shard")
+        XCTAssertEqual(ShardAssignment.positions(in: try Shard(index: 999_999, count: Shard.maximumCount), of: files), [])
+    }
+
+    /// The split keeps nothing per shard: a million shards cost what 200 do. The reference, which keeps a load per
+    /// shard, touches 8 MB here (and would ask for 64 EB at Int.max, the crash this replaced).
+    func testMemoryDoesNotGrowWithTheShardCount() throws {
+        let files = inputs(200, seed: 3)
+        XCTAssertEqual(ShardAssignment.shards(of: files, count: Shard.maximumCount), ShardAssignment.shards(of: files, count: 200))
+        XCTAssertEqual(ShardAssignment.shards(of: files, count: Int.max), ShardAssignment.shards(of: files, count: 200))
+        let growth = try peakResidentGrowth { _ = ShardAssignment.shards(of: files, count: Shard.maximumCount) }
+        XCTAssertLessThan(growth, 2 << 20, "peak resident memory grew by \(growth) bytes for a million shards")
+        let few = Array(files.prefix(3))
+        let reference = try peakResidentGrowth { _ = ShardAssignment.referenceShards(of: few, count: Shard.maximumCount) }
+        XCTAssertGreaterThan(reference, 6 << 20, "the measure sees a per-shard array")
+    }
+
+    /// How far the process's peak resident memory (`VmHWM`) rose during `work`, after resetting the peak to the
+    /// current size (`/proc/self/clear_refs`, value 5).
+    private func peakResidentGrowth(_ work: () -> Void) throws -> Int {
+        func kilobytes(_ field: String) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+            return try XCTUnwrap(Int(line.split(separator: " ").dropFirst().first ?? ""))
+        }
+        guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil else {
+            throw XCTSkip("cannot reset the peak resident size here")
+        }
+        let before = try kilobytes("VmRSS")
+        work()
+        return (try kilobytes("VmHWM") - before) * 1024
+    }
+
     func testShardsDifferByAtMostTheHeaviestInput() {
         for seed in 0..<20 as Range<UInt64> {
             let files = inputs(300 + Int(seed), seed: seed)

@@ -23,6 +23,30 @@ final class ShardTests: XCTestCase {
         }
     }
 
+    func testCountsAboveTheMaximumAreRefusedWithALine() throws {
+        XCTAssertEqual(try Shard(parsing: "999999/1000000"), try Shard(index: 999_999, count: Shard.maximumCount))
+        let refusal = "a shard count must be at most 1000000 (more tasks than any cluster array runs), not "
+        for count in ["1000001", "9223372036854775807", "99999999999999999999999"] {
+            XCTAssertThrowsError(try Shard(parsing: "0/\(count)"), count) { error in
+                XCTAssertEqual("\(error)", refusal + count)
+            }
+        }
+        let kubernetes = ["JOB_COMPLETION_INDEX": "0", "WORKBENCH_SHARD_COUNT": "9223372036854775807"]
+        XCTAssertThrowsError(try Shard.resolve(option: nil, environment: kubernetes)) { error in
+            XCTAssertEqual("\(error)", refusal + "9223372036854775807")
+        }
+        let slurm = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "9223372036854775807"]
+        XCTAssertThrowsError(try Shard.resolve(option: nil, environment: slurm)) { error in
+            XCTAssertEqual("\(error)", refusal + "9223372036854775807")
+        }
+        // A first id near Int.max would overflow the last one: refused, not a trap.
+        let late = ["SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "2",
+                    "SLURM_ARRAY_TASK_MIN": "9223372036854775807"]
+        XCTAssertThrowsError(try Shard.resolve(option: nil, environment: late)) { error in
+            XCTAssertEqual("\(error)", "SLURM_ARRAY_TASK_MIN is '9223372036854775807', too large for an array task id")
+        }
+    }
+
     func testOptionWinsOverTheEnvironment() throws {
         let environment = ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"]
         let resolved = try XCTUnwrap(Shard.resolve(option: "2/3", environment: environment))

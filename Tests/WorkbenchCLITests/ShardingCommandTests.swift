@@ -234,6 +234,119 @@ final class ShardingCommandTests: XCTestCase {
         XCTAssertEqual(usage.errorLines.first, "Error: Missing expected argument '--movie-data <file>'")
     }
 
+    func testLinksAndFIFOsInAResultsFolderAreRefusedAndNeverWrittenThrough() throws {
+        let fixture = try fixture()
+        let scratch = folder("links", fixture)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let decoy = scratch.appendingPathComponent("decoy.txt").path
+        try Data("decoy, not a result\n".utf8).write(to: URL(fileURLWithPath: decoy))
+        let movie = fixture.movies[0]
+        func label(_ results: String) throws -> WorkbenchBinary.Outcome {
+            // `timeout`: on a FIFO the old code waited for a reader forever.
+            try WorkbenchBinary.runProcess("/usr/bin/timeout", ["120", try WorkbenchBinary.path(), "label", fixture.model.path, movie.path,
+                                                                "--results", results], environment: fixture.environment)
+        }
+        let refusal = "links are not followed inside a results folder"
+
+        // A result file that is a link to a decoy: refused, the decoy untouched.
+        let linkedFile = scratch.appendingPathComponent("linked-file").path
+        try FileManager.default.createDirectory(atPath: linkedFile + "/movies", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linkedFile + "/movies/1.json", withDestinationPath: decoy)
+        let file = try label(linkedFile)
+        XCTAssertEqual(file.status, 1, file.standardError)
+        XCTAssertEqual(file.errorLines.filter { $0.hasPrefix("workbench: ") },
+                       ["workbench: \(linkedFile)/movies/1.json: is a symbolic link; \(refusal) (movie 1 has no result)"])
+        XCTAssertEqual(try String(contentsOfFile: decoy, encoding: .utf8), "decoy, not a result\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: linkedFile + "/movies/1.json"), decoy)
+
+        // A movies folder that is a link: refused before anything is written into its target.
+        let elsewhere = scratch.appendingPathComponent("elsewhere").path
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let linkedFolder = scratch.appendingPathComponent("linked-folder").path
+        try FileManager.default.createDirectory(atPath: linkedFolder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linkedFolder + "/movies", withDestinationPath: elsewhere)
+        let folderRun = try label(linkedFolder)
+        XCTAssertEqual(folderRun.status, 1, folderRun.standardError)
+        XCTAssertEqual(folderRun.errorLines, ["workbench: \(linkedFolder)/movies: is a symbolic link; \(refusal)"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [])
+
+        // A FIFO as the result file: refused at once, not waited on.
+        let fifo = scratch.appendingPathComponent("fifo").path
+        try FileManager.default.createDirectory(atPath: fifo + "/movies", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(fifo + "/movies/1.json", 0o644), 0)
+        let fifoRun = try label(fifo)
+        XCTAssertEqual(fifoRun.status, 1, fifoRun.standardError)
+        XCTAssertEqual(fifoRun.errorLines.filter { $0.hasPrefix("workbench: ") },
+                       ["workbench: \(fifo)/movies/1.json: is a FIFO, not a regular file; refused inside a results folder (movie 1 has no result)"])
+
+        // The results folder itself is the user's to name, through a link if they like.
+        let real = scratch.appendingPathComponent("real").path, named = scratch.appendingPathComponent("named").path
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: named, withDestinationPath: real)
+        let linkedRoot = try label(named)
+        XCTAssertEqual(linkedRoot.status, 0, linkedRoot.standardError)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: real + "/movies/1.json"))
+    }
+
+    func testMergeRefusesAResultOfAnotherRunNamingTheFileAndWhatDiffers() throws {
+        let fixture = try fixture()
+        let results = folder("mixed", fixture), other = folder("other", fixture), work = folder("mixed-merge", fixture)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let movies = Array(fixture.movies.prefix(2)).map(\.path)
+        let first = try run(["label", fixture.model.path] + movies + ["--results", results.path, "--smooth", "3"], fixture)
+        XCTAssertEqual(first.status, 0, first.standardError)
+        let second = try run(["label", fixture.model.path] + movies + ["--results", other.path], fixture)
+        XCTAssertEqual(second.status, 0, second.standardError)
+        let result = results.appendingPathComponent("movies/2.json").path
+        try FileManager.default.removeItem(atPath: result)
+        try FileManager.default.copyItem(atPath: other.appendingPathComponent("movies/2.json").path, toPath: result)
+
+        let movieData = work.appendingPathComponent("MovieData.json").path
+        let merge = try run(["label", "merge", results.path, "--movie-data", movieData], fixture)
+        XCTAssertEqual(merge.status, 1, merge.standardError)
+        XCTAssertEqual(merge.errorLines, ["workbench: \(result): made with other settings (smooth 1 where the run has smooth 3); "
+                                          + "label this movie again or merge another folder"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: movieData), "nothing merged")
+
+        // A task of the run redoes the foreign result instead of counting it as done; then the merge goes through.
+        let again = try run(["label", fixture.model.path] + movies + ["--results", results.path, "--smooth", "3"], fixture)
+        XCTAssertEqual(again.errorLines.last, "shard 0/1: 1 labeled, 1 already done, 0 failed, of 2 movies", again.standardError)
+        let merged = try run(["label", "merge", results.path, "--movie-data", movieData], fixture)
+        XCTAssertEqual(merged.status, 0, merged.standardError)
+
+        // Each result file says what made it.
+        let stored = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result))) as? [String: Any])
+        XCTAssertEqual(stored["version"] as? Int, 2)
+        XCTAssertEqual((stored["model"] as? [String: Any])?["path"] as? String, fixture.model.path)
+        XCTAssertEqual(((stored["model"] as? [String: Any])?["sha256"] as? String)?.count, 64)
+        XCTAssertTrue((stored["settings"] as? String)?.hasSuffix("smooth 3, changes-only no") == true, "\(stored)")
+    }
+
+    func testShardCountsAboveTheInputsWorkUpToAStatedMaximum() throws {
+        let fixture = try fixture()
+        let results = folder("many-shards", fixture)
+        let label = ["label", fixture.model.path] + fixture.movies.map(\.path) + ["--results", results.path]
+        let empty = try run(label + ["--shard", "6/7"], fixture)
+        XCTAssertEqual(empty.status, 0, empty.standardError)
+        XCTAssertEqual(empty.errorLines.last, "shard 6/7: 0 labeled, 0 already done, 0 failed, of 0 movies")
+        let one = try run(label + ["--shard", "4/7"], fixture)
+        XCTAssertEqual(one.status, 0, one.standardError)
+        XCTAssertEqual(one.errorLines.last, "shard 4/7: 1 labeled, 0 already done, 0 failed, of 1 movies")
+        let most = try run(label + ["--shard", "999999/1000000"], fixture)
+        XCTAssertEqual(most.status, 0, most.standardError)
+        XCTAssertEqual(most.errorLines.last, "shard 999999/1000000: 0 labeled, 0 already done, 0 failed, of 0 movies")
+
+        let refusal = "a shard count must be at most 1000000 (more tasks than any cluster array runs), not "
+        for count in ["9223372036854775807", "1000001"] {
+            let huge = try run(label + ["--shard", "0/\(count)"], fixture)
+            XCTAssertEqual(huge.status, 64, huge.standardError)
+            XCTAssertEqual(huge.errorLines.first, "Error: --shard: " + refusal + count, huge.standardError)
+        }
+        let fromSlurm = try run(label, fixture, environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "9223372036854775807"])
+        XCTAssertEqual(fromSlurm.status, 1, fromSlurm.standardError)
+        XCTAssertEqual(fromSlurm.errorLines, ["workbench: " + refusal + "9223372036854775807"])
+    }
+
     // MARK: - workbench slurm
 
     func testSlurmDryRunPrintsTheArrayAndMergeScriptsAndWritesNothing() throws {

@@ -4,10 +4,11 @@
 #   scripts/check/fuzz.sh [SECONDS] [HARNESS ...]   e.g. scripts/check/fuzz.sh 600, scripts/check/fuzz.sh 60 movie_data
 #
 # Harnesses: png_shim, jpeg_shim (C, clang -fsanitize=fuzzer,address,undefined), model_file, movie_data,
-# frame_number (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux, and Swift's
-# own overflow and bounds checks trap, which libFuzzer reports as a crash). Everything builds into .build-fuzz/
-# and is rebuilt only when a source or a flag changed. Each run reads the seeds in Tests/Fuzz/corpus/<harness>/
-# and grows a working corpus in .build-fuzz/corpus/<harness>/, so later runs start where earlier ones stopped.
+# frame_number, result_folder (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
+# and Swift's own overflow and bounds checks trap, which libFuzzer reports as a crash). Everything builds into
+# .build-fuzz/ and is rebuilt only when a source or a flag changed. Each run reads the seeds in
+# Tests/Fuzz/corpus/<harness>/ and grows a working corpus in .build-fuzz/corpus/<harness>/, so later runs start
+# where earlier ones stopped.
 #
 # Prints, per harness, executions per second and libFuzzer's final coverage (cov: edges, ft: features). Exits
 # non-zero on any finding (crash, sanitizer report, leak, timeout over 10 s, more than 2 GB of memory); the input
@@ -19,7 +20,7 @@ root=$(pwd)
 seconds=${1:-30}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
 shift || true
-all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number)
+all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number result_folder)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all_harnesses[@]}")
 for harness in "${harnesses[@]}"; do
@@ -107,11 +108,12 @@ crypto_objects() {
         "$release/CCryptoBoringSSLShims.build" "$release/CXKCP.build" "$release/CXKCPShims.build" -name '*.o' | sort
 }
 swift_flags+=("${crypto_flags[@]}")
-# module NAME: compiles Sources/NAME/*.swift into .build-fuzz/objects/NAME.o and .build-fuzz/modules/NAME.swiftmodule.
+# module NAME [DEPENDENCY...]: compiles Sources/NAME/*.swift (only the files in $SOURCES when it is set) into
+# .build-fuzz/objects/NAME.o and .build-fuzz/modules/NAME.swiftmodule.
 module() {
     local name=$1 sources
     shift
-    sources=$(ls Sources/"$name"/*.swift | tr '\n' ' ')
+    sources=$(echo ${SOURCES:-$(ls Sources/"$name"/*.swift)} | tr '\n' ' ')
     # A module's stamp includes its dependencies' objects, so a change below rebuilds everything above it.
     local dependencies=""
     for dependency in "$@"; do dependencies+=" $build/objects/$dependency.o"; done
@@ -136,12 +138,12 @@ harness() {
 }
 # ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too; the frame
 # namer is Video's, which walks folders with Datasets; MovieData is Labeling's, above Video.
-if needs model_file || needs movie_data || needs frame_number; then module FileFormats; module ImageCodecs FileFormats; fi
+if needs model_file || needs movie_data || needs frame_number || needs result_folder; then module FileFormats; module ImageCodecs FileFormats; fi
 if needs model_file; then
     module ModelFiles FileFormats ImageCodecs
     harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ImageCodecs ModelFiles Crypto
 fi
-if needs movie_data || needs frame_number; then
+if needs movie_data || needs frame_number || needs result_folder; then
     module TensorCore
     module Datasets FileFormats
     module ExternalProcesses FileFormats
@@ -149,6 +151,7 @@ if needs movie_data || needs frame_number; then
     module Labeling FileFormats TensorCore Video
     needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Labeling Crypto
     needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Crypto
+    needs result_folder && harness result_folder Tests/Fuzz/ResultFolderFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Labeling Crypto
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 
