@@ -73,33 +73,14 @@ final class ShardAssignmentTests: XCTestCase {
         XCTAssertEqual(ShardAssignment.positions(in: try Shard(index: 999_999, count: Shard.maximumCount), of: files), [])
     }
 
-    /// The split keeps nothing per shard: a million shards cost what 200 do. The reference, which keeps a load per
-    /// shard, touches 8 MB here (and would ask for 64 EB at Int.max, the crash this replaced).
-    func testMemoryDoesNotGrowWithTheShardCount() throws {
+    /// The split keeps nothing per shard. At `Int.max` shards any per-shard array (the reference keeps a load per
+    /// shard) would ask for 64 EB and trap, which is the crash this replaced; that the call returns, with the
+    /// same split as at 200 shards, is the proof. (Peak resident memory was tried as a measure: inside the whole
+    /// suite the allocator reuses pages earlier tests freed, so it saw no growth even for the reference.)
+    func testMemoryDoesNotGrowWithTheShardCount() {
         let files = inputs(200, seed: 3)
         XCTAssertEqual(ShardAssignment.shards(of: files, count: Shard.maximumCount), ShardAssignment.shards(of: files, count: 200))
         XCTAssertEqual(ShardAssignment.shards(of: files, count: Int.max), ShardAssignment.shards(of: files, count: 200))
-        let growth = try peakResidentGrowth { _ = ShardAssignment.shards(of: files, count: Shard.maximumCount) }
-        XCTAssertLessThan(growth, 2 << 20, "peak resident memory grew by \(growth) bytes for a million shards")
-        let few = Array(files.prefix(3))
-        let reference = try peakResidentGrowth { _ = ShardAssignment.referenceShards(of: few, count: Shard.maximumCount) }
-        XCTAssertGreaterThan(reference, 6 << 20, "the measure sees a per-shard array")
-    }
-
-    /// How far the process's peak resident memory (`VmHWM`) rose during `work`, after resetting the peak to the
-    /// current size (`/proc/self/clear_refs`, value 5).
-    private func peakResidentGrowth(_ work: () -> Void) throws -> Int {
-        func kilobytes(_ field: String) throws -> Int {
-            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
-            return try XCTUnwrap(Int(line.split(separator: " ").dropFirst().first ?? ""))
-        }
-        guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil else {
-            throw XCTSkip("cannot reset the peak resident size here")
-        }
-        let before = try kilobytes("VmRSS")
-        work()
-        return (try kilobytes("VmHWM") - before) * 1024
     }
 
     func testShardsDifferByAtMostTheHeaviestInput() {
