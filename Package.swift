@@ -127,7 +127,7 @@ let package = Package(
 
         // Tests.
         .target(name: "_TestSupport", dependencies: [
-            .product(name: "PropertyBased", package: "swift-property-based"),
+            "FileFormats", .product(name: "PropertyBased", package: "swift-property-based"),
         ], exclude: ["README.md"]),
         .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore", "_TestSupport"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
@@ -150,7 +150,7 @@ let package = Package(
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),

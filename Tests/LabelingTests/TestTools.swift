@@ -4,6 +4,7 @@ import ImageCodecs
 @testable import Video
 import TensorCore
 import XCTest
+import _TestSupport
 
 /// A fresh temporary folder, removed when the test ends.
 func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
@@ -14,50 +15,11 @@ func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
     return path
 }
 
-/// ffmpeg/ffprobe on PATH; fails the test (never skips) when they are missing.
-func requireTools(file: StaticString = #filePath, line: UInt = #line) throws -> ExternalTools {
-    do {
-        return try ExternalTools.locate(for: "tests")
-    } catch {
-        XCTFail("\(error) — the Labeling tests need ffmpeg", file: file, line: line)
-        throw error
-    }
-}
-
-/// Runs ffmpeg to make a test input; fails the test with ffmpeg's stderr when it does not succeed.
-func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-    let tools = try requireTools(file: file, line: line)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tools.ffmpeg)
-    process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    if process.terminationStatus != 0 {
-        let text = String(decoding: message, as: UTF8.self)
-        XCTFail("ffmpeg \(arguments.joined(separator: " ")) failed: \(text)", file: file, line: line)
-        throw VideoError(.toolFailed, path: "test", reason: text)
-    }
-}
-
-/// Asserts that `body` throws a `LabelingError` of `kind` and returns it for further checks.
+/// Asserts that `body` throws a `LabelingError` of `kind` (`assertKindedError`).
 @discardableResult
 func assertLabelingError<T>(_ kind: LabelingFailure, file: StaticString = #filePath, line: UInt = #line,
-                            _ body: () throws -> T) -> LabelingError? {
-    do {
-        _ = try body()
-        XCTFail("expected a \(kind) error, got success", file: file, line: line)
-    } catch let error as LabelingError {
-        XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
-        XCTAssertFalse(error.description.contains("\n"), "error must be one line: \(error)", file: file, line: line)
-        return error
-    } catch {
-        XCTFail("expected a LabelingError, got \(error)", file: file, line: line)
-    }
-    return nil
+                           _ body: () throws -> T) -> LabelingError? {
+    assertKindedError(kind, file: file, line: line, body)
 }
 
 /// A labeled frame with given probabilities; the label is the arg-max, as MovieLabeler makes it.
@@ -67,6 +29,3 @@ func labeledFrame(_ second: Double, _ labels: [String], _ probabilities: [Float]
                         probabilities: probabilities)
 }
 
-/// The network's decoding (EfficientNet-Lite0's 224-pixel crop of 224/256 of the shorter side), as the labeling
-/// workflow passes it; Labeling itself takes it as a parameter.
-let networkOptions = DecodeOptions(cropAndResize: CropAndResize(outputSide: 224, padding: 32))

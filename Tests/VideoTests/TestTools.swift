@@ -4,6 +4,7 @@ import ImageCodecs
 @testable import Video
 import TensorCore
 import XCTest
+import _TestSupport
 
 /// A fresh temporary folder, removed when the test ends.
 func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
@@ -43,21 +44,11 @@ func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = 
     }
 }
 
-/// Asserts that `body` throws a `VideoError` of `kind` and returns it for further checks.
+/// Asserts that `body` throws a `VideoError` of `kind` (`assertKindedError`).
 @discardableResult
 func assertVideoError<T>(_ kind: VideoFailure, file: StaticString = #filePath, line: UInt = #line,
-                            _ body: () throws -> T) -> VideoError? {
-    do {
-        _ = try body()
-        XCTFail("expected a \(kind) error, got success", file: file, line: line)
-    } catch let error as VideoError {
-        XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
-        XCTAssertFalse(error.description.contains("\n"), "error must be one line: \(error)", file: file, line: line)
-        return error
-    } catch {
-        XCTFail("expected a VideoError, got \(error)", file: file, line: line)
-    }
-    return nil
+                        _ body: () throws -> T) -> VideoError? {
+    assertKindedError(kind, file: file, line: line, body)
 }
 
 /// The network's decoding (EfficientNet-Lite0's 224-pixel crop of 224/256 of the shorter side), as the labeling
