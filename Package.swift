@@ -79,6 +79,11 @@ let package = Package(
         // copies, highlight reels); the processes start in ExternalProcesses.
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
+        // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
+        .target(name: "Detection", dependencies: ["FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore"],
+                exclude: ["README.md"]),
+        // When in the video: phases in a fixed order, found from per-frame probabilities or written by hand.
+        .target(name: "Phases", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
         .target(name: "Export", dependencies: [
             "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
@@ -104,7 +109,8 @@ let package = Package(
         // The public API: one file per workflow, request in, result out, progress by callback.
         .target(name: "Workbench", dependencies: [
             "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "Export", "FileFormats", "FineTuning",
-            "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Reports", "TensorCore", "LogisticHead", "Video",
+            "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Phases", "Reports", "TensorCore",
+            "LogisticHead", "Video",
         ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
         // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
@@ -154,6 +160,8 @@ let package = Package(
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "_TestSupport"]),
+        .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "_TestSupport"]),
