@@ -10,9 +10,9 @@ import _TestSupport
 final class ObjectDetectorGoldenTests: XCTestCase {
     /// The preprocessed input: the same Float formula as TensorFlow's kernel; only the last rounding may differ.
     static let preprocessingTolerance: Float = 1e-5
-    /// Raw outputs after 70 layers summed in another order (and batch norm folded): logits span about ±20, and a
-    /// change of 0.01 moves a score by at most 0.0025, far inside the detection rule's 0.02.
-    static let rawOutputTolerance: Float = 1e-2
+    /// Raw outputs after 70 layers summed in another order, with batch norm folded: measured at most 2.3e-5 (AVX2
+    /// kernels; the goldens carry 6 decimals), allowed ten times that. A logit off by 2e-4 moves a score by 5e-5.
+    static let rawOutputTolerance: Float = 2e-4
     /// Anchors: the same Float operations as the graph's generator.
     static let anchorTolerance: Float = 1e-6
 
