@@ -1,0 +1,64 @@
+/// A point in a video frame's pixels: x to the right, y down, from the frame's top-left corner (a pixel's centre
+/// is at its column + ½, row + ½).
+public struct OverlayPoint: Sendable, Equatable, Codable {
+    /// Pixels from the left edge.
+    public var x: Double
+    /// Pixels from the top edge.
+    public var y: Double
+
+    /// A point from its coordinates.
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// The quadratic curve through three points: the ball's flight a person draws with a start, a point the curve
+/// passes through, and an end.
+///
+/// B(t) = (1 − t)² P₀ + 2t(1 − t) C + t² P₂ for t in [0, 1], with the control point C = 2P₁ − (P₀ + P₂)/2,
+/// chosen so that B(½) = ¼P₀ + ½C + ¼P₂ = P₁: t runs from the first point (0) through the second (½) to the
+/// third (1).
+public struct QuadraticCurve: Sendable, Equatable {
+    /// Where the curve starts (t = 0).
+    public let start: OverlayPoint
+    /// The point the curve passes at t = ½.
+    public let through: OverlayPoint
+    /// Where the curve ends (t = 1).
+    public let end: OverlayPoint
+    /// The Bézier control point that makes the curve pass `through` at t = ½.
+    public let control: OverlayPoint
+
+    /// The curve through `start`, `through` and `end`.
+    public init(start: OverlayPoint, through: OverlayPoint, end: OverlayPoint) {
+        self.start = start
+        self.through = through
+        self.end = end
+        control = OverlayPoint(x: 2 * through.x - (start.x + end.x) / 2, y: 2 * through.y - (start.y + end.y) / 2)
+    }
+
+    /// B(t).
+    public func point(at t: Double) -> OverlayPoint {
+        let a = (1 - t) * (1 - t), b = 2 * t * (1 - t), c = t * t
+        return OverlayPoint(x: a * start.x + b * control.x + c * end.x, y: a * start.y + b * control.y + c * end.y)
+    }
+
+    /// How many straight pieces approximate the whole curve: one per 2 pixels of the control polygon's length
+    /// (an upper bound of the curve's), at least 8. A piece of a quadratic that short strays from the curve by
+    /// under a hundredth of a pixel at the curvatures a frame can hold.
+    public var segmentCount: Int {
+        func distance(_ a: OverlayPoint, _ b: OverlayPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        let length = distance(start, control) + distance(control, end)
+        guard length.isFinite else { return 8 }
+        return min(100_000, max(8, Int((length / 2).rounded(.up))))
+    }
+
+    /// The curve from t = 0 to `progress` (clamped to [0, 1]) as a polyline: points at evenly spaced t, as many
+    /// pieces as that share of `segmentCount` (at least one point, the start).
+    public func polyline(upTo progress: Double) -> [OverlayPoint] {
+        let clamped = min(1, max(0, progress.isFinite ? progress : 0))
+        let pieces = Int((Double(segmentCount) * clamped).rounded(.up))
+        guard pieces > 0 else { return [start] }
+        return (0...pieces).map { point(at: clamped * Double($0) / Double(pieces)) }
+    }
+}
