@@ -62,3 +62,17 @@ public struct QuadraticCurve: Sendable, Equatable {
         return (0...pieces).map { point(at: clamped * Double($0) / Double(pieces)) }
     }
 }
+
+extension OverlayPoint {
+    /// Points written `x,y` separated by spaces (`"120,400 300,80 520,410"`), as `--points` takes them; nil when a
+    /// pair is not two finite numbers joined by one comma.
+    public static func list(from text: String) -> [OverlayPoint]? {
+        var points: [OverlayPoint] = []
+        for pair in text.split(whereSeparator: { $0 == " " }) {
+            let parts = pair.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else { return nil }
+            points.append(OverlayPoint(x: x, y: y))
+        }
+        return points
+    }
+}

@@ -15,11 +15,6 @@ import FileFormats
 /// What is left out: everything before the first phase's start and after the last phase's end, in every input
 /// (the output is the phases, all starting together).
 public struct SyncPlan: Sendable, Equatable {
-    /// Marks the plan's `FileError`s.
-    public enum ErrorDomain {}
-    /// A plan that cannot be made: the phases file (or video) concerned and the reason, on one line.
-    public typealias Failure = FileError<ErrorDomain>
-
     /// One video to play: its phases and what its stream holds.
     public struct Input: Sendable, Equatable {
         /// The phases file (or its description), named in errors.
@@ -81,13 +76,13 @@ public struct SyncPlan: Sendable, Equatable {
     /// The most inputs a plan takes (a 2 × 2 grid).
     public static let maximumInputs = 4
 
-    /// Plans `inputs` (2 to 4). Errors name the phases file and say what is wrong: orders that differ between
-    /// files; a phase missing, repeated or out of order; a start or end that is not a number, negative, or not
-    /// after the one before; a phase shorter than one frame; a phase ending after the video does; a frame rate
-    /// that is not a positive number.
-    public init(inputs: [Input]) throws(Failure) {
+    /// Plans `inputs` (2 to 4). Errors (`PhaseError`) name the phases file and say what is wrong: a timeline that
+    /// breaks `PhaseTimeline.validate`'s rules (a phase missing, repeated or out of order, a bad time, overlaps);
+    /// orders that differ between files; a phase that holds no frame; a phase ending after the video does (up to
+    /// half a frame past its last frame is its end); a frame rate that is not a positive number.
+    public init(inputs: [Input]) throws(PhaseError) {
         guard inputs.count >= 2, inputs.count <= Self.maximumInputs else {
-            throw Failure(path: inputs.first?.source ?? "sync", reason: "sync takes 2 to \(Self.maximumInputs) videos, not \(inputs.count)")
+            throw PhaseError(.invalidOrder, path: inputs.first?.source ?? "sync", reason: "sync takes 2 to \(Self.maximumInputs) videos, not \(inputs.count)")
         }
         let order = inputs[0].timeline.order
         for input in inputs {
@@ -98,20 +93,20 @@ public struct SyncPlan: Sendable, Equatable {
         var segmentsByInput: [[Segment]] = []
         for input in inputs {
             let rate = input.framesPerSecond
-            let bounds = try input.timeline.phases.map { phase throws(Failure) -> (Int, Int) in
+            let bounds = try input.timeline.phases.map { phase throws(PhaseError) -> (Int, Int) in
                 let first = Self.frame(at: phase.start, rate: rate)
                 var end = Self.frame(at: phase.end, rate: rate)
                 let lastTime = Double(input.frameCount) / rate
                 if end > input.frameCount {
                     // An end up to half a frame past the last frame is the video's end written by hand.
                     guard phase.end <= lastTime + 0.5 / rate else {
-                        throw Failure(path: input.source, reason: "phase \(Self.quoted(phase.label)) ends at \(Self.seconds(phase.end)), "
+                        throw PhaseError(.beyondVideo, path: input.source, reason: "phase \(Self.quoted(phase.label)) ends at \(Self.seconds(phase.end)), "
                                       + "after the end of the video (\(Self.seconds(lastTime)))")
                     }
                     end = input.frameCount
                 }
                 guard end > first else {
-                    throw Failure(path: input.source, reason: "phase \(Self.quoted(phase.label)) (\(Self.seconds(phase.start)) to "
+                    throw PhaseError(.videoTooShort, path: input.source, reason: "phase \(Self.quoted(phase.label)) (\(Self.seconds(phase.start)) to "
                                   + "\(Self.seconds(phase.end))) holds no frame of the video at \(Self.rate(rate)) frames per second")
                 }
                 return (first, end)
@@ -150,43 +145,16 @@ public struct SyncPlan: Sendable, Equatable {
         max(0, Int((seconds * rate - 1e-3).rounded(.up)))
     }
 
-    /// Checks one input's timeline and rate: the order matches the first file's, every phase appears once, in
-    /// order, with finite, non-negative, increasing times.
-    private static func check(_ input: Input, against order: [String], firstSource: String) throws(Failure) {
-        let timeline = input.timeline
+    /// Checks one input's timeline and rate: the timeline's own rules (`PhaseTimeline.validate`), and an order
+    /// equal to the first file's.
+    private static func check(_ input: Input, against order: [String], firstSource: String) throws(PhaseError) {
         guard input.framesPerSecond.isFinite, input.framesPerSecond > 0 else {
-            throw Failure(path: input.source, reason: "the video states no frame rate")
+            throw PhaseError(.beyondVideo, path: input.source, reason: "the video states no frame rate")
         }
-        guard !order.isEmpty else { throw Failure(path: input.source, reason: "the phase order is empty") }
-        guard Set(order).count == order.count else {
-            throw Failure(path: input.source, reason: "the order names a phase twice")
-        }
-        guard timeline.order == order else {
-            throw Failure(path: input.source, reason: "its order (\(list(timeline.order))) differs from \(firstSource)'s (\(list(order))): "
-                          + "every video needs the same phases in the same order")
-        }
-        let labels = timeline.phases.map(\.label)
-        if let missing = order.first(where: { !labels.contains($0) }) {
-            throw Failure(path: input.source, reason: "phase \(quoted(missing)) is missing (the order is \(list(order)))")
-        }
-        if let stranger = labels.first(where: { !order.contains($0) }) {
-            throw Failure(path: input.source, reason: "phase \(quoted(stranger)) is not in the order (\(list(order)))")
-        }
-        guard labels == order else {
-            throw Failure(path: input.source, reason: "phases out of order: \(list(labels)), where the order is \(list(order))")
-        }
-        var previousEnd = 0.0
-        for phase in timeline.phases {
-            guard phase.start.isFinite, phase.end.isFinite, phase.start >= 0 else {
-                throw Failure(path: input.source, reason: "phase \(quoted(phase.label)) has a start or end that is not a time in seconds")
-            }
-            guard phase.end > phase.start else {
-                throw Failure(path: input.source, reason: "phase \(quoted(phase.label)) ends (\(seconds(phase.end))) before it starts (\(seconds(phase.start)))")
-            }
-            guard phase.start >= previousEnd - 1e-9 else {
-                throw Failure(path: input.source, reason: "phase \(quoted(phase.label)) starts (\(seconds(phase.start))) before the phase before it ends (\(seconds(previousEnd)))")
-            }
-            previousEnd = phase.end
+        try input.timeline.validate(path: input.source)
+        guard input.timeline.order == order else {
+            throw PhaseError(.invalidOrder, path: input.source, reason: "its order (\(list(input.timeline.order))) differs from "
+                             + "\(firstSource)'s (\(list(order))): every video needs the same phases in the same order")
         }
     }
 

@@ -1,3 +1,4 @@
+import ExternalProcesses
 import Foundation
 
 /// One rendering run of ffmpeg into a `RenderTarget`, with its progress read from `-progress pipe:1` (the
@@ -7,7 +8,7 @@ enum FFmpegRun {
     static func run(tools: ExternalTools, arguments: [String], subject: String, target: RenderTarget, outputFrames: Int,
                     what: String, progress: ((Double) -> Void)?) throws(VideoError) {
         let running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)
-        do {
+        do throws(VideoError) {
             running = try ToolRunner.start(tools.ffmpeg, arguments, subject: subject)
         } catch {
             target.abandon()

@@ -36,12 +36,15 @@ public enum SideBySideVideo {
         public var probe: VideoProbe
         /// Its video stream's frame count.
         public var frameCount: Int
+        /// Its video stream's frame rate (the base rate ffprobe states, else the average).
+        public var framesPerSecond: Double
 
         /// An input from its parts.
-        public init(video: String, probe: VideoProbe, frameCount: Int) {
+        public init(video: String, probe: VideoProbe, frameCount: Int, framesPerSecond: Double) {
             self.video = video
             self.probe = probe
             self.frameCount = frameCount
+            self.framesPerSecond = framesPerSecond
         }
     }
 
@@ -69,7 +72,7 @@ public enum SideBySideVideo {
         }
     }
 
-    /// Finds each input's frame count (the container's, else a packet count, else duration × rate) and probe.
+    /// Probes each video and finds its frame count (the container's, else a packet count, else duration × rate).
     public static func probe(videos: [String], tools: ExternalTools) throws(VideoError) -> [Input] {
         var inputs: [Input] = []
         for video in videos {
@@ -82,7 +85,7 @@ public enum SideBySideVideo {
             guard let frameCount = counted ?? estimated, frameCount > 0 else {
                 throw VideoError(.noFrames, path: video, reason: "the video stream has no frames")
             }
-            inputs.append(Input(video: video, probe: probe, frameCount: frameCount))
+            inputs.append(Input(video: video, probe: probe, frameCount: frameCount, framesPerSecond: rate))
         }
         return inputs
     }
@@ -176,8 +179,10 @@ public enum SideBySideVideo {
             }
             chain += ",setpts=N/(\(outputRate)*TB)"
             for (phase, segment) in zip(plan.phases, segments) where segment.holdFrameCount > 0 {
-                // Earlier loops have already added their holds, so the phase's last frame is at its output position.
-                chain += ",loop=loop=\(segment.holdFrameCount):size=1:start=\(phase.outputFirstFrame + segment.outputFrameCount - 1)"
+                // Earlier loops have already added their holds, so the phase's last frame is at its output position
+                // S. `loop` compares `start` with the count of frames it has taken in, this one included, so the
+                // frame at 0-based position S is `start=S+1` (ffmpeg 5.1; the pixel test pins it down).
+                chain += ",loop=loop=\(segment.holdFrameCount):size=1:start=\(phase.outputFirstFrame + segment.outputFrameCount)"
             }
             chain += ",setpts=N/(\(outputRate)*TB),tpad=stop=-1:stop_mode=clone,trim=end_frame=\(total)"
             if padded { chain += ",pad=\(gridWidth):\(layout.height):(ow-iw)/2:0:black" }
@@ -196,7 +201,7 @@ public enum SideBySideVideo {
         }
         let margin = max(4, layout.fontSize / 2)
         for (phase, file) in zip(plan.phases, nameFiles) {
-            composed += ",drawtext=fontfile=\(font):textfile=\(file):expansion=none:fontsize=\(layout.fontSize)"
+            composed += ",drawtext=fontfile=\(filterValue(font)):textfile=\(filterValue(file)):expansion=none:fontsize=\(layout.fontSize)"
                 + ":fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=\(max(2, layout.fontSize / 4)):x=\(margin):y=\(margin)"
                 + ":enable='between(n,\(phase.outputFirstFrame),\(phase.outputFirstFrame + phase.outputFrameCount - 1))'"
         }
@@ -219,6 +224,21 @@ public enum SideBySideVideo {
             chains.append(audio)
         }
         return chains.joined(separator: ";")
+    }
+
+    /// A file path as a filter option's value inside a filter graph: `\\`, `'` and `:` escaped for the option
+    /// parser, then `\\`, `'`, `,`, `;`, `[` and `]` for the graph parser (a temporary folder or font path with
+    /// a colon stays one value).
+    static func filterValue(_ path: String) -> String {
+        func escaped(_ text: String, _ special: Set<Character>) -> String {
+            var result = ""
+            for character in text {
+                if special.contains(character) { result.append("\\") }
+                result.append(character)
+            }
+            return result
+        }
+        return escaped(escaped(path, ["\\", "'", ":"]), ["\\", "'", ",", ";", "[", "]"])
     }
 
     /// A frame rate as ffmpeg reads it: a whole number, or the NTSC fractions exactly, else six decimals.

@@ -11,6 +11,8 @@
 @_exported import Labeling
 @_exported import Reports
 @_exported import ModelFiles
+@_exported import Overlays
+@_exported import Phases
 @_exported import TensorCore
 @_exported import LogisticHead
 @_exported import Video

@@ -1,0 +1,93 @@
+import Foundation
+import Phases
+import Video
+
+/// What `workbench sync` is asked to do: two to four videos, their phases, how to arrange them and where to write.
+public struct SyncRequest: Sendable {
+    /// The videos, in the order they are placed (left to right, top to bottom); the first sets the frame rate.
+    public var videos: [String]
+    /// Each video's phase file (`PhaseTimeline` JSON, written by `workbench phases` or by hand), in `videos` order.
+    public var phaseFiles: [String]
+    /// Side by side or one above the other (3 or 4 videos always make a 2 × 2 grid).
+    public var stack: SideBySideVideo.Stack
+    /// The video (0-based) whose sound the output carries, silent during its holds; nil for no sound.
+    public var audioInput: Int?
+    /// The video to write (`.mp4`, `.m4v`, `.mov` or `.mkv`; a device such as `/dev/null` is written through).
+    public var output: String
+
+    /// A request from its parts.
+    public init(videos: [String], phaseFiles: [String], stack: SideBySideVideo.Stack = .horizontal, audioInput: Int? = nil,
+                output: String) {
+        self.videos = videos
+        self.phaseFiles = phaseFiles
+        self.stack = stack
+        self.audioInput = audioInput
+        self.output = output
+    }
+}
+
+/// What `workbench sync` did.
+public struct SyncResult: Sendable {
+    /// The plan rendered: each phase's output frames and each input's share and hold.
+    public let plan: SyncPlan
+    /// Each input's timeline, as read.
+    public let timelines: [PhaseTimeline]
+    /// The video written.
+    public let output: String
+    /// Seconds spent rendering (ffmpeg: decoding, filtering, encoding).
+    public let renderSeconds: Double
+}
+
+/// Where `workbench sync` is.
+public enum SyncProgress: Sendable {
+    /// The inputs are probed and the plan made; rendering starts.
+    case planned(SyncPlan)
+    /// This fraction of the output's frames is encoded.
+    case rendering(Double)
+}
+
+/// `workbench sync`: videos played phase by phase in one picture, every phase starting together in all of them
+/// (`SyncPlan`), rendered by ffmpeg (`SideBySideVideo`).
+///
+/// What happens at the edges, and why: the output covers the phases only (what comes before the first phase and
+/// after the last is left out, in every input), since only the phases can be put in step. Inputs at another frame
+/// rate than the first are resampled to it by ffmpeg's `fps` filter (a phase boundary may then fall a frame from
+/// where that input's own frame would put it). Orders that differ between files, a missing or misplaced phase, or
+/// a phase ending after its video are errors naming the phase file.
+public enum SyncWorkflow {
+    /// Checks the request and the files (before any work), reads the phase files, plans and renders.
+    public static func run(_ request: SyncRequest, progress: @escaping (SyncProgress) -> Void = { _ in }) throws(WorkbenchError) -> SyncResult {
+        let count = request.videos.count
+        guard (2...SyncPlan.maximumInputs).contains(count) else {
+            throw WorkbenchError("sync takes 2 to \(SyncPlan.maximumInputs) videos, not \(count)")
+        }
+        guard request.phaseFiles.count == count else {
+            throw WorkbenchError("\(count) videos need \(count) phase files (one each, in the same order), not \(request.phaseFiles.count)")
+        }
+        if let audio = request.audioInput, !(0..<count).contains(audio) {
+            throw WorkbenchError("there is no video \(audio + 1) to take the sound from (there are \(count))")
+        }
+        try WritableOutput.check(request.output)
+        try WritableOutput.checkConflicts(inputs: request.videos + request.phaseFiles, outputs: [request.output])
+        do {
+            let tools = try ExternalTools.locate(for: request.videos[0])
+            let timelines = try request.phaseFiles.map { path throws(PhaseError) in try PhaseTimeline.read(path: path) }
+            let inputs = try SideBySideVideo.probe(videos: request.videos, tools: tools)
+            let plan = try SyncPlan(inputs: zip(request.phaseFiles, zip(timelines, inputs)).map { file, pair in
+                SyncPlan.Input(source: file, timeline: pair.0, framesPerSecond: pair.1.framesPerSecond, frameCount: pair.1.frameCount)
+            })
+            progress(.planned(plan))
+            let started = Date()
+            try SideBySideVideo.render(plan: plan, inputs: inputs, stack: request.stack, audioInput: request.audioInput,
+                                       to: request.output, tools: tools) { progress(.rendering($0)) }
+            return SyncResult(plan: plan, timelines: timelines, output: request.output,
+                              renderSeconds: Date().timeIntervalSince(started))
+        } catch let error as PhaseError {
+            throw WorkbenchError(error)
+        } catch let error as VideoError {
+            throw WorkbenchError(error)
+        } catch {
+            throw WorkbenchError("\(error)")
+        }
+    }
+}
