@@ -53,13 +53,16 @@ public struct QuadraticCurve: Sendable, Equatable {
         return min(100_000, max(8, Int((length / 2).rounded(.up))))
     }
 
-    /// The curve from t = 0 to `progress` (clamped to [0, 1]) as a polyline: points at evenly spaced t, as many
-    /// pieces as that share of `segmentCount` (at least one point, the start).
+    /// The curve from t = 0 to `progress` (clamped to [0, 1]) as a polyline: the points at t = k / `segmentCount`
+    /// up to `progress`, then the point at `progress` itself when it falls between two. A shorter curve is thus a
+    /// prefix of a longer one (plus its tip), so a growing curve never wobbles from frame to frame.
     public func polyline(upTo progress: Double) -> [OverlayPoint] {
         let clamped = min(1, max(0, progress.isFinite ? progress : 0))
-        let pieces = Int((Double(segmentCount) * clamped).rounded(.up))
-        guard pieces > 0 else { return [start] }
-        return (0...pieces).map { point(at: clamped * Double($0) / Double(pieces)) }
+        let count = Double(segmentCount)
+        let whole = Int((clamped * count).rounded(.down))
+        var points = (0...whole).map { point(at: Double($0) / count) }
+        if Double(whole) < clamped * count { points.append(point(at: clamped)) }
+        return points
     }
 }
 
