@@ -114,7 +114,7 @@ final class SyncTraceCommandTests: XCTestCase {
                                                     environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(decode.status, 0, decode.standardError)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: picture)))
-        for (x, y) in [(20, 99), (80, 20), (139, 99), (50, 45)] {  // (50, 45): B(1/4) = (50, 40) and the stroke's width
+        for (x, y) in [(20, 99), (80, 20), (139, 99), (50, 40)] {  // B(1/4) = (50, 40)
             let index = (y * 160 + x) * 3
             XCTAssertGreaterThan(bytes[index], 180, "red at \(x),\(y)")
             XCTAssertLessThan(bytes[index + 1], 100, "red at \(x),\(y)")

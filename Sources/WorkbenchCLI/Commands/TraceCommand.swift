@@ -15,8 +15,8 @@ struct TraceCommand: ParsableCommand {
 
             Examples:
               workbench trace a.mp4 --from 1 --points "20,100 60,20 100,100" -o flight.mp4
-              workbench trace a.mp4 --from 1 --points "9,99 60,9 99,99" --color red -o r.mp4
-              workbench trace a.mp4 --from 0 --points "0,0 80,9 99,99" --duration 2 -o s.mp4
+              workbench trace a.mp4 --from 1 --points "9,9 50,5 90,9" --color red -o r.mp4
+              workbench trace a.mp4 --from 0 --points "0,0 50,9 99,0" --duration 2 -o s.mp4
               workbench trace a.mp4 --from 1 --points "9,99 60,9 99,99" --width 6 -o w.mp4
               workbench trace a.mp4 --from 1 --points "9,99 60,9 99,99" --json -o t.mp4
             """)
