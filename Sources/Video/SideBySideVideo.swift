@@ -67,7 +67,7 @@ public enum SideBySideVideo {
                 max(2, Int((Double(size.width) * Double(max(2, min(smallest, SideBySideVideo.maximumHeight) / 2 * 2))
                             / Double(max(1, size.height)) / 2).rounded()) * 2)
             }
-            barHeight = max(2, height / 90 / 2 * 2)
+            barHeight = max(4, height / 90 / 2 * 2)
             fontSize = max(12, height / 18)
         }
     }
@@ -141,11 +141,15 @@ public enum SideBySideVideo {
                           outputFrames: plan.outputFrameCount, what: "render the synced video", progress: progress)
     }
 
-    /// The phase-name files: one per phase, in the work folder, each holding the name as one drawable line between
-    /// Unicode isolates (`AnnotatedVideo.drawable`: controls shown as spaces or U+FFFD).
+    /// The phase-name files: one per phase, in the work folder, each holding the name as one drawable line
+    /// (`AnnotatedVideo.drawable`: controls shown as spaces or U+FFFD) without bidi controls. The name is the whole
+    /// line, with no number beside it to reorder, so it needs no isolates, and the font has no glyph for them or
+    /// for the overrides (drawtext would draw boxes): they are left out, and an override cannot reverse the name.
     static func phaseNameFiles(plan: SyncPlan, folder: String) -> [(path: String, text: String)] {
         plan.phases.enumerated().map { index, phase in
-            (folder + "/phase-\(index).txt", DisplayText.isolated(AnnotatedVideo.drawable(phase.label)))
+            var text = ""
+            text.unicodeScalars.append(contentsOf: AnnotatedVideo.drawable(phase.label).unicodeScalars.filter { !DisplayText.isBidiControl($0) })
+            return (folder + "/phase-\(index).txt", text)
         }
     }
 

@@ -12,7 +12,7 @@ runs=${1:-3}
 work=.build/bench/sync
 mkdir -p "$work"
 scripts/setup.sh
-binary=.build/release/workbench
+binary=${WORKBENCH_BINARY:-.build/release/workbench}   # WORKBENCH_BINARY: another build (the work is ffmpeg's)
 
 for name in a b; do
     if [ ! -f "$work/$name.mp4" ]; then
