@@ -9,6 +9,7 @@
 @_exported import ImageCodecs
 @_exported import Inference
 @_exported import Labeling
+@_exported import Phases
 @_exported import Reports
 @_exported import ModelFiles
 @_exported import TensorCore
