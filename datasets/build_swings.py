@@ -2,8 +2,7 @@
 """Build a dataset of swing-like videos whose phases are known, for `workbench phases` (no golf footage is
 available offline, so the swings are drawn).
 
-    datasets/swings/Training Data/<label>/<player>-<video>-<frame>.jpg   frames of the training players' videos
-    datasets/swings/Training Videos/<player>-<video>.mp4 (+ .json)        the training players' videos
+    datasets/swings/Training Data/<label>/<player>-<video>-<frame>.jpg   frames of the training players' swings
     datasets/swings/Testing Videos/<player>-<video>.mp4 (+ .json)         the held-out players' videos
 
 Each video is a stick figure drawn from a few strokes (legs, torso, head, arms, club, ball) that stands beside the
@@ -21,18 +20,21 @@ ball's launch. Players P1–P5 train; P6–P8 are held out (their videos are `Te
 `Training Data` has never seen a held-out player's style.
 
 Training frames are labelled with their phase (`before`, `address`, `backswing`, `impact`, `finish`, `after`):
-every frame within 4 frames of a phase start, every frame of the short impact phase, and every third frame
-elsewhere. Videos are 320 x 240 at 25 fps, H.264 (ffmpeg, CRF 18); frames are drawn at twice the size and
-reduced (anti-aliasing).
+every frame within 2 frames of a phase start, every other frame of the short impact phase, and every fifth frame
+elsewhere, from many swings per training player (appearance varies per swing, so many swings with few frames each
+teach more than few swings with many). Only those frames of a training swing are drawn; no video is written for
+it. Held-out swings are whole videos, 320 x 240 at 25 fps, H.264 (ffmpeg, CRF 18); frames are drawn at twice the
+size and reduced by averaging 2 x 2 pixels (anti-aliasing). Swings are drawn by two processes at once.
 
 Everything is derived from --seed (default 25): the same seed gives the same dataset.
 
-Usage: .venv/bin/python3 datasets/build_swings.py [--out DIR] [--seed N] [--videos-per-player N]
-           [--players N] [--held-out N]                                    (default: datasets/swings, 25, 6, 8, 3)
+Usage: .venv/bin/python3 datasets/build_swings.py [--out DIR] [--seed N] [--swings-per-training-player N]
+           [--videos-per-held-out-player N] [--players N] [--held-out N]   (default: datasets/swings, 25, 16, 6, 8, 3)
 """
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import pathlib
 import shutil
@@ -44,7 +46,7 @@ from PIL import Image, ImageDraw
 
 ORDER = ["address", "backswing", "impact", "finish"]
 WIDTH, HEIGHT, FPS, SCALE = 320, 240, 25, 2
-RECIPE_VERSION = "swings v1"
+RECIPE_VERSION = "swings v3"
 
 
 def player_style(rng: np.random.Generator, number: int) -> dict:
@@ -262,10 +264,13 @@ def draw_frame(swing: Swing, look: Look, frame: int, rng) -> Image.Image:
     r = style["head"] * look.height
     draw.ellipse([hx - r, hy - r, hx + r, hy + r], outline=look.figure, width=width)
     # Camera shake, reduction (anti-aliasing), then sensor noise.
-    dx, dy = rng.normal(0, look.shake * SCALE, 2)
-    image = image.transform(image.size, Image.AFFINE, (1, 0, dx, 0, 1, dy), resample=Image.BILINEAR,
-                            fillcolor=look.background.getpixel((0, 0)))
-    image = image.resize((WIDTH, HEIGHT), Image.LANCZOS)
+    # A whole-pixel shift of the working image is a half-pixel one after the reduction; edges repeat the border.
+    dx, dy = (int(round(v)) for v in rng.normal(0, look.shake * SCALE, 2))
+    if dx or dy:
+        shifted = Image.new("RGB", image.size, look.background.getpixel((0, 0)))
+        shifted.paste(image, (dx, dy))
+        image = shifted
+    image = image.reduce(SCALE)
     if look.noise > 0:
         pixels = np.asarray(image, np.float32) + rng.normal(0, look.noise, (HEIGHT, WIDTH, 3))
         image = Image.fromarray(np.uint8(pixels.clip(0, 255).round()))
@@ -280,8 +285,8 @@ def truth(swing: Swing, video_name: str) -> dict:
 
 
 def kept_for_training(swing: Swing, frame: int) -> bool:
-    near = any(abs(frame - start) <= 4 for start in swing.starts.values())
-    return near or swing.label(frame) == "impact" or frame % 3 == 0
+    near = any(abs(frame - start) <= 2 for start in swing.starts.values())
+    return near or (swing.label(frame) == "impact" and frame % 2 == 0) or frame % 5 == 0
 
 
 def write_video(swing: Swing, look: Look, path: pathlib.Path, rng, on_frame) -> None:
@@ -300,18 +305,41 @@ def write_video(swing: Swing, look: Look, path: pathlib.Path, rng, on_frame) -> 
         sys.exit(f"datasets: ffmpeg failed writing {path}")
 
 
+def make_swing(task) -> dict:
+    """One swing: a held-out player's whole video and its truth, or a training player's kept frames. Returns the
+    training frames written per label."""
+    seed, index, number, style, held_out, staging = task
+    rng = np.random.default_rng([seed, index, number])
+    swing, look = Swing(style, rng), Look(rng)
+    name = f"{style['name']}-{number:02d}"
+    counts = {}
+    if held_out:
+        folder = staging / "Testing Videos"
+        write_video(swing, look, folder / f"{name}.mp4", rng, lambda frame, image: None)
+        (folder / f"{name}.json").write_text(json.dumps(truth(swing, f"{name}.mp4"), indent=2) + "\n")
+        return counts
+    for frame in range(swing.count):
+        if kept_for_training(swing, frame):
+            image = draw_frame(swing, look, frame, rng)
+            label = swing.label(frame)
+            image.save(staging / "Training Data" / label / f"{name}-{frame:04d}.jpg", quality=92)
+            counts[label] = counts.get(label, 0) + 1
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent / "swings")
     parser.add_argument("--seed", type=int, default=25)
-    parser.add_argument("--videos-per-player", type=int, default=6)
+    parser.add_argument("--swings-per-training-player", type=int, default=16)
+    parser.add_argument("--videos-per-held-out-player", type=int, default=6)
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--held-out", type=int, default=3)
     arguments = parser.parse_args()
     if not 1 <= arguments.held_out < arguments.players:
         sys.exit("datasets: --held-out must leave at least one training player")
     recipe = (f"{RECIPE_VERSION} seed {arguments.seed} players {arguments.players} held out {arguments.held_out} "
-              f"videos {arguments.videos_per_player}")
+              f"swings {arguments.swings_per_training_player} videos {arguments.videos_per_held_out_player}")
     out = arguments.out
     marker = out / ".complete"
     if marker.exists() and marker.read_text() == recipe + "\n":
@@ -319,32 +347,24 @@ def main() -> None:
         return
     staging = out.with_name(out.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
+    (staging / "Testing Videos").mkdir(parents=True)
+    for label in ["before"] + ORDER + ["after"]:
+        (staging / "Training Data" / label).mkdir(parents=True)
     styles = [player_style(np.random.default_rng([arguments.seed, 1000 + number]), number)
               for number in range(1, arguments.players + 1)]
     first_held_out = arguments.players - arguments.held_out
-    counts = {}
+    tasks = []
     for index, style in enumerate(styles):
         held_out = index >= first_held_out
-        folder = staging / ("Testing Videos" if held_out else "Training Videos")
-        folder.mkdir(parents=True, exist_ok=True)
-        for video in range(1, arguments.videos_per_player + 1):
-            rng = np.random.default_rng([arguments.seed, index, video])
-            swing, look = Swing(style, rng), Look(rng)
-            name = f"{style['name']}-{video:02d}"
-
-            def keep(frame, image, swing=swing, name=name, held_out=held_out):
-                if held_out or not kept_for_training(swing, frame):
-                    return
-                label = swing.label(frame)
-                destination = staging / "Training Data" / label / f"{name}-{frame:04d}.jpg"
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                image.save(destination, quality=92)
-                counts[label] = counts.get(label, 0) + 1
-
-            write_video(swing, look, folder / f"{name}.mp4", rng, keep)
-            (folder / f"{name}.json").write_text(json.dumps(truth(swing, f"{name}.mp4"), indent=2) + "\n")
-        print(f"datasets: player {style['name']} ({'held out' if held_out else 'training'}): "
-              f"{arguments.videos_per_player} videos", file=sys.stderr)
+        count = arguments.videos_per_held_out_player if held_out else arguments.swings_per_training_player
+        tasks += [(arguments.seed, index, number, style, held_out, staging) for number in range(1, count + 1)]
+    counts = {}
+    with multiprocessing.Pool(2) as pool:
+        for done, result in enumerate(pool.imap(make_swing, tasks), 1):
+            for label, count in result.items():
+                counts[label] = counts.get(label, 0) + count
+            if done % 10 == 0 or done == len(tasks):
+                print(f"datasets: {done}/{len(tasks)} swings drawn", file=sys.stderr)
     (staging / ".complete").write_text(recipe + "\n")
     shutil.rmtree(out, ignore_errors=True)
     os.replace(staging, out)
