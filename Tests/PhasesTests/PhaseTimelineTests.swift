@@ -27,7 +27,7 @@ final class PhaseTimelineTests: XCTestCase {
     private func handFile(_ phases: [(String, Double, Double)], order: [String] = ["address", "backswing", "impact", "finish"]) throws -> String {
         let orderText = order.map { "\"\($0)\"" }.joined(separator: ", ")
         let phaseText = phases.map { "{\"label\": \"\($0.0)\", \"start\": \($0.1), \"end\": \($0.2)}" }.joined(separator: ", ")
-        return try file("{\"video\": \"swing.mp4\", \"order\": [\(orderText)], \"phases\": [\(phaseText)]}")
+        return try file("{\"video\": \"swing.mp4\", \"order\": [\(orderText)], \"phases\": [\(phaseText)]}", name: "\(UUID().uuidString).json")
     }
 
     private let good: [(String, Double, Double)] = [("address", 0, 1), ("backswing", 1, 1.8), ("impact", 1.8, 2.1), ("finish", 2.1, 3)]

@@ -348,7 +348,7 @@ final class InstallAndExamplesTests: XCTestCase {
         let fixture = try fixture()
         let help = try run(fixture, [fixture.workbench, "--help"])
         let commands = try subcommands(help)
-        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "export", "inspect", "features", "slurm", "sync", "trace"])
+        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "phases", "export", "inspect", "features", "slurm", "sync", "trace"])
         // Commands with subcommands of their own (`label merge`, `slurm label`) have examples too.
         var nested: [String] = []
         for command in commands {
@@ -372,7 +372,8 @@ final class InstallAndExamplesTests: XCTestCase {
         }
         // What the examples promise to write is there.
         for written in ["Drawings.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
-                        "Drawings.mlmodel", "reel.mp4", "side.mp4", "grid.mp4", "flight.mp4"] {
+                        "Drawings.mlmodel", "reel.mp4", "phases.json", "phases.vtt", "phases.html",
+                        "side.mp4", "grid.mp4", "flight.mp4"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)
         }
         let movieData = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixture.work.appendingPathComponent("MovieData.json"))) as? [[String: Any]])
