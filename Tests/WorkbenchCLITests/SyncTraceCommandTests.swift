@@ -96,10 +96,38 @@ final class SyncTraceCommandTests: XCTestCase {
         XCTAssertFalse(outcome.standardOutput.contains("\u{202E}"), "the terminal line escapes the override")
     }
 
+    /// `sync --model --order`: the phases found by the tiny cat/espresso model in each video (as `phases` finds
+    /// them), then played in step: two videos of a cat then espresso, 2 s + 2 s and 1 s + 1 s, make 4 s.
+    func testSyncFindsThePhasesWithAModel() throws {
+        let workspace = try TinyDatasetWorkspace()
+        defer { workspace.remove() }
+        let model = workspace.folder.appendingPathComponent("tiny.wbmodel").path
+        try TestMedia.check(try workspace.run(["train", workspace.dataset.path, "-o", model, "--no-html"]), "training the tiny model")
+        let cats = try TestMedia.pictures(workspace.dataset.appendingPathComponent("Training Data/cat"))
+        let coffees = try TestMedia.pictures(workspace.dataset.appendingPathComponent("Training Data/espresso"))
+        let slow = workspace.folder.appendingPathComponent("slow.mp4"), quick = workspace.folder.appendingPathComponent("quick.mp4")
+        try TestMedia.video(pictures: [cats[0], coffees[0]], seconds: 2, to: slow, environment: ProcessInfo.processInfo.environment)
+        try TestMedia.video(pictures: [cats[1], coffees[1]], seconds: 1, to: quick, environment: ProcessInfo.processInfo.environment)
+        let output = workspace.folder.appendingPathComponent("side.mp4").path
+        let outcome = try workspace.run(["sync", slow.path, quick.path, "--model", model, "--order", "cat,espresso", "--json", "-o", output])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        let phases = try XCTUnwrap(plan["phases"] as? [[String: Any]])
+        XCTAssertEqual(phases.map { $0["label"] as? String }, ["cat", "espresso"])
+        XCTAssertEqual(Double(try XCTUnwrap(plan["frames"] as? Int)), 100, accuracy: 2, "the slow video's 2 s + 2 s at 25 fps")
+        let quickHolds = phases.map { (($0["inputs"] as? [[String: Any]])?[1]["holdFrames"] as? Int) ?? -1 }
+        XCTAssertEqual(Double(quickHolds[0]), 25, accuracy: 2)
+        let both = try workspace.run(["sync", slow.path, quick.path, "--model", model, "--order", "cat,espresso", "--phases", "a.json", "b.json", "-o", output])
+        XCTAssertEqual(both.status, 64)
+        let unknown = try workspace.run(["sync", slow.path, quick.path, "--model", model, "--order", "cat,tea", "-o", workspace.folder.appendingPathComponent("x.mp4").path])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.standardError.hasPrefix("workbench: \(model): "), unknown.standardError)
+    }
+
     func testTraceWritesTheVideoAndPrintsTheCurve() throws {
         let a = try video("a.mp4", audio: true)
         let outcome = try WorkbenchBinary.run(["trace", a, "--from", "0.4", "--duration", "0.8", "--points", "20,100 80,20 140,100",
-                                               "--color", "#FF0000", "--json", "-o", path("t.mp4")])
+                                               "--color", "#FF0000", "--width", "6", "--json", "-o", path("t.mp4")])  // 6 pixels: 4:2:0 chroma blurs a thinner line
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
         let frames = try XCTUnwrap(json["frames"] as? [[String: Any]])
