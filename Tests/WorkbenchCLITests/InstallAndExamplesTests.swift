@@ -372,7 +372,7 @@ final class InstallAndExamplesTests: XCTestCase {
         }
         // What the examples promise to write is there.
         for written in ["Drawings.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
-                        "Drawings.mlmodel", "reel.mp4", "phases.json", "phases.vtt", "phases.html",
+                        "Drawings.mlmodel", "reel.mp4", "p.json",
                         "side.mp4", "grid.mp4", "flight.mp4"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)
         }

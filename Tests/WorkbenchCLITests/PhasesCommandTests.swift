@@ -45,7 +45,7 @@ final class PhasesCommandTests: XCTestCase {
         let outcome = try WorkbenchBinary.run(["phases", "--help"])
         XCTAssertEqual(outcome.status, 0)
         XCTAssertTrue(outcome.standardOutput.contains("Examples:\n  workbench phases movie.mp4 --model"), outcome.standardOutput)
-        XCTAssertTrue(outcome.standardOutput.contains("--order address,backswing,impact,finish"))
+        XCTAssertTrue(outcome.standardOutput.contains("address,backswing,impact,finish"))
     }
 
     func testFindsTheChangeAndWritesJSONSubtitlesAndAPageChromiumAccepts() throws {
@@ -124,7 +124,7 @@ final class PhasesCommandTests: XCTestCase {
                            "too short for 2 phases of at least 5 s each")
         assertOneLineError(try workspace.run(["phases", workspace.dataset.path, "--model", model, "--order", "cat,espresso"]),
                            naming: workspace.dataset.path, "is a folder")
-        assertOneLineError(try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "-o", video]), naming: video, "")
+        assertOneLineError(try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "-o", video]), naming: video, "must not replace an input")
         let usage = try workspace.run(["phases", video, "--model", model])
         XCTAssertEqual(usage.status, 64, usage.standardError)
         let mixed = try workspace.run(["phases", video, "--check", "x.json", "--model", model])

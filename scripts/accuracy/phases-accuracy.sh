@@ -2,7 +2,7 @@
 # Does `workbench phases` find the phase starts of swings by players it never saw? Issue 25's accuracy "Done when",
 # measured on the drawn swings of datasets/build_swings.py (numpy, Pillow, ffmpeg; no footage needed):
 #
-#   1. build the dataset (8 players: P1-P5 train, P6-P8 held out; 6 videos each; seed 25),
+#   1. build the dataset (8 players: P1-P5 train, 16 swings each; P6-P8 held out, 6 videos each; seed 25),
 #   2. train a per-frame model on the training players' frames (`workbench train`, frozen head, defaults, plus
 #      $TRAIN_OPTIONS, e.g. "--fine-tune"),
 #   3. on every held-out video run `workbench phases` (default sampling: every frame of these 25 fps videos) and
@@ -13,7 +13,7 @@
 # Nothing here looks at the held-out players before the scoring: the model, the order and every setting are
 # fixed by the training players' data and the defaults.
 #
-# Usage: scripts/accuracy/phases-accuracy.sh            (about 10 minutes on 2 busy cores, most of it the dataset)
+# Usage: scripts/accuracy/phases-accuracy.sh            (about 20 minutes on 2 busy cores)
 #        TRAIN_OPTIONS="--fine-tune" scripts/accuracy/phases-accuracy.sh
 #        WORKBENCH=path/to/workbench scripts/accuracy/phases-accuracy.sh   (another build; set-up is skipped)
 set -euo pipefail

@@ -19,14 +19,14 @@ struct PhasesCommand: ParsableCommand {
             JSON, a phase missing or out of order, overlapping, negative times, longer than the video).
 
             A golf swing, with a model trained on frames of each phase (the README's "Phases of a swing" builds one):
-              workbench phases swing.mp4 --model Swings.wbmodel --order address,backswing,impact,finish -o phases.json
+              workbench phases swing.mp4 --model Swings.wbmodel --order address,backswing,impact,finish \\
+                  --every 0.04 --min-length 0.1 -o phases.json --vtt phases.vtt --html phases.html
 
             Examples:
               workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal,Dessert
-              workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal,Dessert --every 0.2 -o phases.json
-              workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal,Dessert --every 0.2 --min-length 1 --json
-              workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal,Dessert --every 0.2 --vtt phases.vtt --html phases.html
-              workbench phases movie.mp4 --check phases.json
+              workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal -o p.json
+              workbench phases movie.mp4 --model Drawings.wbmodel --order Dessert --json
+              workbench phases movie.mp4 --check p.json
             """)
 
     @Argument(help: ArgumentHelp("The video file.", valueName: "video"))
