@@ -5,7 +5,8 @@ import PackageDescription
 // WorkbenchCLI → Workbench (the API: one file per workflow) → the engines:
 //   ClassifierTraining (the train run) → {Inference, Training, FineTuning, Augmentation, Datasets, ModelFiles}
 //   Reports (pages and their assembly) → {ClassifierTraining, Inference, Labeling, Video}
-//   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → ExternalProcesses
+//   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
+//   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
 // FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
@@ -80,7 +81,7 @@ let package = Package(
         ], exclude: ["README.md"]),
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
         // copies, highlight reels); the processes start in ExternalProcesses.
-        .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs", "Phases"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
         // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
         .target(name: "Detection", dependencies: ["FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore"],
@@ -93,6 +94,9 @@ let package = Package(
         .executableTarget(name: "ConvertDetector", dependencies: ["DetectorConversion"]),
         // When in the video: phases in a fixed order, found from per-frame probabilities or written by hand.
         .target(name: "Phases", dependencies: ["FileFormats"], exclude: ["README.md"]),
+        // What Workbench draws over a video itself for ffmpeg to composite: the ball-flight curve, its anti-aliased
+        // stroke (beside a naive reference) and its animation.
+        .target(name: "Overlays", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
         .target(name: "Export", dependencies: [
             "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
@@ -118,7 +122,7 @@ let package = Package(
         // The public API: one file per workflow, request in, result out, progress by callback.
         .target(name: "Workbench", dependencies: [
             "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "Export", "FileFormats", "FineTuning",
-            "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Phases", "Reports", "TensorCore",
+            "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Overlays", "Phases", "Reports", "TensorCore",
             "LogisticHead", "Video",
         ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
@@ -166,7 +170,7 @@ let package = Package(
             "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "TensorCore", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "Phases", "TensorCore", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
@@ -174,6 +178,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
+        .testTarget(name: "OverlaysTests", dependencies: ["Overlays", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "_TestSupport"]),

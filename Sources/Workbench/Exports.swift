@@ -9,8 +9,10 @@
 @_exported import ImageCodecs
 @_exported import Inference
 @_exported import Labeling
+@_exported import Phases
 @_exported import Reports
 @_exported import ModelFiles
+@_exported import Overlays
 @_exported import TensorCore
 @_exported import LogisticHead
 @_exported import Video

@@ -14,7 +14,8 @@ final class InstallAndExamplesTests: XCTestCase {
         /// `PREFIX` given to install.sh: `bin/workbench`, `share/workbench/…`.
         var prefix: URL
         /// Outside the project: `datasets/drawings`, `Training Data`, `Testing Data`, `photo.jpg`, `drawing.png`,
-        /// `photos/`, `movie.mp4`, `frames/`, `clips/`, `MovieData.json` and `Drawings.wbmodel`.
+        /// `photos/`, `movie.mp4`, `frames/`, `clips/`, `MovieData.json`, `Drawings.wbmodel`, and `a.mp4`, `b.mp4`,
+        /// `c.mp4` with their phase files `a.json`, `b.json`, `c.json` (sync and trace).
         var work: URL
         /// What install.sh printed on stderr.
         var installMessages: String
@@ -89,6 +90,17 @@ final class InstallAndExamplesTests: XCTestCase {
         try TestMedia.video(pictures: [cats[1], coffees[1]], seconds: 4, to: work.appendingPathComponent("movie.mp4"), environment: inherited)
         try TestMedia.video(pictures: [cats[2]], seconds: 6, to: clips.appendingPathComponent("cat.mp4"), environment: inherited)
         try TestMedia.video(pictures: [coffees[2]], seconds: 6, to: clips.appendingPathComponent("espresso.mp4"), environment: inherited)
+        // sync and trace: a.mp4 (with sound), b.mp4 and c.mp4, 160 x 120, and a phase file for each.
+        for (name, seconds, phases) in [("a", 3, [0.2, 0.9, 1.8, 2.6]), ("b", 4, [0.5, 1.0, 2.5, 3.5]), ("c", 3, [0.0, 1.0, 1.5, 3.0])] {
+            var arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=\(seconds)"]
+            if name == "a" { arguments += ["-f", "lavfi", "-i", "sine=duration=\(seconds)", "-c:a", "aac"] }
+            arguments += ["-c:v", "libx264", "-pix_fmt", "yuv420p", work.appendingPathComponent("\(name).mp4").path]
+            try TestMedia.check(WorkbenchBinary.runProcess("/usr/bin/env", arguments, environment: inherited), "making \(name).mp4")
+            let labels = ["address", "swing", "finish"]
+            let entries = labels.indices.map { #"{"label": "\#(labels[$0])", "start": \#(phases[$0]), "end": \#(phases[$0 + 1])}"# }
+            try #"{"video": "\#(name).mp4", "order": ["address", "swing", "finish"], "phases": [\#(entries.joined(separator: ", "))]}"#
+                .write(to: work.appendingPathComponent("\(name).json"), atomically: true, encoding: .utf8)
+        }
         try #"[{"id": 3, "title": "The Movie", "markers": {}}, {"id": 4, "title": "Another", "markers": {"2": "Dessert"}}]"#
             .write(to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
 
@@ -342,7 +354,7 @@ final class InstallAndExamplesTests: XCTestCase {
         let fixture = try fixture()
         let help = try run(fixture, [fixture.workbench, "--help"])
         let commands = try subcommands(help)
-        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "export", "inspect", "features", "slurm"])
+        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "phases", "export", "inspect", "features", "slurm", "sync", "trace"])
         // Commands with subcommands of their own (`label merge`, `slurm label`) have examples too.
         var nested: [String] = []
         for command in commands {
@@ -366,7 +378,8 @@ final class InstallAndExamplesTests: XCTestCase {
         }
         // What the examples promise to write is there.
         for written in ["Drawings.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
-                        "Drawings.mlmodel", "reel.mp4"] {
+                        "Drawings.mlmodel", "reel.mp4", "p.json",
+                        "side.mp4", "grid.mp4", "flight.mp4"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)
         }
         let movieData = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixture.work.appendingPathComponent("MovieData.json"))) as? [[String: Any]])

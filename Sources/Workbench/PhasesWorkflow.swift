@@ -1,0 +1,260 @@
+import FileFormats
+import Foundation
+import ImageCodecs
+import Labeling
+import Phases
+import Reports
+import TensorCore
+import Video
+
+/// `workbench phases`: where each phase of a fixed order (address, backswing, impact, finish) starts in a video.
+///
+/// A model classifies a frame every `every` seconds, exactly as `label --every` does (the same frame sources and
+/// batches, `LabelingWorkflow.label`), and the phase starts that maximise the summed log-probability under the
+/// order are found by exact dynamic programming (`Phases.PhaseSegmentation`). Labels of the model outside the
+/// order (`before`, `after` …) may only open the video before the first phase and close it after the last.
+public enum PhasesWorkflow {
+    /// The default sampling's highest rate: every frame of a video up to 25 fps, every n-th frame above it, the
+    /// smallest n that stays at or under 25 a second (a 60 fps video every third frame, 30 fps every second).
+    public static let maximumDefaultRate = 25.0
+    /// The default shortest phase, in seconds.
+    public static let defaultMinimumLength = 0.1
+
+    /// What to find and where to write it.
+    public struct Request: Sendable {
+        /// The video file.
+        public var video: String
+        /// The phases' labels in their order; each must be one of the model's labels.
+        public var order: [String]
+        /// Seconds between classified frames; nil for the default (`defaultInterval(frameRate:)`).
+        public var every: Double?
+        /// The shortest a phase may be, in seconds.
+        public var minimumLength: Double = PhasesWorkflow.defaultMinimumLength
+        /// Where to write the phases as JSON (`PhaseTimeline`'s shape), if anywhere.
+        public var output: String?
+        /// Where to write WebVTT subtitles with one cue per phase, if anywhere.
+        public var subtitles: String?
+        /// Where to write the HTML page (the strip of phases, a picture at each start), if anywhere.
+        public var page: String?
+
+        /// A request for `video`'s phases in `order`, with the default sampling and minimum length, writing nothing.
+        public init(video: String, order: [String]) {
+            self.video = video
+            self.order = order
+        }
+    }
+
+    /// What a run found.
+    public struct Result: Sendable {
+        /// The phases found.
+        public var timeline: PhaseTimeline
+        /// The seconds between classified frames that were used.
+        public var every: Double
+        /// How many frames were classified.
+        public var sampleCount: Int
+        /// The shortest phase in samples the search allowed.
+        public var minimumSamples: Int
+        /// Wall-clock seconds of the whole run.
+        public var seconds: Double
+    }
+
+    /// The default seconds between classified frames for a video of `frameRate` fps: every frame up to
+    /// `maximumDefaultRate`, else every n-th frame with n = ⌈frameRate / 25⌉; 1/25 s when the rate is unknown.
+    public static func defaultInterval(frameRate: Double?) -> Double {
+        guard let frameRate, frameRate.isFinite, frameRate > 0 else { return 1 / maximumDefaultRate }
+        let step = max(1, (frameRate / maximumDefaultRate - 1e-6).rounded(.up))
+        return step / frameRate
+    }
+
+    /// Finds `video`'s phases in `order` with `classifier`, writing nothing: the call `sync --model` makes.
+    /// `every` nil takes the default sampling. Errors name the model (an order label it does not know), the
+    /// video (not a video, too short for the phases at `minimumLength`), one line each.
+    public static func findPhases(
+        video: String, order: [String], classifier: Classifier, extractor: FeatureExtractor, every: Double? = nil,
+        minimumLength: Double = defaultMinimumLength, progress: @escaping (_ done: Int, _ expected: Int?) -> Void = { _, _ in }
+    ) throws(WorkbenchError) -> PhaseTimeline {
+        var request = Request(video: video, order: order)
+        request.every = every
+        request.minimumLength = minimumLength
+        return try run(request, classifier: classifier, extractor: extractor, progress: progress).timeline
+    }
+
+    /// Finds the phases and writes the outputs `request` names (each atomically; an output that is also an input
+    /// or another output is refused before any work).
+    public static func run(
+        _ request: Request, classifier: Classifier, extractor: FeatureExtractor,
+        progress: @escaping (_ done: Int, _ expected: Int?) -> Void = { _, _ in }
+    ) throws(WorkbenchError) -> Result {
+        let started = Date()
+        try checkOrder(request.order, classifier: classifier)
+        guard request.minimumLength.isFinite, request.minimumLength >= 0 else {
+            throw WorkbenchError("the minimum phase length must be a number of seconds, 0 or more, got \(request.minimumLength)")
+        }
+        try WritableOutput.checkConflicts(inputs: [classifier.path, request.video],
+                                          outputs: [request.output, request.subtitles, request.page])
+        let probe = try probeVideo(request.video)
+        let every = request.every ?? defaultInterval(frameRate: probe.frameRate)
+        do {
+            try SamplingLimits.check(every: every, video: probe, path: request.video)
+        } catch {
+            throw WorkbenchError(error)
+        }
+        let minimumSamples = PhaseFinder.minimumSamples(minimumLength: request.minimumLength, interval: every)
+        // A video whose stated length cannot hold the phases is refused before a frame is decoded.
+        if let duration = probe.duration, duration.isFinite,
+           Int((duration / every).rounded(.up)) < request.order.count * minimumSamples {
+            func seconds(_ value: Double) -> String { String(format: "%g", value) }
+            throw WorkbenchError(PhaseError(.videoTooShort, path: request.video,
+                                            reason: "too short for \(request.order.count) phases of at least \(seconds(request.minimumLength)) s each: "
+                                                + "\(seconds(duration)) s sampled every \(seconds(every)) s gives \(Int((duration / every).rounded(.up))) frames, "
+                                                + "\(request.order.count * minimumSamples) needed (\(minimumSamples) a phase)"))
+        }
+        let pictures = request.page == nil ? nil : StartPictures(preprocessing: classifier.backbone.preprocessing)
+        let labelled = try LabelingWorkflow.label(movie: request.video, classifier: classifier, extractor: extractor,
+                                                  sampling: .init(every: every), observe: pictures?.observer, progress: progress)
+        let samples = PhaseFinder.Samples(times: labelled.frames.map(\.second), probabilities: labelled.frames.map(\.probabilities),
+                                          interval: every, videoDuration: probe.duration)
+        let timeline: PhaseTimeline
+        do {
+            timeline = try PhaseFinder.timeline(video: request.video, samples: samples, labels: classifier.labels, order: request.order,
+                                                modelPath: classifier.path, minimumLength: request.minimumLength)
+        } catch {
+            throw WorkbenchError(error)
+        }
+        try write(timeline, request: request, duration: samples.end, every: every, modelPath: classifier.path, pictures: pictures)
+        return Result(timeline: timeline, every: every, sampleCount: samples.times.count, minimumSamples: minimumSamples,
+                      seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Refuses an empty order, a label twice, or a label the model does not know, naming the model.
+    static func checkOrder(_ order: [String], classifier: Classifier) throws(WorkbenchError) {
+        do {
+            _ = try PhaseScores(probabilities: [], labels: classifier.labels, order: order, modelPath: classifier.path)
+        } catch {
+            throw WorkbenchError(error)
+        }
+    }
+
+    private static func probeVideo(_ path: String) throws(WorkbenchError) -> VideoProbe {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw WorkbenchError(path: path, reason: "no such video file")
+        }
+        guard !isDirectory.boolValue else {
+            throw WorkbenchError(path: path, reason: "is a folder: phases are found in a video file")
+        }
+        do {
+            return try VideoProbe.probe(path: path, tools: try ExternalTools.locate(for: path))
+        } catch {
+            throw WorkbenchError(error)
+        }
+    }
+
+    private static func write(_ timeline: PhaseTimeline, request: Request, duration: Double, every: Double, modelPath: String,
+                              pictures: StartPictures?) throws(WorkbenchError) {
+        do {
+            if let output = request.output { try AtomicFile.write(text: timeline.jsonText(), to: output) }
+            if let subtitles = request.subtitles { try AtomicFile.write(text: Self.subtitles(timeline), to: subtitles) }
+        } catch {
+            throw WorkbenchError(error, context: "cannot write")
+        }
+        if let page = request.page {
+            let html = Self.page(timeline, duration: duration, every: every, modelPath: modelPath,
+                                 picture: { pictures?.picture(at: $0) })
+            try ModelReports.write(html, to: page)
+        }
+    }
+
+    /// WebVTT subtitles with one cue per phase: the label (isolated) and its confidence.
+    public static func subtitles(_ timeline: PhaseTimeline) -> String {
+        WebVTT.document(stretches: timeline.phases.map {
+            LabelStretch(start: $0.start, end: $0.end, label: $0.label, meanConfidence: Float($0.confidence ?? 0))
+        })
+    }
+
+    /// The HTML page of `timeline` (Reports' `PhaseReportPage`): the strip over a video of `duration` seconds
+    /// sampled every `every` seconds, with `picture(second)` (the frame nearest that time) at each phase's start.
+    public static func page(_ timeline: PhaseTimeline, duration: Double, every: Double, modelPath: String,
+                            picture: (Double) -> Picture? = { _ in nil }) -> String {
+        PhaseReportPage(
+            title: "Phases: \(Markup.isolate(ModelReportPage.fileName(timeline.video)))",
+            subtitle: ["Model \(Markup.isolate(modelPath)), one frame every \(Markup.number(every, decimals: 4)) s, order "
+                       + timeline.order.map(Markup.isolate).joined(separator: " → ")],
+            video: timeline.video, duration: duration, order: timeline.order,
+            phases: timeline.phases.map { phase in
+                PhaseReportPage.Phase(label: phase.label, start: phase.start, end: phase.end, confidence: phase.confidence,
+                                      picture: picture(phase.start))
+            }).html()
+    }
+
+    /// Reads a phase file written by hand (or by `phases -o`), checks its rules (`PhaseTimeline.validate`) and,
+    /// when `video` is given, that its phases fit in that video's length. The file's own `"video"` member is
+    /// informational: the video checked is the one given here.
+    public static func check(phases path: String, video: String?) throws(WorkbenchError) -> PhaseTimeline {
+        do {
+            let timeline = try PhaseTimeline.read(path: path)
+            if let video {
+                let probe = try probeVideo(video)
+                if let duration = probe.duration { try timeline.checkFits(videoDuration: duration, path: path) }
+            }
+            return timeline
+        } catch let error as WorkbenchError {
+            throw error
+        } catch let error as PhaseError {
+            throw WorkbenchError(error)
+        } catch {
+            throw WorkbenchError(path: path, reason: "\(error)")
+        }
+    }
+}
+
+/// A small picture of every classified frame, kept until the phases are known (only for `--html`): about 3 KB of
+/// JPEG a frame, so a minute at 25 frames a second holds some 5 MB.
+final class StartPictures: @unchecked Sendable {
+    /// Side of a picture in pixels.
+    static let side = 112
+    private let preprocessing: ImagePreprocessing
+    private var pictures: [(second: Double, picture: Picture)] = []
+
+    init(preprocessing: ImagePreprocessing) {
+        self.preprocessing = preprocessing
+    }
+
+    /// The observer for `LabelingWorkflow.label` (called on one thread, in frame order).
+    var observer: (Frame, [Float]) -> Void {
+        { [self] frame, _ in
+            let image = frame.image
+            let crop = frame.isNetworkInput ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
+                : preprocessing.centerCrop(width: image.width, height: image.height)
+            guard crop.side > 0, let picture = try? Picture.jpeg(Resize.bicubic(image, crop: crop, outputSide: Self.side),
+                                                                name: "frame at \(frame.second) s") else { return }
+            pictures.append((frame.second, picture))
+        }
+    }
+
+    /// The picture of the frame at `second` (the nearest kept).
+    func picture(at second: Double) -> Picture? {
+        pictures.min { abs($0.second - second) < abs($1.second - second) }?.picture
+    }
+}
+
+extension PhasesWorkflow {
+    /// The result as terminal lines, one per phase, tab-separated: label, start and end in seconds, confidence. The
+    /// label is in its terminal form (`DisplayText.terminal`: a tab, line feed, control or bidi character in it is
+    /// written as an escape), so it stays one field and cannot reorder or hide the numbers beside it.
+    public static func lines(_ timeline: PhaseTimeline) -> [String] {
+        timeline.phases.map { phase in
+            let confidence = phase.confidence.map { String(format: "%.3f", $0) } ?? "-"
+            return "\(DisplayText.terminal(phase.label))\t\(String(format: "%.3f", phase.start))\t\(String(format: "%.3f", phase.end))\t\(confidence)"
+        }
+    }
+
+    /// One line for stderr: what was classified and what was written.
+    public static func summary(_ result: Result, request: Request) -> String {
+        var line = "\(result.sampleCount) frames classified (one every \(String(format: "%g", result.every)) s, phases of at least "
+            + "\(result.minimumSamples) frame\(result.minimumSamples == 1 ? "" : "s")) in \(String(format: "%.1f", result.seconds)) s"
+        let written = [request.output, request.subtitles, request.page].compactMap { $0 }
+        if !written.isEmpty { line += "; wrote " + written.joined(separator: ", ") }
+        return line
+    }
+}

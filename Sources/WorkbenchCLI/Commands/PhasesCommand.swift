@@ -1,0 +1,115 @@
+import ArgumentParser
+import Workbench
+
+struct PhasesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "phases",
+        abstract: "Find where each phase of a fixed order (address, backswing, impact, finish) starts in a video.",
+        discussion: """
+            The model classifies a frame every --every seconds (default: every frame, at most 25 a second, so a \
+            60 fps video is sampled every third frame) and the phase starts that maximise the summed \
+            log-probability under --order are found exactly (dynamic programming), each phase at least \
+            --min-length long. Labels of the model that are not in --order (before, after ...) may only open the \
+            video before the first phase and close it after the last. A phase starts at its first sampled frame and \
+            ends where the next one starts; the last one ends at the first frame after it, or at the video's end. \
+            Prints one line per phase: label, start, end (seconds), confidence (the mean probability of the label \
+            over the phase's frames). -o writes {"video", "order", "phases": [{"label", "start", "end", \
+            "confidence"}]}, the file `sync --phases` also accepts written by hand. --check FILE reads such a file \
+            instead of finding phases (no model): it prints its phases, or one line naming what is wrong with it (not \
+            JSON, a phase missing or out of order, overlapping, negative times, longer than the video).
+
+            A golf swing, with a model trained on frames of each phase (the README's "Phases of a swing" builds one):
+              workbench phases swing.mp4 --model Swings.wbmodel --order address,backswing,impact,finish \\
+                  --every 0.04 --min-length 0.1 -o phases.json --vtt phases.vtt --html phases.html
+
+            Examples:
+              workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal,Dessert
+              workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal -o p.json
+              workbench phases movie.mp4 --model Drawings.wbmodel --order Dessert --json
+              workbench phases movie.mp4 --check p.json
+            """)
+
+    @Argument(help: ArgumentHelp("The video file.", valueName: "video"))
+    var video: String
+
+    @Option(name: .long, help: ArgumentHelp("The model file (a per-frame classifier whose labels include the phases).", valueName: "file"))
+    var model: String?
+
+    @Option(name: .long, help: ArgumentHelp("The phases' labels in their order, comma-separated.", valueName: "labels"))
+    var order: String?
+
+    @Option(name: .long, help: ArgumentHelp("Check a phase file written by hand against the video instead of finding phases.", valueName: "file"))
+    var check: String?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds between classified frames (default: every frame, at most 25 a second).", valueName: "seconds"))
+    var every: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The shortest a phase may be, in seconds.", valueName: "seconds"))
+    var minLength: Double = PhasesWorkflow.defaultMinimumLength
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the phases as JSON to this file.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Print the phases as JSON (the -o file's content) instead of lines.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Write WebVTT subtitles, one cue per phase.", valueName: "file"))
+    var vtt: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page: the phases against time, a picture at each start.", valueName: "file"))
+    var html: String?
+
+    @OptionGroup var compute: ComputeOptions
+
+    /// The order as labels.
+    private var orderLabels: [String] { (order ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+
+    func validate() throws {
+        if check != nil {
+            if model != nil || order != nil || every != nil || output != nil || vtt != nil || html != nil {
+                throw ValidationError("--check reads a phase file: leave out --model, --order, --every, -o, --vtt and --html")
+            }
+            return
+        }
+        guard model != nil, let order else { throw ValidationError("give --model and --order (or --check FILE)") }
+        if orderLabels.contains(where: \.isEmpty) { throw ValidationError("--order must list labels separated by commas, without empty ones, got \"\(order)\"") }
+        if let every, !(every.isFinite && (SamplingLimits.shortestInterval...SamplingLimits.longestInterval).contains(every)) {
+            throw ValidationError("--every must be between \(SamplingLimits.shortestInterval) and \(SamplingLimits.longestInterval) seconds, got \(every)")
+        }
+        guard minLength.isFinite, (0...SamplingLimits.longestInterval).contains(minLength) else {
+            throw ValidationError("--min-length must be between 0 and \(SamplingLimits.longestInterval) seconds, got \(minLength)")
+        }
+    }
+
+    func run() throws {
+        try Console.run {
+            if let check {
+                let timeline = try PhasesWorkflow.check(phases: check, video: video)
+                render(timeline)
+                return
+            }
+            guard let model else { return }
+            var request = PhasesWorkflow.Request(video: video, order: orderLabels)
+            request.every = every
+            request.minimumLength = minLength
+            request.output = output
+            request.subtitles = vtt
+            request.page = html
+            let classifier = try Classifier.load(path: model)
+            let bar = ProgressBar(total: 0, label: video)
+            let result = try PhasesWorkflow.run(request, classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: false),
+                                                progress: { done, expected in bar.update(completed: done, total: expected) })
+            bar.finish()
+            render(result.timeline)
+            Console.warn(PhasesWorkflow.summary(result, request: request))
+        }
+    }
+
+    private func render(_ timeline: PhaseTimeline) {
+        if json {
+            Console.output(timeline.jsonText())
+        } else {
+            for line in PhasesWorkflow.lines(timeline) { Console.outputLine(line) }
+        }
+    }
+}

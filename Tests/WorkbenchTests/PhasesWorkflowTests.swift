@@ -1,0 +1,60 @@
+import Foundation
+import Workbench
+import XCTest
+import _TestSupport
+
+/// `PhasesWorkflow`'s pure parts: the default sampling, and every writer of phase names (terminal lines, WebVTT,
+/// the page) under hostile names. The run itself goes through the binary in `WorkbenchCLITests/PhasesCommandTests`.
+final class PhasesWorkflowTests: XCTestCase {
+    func testDefaultSamplingIsEveryFrameUpTo25AndEveryNthAbove() {
+        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 25), 0.04, accuracy: 1e-12)
+        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 24), 1 / 24, accuracy: 1e-12)
+        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 60), 0.05, accuracy: 1e-12, "every third frame")
+        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 30), 1 / 15, accuracy: 1e-12, "every second frame")
+        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 30_000 / 1001), 2 * 1001 / 30_000, accuracy: 1e-12)
+        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: nil), 0.04, accuracy: 1e-12)
+    }
+
+    private func timeline(_ name: String) -> PhaseTimeline {
+        PhaseTimeline(video: "videos/\(name).mp4", order: [name, "plain"],
+                      phases: [.init(label: name, start: 0.5, end: 1.25, confidence: 0.875), .init(label: "plain", start: 1.25, end: 3, confidence: 0.5)])
+    }
+
+    func testTerminalLinesKeepOneFieldPerNameWhateverTheName() {
+        HostileNames.check("phase lines", includingNUL: true) { name in
+            let lines = PhasesWorkflow.lines(timeline(name))
+            guard lines.count == 2, lines[1] == "plain\t1.250\t3.000\t0.500" else { return "the second line changed: \(lines)" }
+            // What Console writes: the whole line in its terminal form, tabs and line feeds kept.
+            let shown = DisplayText.terminal(lines[0], keepingLayout: true)
+            if let problem = HostileNames.terminalProblem(shown) { return problem }
+            guard !shown.contains("\n") else { return "the line breaks" }
+            let fields = shown.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 4, fields[1...] == ["0.500", "1.250", "0.875"] else { return "fields \(fields.count): \(HostileNames.escaped(shown))" }
+            return nil
+        }
+    }
+
+    func testSubtitlesStayValidAndIsolateEveryName() {
+        HostileNames.check("phase WebVTT", includingNUL: true) { name in
+            let cues: [WebVTTFile.Cue]
+            do {
+                cues = try WebVTTFile.parse(PhasesWorkflow.subtitles(timeline(name)))
+            } catch {
+                return "the file does not parse: \(error)"
+            }
+            guard cues.count == 2, cues[1].text == "\u{2068}plain\u{2069} (50 %)" else { return "the cues changed: \(cues.count)" }
+            guard cues[0].text.hasSuffix("\u{2069} (88 %)") else { return "the percentage is not after the isolated name" }
+            return HostileNames.bidiProblem(cues[0].text)
+        }
+    }
+
+    func testThePageKeepsItsMarkupWhateverTheNameOfPhaseVideoOrModel() {
+        HostileNames.check("phases page", count: 120, includingNUL: true) { name in
+            let plain = HostileNames.tagSequence(PhasesWorkflow.page(timeline(String(repeating: "x", count: name.count)), duration: 3, every: 0.04,
+                                                                     modelPath: String(repeating: "x", count: name.count) + ".wbmodel"))
+            let html = PhasesWorkflow.page(timeline(name), duration: 3, every: 0.04, modelPath: name + ".wbmodel")
+            guard HostileNames.tagSequence(html) == plain else { return "the markup differs from a plain name's" }
+            return HostileNames.htmlBidiProblem(html)
+        }
+    }
+}
