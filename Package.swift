@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "_TestSupport"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
