@@ -9,12 +9,12 @@ public enum PresenceClipsReference {
     public static func clips(times: [Double], presence: [Bool], videoEnd: Double, rule: PresenceClips.Rule) -> [PresenceClip] {
         let tolerance = PresenceClips.timeTolerance
         let people = zip(times, presence).filter(\.1).map(\.0)
+        // The sightings no later one follows within stopAfter.
+        let lastBeforeGaps = people.filter { person in !people.contains { $0 > person && $0 < person + rule.stopAfter - tolerance } }
         var clips: [PresenceClip] = []
         var from = -Double.infinity
         while let start = people.first(where: { $0 >= from - tolerance }) {
-            let gaps = people.filter { person in
-                person >= start && !people.contains { $0 > person && $0 < person + rule.stopAfter - tolerance }
-            }
+            let gaps = lastBeforeGaps.filter { $0 >= start }
             var candidates: [(Double, PresenceClip.Ending)] = [(start + rule.maximumLength, .maximumLength)]
             if let gap = gaps.first { candidates.append((gap + rule.stopAfter, .noPerson)) }
             candidates.append((max(videoEnd, start), .endOfVideo))

@@ -174,9 +174,11 @@ public enum DetectionWorkflow {
         return objects.filter { $0.label == label }
     }
 
-    /// A box's caption: `person 0.87`.
+    /// A box's caption: `person 0.87`. A label holding bidi controls (a trained detector's, from its file) is
+    /// isolated, so it cannot reverse the score beside it; others are drawn as they are.
     public static func caption(_ object: DetectedObject) -> String {
-        "\(object.label) " + String(format: "%.2f", object.confidence)
+        let label = object.label.unicodeScalars.contains(where: DisplayText.isBidiControl) ? DisplayText.isolated(object.label) : object.label
+        return "\(label) " + String(format: "%.2f", object.confidence)
     }
 
     static func overlayBox(_ object: DetectedObject) -> BoxOverlay.Box {

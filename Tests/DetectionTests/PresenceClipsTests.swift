@@ -47,7 +47,7 @@ final class PresenceClipsTests: XCTestCase {
 
     func testGapJustUnderStopAfterKeepsTheClipAndMaxLengthEndsIt() {
         // Seen at 0, 4.8 and 9.6 s (gaps of 4.8 s): one clip, cut at 10 s by max-length; nobody after it.
-        assertClips(clips(duration: 30) { [0, 4.8, 9.6].contains(where: { t in abs($0 - t) < 1e-9 }) }, [(0, 10, .maximumLength)])
+        assertClips(clips(duration: 30) { time in [0, 4.8, 9.6].contains { abs(time - $0) < 1e-9 } }, [(0, 10, .maximumLength)])
     }
 
     func testGapOfExactlyStopAfterStartsANewClipAtThatSample() {
