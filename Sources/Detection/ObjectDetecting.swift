@@ -11,3 +11,5 @@ public protocol ObjectDetecting: Sendable {
     /// highest score first.
     func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject]
 }
+
+extension ObjectDetector: ObjectDetecting {}

@@ -203,7 +203,7 @@ public enum BoxOverlay {
                 let textHeight = style.fontSize + 2 * style.border
                 let textTop = top - textHeight >= 0 ? top - textHeight + style.border : max(0, top) + style.thickness + style.border
                 let option = "text=" + AnnotatedVideo.escaped(AnnotatedVideo.drawable(box.text), ["'", ":"])
-                    + ":x=\(max(0, left) + style.border):y=\(textTop)"
+                    + ":x=max(0,min(\(left + style.border),w-text_w-\(style.border))):y=\(textTop)"
                 parts.append("drawtext@t\(slot) reinit " + AnnotatedVideo.escaped(option, AnnotatedVideo.sendcmdSpecials))
             }
             for slot in boxes.count..<max(boxes.count, usedBefore) {

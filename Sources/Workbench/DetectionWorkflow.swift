@@ -119,6 +119,20 @@ public enum DetectionWorkflow {
         case videos([String])
     }
 
+    /// Runs `request` with the detector file `DetectorLocation` finds (`detectorPath`, else `$WORKBENCH_DETECTOR`,
+    /// else the installed or set-up copy), loaded for `threads` worker threads.
+    public static func run(_ request: DetectionRequest, detectorPath: String?, threads: Int,
+                           events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
+        let path = try DetectorLocation.resolve(explicit: detectorPath)
+        let detector: ObjectDetector
+        do {
+            detector = try ObjectDetector.load(path: path, threads: threads)
+        } catch {
+            throw WorkbenchError(error)
+        }
+        return try run(request, detector: detector, events: events)
+    }
+
     /// Runs `request` with `detector` (any `ObjectDetecting`; the command line's is the person detector).
     public static func run(_ request: DetectionRequest, detector: some ObjectDetecting,
                            events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {

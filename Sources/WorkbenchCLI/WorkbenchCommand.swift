@@ -21,7 +21,7 @@ struct WorkbenchCommand: ParsableCommand {
               workbench slurm label Drawings.wbmodel clips/*.mp4 --tasks 2 --dry-run
             """,
         version: WorkbenchInfo.version,
-        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self]
+        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self]
     )
 
     /// A bare `workbench` names no command: it shows the help, on stderr, and fails like any other usage error.

@@ -19,7 +19,7 @@ final class BoxOverlayTests: XCTestCase {
         let lines = script.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, "the last sample changes nothing: \(script)")
         XCTAssertTrue(lines[0].hasPrefix("0.000 [enter] drawbox@b0 x 10, [enter] drawbox@b0 y 100, [enter] drawbox@b0 w 50, [enter] drawbox@b0 h 120, "))
-        XCTAssertTrue(lines[0].contains("drawtext@t1 reinit text=person\\ 0.87:x="), lines[0])
+        XCTAssertTrue(lines[0].contains("drawtext@t1 reinit text=person\\ 0.87:x=max(0\\,min("), lines[0])
         XCTAssertTrue(lines[1].hasSuffix("[enter] drawbox@b1 x -100000, [enter] drawtext@t1 reinit x=-100000;"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("0.400 [enter] drawbox@b0 x -100000"), lines[2])
         // A clip's script is shifted to its own start.

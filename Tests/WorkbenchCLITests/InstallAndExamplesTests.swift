@@ -116,6 +116,9 @@ final class InstallAndExamplesTests: XCTestCase {
         let installed = fixture.prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path
         let original = fixture.root.appendingPathComponent("models/efficientnet-lite0.safetensors").path
         XCTAssertTrue(files.contentsEqual(atPath: installed, andPath: original), "the backbone is installed byte for byte")
+        XCTAssertTrue(files.contentsEqual(atPath: fixture.prefix.appendingPathComponent("share/workbench/ssdlite-mobilenetv2-person.safetensors").path,
+                                          andPath: fixture.root.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path),
+                      "the person detector is installed byte for byte")
         XCTAssertTrue(files.contentsEqual(atPath: fixture.workbench, andPath: try WorkbenchBinary.path()), "the binary under test is installed")
         XCTAssertTrue(fixture.installMessages.contains("\(fixture.prefix.path)/bin is not on your PATH"), fixture.installMessages)
         XCTAssertTrue(fixture.installMessages.contains("export PATH=\"\(fixture.prefix.path)/bin:$PATH\""), fixture.installMessages)
@@ -165,6 +168,7 @@ final class InstallAndExamplesTests: XCTestCase {
 
             """.write(to: clone.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try Data("backbone".utf8).write(to: clone.appendingPathComponent("models/efficientnet-lite0.safetensors"))
+        try Data("detector".utf8).write(to: clone.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors"))
         let source = clone.appendingPathComponent("Sources/workbench/main.swift")
         func edit(_ version: String) throws {
             try "print(\"\(version)\")\n".write(to: source, atomically: false, encoding: .utf8)
@@ -191,6 +195,8 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertEqual(try version(), "first\n")
         XCTAssertTrue(files.contentsEqual(atPath: prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path,
                                           andPath: clone.appendingPathComponent("models/efficientnet-lite0.safetensors").path))
+        XCTAssertTrue(files.contentsEqual(atPath: prefix.appendingPathComponent("share/workbench/ssdlite-mobilenetv2-person.safetensors").path,
+                                          andPath: clone.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path))
 
         // The sources changed since the last build (a pull): install builds them.
         try edit("second")
@@ -336,7 +342,7 @@ final class InstallAndExamplesTests: XCTestCase {
         let fixture = try fixture()
         let help = try run(fixture, [fixture.workbench, "--help"])
         let commands = try subcommands(help)
-        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "export", "inspect", "features", "slurm"])
+        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "detect", "export", "inspect", "features", "slurm"])
         // Commands with subcommands of their own (`label merge`, `slurm label`) have examples too.
         var nested: [String] = []
         for command in commands {

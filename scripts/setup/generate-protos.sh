@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates Sources/Export/Generated/*.pb.swift from the trimmed schemas in proto/.
+# Regenerates the Swift of the trimmed schemas in proto/: Sources/Export/Generated/*.pb.swift (ONNX, Core ML) and
+# Sources/DetectorConversion/Generated/*.pb.swift (TensorFlow's GraphDef, read by the detector's converter).
 #
 # Run by hand only when a file in proto/ changes; the output is committed so that builds and CI never need
 # protoc or the slow protoc-gen-swift build. The plugin must come from the same swift-protobuf release the
@@ -32,12 +33,18 @@ if [[ -z "$plugin" ]]; then
     plugin="$work/swift-protobuf/.build/debug/protoc-gen-swift"
 fi
 
-output="Sources/Export/Generated"
-mkdir -p "$output"
-rm -f "$output"/*.pb.swift
-protoc --plugin=protoc-gen-swift="$plugin" \
-    --swift_opt=Visibility=Internal \
-    --swift_out="$output" \
-    --proto_path=proto \
-    proto/onnx_subset.proto proto/coreml_subset.proto
-echo "generated: $(ls "$output")"
+# generate OUTPUT_FOLDER PROTO...: each module keeps the messages it reads or writes, internal to it.
+generate() {
+    local output=$1
+    shift
+    mkdir -p "$output"
+    rm -f "$output"/*.pb.swift
+    protoc --plugin=protoc-gen-swift="$plugin" \
+        --swift_opt=Visibility=Internal \
+        --swift_out="$output" \
+        --proto_path=proto \
+        "$@"
+    echo "generated: $(ls "$output")"
+}
+generate Sources/Export/Generated proto/onnx_subset.proto proto/coreml_subset.proto
+generate Sources/DetectorConversion/Generated proto/tensorflow_graph_subset.proto

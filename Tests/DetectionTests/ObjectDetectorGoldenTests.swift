@@ -1,0 +1,64 @@
+@testable import Detection
+import ImageCodecs
+import Models
+import XCTest
+import _TestSupport
+
+/// Workbench's detector against the frozen graph run by TensorFlow (goldens from
+/// `scripts/fixtures/make-detector-goldens.py`): the decoded pixels, the preprocessed input, the raw network
+/// outputs, the anchors and the final detections on 34 pictures and video frames.
+final class ObjectDetectorGoldenTests: XCTestCase {
+    /// The preprocessed input: the same Float formula as TensorFlow's kernel; only the last rounding may differ.
+    static let preprocessingTolerance: Float = 1e-5
+    /// Raw outputs after 70 layers summed in another order (and batch norm folded): logits span about ±20, and a
+    /// change of 0.01 moves a score by at most 0.0025, far inside the detection rule's 0.02.
+    static let rawOutputTolerance: Float = 1e-2
+    /// Anchors: the same Float operations as the graph's generator.
+    static let anchorTolerance: Float = 1e-6
+
+    func testDetectionsMatchTheReferenceOnEveryPicture() throws {
+        let detector = try DetectionFixtures.detector()
+        let goldens = try DetectionFixtures.goldens()
+        XCTAssertGreaterThanOrEqual(goldens.pictures.count, 30)
+        XCTAssertLessThanOrEqual(goldens.reportScore, DetectionComparison.reportedScore - DetectionComparison.scoreTolerance)
+        var withPeople = 0
+        for picture in goldens.pictures {
+            let image = try ImageLoader.load(path: DetectionFixtures.fixture(picture.file).path)
+            XCTAssertEqual(DetectionFixtures.fnv1a64(image.pixels), picture.pixelHash, "\(picture.name): decoded pixels differ from the reference's")
+            XCTAssertEqual([image.width, image.height], [picture.width, picture.height], picture.name)
+            let found = detector.detect(in: image, minimumConfidence: goldens.reportScore)
+            let problems = DetectionComparison.unmatched(workbench: found, reference: picture.detections.map { ($0.score, $0.box) })
+            XCTAssertTrue(problems.isEmpty, "\(picture.name): \(problems)")
+            if picture.detections.contains(where: { $0.score >= DetectionComparison.reportedScore }) { withPeople += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(withPeople, 10, "the goldens should hold pictures with people")
+    }
+
+    func testPreprocessingAndRawOutputsMatchTheGraphsTensors() throws {
+        let detector = try DetectionFixtures.detector()
+        let pictures = try DetectionFixtures.goldens().pictures.filter { $0.boxEncodings != nil }
+        XCTAssertFalse(pictures.isEmpty)
+        for picture in pictures {
+            let image = try ImageLoader.load(path: DetectionFixtures.fixture(picture.file).path)
+            let input = DetectorPreprocessing.prepare(image, side: detector.inputSide)
+            for sample in try XCTUnwrap(picture.inputSamples) {
+                XCTAssertEqual(input[sample.index], sample.value, accuracy: Self.preprocessingTolerance, "\(picture.name) input[\(sample.index)]")
+            }
+            let raw = detector.rawOutputs(for: image)
+            assertClose(raw.boxEncodings, try XCTUnwrap(picture.boxEncodings), absolute: Self.rawOutputTolerance, "\(picture.name) box encodings")
+            assertClose(raw.classLogits, try XCTUnwrap(picture.classLogits), absolute: Self.rawOutputTolerance, "\(picture.name) class logits")
+        }
+    }
+
+    func testAnchorsAreTheGraphs() throws {
+        let detector = try DetectionFixtures.detector()
+        let corners = try DetectionFixtures.graphAnchors()
+        XCTAssertEqual(corners.count, SSDLiteMobileNetV2.anchorCount)
+        // The graph's decoder turns corners into centre and size: height = ymax − ymin, yCenter = ymin + height/2.
+        let expected = corners.flatMap { corner -> [Float] in
+            let height = corner[2] - corner[0], width = corner[3] - corner[1]
+            return [corner[0] + height / 2, corner[1] + width / 2, height, width]
+        }
+        assertClose(detector.network.anchors, expected, absolute: Self.anchorTolerance, "anchors")
+    }
+}
