@@ -153,7 +153,8 @@ public enum BoxOverlay {
         for slot in 0..<slots {
             graph += ",drawbox@b\(slot)=x=\(Style.parked):y=\(Style.parked):w=1:h=1:color=\(color):t=\(style.thickness)"
         }
-        for slot in 0..<slots {
+        // Captions drawn last slot first, so the first (highest-scoring) box's caption lies on top.
+        for slot in (0..<slots).reversed() {
             graph += ",drawtext@t\(slot)=fontfile=\(font):expansion=none:text=.:x=\(Style.parked):y=\(Style.parked)"
                 + ":fontsize=\(style.fontSize):fontcolor=black:box=1:boxcolor=\(color):boxborderw=\(style.border)"
         }

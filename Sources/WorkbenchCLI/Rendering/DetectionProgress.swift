@@ -41,16 +41,18 @@ final class DetectionProgress {
 enum DetectionLines {
     /// `photo.jpg<TAB>person<TAB>0.91<TAB>412.5<TAB>230<TAB>80<TAB>190` per box, or `photo.jpg<TAB>none`.
     static func text(_ picture: PictureDetection) -> String {
-        guard !picture.objects.isEmpty else { return "\(picture.path)\tnone\n" }
+        // A line feed or tab in a name would split the line or shift its fields: escaped here, not kept as layout.
+        let path = DisplayText.terminal(picture.path), label = { (object: DetectedObject) in DisplayText.terminal(object.label) }
+        guard !picture.objects.isEmpty else { return "\(path)\tnone\n" }
         return picture.objects.map { object in
-            "\(picture.path)\t\(object.label)\t\(String(format: "%.2f", object.confidence))\t"
+            "\(path)\t\(label(object))\t\(String(format: "%.2f", object.confidence))\t"
                 + [object.box.x, object.box.y, object.box.width, object.box.height].map(DetectionJSON.pixels).map { "\($0)" }.joined(separator: "\t") + "\n"
         }.joined()
     }
 
     /// The video's name, then each stretch with and without someone and each clip.
     static func text(_ video: VideoDetection) -> String {
-        var text = "\(video.path)\n"
+        var text = "\(DisplayText.terminal(video.path))\n"
         var start: Double?, peak = 0, best: Float = 0
         func close(at end: Double) {
             guard let from = start else { return }
@@ -70,7 +72,7 @@ enum DetectionLines {
         if video.samples.allSatisfy({ $0.objects.isEmpty }) { text += "  nobody seen in \(video.samples.count) samples\n" }
         for (index, clip) in video.clips.enumerated() {
             text += String(format: "  clip %d\t%.1f–%.1f s\t", index + 1, clip.clip.start, clip.clip.end) + clip.clip.ended.rawValue
-                + (clip.file.map { "\t\($0)" } ?? "") + "\n"
+                + (clip.file.map { "\t\(DisplayText.terminal($0))" } ?? "") + "\n"
         }
         return text
     }
