@@ -10,6 +10,15 @@ public protocol ObjectDetecting: Sendable {
     /// Boxes in pixels of `image` with a score of at least `minimumConfidence`, after non-maximum suppression,
     /// highest score first.
     func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject]
+    /// `detect` on each of `images`, in their order; a detector with worker threads runs several at once.
+    func detect(in images: [RGBImage], minimumConfidence: Float) -> [[DetectedObject]]
+}
+
+extension ObjectDetecting {
+    /// One picture after another.
+    public func detect(in images: [RGBImage], minimumConfidence: Float) -> [[DetectedObject]] {
+        images.map { detect(in: $0, minimumConfidence: minimumConfidence) }
+    }
 }
 
 extension ObjectDetector: ObjectDetecting {}

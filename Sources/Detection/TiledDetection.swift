@@ -18,13 +18,29 @@ public enum TiledDetection {
     /// Runs `detector` on `image` and, when `tilesPerSide > 1`, on each tile, and merges the boxes (see the type).
     public static func detect(in image: RGBImage, tilesPerSide: Int, minimumConfidence: Float,
                               detector: some ObjectDetecting) -> [DetectedObject] {
-        let whole = detector.detect(in: image, minimumConfidence: minimumConfidence)
-        guard tilesPerSide > 1, image.width > 1, image.height > 1 else { return whole }
-        let grid = TileGrid(width: image.width, height: image.height, tilesPerSide: tilesPerSide)
-        let tiled = grid.tiles.map { tile in
-            (tile, detector.detect(in: image.cropped(to: tile), minimumConfidence: minimumConfidence).map { moved($0, by: tile) })
+        detect(in: [image], tilesPerSide: tilesPerSide, minimumConfidence: minimumConfidence, detector: detector)[0]
+    }
+
+    /// `detect` on several pictures, every whole picture and tile handed to the detector in one call (so a
+    /// detector with worker threads keeps them all busy); the results in the pictures' order.
+    public static func detect(in images: [RGBImage], tilesPerSide: Int, minimumConfidence: Float,
+                              detector: some ObjectDetecting) -> [[DetectedObject]] {
+        let grids = images.map { image in
+            tilesPerSide > 1 && image.width > 1 && image.height > 1
+                ? TileGrid(width: image.width, height: image.height, tilesPerSide: tilesPerSide).tiles : []
         }
-        return merge(whole: whole, tiles: tiled, pictureWidth: image.width, pictureHeight: image.height)
+        var inputs: [RGBImage] = []
+        for (image, tiles) in zip(images, grids) { inputs += [image] + tiles.map { image.cropped(to: $0) } }
+        let found = detector.detect(in: inputs, minimumConfidence: minimumConfidence)
+        var results: [[DetectedObject]] = []
+        var next = 0
+        for (image, tiles) in zip(images, grids) {
+            let whole = found[next]
+            let tiled = tiles.enumerated().map { index, tile in (tile, found[next + 1 + index].map { moved($0, by: tile) }) }
+            next += 1 + tiles.count
+            results.append(tiles.isEmpty ? whole : merge(whole: whole, tiles: tiled, pictureWidth: image.width, pictureHeight: image.height))
+        }
+        return results
     }
 
     /// Merges the whole picture's boxes with the tiles' (already in the picture's pixels) by the rule above;

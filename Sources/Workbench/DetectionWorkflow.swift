@@ -111,7 +111,10 @@ public struct DetectionOutcome: Sendable {
 /// work (no output may be an input or another output), and each is written whole or not at all.
 public enum DetectionWorkflow {
     /// Frames decoded ahead of the detector: full frames are large, and the detector is the slower side.
-    static let prefetchedFrames = 4
+    static let prefetchedFrames = 8
+    /// Video frames handed to the detector at once: enough for the worker threads of a small machine, few
+    /// enough that full frames cost little memory.
+    static let framesPerBatch = 4
 
     /// The kind of input a run has.
     enum Inputs {
@@ -390,13 +393,20 @@ public enum DetectionWorkflow {
         var samples: [VideoDetection.Sample] = []
         review.startVideo()
         do {
-            while let frame = try frames.nextFrame() {
-                let objects = filtered(TiledDetection.detect(in: frame.image, tilesPerSide: request.tilesPerSide,
-                                                             minimumConfidence: request.minimumConfidence, detector: detector),
-                                       label: request.label)
-                if let clip = presence.add(time: frame.second, present: !objects.isEmpty) { clips.append(.init(clip: clip, file: nil)) }
-                review.observe(frame: frame, objects: objects)
-                samples.append(.init(time: frame.second, objects: objects))
+            var finished = false
+            while !finished {
+                // A few frames at a time, so a detector with worker threads runs them side by side.
+                var batch: [Frame] = []
+                while batch.count < framesPerBatch, let frame = try frames.nextFrame() { batch.append(frame) }
+                finished = batch.count < framesPerBatch
+                let found = TiledDetection.detect(in: batch.map(\.image), tilesPerSide: request.tilesPerSide,
+                                                  minimumConfidence: request.minimumConfidence, detector: detector)
+                for (frame, all) in zip(batch, found) {
+                    let objects = filtered(all, label: request.label)
+                    if let clip = presence.add(time: frame.second, present: !objects.isEmpty) { clips.append(.init(clip: clip, file: nil)) }
+                    review.observe(frame: frame, objects: objects)
+                    samples.append(.init(time: frame.second, objects: objects))
+                }
                 events(.progress(done: samples.count, expected: source.expectedFrameCount))
             }
         } catch {
