@@ -31,8 +31,10 @@ def compose(work):
     arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y"]
     filters, stretches, clock = [], [], 0.0
     for index, (name, first, last) in enumerate(SEGMENTS):
-        arguments += ["-ss", str(first), "-t", str(last - first), "-i", os.path.join(work, name + ".avi")]
-        filters.append(f"[{index}:v]scale=768:576,setsar=1,fps=10,format=yuv420p,setpts=PTS-STARTPTS[v{index}]")
+        # Cut after the frame-rate conversion, by time in the filter graph: exactly (last - first) * 10 frames
+        # (an input -ss/-t on these AVI files made the first stretch 0.4 s longer than asked).
+        arguments += ["-i", os.path.join(work, name + ".avi")]
+        filters.append(f"[{index}:v]fps=10,trim=start={first}:end={last},setpts=PTS-STARTPTS,scale=768:576,setsar=1,format=yuv420p[v{index}]")
         if name == "vtest":
             stretches.append((clock, clock + last - first))
         clock += last - first
