@@ -63,14 +63,16 @@ public enum DetectorPreprocessing {
         return output
     }
 
-    /// The naive reference: each output value computed on its own from the formula, in Double, with
-    /// `floor`/`ceil` of the mapped coordinate; tests hold `prepare` to it.
+    /// The naive reference: each output value computed on its own from the formula, the interpolation in Double,
+    /// with `floor`/`ceil` of the mapped coordinate; tests hold `prepare` to it. The coordinate itself is the
+    /// Float product `i · Float(in/out)`, because that rounding is part of TensorFlow's mapping (in Double, a
+    /// 1,000-pixel axis would sample up to 6e-5 pixel elsewhere).
     public static func referencePrepare(_ image: RGBImage, side: Int) -> [Float] {
         var output = [Float](repeating: 0, count: side * side * 3)
         for y in 0..<side {
             for x in 0..<side {
-                let sourceY = Double(y) * Double(image.height) / Double(side)
-                let sourceX = Double(x) * Double(image.width) / Double(side)
+                let sourceY = Double(Float(y) * (Float(image.height) / Float(side)))
+                let sourceX = Double(Float(x) * (Float(image.width) / Float(side)))
                 let y0 = Int(sourceY.rounded(.down)), y1 = min(Int(sourceY.rounded(.up)), image.height - 1)
                 let x0 = Int(sourceX.rounded(.down)), x1 = min(Int(sourceX.rounded(.up)), image.width - 1)
                 let fy = sourceY - Double(y0), fx = sourceX - Double(x0)

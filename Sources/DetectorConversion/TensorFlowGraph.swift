@@ -22,21 +22,15 @@ struct TensorFlowGraph {
     /// Reads and decodes `path`.
     init(path: String) throws(DetectorConversionError) {
         self.path = path
-        let data: Data
+        let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > Self.maximumBytes {
-                throw DetectorConversionError(path: path, reason: "\(size) bytes is too large for a frozen detector graph")
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as DetectorConversionError {
-            throw error
+            bytes = try InputFile.open(path: path, maximumBytes: Self.maximumBytes).readAll()
         } catch {
-            throw DetectorConversionError(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
+            throw DetectorConversionError(path: path, reason: error.reason)
         }
         let graph: Tensorflow_GraphDef
         do {
-            graph = try Tensorflow_GraphDef(serializedBytes: data)
+            graph = try Tensorflow_GraphDef(serializedBytes: bytes)
         } catch {
             throw DetectorConversionError(path: path, reason: "not a TensorFlow GraphDef: \(error)")
         }

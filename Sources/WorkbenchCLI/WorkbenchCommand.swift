@@ -42,6 +42,26 @@ struct WorkbenchCommand: ParsableCommand {
         if arguments.count >= 2, arguments[0] == "label", arguments[1] == "merge" {
             LabelMergeCommand.runAsSubcommand(Array(arguments.dropFirst(2)))
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            exitReporting(error)
+        }
+    }
+
+    /// What `ParsableCommand.exit(withError:)` does, except that a usage error goes through `Console.warn`: it can
+    /// quote an argument (`Unknown option '--…'`), and an argument is text from outside that may hold escapes.
+    private static func exitReporting(_ error: Error) -> Never {
+        let status = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if status == .success {
+            // --help and --version: the text is ours, and it goes to stdout as swift-argument-parser puts it.
+            if !message.isEmpty { print(message) }
+        } else if !message.isEmpty {
+            Console.warn(message)
+        }
+        Foundation.exit(status.rawValue)
     }
 }

@@ -54,7 +54,10 @@ final class DetectorConverterTests: XCTestCase {
         XCTAssertThrowsError(try DetectorConverter.convert(graphPath: garbage, outputPath: output)) { error in
             XCTAssertTrue("\(error)".hasPrefix(garbage + ": "), "\(error)")
         }
-        XCTAssertThrowsError(try DetectorConverter.convert(graphPath: folder.appendingPathComponent("absent.pb").path, outputPath: output))
+        let absent = folder.appendingPathComponent("absent.pb").path
+        XCTAssertThrowsError(try DetectorConverter.convert(graphPath: absent, outputPath: output)) { error in
+            XCTAssertEqual("\(error)", absent + ": no such file")
+        }
         XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing written on failure")
     }
 }

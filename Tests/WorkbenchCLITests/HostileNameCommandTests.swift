@@ -183,4 +183,16 @@ final class HostileNameCommandTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "no injected command ran")
     }
+
+    /// swift-argument-parser quotes a bad argument in its usage error; that line goes through the same escaping.
+    func testUsageErrorsQuoteAnArgumentEscaped() throws {
+        let badValue = try WorkbenchBinary.run(["classify", "m.wbmodel", "x.jpg", "--top", "\u{1B}]0;owned\u{07}x"])
+        XCTAssertNotEqual(badValue.status, 0)
+        XCTAssertNil(HostileNames.terminalProblem(badValue.standardError), badValue.standardError)
+        XCTAssertTrue(badValue.standardError.contains(#"\u001B]0;owned\u0007x"#), badValue.standardError)
+        let help = try WorkbenchBinary.run(["classify", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.standardOutput.contains("USAGE: workbench classify"), help.standardOutput)
+        XCTAssertTrue(help.standardError.isEmpty, help.standardError)
+    }
 }

@@ -132,7 +132,7 @@ final class ShardingCommandTests: XCTestCase {
         let movieData = try run(["label", fixture.model.path, fixture.movies[0].path, "--shard", "0/2", "--movie-data", "x.json", "--id", "1"], fixture)
         XCTAssertEqual(movieData.status, 64)
         XCTAssertEqual(movieData.errorLines.first,
-                       "Error: --movie-data takes one movie; a sharded run writes --results DIR, then label merge DIR --movie-data FILE")
+                       "Error: --movie-data is written by label merge in a sharded run: write --results DIR, then label merge DIR --movie-data FILE")
     }
 
     func testShardedEvaluationsAddUpToTheWhole() throws {

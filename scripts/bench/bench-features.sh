@@ -4,7 +4,7 @@
 #
 # Images: see scripts/bench/bench-images.sh (Debian's wallpaper photos of 1 to 15 megapixels, and the sample dataset
 # re-encoded as JPEG).
-# The onnxruntime graph is built by the reference's tools in ../shared until Workbench exports its own.
+# The onnxruntime graph is scripts/accuracy/reference-onnx.sh's, built by the goldens' independent reference.
 #
 # Then the same end to end on 500+ photos of 1 to 12 megapixels (scripts/bench/bench-photos.sh) at 2 threads.
 #

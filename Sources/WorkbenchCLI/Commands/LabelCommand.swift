@@ -72,7 +72,7 @@ struct LabelCommand: ParsableCommand {
     func validate() throws {
         if results != nil || sharding.shard != nil {
             if movieData.movieData != nil {
-                throw ValidationError("--movie-data takes one movie; a sharded run writes --results DIR, then label merge DIR --movie-data FILE")
+                throw ValidationError("--movie-data is written by label merge in a sharded run: write --results DIR, then label merge DIR --movie-data FILE")
             }
         }
         if results != nil, json || highlightOptions.summary || highlightOptions.highlights != nil || review.isRequested {
