@@ -109,7 +109,7 @@ final class DetectCommandTests: XCTestCase {
 
         let empty = path("empty.mp4")
         FileManager.default.createFile(atPath: empty, contents: Data())
-        assertOneLine(try WorkbenchBinary.run(["detect", empty]), naming: empty, containing: "")
+        assertOneLine(try WorkbenchBinary.run(["detect", empty]), naming: empty, containing: "not a video file")
 
         // A video container holding no frame at all.
         let noFrames = path("no-frames.mp4")
@@ -142,7 +142,7 @@ final class DetectCommandTests: XCTestCase {
 
     func testTinyAndPanoramaPicturesWork() throws {
         let tiny = path("tiny.png"), panorama = path("panorama.png")
-        try ffmpeg(["-f", "lavfi", "-i", "color=gray:s=1x1", "-frames:v", "1", tiny])
+        try ffmpeg(["-f", "lavfi", "-i", "color=gray:s=2x2", "-vf", "scale=1:1", "-pix_fmt", "rgb24", "-frames:v", "1", tiny])
         try ffmpeg(["-f", "lavfi", "-i", "color=gray:s=20000x300", "-frames:v", "1", panorama])
         let outcome = try WorkbenchBinary.run(["detect", tiny, panorama, "--tiles", "3", "--json"])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
