@@ -89,19 +89,25 @@ public enum AnnotatedVideo {
     /// both, a caption is made one drawable line: line breaks, tabs and other blank control characters become
     /// spaces (sendcmd splits on a tab) and every other control character U+FFFD, so any label renders.
     public static func commands(_ captions: [Caption]) -> String {
-        func escaped(_ text: String, _ special: Set<Character>) -> String {
-            var result = ""
-            for character in text {
-                if character == "\\" || special.contains(character) { result.append("\\") }
-                result.append(character)
-            }
-            return result
-        }
-        return captions.map { caption in
+        captions.map { caption in
             let option = "text=" + escaped(drawable(caption.text), ["'", ":"])
-            return String(format: "%.3f", max(0, caption.second)) + " drawtext reinit " + escaped(option, ["'", ",", ";", "[", "]", " "]) + ";\n"
+            return String(format: "%.3f", max(0, caption.second)) + " drawtext reinit " + escaped(option, sendcmdSpecials) + ";\n"
         }.joined()
     }
+
+    /// `text` with a backslash before every backslash and every character of `special`: one layer of ffmpeg's
+    /// quoting (see `commands`).
+    static func escaped(_ text: String, _ special: Set<Character>) -> String {
+        var result = ""
+        for character in text {
+            if character == "\\" || special.contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// The characters a `sendcmd` argument token must escape.
+    static let sendcmdSpecials: Set<Character> = ["'", ",", ";", "[", "]", " "]
 
     /// `text` as one line drawtext can show: see `commands`.
     static func drawable(_ text: String) -> String {

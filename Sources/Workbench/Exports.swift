@@ -2,6 +2,7 @@
 // a `Shard` …), so a program that imports Workbench sees them without naming each module. The engines that only do
 // work for the workflows (layers, kernels, codecs' internals, the trainable network) are not re-exported.
 @_exported import Augmentation
+@_exported import Detection
 @_exported import ClassifierTraining
 @_exported import ClusterJobs
 @_exported import FileFormats

@@ -15,15 +15,17 @@ struct WorkbenchCommand: ParsableCommand {
               workbench classify Drawings.wbmodel photo.jpg --top 3
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
               workbench label Drawings.wbmodel movie.mp4
+              workbench detect photo.jpg --annotate boxes/
+              workbench detect movie.mp4 --clips clips/
+              workbench sync a.mp4 b.mp4 --phases a.json b.json -o side.mp4
+              workbench trace a.mp4 --from 1 --points "20,100 60,20 100,100" -o flight.mp4
               workbench export Drawings.wbmodel --format onnx
               workbench inspect Drawings.wbmodel
               workbench features photos/ --json -o features.jsonl
               workbench slurm label Drawings.wbmodel clips/*.mp4 --tasks 2 --dry-run
-              workbench sync a.mp4 b.mp4 --phases a.json b.json -o side.mp4
-              workbench trace a.mp4 --from 1 --points "20,100 60,20 100,100" -o flight.mp4
             """,
         version: WorkbenchInfo.version,
-        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, PhasesCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self, SyncCommand.self, TraceCommand.self]
+        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self, PhasesCommand.self, SyncCommand.self, TraceCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self]
     )
 
     /// A bare `workbench` names no command: it shows the help, on stderr, and fails like any other usage error.

@@ -1,0 +1,98 @@
+import XCTest
+import Detection
+import ImageCodecs
+
+/// A detector made of plain values: it reports the objects whose whole box lies inside the picture it is given,
+/// found by the picture's pixels (each test object is a patch of one grey level standing for its id).
+private struct PatchDetector: ObjectDetecting {
+    /// Object id → box in the full picture.
+    let objects: [Int: BoundingBox]
+    let labels = ["person"]
+
+    func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject] {
+        // Each visible object's id is the grey level; its box is where those pixels are in this image.
+        var extents: [Int: (left: Int, top: Int, right: Int, bottom: Int)] = [:]
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let level = Int(image[x, y].red)
+                guard level > 0, objects[level] != nil else { continue }
+                let old = extents[level] ?? (x, y, x + 1, y + 1)
+                extents[level] = (min(old.left, x), min(old.top, y), max(old.right, x + 1), max(old.bottom, y + 1))
+            }
+        }
+        return extents.sorted { $0.key < $1.key }.map { id, extent in
+            DetectedObject(label: "person", confidence: 0.5 + Float(id) / 1000,
+                           box: BoundingBox(left: Double(extent.left), top: Double(extent.top),
+                                            right: Double(extent.right), bottom: Double(extent.bottom)))
+        }
+    }
+}
+
+final class TiledDetectionTests: XCTestCase {
+    func testGridCoversThePictureWithAQuarterOverlap() {
+        let grid = TileGrid(width: 700, height: 350, tilesPerSide: 2)
+        XCTAssertEqual(grid.tiles.count, 4)
+        // 700 / 1.75 = 400 wide, step 300; 350 / 1.75 = 200 high, step 150.
+        XCTAssertEqual(grid.tiles[0], PixelRegion(left: 0, top: 0, width: 400, height: 200))
+        XCTAssertEqual(grid.tiles[3], PixelRegion(left: 300, top: 150, width: 400, height: 200))
+        for side in 1...TileGrid.maximumTilesPerSide {
+            for (width, height) in [(1, 1), (2, 3), (768, 576), (20_000, 40), (301, 299)] {
+                let tiles = TileGrid(width: width, height: height, tilesPerSide: side).tiles
+                XCTAssertTrue(tiles.allSatisfy { $0.left >= 0 && $0.top >= 0 && $0.left + $0.width <= width && $0.top + $0.height <= height && $0.width > 0 && $0.height > 0 })
+                XCTAssertEqual(tiles.map { $0.left + $0.width }.max(), width)
+                XCTAssertEqual(tiles.map { $0.top + $0.height }.max(), height)
+                XCTAssertEqual(tiles.map(\.left).min(), 0)
+            }
+        }
+    }
+
+    func testCutBoxesAreThoseTouchingAnInnerTileEdge() {
+        let tile = PixelRegion(left: 300, top: 0, width: 400, height: 200)
+        XCTAssertTrue(TileGrid.isCut(BoundingBox(left: 300, top: 50, right: 340, bottom: 90), by: tile, pictureWidth: 700, pictureHeight: 350))
+        XCTAssertTrue(TileGrid.isCut(BoundingBox(left: 400, top: 150, right: 440, bottom: 200), by: tile, pictureWidth: 700, pictureHeight: 350))
+        // The picture's own right and top edges cut nothing.
+        XCTAssertFalse(TileGrid.isCut(BoundingBox(left: 650, top: 0, right: 700, bottom: 40), by: tile, pictureWidth: 700, pictureHeight: 350))
+    }
+
+    /// A picture of `width × height` with each object's box filled with its id as grey level.
+    private func picture(width: Int, height: Int, objects: [Int: BoundingBox]) -> RGBImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for (id, box) in objects {
+            for y in Int(box.top)..<Int(box.bottom) {
+                for x in Int(box.left)..<Int(box.right) { for c in 0..<3 { pixels[(y * width + x) * 3 + c] = UInt8(id) } }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    func testTilesFindEachObjectOnceAndDropTheCutHalves() {
+        // Object 1 straddles the vertical tile border region; 2 lies in one tile only; 3 is large.
+        let objects: [Int: BoundingBox] = [
+            1: BoundingBox(left: 280, top: 40, right: 330, bottom: 120),
+            2: BoundingBox(left: 20, top: 20, right: 60, bottom: 80),
+            3: BoundingBox(left: 100, top: 100, right: 600, bottom: 340),
+        ]
+        let detector = PatchDetector(objects: objects)
+        let image = picture(width: 700, height: 350, objects: objects)
+        let merged = TiledDetection.detect(in: image, tilesPerSide: 2, minimumConfidence: 0.5, detector: detector)
+        XCTAssertEqual(merged.count, 3, "\(merged)")
+        for (id, box) in objects {
+            XCTAssertEqual(merged.filter { $0.box.intersectionOverUnion(box) > 0.99 }.count, 1, "object \(id): \(merged)")
+        }
+        XCTAssertEqual(merged.map(\.confidence), merged.map(\.confidence).sorted(by: >))
+        XCTAssertEqual(TiledDetection.detect(in: image, tilesPerSide: 1, minimumConfidence: 0.5, detector: detector).count, 3)
+    }
+
+    func testSuppressionKeepsTheHigherScoreAndOtherLabels() {
+        let box = BoundingBox(left: 0, top: 0, right: 10, bottom: 10)
+        let shifted = BoundingBox(left: 1, top: 0, right: 11, bottom: 10)
+        let far = BoundingBox(left: 50, top: 50, right: 60, bottom: 60)
+        let kept = TiledDetection.suppress([
+            DetectedObject(label: "person", confidence: 0.6, box: box),
+            DetectedObject(label: "person", confidence: 0.9, box: shifted),
+            DetectedObject(label: "dog", confidence: 0.7, box: box),
+            DetectedObject(label: "person", confidence: 0.55, box: far),
+        ], overlap: 0.5)
+        XCTAssertEqual(kept.map(\.confidence), [0.9, 0.7, 0.55])
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import XCTest
+import _TestSupport
+
+/// `workbench detect` through the release binary with set-up's person detector: a picture's lines and Create ML
+/// JSON, a video's JSON line with its clip written, the bad inputs of issue 24 (no video stream, a zero-length
+/// video, a 1 × 1 picture, a 20,000-pixel-wide panorama, missing and unreadable files, outputs over inputs) and
+/// hostile names on the terminal.
+final class DetectCommandTests: XCTestCase {
+    private var folder: URL!
+
+    /// A frame of OpenCV's vtest.avi (pedestrians) from the detector's golden pictures.
+    private static let crowd = WorkbenchBinary.repositoryRoot()
+        .appendingPathComponent("Tests/DetectionTests/Fixtures/detector-images/vtest-020s.jpg").path
+
+    override func setUpWithError() throws {
+        folder = try WorkbenchBinary.temporaryFolder()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    private func ffmpeg(_ arguments: [String]) throws {
+        let outcome = try WorkbenchBinary.runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments,
+                                                     environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+    }
+
+    /// One line on stderr naming `file`, exit status 1, nothing on stdout.
+    private func assertOneLine(_ outcome: WorkbenchBinary.Outcome, naming file: String, containing reason: String,
+                               line: UInt = #line) {
+        XCTAssertEqual(outcome.status, 1, outcome.standardError, line: line)
+        XCTAssertEqual(outcome.errorLines.count, 1, outcome.standardError, line: line)
+        XCTAssertTrue(outcome.standardError.hasPrefix("workbench: \(file)"), outcome.standardError, line: line)
+        XCTAssertTrue(outcome.standardError.contains(reason), outcome.standardError, line: line)
+        XCTAssertEqual(outcome.standardOutput, "", line: line)
+    }
+
+    func testAPictureGivesLinesAndCreateMLJSON() throws {
+        let text = try WorkbenchBinary.run(["detect", Self.crowd])
+        XCTAssertEqual(text.status, 0, text.standardError)
+        let lines = text.standardOutput.split(separator: "\n")
+        XCTAssertGreaterThanOrEqual(lines.count, 3, "several people in the frame: \(text.standardOutput)")
+        for line in lines {
+            let fields = line.split(separator: "\t")
+            XCTAssertEqual(fields.count, 7)
+            XCTAssertEqual(fields[0], Substring(Self.crowd))
+            XCTAssertEqual(fields[1], "person")
+            XCTAssertGreaterThanOrEqual(Double(fields[2]) ?? 0, 0.5)
+        }
+        let json = try WorkbenchBinary.run(["detect", Self.crowd, "--json", "--min-score", "0.7"])
+        XCTAssertEqual(json.status, 0, json.standardError)
+        let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.count, 1)
+        XCTAssertEqual(array[0]["image"] as? String, Self.crowd)
+        let annotations = try XCTUnwrap(array[0]["annotations"] as? [[String: Any]])
+        XCTAssertFalse(annotations.isEmpty)
+        for annotation in annotations {
+            XCTAssertEqual(annotation["label"] as? String, "person")
+            XCTAssertGreaterThanOrEqual(annotation["confidence"] as? Double ?? 0, 0.7)
+            let box = try XCTUnwrap(annotation["coordinates"] as? [String: Double])
+            XCTAssertEqual(Set(box.keys), ["x", "y", "width", "height"])
+            // Inside the 768 × 576 frame, centre-based.
+            XCTAssertTrue(box["x"]! - box["width"]! / 2 >= -1 && box["x"]! + box["width"]! / 2 <= 769, "\(box)")
+        }
+        let unknown = try WorkbenchBinary.run(["detect", Self.crowd, "--label", "dog"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.errorLines, ["workbench: unknown label 'dog': the detector knows 'person'"])
+    }
+
+    func testAVideoGivesItsJSONLineAndItsClip() throws {
+        // 2 s of black, 3 s of the crowd, 6 s of black, at 10 frames a second.
+        let video = path("crowd.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=768x576:r=10:d=2", "-loop", "1", "-t", "3", "-r", "10", "-i", Self.crowd,
+                    "-f", "lavfi", "-i", "color=black:s=768x576:r=10:d=6",
+                    "-filter_complex", "[0:v]format=yuv420p[a];[1:v]scale=768:576,format=yuv420p,setsar=1[b];[2:v]format=yuv420p[c];[a][b][c]concat=n=3:v=1:a=0",
+                    "-c:v", "libx264", "-crf", "15", "-r", "10", video])
+        let clips = path("clips")
+        let outcome = try WorkbenchBinary.run(["detect", video, "--json", "--clips", clips, "--threads", "2"])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let lines = outcome.standardOutput.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1)
+        let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(result["video"] as? String, video)
+        let samples = try XCTUnwrap(result["samples"] as? [[String: Any]])
+        XCTAssertEqual(samples.count, 55)
+        let seen = samples.map { (($0["annotations"] as? [Any])?.count ?? 0) > 0 }
+        // People from sample 10 (2.0 s) to 24 (4.8 s), nobody else.
+        XCTAssertEqual(seen, (0..<55).map { (10..<25).contains($0) })
+        let clip = try XCTUnwrap((result["clips"] as? [[String: Any]])?.first)
+        XCTAssertEqual(clip["start"] as? Double, 2)
+        XCTAssertEqual(clip["end"] as? Double, 9.8)
+        XCTAssertEqual(clip["ended"] as? String, "no-person")
+        let file = try XCTUnwrap(clip["file"] as? String)
+        XCTAssertEqual(file, clips + "/crowd-1.mp4")
+        let probe = try WorkbenchBinary.runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name:format=duration",
+                                                                       "-of", "csv=p=0", file], environment: [:])
+        XCTAssertTrue(probe.standardOutput.hasPrefix("h264"), probe.standardOutput)
+    }
+
+    func testBadInputsGetOneLineAndWriteNothing() throws {
+        let audio = path("sound.m4a")
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", audio])
+        assertOneLine(try WorkbenchBinary.run(["detect", audio, "--clips", path("clips")]), naming: audio, containing: "no video stream")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("clips")), "nothing written")
+
+        let empty = path("empty.mp4")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        assertOneLine(try WorkbenchBinary.run(["detect", empty]), naming: empty, containing: "not a video file")
+
+        // A video container holding no frame at all.
+        let noFrames = path("no-frames.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=64x48:r=10:d=1", "-frames:v", "0", noFrames])
+        let zero = try WorkbenchBinary.run(["detect", noFrames])
+        XCTAssertEqual(zero.status, 1)
+        XCTAssertEqual(zero.errorLines.count, 1, zero.standardError)
+        XCTAssertTrue(zero.standardError.hasPrefix("workbench: \(noFrames)"), zero.standardError)
+
+        let missing = path("missing.jpg")
+        assertOneLine(try WorkbenchBinary.run(["detect", missing]), naming: missing, containing: "no such file")
+
+        let corrupt = path("corrupt.jpg")
+        FileManager.default.createFile(atPath: corrupt, contents: Data([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]))
+        let broken = try WorkbenchBinary.run(["detect", corrupt])
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.standardError.contains("workbench: \(corrupt): "), broken.standardError)
+
+        XCTAssertEqual(mkfifo(path("pipe.jpg"), 0o644), 0)
+        let fifo = try WorkbenchBinary.run(["detect", path("pipe.jpg")])
+        XCTAssertEqual(fifo.status, 1)
+        XCTAssertTrue(fifo.standardError.contains("not a regular file"), fifo.standardError)
+
+        let picture = path("one.png")
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=64x48", "-frames:v", "1", picture])
+        let mixed = try WorkbenchBinary.run(["detect", picture, audio])
+        XCTAssertEqual(mixed.status, 1)
+        XCTAssertTrue(mixed.standardError.contains("pictures and videos are not mixed"), mixed.standardError)
+    }
+
+    func testTinyAndPanoramaPicturesWork() throws {
+        let tiny = path("tiny.png"), panorama = path("panorama.png")
+        try ffmpeg(["-f", "lavfi", "-i", "color=gray:s=2x2", "-vf", "scale=1:1", "-pix_fmt", "rgb24", "-frames:v", "1", tiny])
+        try ffmpeg(["-f", "lavfi", "-i", "color=gray:s=20000x300", "-frames:v", "1", panorama])
+        let outcome = try WorkbenchBinary.run(["detect", tiny, panorama, "--tiles", "3", "--json"])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.map { $0["image"] as? String }, [tiny, panorama])
+        XCTAssertEqual(array.map { ($0["annotations"] as? [Any])?.count }, [0, 0])
+    }
+
+    func testOutputsOverInputsAreRefusedBeforeAnyWork() throws {
+        let pictures = path("pictures")
+        try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+        let picture = pictures + "/one.png"
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=64x48", "-frames:v", "1", picture])
+        let before = try Data(contentsOf: URL(fileURLWithPath: picture))
+        // The annotated copy of pictures/one.png into pictures/ would be pictures/one.png itself.
+        let over = try WorkbenchBinary.run(["detect", pictures, "--annotate", pictures])
+        XCTAssertEqual(over.status, 1)
+        XCTAssertEqual(over.errorLines.count, 1, over.standardError)
+        XCTAssertTrue(over.standardError.contains(picture), over.standardError)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: picture)), before)
+
+        let video = path("movie.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=64x48:r=10:d=1", video])
+        let captions = try WorkbenchBinary.run(["detect", video, "--vtt", video])
+        XCTAssertEqual(captions.status, 1)
+        XCTAssertEqual(captions.errorLines.count, 1, captions.standardError)
+        XCTAssertTrue(captions.standardError.contains(video))
+        let page = try WorkbenchBinary.run(["detect", video, "--html", path("page.html"), "--annotate", path("page.html")])
+        XCTAssertEqual(page.status, 1, page.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("page.html")))
+    }
+
+    /// Pictures named with terminal escapes, tabs, bidi overrides …: every line on stdout and stderr escaped, one
+    /// line per picture (issue 23's property through `detect`'s terminal lines).
+    func testHostileNamesReachTheTerminalEscaped() throws {
+        let pictures = path("hostile")
+        try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+        let source = path("source.png")
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=16x16", "-frames:v", "1", source])
+        var names: [String: String] = [:]
+        var index = 0
+        HostileNames.check("detect's file names", count: 40, marker: "m") { name in
+            // A name as a file: no slash, not empty, under the 255-byte limit with the number and extension.
+            var file = String(name.replacingOccurrences(of: "/", with: "_").utf8.prefix(200)) ?? "x"
+            if file.isEmpty || file == "." || file == ".." { file = "x" }
+            index += 1
+            let full = "\(index)-\(file).png"
+            names[full] = name
+            try? FileManager.default.copyItem(atPath: source, toPath: pictures + "/" + full)
+            return nil
+        }
+        let outcome = try WorkbenchBinary.run(["detect", pictures])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertNil(HostileNames.terminalProblem(outcome.standardOutput))
+        XCTAssertNil(HostileNames.terminalProblem(outcome.standardError))
+        let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        XCTAssertEqual(lines.count, try FileManager.default.contentsOfDirectory(atPath: pictures).filter { !$0.hasPrefix(".") }.count)
+        XCTAssertTrue(lines.allSatisfy { $0.hasSuffix("\tnone") })
+    }
+}
