@@ -22,8 +22,9 @@ public enum PresenceClipsReference {
             var best = candidates[0]
             for candidate in candidates.dropFirst() where candidate.0 < best.0 - tolerance { best = candidate }
             clips.append(PresenceClip(start: start, end: best.0, ended: best.1))
+            // A clip that does not move the search on (a zero stop-after ends it where it starts) ends the rule.
+            if best.1 == .endOfVideo || best.0 <= start + tolerance { break }
             from = best.0
-            if best.1 == .endOfVideo { break }
         }
         return clips
     }

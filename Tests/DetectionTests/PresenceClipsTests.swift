@@ -95,7 +95,7 @@ final class PresenceClipsTests: XCTestCase {
                 if Double(next() % 1000) / 1000 > stay { present.toggle() }
                 return present
             }
-            let rule = PresenceClips.Rule(maximumLength: Double(1 + next() % 15), stopAfter: Double(next() % 8) * every)
+            let rule = PresenceClips.Rule(maximumLength: Double(1 + next() % 15), stopAfter: Double(1 + next() % 8) * every)
             let videoEnd = Double(count) * every - Double(next() % 2) * every / 2
             let streamed = PresenceClips.clips(times: times, presence: presence, videoEnd: videoEnd, rule: rule)
             let reference = PresenceClipsReference.clips(times: times, presence: presence, videoEnd: videoEnd, rule: rule)

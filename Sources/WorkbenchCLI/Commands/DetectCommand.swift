@@ -97,8 +97,9 @@ struct DetectCommand: ParsableCommand {
         guard maxLength.isFinite, maxLength > 0, maxLength <= SamplingLimits.longestInterval else {
             throw ValidationError("--max-length must be more than 0 and at most 86400 seconds, got \(maxLength)")
         }
-        guard stopAfter.isFinite, stopAfter >= 0, stopAfter <= SamplingLimits.longestInterval else {
-            throw ValidationError("--stop-after must be between 0 and 86400 seconds, got \(stopAfter)")
+        // Zero would end a clip at the sample that starts it: a clip of no length.
+        guard stopAfter.isFinite, stopAfter > 0, stopAfter <= SamplingLimits.longestInterval else {
+            throw ValidationError("--stop-after must be more than 0 and at most 86400 seconds, got \(stopAfter)")
         }
         if label?.isEmpty == true { throw ValidationError("--label must not be empty") }
     }
