@@ -147,11 +147,12 @@ if needs movie_data || needs frame_number || needs result_folder; then
     module TensorCore
     module Datasets FileFormats
     module ExternalProcesses FileFormats
-    module Video FileFormats ImageCodecs Datasets ExternalProcesses
+    module Phases FileFormats
+    module Video FileFormats ImageCodecs Datasets ExternalProcesses Phases
     module Labeling FileFormats TensorCore Video
-    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Labeling Crypto
-    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Crypto
-    needs result_folder && harness result_folder Tests/Fuzz/ResultFolderFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Video Labeling Crypto
+    needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Labeling Crypto
+    needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Crypto
+    needs result_folder && harness result_folder Tests/Fuzz/ResultFolderFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Labeling Crypto
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 
