@@ -19,23 +19,7 @@ public enum DetectorLocation {
         if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
             return fromEnvironment
         }
-        let executableFolder = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
-        if let executableFolder {
-            let installed = executableFolder.deletingLastPathComponent()
-                .appendingPathComponent("share/workbench").appendingPathComponent(fileName).path
-            if FileManager.default.fileExists(atPath: installed) { return installed }
-        }
-        let starts = [executableFolder, URL(fileURLWithPath: FileManager.default.currentDirectoryPath)].compactMap { $0 }
-        for start in starts {
-            var folder = start
-            while true {
-                let candidate = folder.appendingPathComponent("models").appendingPathComponent(fileName).path
-                if FileManager.default.fileExists(atPath: candidate) { return candidate }
-                let parent = folder.deletingLastPathComponent()
-                if parent.path == folder.path { break }
-                folder = parent
-            }
-        }
+        if let found = InstalledFileSearch.find(fileName: fileName) { return found }
         throw WorkbenchError("person detector \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in the clone), "
                              + "set \(environmentVariable), or give the detector file's path")
     }

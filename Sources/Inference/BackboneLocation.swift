@@ -16,23 +16,7 @@ public enum BackboneLocation {
         if let fromEnvironment = ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"], !fromEnvironment.isEmpty {
             return fromEnvironment
         }
-        let executableFolder = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
-        if let executableFolder {
-            let installed = executableFolder.deletingLastPathComponent()
-                .appendingPathComponent("share/workbench").appendingPathComponent(fileName).path
-            if FileManager.default.fileExists(atPath: installed) { return installed }
-        }
-        let starts = [executableFolder, URL(fileURLWithPath: FileManager.default.currentDirectoryPath)].compactMap { $0 }
-        for start in starts {
-            var folder = start
-            while true {
-                let candidate = folder.appendingPathComponent("models").appendingPathComponent(fileName).path
-                if FileManager.default.fileExists(atPath: candidate) { return candidate }
-                let parent = folder.deletingLastPathComponent()
-                if parent.path == folder.path { break }
-                folder = parent
-            }
-        }
+        if let found = InstalledFileSearch.find(fileName: fileName) { return found }
         throw WorkbenchError("backbone weights \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in "
                              + "the clone), set WORKBENCH_WEIGHTS, or give the weights file's path")
     }
