@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "Overlays", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
         .target(name: "Export", dependencies: [
-            "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
+            "Augmentation", "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures (the page writers know nothing of the network), and
@@ -112,7 +112,7 @@ let package = Package(
         // The network at work: the backbone, the scheduler over worker threads, the feature cache, a classifier's
         // predictions.
         .target(name: "Inference", dependencies: [
-            "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "LogisticHead",
+            "Augmentation", "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "LogisticHead",
         ], exclude: ["README.md"]),
         // The run of `train`: scan, features, held-out selection, fit, calibration, fine-tuning, evaluation, model.
         .target(name: "ClassifierTraining", dependencies: [
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExportTests", dependencies: [
-            "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
+            "Augmentation", "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "Phases", "TensorCore", "ImageCodecs", "_TestSupport"]),

@@ -44,6 +44,9 @@ public struct TrainingRequest: Sendable {
     /// chosen on the validation folder, else on a held-out share of the training images
     /// (`validationFraction`, 20 % when nil), which is never trained on.
     public var fineTuning: FineTuningSettings?
+    /// Whether the model's answers are averaged over its test-time views by default (`train --tta`); stored in the
+    /// model file with whether those views may mirror (not when `augmentation` has no flip: `--no-flip`).
+    public var testTimeAugmentation = false
 
     public init(datasetPath: String) { self.datasetPath = datasetPath }
 }
@@ -169,9 +172,11 @@ public enum TrainingRun {
             for index in section.epochs.indices { section.epochs[index].seconds = nil }
             return section
         }
-        let modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: backboneTensors,
+        var modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: backboneTensors,
                                           preprocessing: extractor.preprocessing, head: head, calibration: calibration, creationDate: creationDate,
                                           fineTuning: fineTuned?.improved?.record)
+        modelFile.testTimeAugmentation = TestTimeAugmentationRecord(byDefault: request.testTimeAugmentation,
+                                                                    mirrors: request.augmentation.flip)
         report.fineTuning = fineTuned?.report
         let finished = clock.now
         report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),

@@ -11,12 +11,15 @@ public enum WorkbenchTaskCommand {
         public var fallbackLabel: String?
         public var smoothing: Int
         public var changesOnly: Bool
+        /// `--tta` (true), `--no-tta` (false), or nil for the model's default.
+        public var testTimeAugmentation: Bool?
 
         /// Options as given.
         public init(every: Double, framesPerSecond: Double?, minimumConfidence: Double?, fallbackLabel: String?,
-                    smoothing: Int, changesOnly: Bool) {
+                    smoothing: Int, changesOnly: Bool, testTimeAugmentation: Bool? = nil) {
             (self.every, self.framesPerSecond, self.minimumConfidence) = (every, framesPerSecond, minimumConfidence)
             (self.fallbackLabel, self.smoothing, self.changesOnly) = (fallbackLabel, smoothing, changesOnly)
+            self.testTimeAugmentation = testTimeAugmentation
         }
 
         /// The options of `workbench label` that give these settings; defaults are left out.
@@ -28,6 +31,7 @@ public enum WorkbenchTaskCommand {
             if let fallbackLabel { arguments += ["--fallback", fallbackLabel] }
             if smoothing != 1 { arguments += ["--smooth", "\(smoothing)"] }
             if changesOnly { arguments.append("--changes-only") }
+            if let testTimeAugmentation { arguments.append(testTimeAugmentation ? "--tta" : "--no-tta") }
             return arguments
         }
     }

@@ -1,3 +1,4 @@
+import Augmentation
 import Foundation
 import ModelFiles
 import Models
@@ -101,6 +102,9 @@ public enum CoreMLExporter {
                     "temperature": String(describing: model.temperature),
                 ].merging(plan.confidenceThreshold.map { ["confidence_threshold": String(describing: $0)] } ?? [:]) { first, _ in first }
                  .merging(ExportMetadata.fineTuningJSON(model).map { ["fine_tuning": $0] } ?? [:]) { first, _ in first }
+                 .merging(["test_time_augmentation": ExportMetadata.testTimeAugmentation(
+                    model.testTimeAugmentation.byDefault ? TestTimeViews(mirrors: model.testTimeAugmentation.mirrors) : nil,
+                    carried: false)]) { first, _ in first }
             }
         }
     }

@@ -1,3 +1,4 @@
+import Augmentation
 import Foundation
 import ImageCodecs
 import ModelFiles
@@ -9,7 +10,7 @@ enum ExportMetadata {
     /// Name written as the producer of every exported file.
     static let producerName = "Workbench"
     /// Version of the export layout (bumped when node names, inputs or metadata keys change).
-    static let producerVersion = "3"
+    static let producerVersion = "4"
 
     /// The labels as a JSON array, in output order.
     static func labelsJSON(_ labels: [String]) -> String {
@@ -37,6 +38,20 @@ enum ExportMetadata {
     /// `FineTuningRecord`.
     static func backboneTraining(_ model: ModelFile) -> String {
         model.backboneTrainingDescription(blockCount: EfficientNetLite0Architecture.blocks.count)
+    }
+
+    /// Metadata `test_time_augmentation`: whether the exported graph averages over test-time views and which, or,
+    /// when the model's default asks for views that the format does not carry (`carried` false), that it does not.
+    static func testTimeAugmentation(_ views: TestTimeViews?, carried: Bool) -> String {
+        guard let views else { return "none: one view, the preprocessed image" }
+        let which = views.mirrors
+            ? "the image, its centre 7/8 resized back to 224 (bicubic, a = -0.5), and both mirrored left-right"
+            : "the image and its centre 7/8 resized back to 224 (bicubic, a = -0.5); never mirrored"
+        guard carried else {
+            return "not carried: the model's default averages over \(views.count) test-time views (\(which)); this "
+                + "file answers on the image alone, as classify --no-tta does"
+        }
+        return "carried: the probabilities are the mean over \(views.count) views built inside the graph (\(which))"
     }
 
     /// The fine-tuning record as JSON, or nil for a frozen backbone.

@@ -1,3 +1,4 @@
+import Augmentation
 import Foundation
 import ModelFiles
 import Models
@@ -20,16 +21,20 @@ public enum ONNXExporter {
     public static let outputName = "probabilities"
 
     /// Exports `model` with the backbone rebuilt from its own `backboneTensors` (atomically; nothing is left
-    /// behind on failure).
-    public static func export(model: ModelFile, to path: String) throws(ExportError) {
-        try export(model: model, network: try ExportWriting.network(for: model, path: path), to: path)
+    /// behind on failure). With `views`, the graph averages over the test-time views (`ONNXGraphBuilder`).
+    public static func export(model: ModelFile, views: TestTimeViews? = nil, to path: String) throws(ExportError) {
+        try export(model: model, network: try ExportWriting.network(for: model, path: path), views: views, to: path)
     }
 
-    /// Exports `model`'s head on top of `network` to `path` (atomically; nothing is left behind on failure).
-    public static func export(model: ModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
+    /// Exports `model`'s head on top of `network` to `path` (atomically; nothing is left behind on failure). With
+    /// `views` the test-time views are built in the graph from the input pixels and the output is the mean of
+    /// their probabilities, as `classify --tta` gives; the metadata `test_time_augmentation` says which views.
+    public static func export(
+        model: ModelFile, network: EfficientNetLite0, views: TestTimeViews? = nil, to path: String
+    ) throws(ExportError) {
         let plan = try ExportPlan(model: model, network: network, path: path)
         var builder = ONNXGraphBuilder()
-        builder.build(plan)
+        builder.build(plan, views: views)
 
         var onnxModel = Onnx_ModelProto()
         onnxModel.irVersion = irVersion
@@ -50,7 +55,8 @@ public enum ONNXExporter {
             ("workbench_version", model.workbenchVersion),
             ("temperature", String(describing: model.temperature)),
         ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? [])
-          + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? []))
+          + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? [])
+          + [("test_time_augmentation", ExportMetadata.testTimeAugmentation(views, carried: true))])
         .map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
 
         try ExportWriting.write(onnxModel, format: "ONNX", to: path)

@@ -138,13 +138,14 @@ public struct ImagePreprocessing: Sendable, Equatable, Codable {
     /// Crops, resizes and normalises `image` into `destination` (`[inputSide, inputSide, 3]`, HWC for one image).
     /// An image that already is `inputSide × inputSide` (decoded with `decodeOptions`) is taken as cropped.
     public func networkInput(from image: RGBImage, into destination: UnsafeMutablePointer<Float>) {
-        let square: RGBImage
-        if image.width == inputSide && image.height == inputSide && image.pixels.count == inputCount {
-            square = image
-        } else {
-            square = Resize.bicubic(image, crop: centerCrop(width: image.width, height: image.height), outputSide: inputSide)
-        }
-        normalise(square.pixels, into: destination)
+        normalise(inputImage(from: image).pixels, into: destination)
+    }
+
+    /// The `inputSide × inputSide` 8-bit image the network input is normalised from: `image` cropped and resized,
+    /// or `image` itself when it already is that size (decoded with `decodeOptions`). Test-time views start here.
+    public func inputImage(from image: RGBImage) -> RGBImage {
+        if image.width == inputSide && image.height == inputSide && image.pixels.count == inputCount { return image }
+        return Resize.bicubic(image, crop: centerCrop(width: image.width, height: image.height), outputSide: inputSide)
     }
 
     /// Crops, resizes and normalises `image` into a new `[inputSide, inputSide, 3]` array.

@@ -1,3 +1,4 @@
+import Augmentation
 import FileFormats
 import Foundation
 import ImageCodecs
@@ -58,6 +59,21 @@ public struct Classifier: Sendable {
     public func probabilities(features: [Float], count: Int) -> [Float] {
         Softmax.probabilities(logits: head.logits(standardizer.apply(features, count: count), count: count),
                               count: count, classCount: labels.count, temperature: temperature)
+    }
+
+    /// Calibrated class probabilities `[count, labels.count]` for the features of every test-time view of `count`
+    /// images (`[count, views.count, 1280]`, each image's views together): the mean over the views of
+    /// `softmax(logits / temperature)`.
+    public func probabilities(features: [Float], count: Int, views: TestTimeViews) -> [Float] {
+        views.average(probabilities(features: features, count: count * views.count), width: labels.count)
+    }
+
+    /// Whether this model's test-time views and which: `requested` is the user's `--tta` (true) or `--no-tta`
+    /// (false), nil leaves it to the model's default (`train --tta`). The views mirror only when the model allows
+    /// it (not one trained with `--no-flip`); nil means plain answers.
+    public func testTimeViews(requested: Bool?) -> TestTimeViews? {
+        let record = modelFile.testTimeAugmentation
+        return (requested ?? record.byDefault) ? TestTimeViews(mirrors: record.mirrors) : nil
     }
 
     /// How an image becomes this model's input: the model file's preprocessing.

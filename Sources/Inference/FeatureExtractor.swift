@@ -1,3 +1,4 @@
+import Augmentation
 import Datasets
 import FileFormats
 import Foundation
@@ -74,7 +75,12 @@ public final class FeatureExtractor: Sendable {
 
     /// Features of a few files, one result per file: cached ones are looked up, the rest decoded and run through
     /// the network as one batch (the late blocks then fetch their weights once for the whole batch).
-    func features(ofImagesAt paths: [String]) -> [Result<[Float], WorkbenchError>] {
+    ///
+    /// With `views`, each result holds every test-time view's features, `[views.count, 1280]`, and the cache is
+    /// neither read nor written (it holds the plain view's features only).
+    func features(ofImagesAt paths: [String], views: TestTimeViews? = nil) -> [Result<[Float], WorkbenchError>] {
+        let cache = views == nil ? self.cache : nil
+        let viewCount = views?.count ?? 1
         var results = [Result<[Float], WorkbenchError>?](repeating: nil, count: paths.count)
         var misses: [(slot: Int, key: FeatureCacheKey?)] = []
         var inputs: [Float] = []
@@ -104,7 +110,11 @@ public final class FeatureExtractor: Sendable {
             }
             do {
                 let image = try ImageLoader.decode(file: file, options: decodeOptions)
-                inputs += preprocessing.networkInput(from: image)
+                if let views {
+                    inputs += views.render(image, preprocessing: preprocessing)
+                } else {
+                    inputs += preprocessing.networkInput(from: image)
+                }
                 misses.append((slot, key))
             } catch {
                 results[slot] = .failure(WorkbenchError(error))
@@ -112,8 +122,8 @@ public final class FeatureExtractor: Sendable {
         }
         if !misses.isEmpty {
             do {
-                let features = try network.value.get().features(inputs, batch: misses.count)
-                let width = EfficientNetLite0.featureCount
+                let features = try network.value.get().features(inputs, batch: misses.count * viewCount)
+                let width = EfficientNetLite0.featureCount * viewCount
                 for (row, miss) in misses.enumerated() {
                     let vector = Array(features[(row * width)..<((row + 1) * width)])
                     // Finite weights can still overflow on extreme values; such a vector is no measurement.
@@ -145,15 +155,19 @@ public final class FeatureExtractor: Sendable {
     /// Features of many files on the worker threads, delivered in input order on the calling thread. Memory stays
     /// bounded: each worker holds one small batch at a time. When `deliver` returns false no more files are
     /// started and the call returns (files already in progress are dropped).
+    ///
+    /// With `views` (test-time augmentation), each delivered vector holds every view's features,
+    /// `[views.count, 1280]`, and a batch holds fewer files so that it holds no more network inputs.
     public func extract(
-        paths: [String],
+        paths: [String], views: TestTimeViews? = nil,
         deliver: (_ index: Int, _ path: String, _ result: Result<[Float], WorkbenchError>) -> Bool
     ) {
         let threads = workerCount
         // Small jobs still spread over every worker; large ones use full batches.
-        let batch = max(1, min(Self.maximumBatch, paths.count / (2 * threads)))
+        let mostFiles = max(1, Self.maximumBatch / (views?.count ?? 1))
+        let batch = max(1, min(mostFiles, paths.count / (2 * threads)))
         let jobs = stride(from: 0, to: paths.count, by: batch).map { $0..<min(paths.count, $0 + batch) }
-        runOnWorkers(jobs: jobs, work: { [self] range in features(ofImagesAt: Array(paths[range])) },
+        runOnWorkers(jobs: jobs, work: { [self] range in features(ofImagesAt: Array(paths[range]), views: views) },
                      deliverUntil: { index, results in
             for (offset, result) in results.enumerated() {
                 let position = jobs[index].lowerBound + offset
@@ -165,13 +179,19 @@ public final class FeatureExtractor: Sendable {
 
     /// Features of decoded images (video frames, already at the network's input size or cropped and resized here),
     /// `[images.count, EfficientNetLite0.featureCount]`: each worker runs one contiguous share as one network batch.
-    public func features(ofDecoded images: [RGBImage]) throws(WorkbenchError) -> [Float] {
+    /// With `views` (test-time augmentation), `[images.count, views.count, EfficientNetLite0.featureCount]`.
+    public func features(ofDecoded images: [RGBImage], views: TestTimeViews? = nil) throws(WorkbenchError) -> [Float] {
         let network = try loadedNetwork()
+        let viewCount = views?.count ?? 1
         var features: [Float] = []
-        features.reserveCapacity(images.count * EfficientNetLite0.featureCount)
+        features.reserveCapacity(images.count * viewCount * EfficientNetLite0.featureCount)
         // A batch smaller than the worker count (a one-frame folder, the end of a video) has fewer shares.
         runOnWorkers(jobs: Parallel.shares(of: images.count, parts: workerCount), work: { range in
-            network.features(range.flatMap { self.preprocessing.networkInput(from: images[$0]) }, batch: range.count)
+            let inputs = range.flatMap { index in
+                views.map { $0.render(images[index], preprocessing: self.preprocessing) }
+                    ?? self.preprocessing.networkInput(from: images[index])
+            }
+            return network.features(inputs, batch: range.count * viewCount)
         }, deliverUntil: { _, vectors in
             features += vectors
             return true

@@ -13,11 +13,13 @@ public struct ModelFile: Sendable, Equatable {
     /// frozen-backbone model has none) and stores the preprocessing as a versioned `ImagePreprocessing`; versions
     /// 1 and 2 load with no record, their unversioned preprocessing description mapped to the value. Version 4
     /// added the SHA-256 of the tensor data (required), checked on load so a damaged file is refused; versions 1–3
-    /// load without one.
+    /// load without one. Version 5 added the test-time augmentation record (required); versions 1–4 load with
+    /// none by default and mirrors unless their fine-tuning record says the model never saw a flip
+    /// (`TestTimeAugmentationRecord.implied`).
     ///
     /// Every change to the layout or to a stored value's meaning bumps it, and every earlier version keeps loading:
     /// `Tests/ModelFilesTests/Fixtures` holds a stored file of each, and a test fails until a new version has one.
-    public static let formatVersion = 4
+    public static let formatVersion = 5
 
     /// Class names in the order of the head's outputs.
     public var labels: [String]
@@ -43,15 +45,19 @@ public struct ModelFile: Sendable, Equatable {
     public var confidenceThreshold: Double?
     /// What fine-tuning trained in `backboneTensors`; nil for a model whose backbone is the pretrained one.
     public var fineTuning: FineTuningRecord?
+    /// Whether test-time views are averaged by default and whether they may mirror.
+    public var testTimeAugmentation: TestTimeAugmentationRecord
 
     /// Creates a model file value; nothing is checked until `write`.
     public init(
         labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
         backboneTensors: [String: SafetensorsFile.Tensor], head: HeadTensors, creationDate: String,
         workbenchVersion: String, trainingReportJSON: String, temperature: Double = 1, confidenceThreshold: Double? = nil,
-        fineTuning: FineTuningRecord? = nil
+        fineTuning: FineTuningRecord? = nil,
+        testTimeAugmentation: TestTimeAugmentationRecord = TestTimeAugmentationRecord(byDefault: false, mirrors: true)
     ) {
         self.fineTuning = fineTuning
+        self.testTimeAugmentation = testTimeAugmentation
         self.temperature = temperature
         self.confidenceThreshold = confidenceThreshold
         self.labels = labels

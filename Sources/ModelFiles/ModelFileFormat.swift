@@ -21,6 +21,8 @@ enum ModelFileFormat {
         static let fineTuning = "fine_tuning"
         /// Since version 4, required: the SHA-256 of the data section (every byte after the header), lowercase hex.
         static let tensorDataSHA256 = "tensor_data_sha256"
+        /// Since version 5, required: the `TestTimeAugmentationRecord` as JSON with sorted keys.
+        static let testTimeAugmentation = "test_time_augmentation"
         /// Keys every file must have besides `format` and `format_version`, in the order they are checked.
         static let required = [labels, preprocessing, backbone, created, workbenchVersion, trainingReport]
     }

@@ -86,11 +86,23 @@ extension ModelFile {
             }
             fineTuning = record
         }
+        // Versions 1 to 4 predate test-time views: none by default, mirrored unless the model never saw a flip.
+        var testTimeAugmentation = TestTimeAugmentationRecord.implied(byOlderFileWith: fineTuning)
+        if version >= 5 {
+            guard let text = metadata[Key.testTimeAugmentation] else {
+                throw fail("corrupted header: no '\(Key.testTimeAugmentation)' metadata")
+            }
+            guard let record = try? JSONDecoder().decode(TestTimeAugmentationRecord.self, from: Data(text.utf8)) else {
+                throw fail("test_time_augmentation metadata is not a valid record (JSON object with byDefault, mirrors)")
+            }
+            testTimeAugmentation = record
+        }
         let model = ModelFile(
             labels: labels, preprocessing: preprocessing, backboneName: metadata[Key.backbone]!,
             backboneTensors: backbone, head: head, creationDate: metadata[Key.created]!,
             workbenchVersion: metadata[Key.workbenchVersion]!, trainingReportJSON: metadata[Key.trainingReport]!,
-            temperature: temperature, confidenceThreshold: confidenceThreshold, fineTuning: fineTuning)
+            temperature: temperature, confidenceThreshold: confidenceThreshold, fineTuning: fineTuning,
+            testTimeAugmentation: testTimeAugmentation)
         if let problem = model.contentProblem() { throw fail(problem) }
         return model
     }

@@ -43,6 +43,7 @@ extension ModelFile {
         ]
         if let confidenceThreshold { metadata[Key.confidenceThreshold] = String(describing: confidenceThreshold) }
         if let fineTuning { metadata[Key.fineTuning] = ModelFileFormat.canonicalJSON(fineTuning) ?? "{}" }
+        metadata[Key.testTimeAugmentation] = ModelFileFormat.canonicalJSON(testTimeAugmentation) ?? "{}"
         var container = SafetensorsFile(tensors: tensors, metadata: metadata)
         container.metadata[Key.tensorDataSHA256] = Self.tensorDataChecksum(container)
         return container

@@ -1,3 +1,4 @@
+import Augmentation
 import ClassifierTraining
 import Datasets
 import FileFormats
@@ -9,14 +10,16 @@ import TensorCore
 /// `workbench classify` and `workbench evaluate`: a trained model over image files.
 public enum ClassificationWorkflow {
     /// Classifies `paths` on the extractor's worker threads, delivering predictions in input order. When
-    /// `deliver` returns false no more files are started.
+    /// `deliver` returns false no more files are started. With `views` (test-time augmentation) each prediction is
+    /// the mean of the views' probabilities (`Classifier.probabilities(features:count:views:)`).
     public static func classify(
-        paths: [String], classifier: Classifier, extractor: FeatureExtractor,
+        paths: [String], classifier: Classifier, extractor: FeatureExtractor, views: TestTimeViews? = nil,
         deliver: (_ index: Int, _ path: String, _ result: Result<Prediction, WorkbenchError>) -> Bool
     ) {
-        extractor.extract(paths: paths) { index, path, result in
+        extractor.extract(paths: paths, views: views) { index, path, result in
             deliver(index, path, result.flatMap { features in
-                let probabilities = classifier.probabilities(features: features, count: 1)
+                let probabilities = views.map { classifier.probabilities(features: features, count: 1, views: $0) }
+                    ?? classifier.probabilities(features: features, count: 1)
                 // A finite model can still overflow on extreme features; NaN is no probability to report.
                 guard probabilities.allSatisfy(\.isFinite) else {
                     return .failure(WorkbenchError(path: path, reason: "the model's probabilities are not finite numbers (overflow in its weights)"))
@@ -34,7 +37,7 @@ public enum ClassificationWorkflow {
     /// the images is evaluated (`InputSharding`).
     public static func evaluate(
         folder: String, classifier: Classifier, extractor: FeatureExtractor, strict: Bool = false, shard: Shard? = nil,
-        progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
+        views: TestTimeViews? = nil, progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
     ) throws(WorkbenchError) -> EvaluationResult {
         let labelled: ImageFolder
         do throws(DatasetError) {
@@ -68,7 +71,7 @@ public enum ClassificationWorkflow {
         }
         var skipped = try UnreadableFiles(scanned: unreadable, strict: strict, warning: warning)
         var usedPaths: [String] = [], usedTruths: [Int] = [], probabilities: [Float] = []
-        classify(paths: paths, classifier: classifier, extractor: extractor) { index, path, result in
+        classify(paths: paths, classifier: classifier, extractor: extractor, views: views) { index, path, result in
             progress(index + 1, paths.count)
             switch result {
             case .success(let prediction):
@@ -98,6 +101,9 @@ public struct ClassifyRequest: Sendable {
     public var abstains = false
     /// Whether the first file that cannot be read ends the run instead of being skipped and counted.
     public var strict = false
+    /// Test-time augmentation: true averages every image's answers over the model's test-time views (`--tta`),
+    /// false never does (`--no-tta`), nil does what the model's record says (`train --tta` stores it).
+    public var testTimeAugmentation: Bool?
 
     /// Classifies `inputs`, skipping unreadable files.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -130,7 +136,8 @@ extension ClassificationWorkflow {
         var outcome = ClassifyOutcome(images: list.count, failed: list.unreadable.count)
         var stop: WorkbenchError?
         events(.started(images: list.files.count))
-        classify(paths: list.files, classifier: classifier, extractor: extractor) { index, _, result in
+        let views = classifier.testTimeViews(requested: request.testTimeAugmentation)
+        classify(paths: list.files, classifier: classifier, extractor: extractor, views: views) { index, _, result in
             defer { events(.progress(done: index + 1, total: list.files.count)) }
             switch result {
             case .success(let prediction):
@@ -160,6 +167,9 @@ public struct EvaluationRequest: Sendable {
     public var shard: Shard?
     /// Also write the HTML page (`ModelReports.evaluationPage`) here; checked before any work.
     public var page: String?
+    /// Test-time augmentation: true averages over the model's test-time views (`--tta`), false never does
+    /// (`--no-tta`), nil does what the model's record says.
+    public var testTimeAugmentation: Bool?
 
     /// Evaluates `folder`, every image, writing no page.
     public init(folder: String) { self.folder = folder }
@@ -175,7 +185,9 @@ extension ClassificationWorkflow {
         try WritableOutput.checkConflicts(inputs: [classifier.path, request.folder], outputs: [request.page])
         if let page = request.page { try WritableOutput.check(page) }
         let result = try evaluate(folder: request.folder, classifier: classifier, extractor: extractor, strict: request.strict,
-                                  shard: request.shard, progress: progress, warning: warning)
+                                  shard: request.shard,
+                                  views: classifier.testTimeViews(requested: request.testTimeAugmentation),
+                                  progress: progress, warning: warning)
         if let page = request.page {
             try ModelReports.write(try ModelReports.evaluationPage(result, folder: request.folder, classifier: classifier,
                                                                    extractor: extractor), to: page)

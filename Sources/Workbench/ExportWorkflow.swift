@@ -19,18 +19,35 @@ public enum ExportWorkflow {
         URL(fileURLWithPath: model).deletingPathExtension().appendingPathExtension(format.fileExtension).relativePath
     }
 
-    /// Writes `classifier` as `format` to `output`, atomically.
+    /// Writes `classifier` as `format` to `output`, atomically, and returns the warnings to show (one line each).
     /// `output` must not be the model file itself.
-    public static func export(_ classifier: Classifier, format: Format, to output: String) throws(WorkbenchError) {
+    ///
+    /// Test-time augmentation (`testTimeAugmentation`: true for `--tta`, false for `--no-tta`, nil for the model's
+    /// default) is built into an ONNX graph; a Core ML file cannot carry it (its resize layers are not the
+    /// bicubic filter the views need), so asking for it there gives a warning, and the metadata says so.
+    @discardableResult
+    public static func export(
+        _ classifier: Classifier, format: Format, to output: String, testTimeAugmentation: Bool? = nil
+    ) throws(WorkbenchError) -> [String] {
         try WritableOutput.checkConflicts(inputs: [classifier.path], outputs: [output])
         let network = try classifier.backbone.makeNetwork()
+        let views = classifier.testTimeViews(requested: testTimeAugmentation)
+        var warnings: [String] = []
         do {
             switch format {
-            case .onnx: try ONNXExporter.export(model: classifier.modelFile, network: network, to: output)
-            case .coreml: try CoreMLExporter.export(model: classifier.modelFile, network: network, to: output)
+            case .onnx: try ONNXExporter.export(model: classifier.modelFile, network: network, views: views, to: output)
+            case .coreml:
+                var model = classifier.modelFile
+                model.testTimeAugmentation.byDefault = views != nil
+                try CoreMLExporter.export(model: model, network: network, to: output)
+                if let views {
+                    warnings.append("\(output): test-time augmentation is not carried by Core ML: the file answers on the "
+                                    + "image alone, not the mean of \(views.count) views (its metadata says so)")
+                }
             }
         } catch {
             throw WorkbenchError(error)
         }
+        return warnings
     }
 }

@@ -17,6 +17,9 @@ public struct LabelSettings: Sendable, Equatable {
     public var smoothing: Int = 1
     /// Markers only where the label changes.
     public var changesOnly = false
+    /// Test-time augmentation: true averages each frame's answers over the model's test-time views (`--tta`),
+    /// false never does (`--no-tta`), nil does what the model's record says.
+    public var testTimeAugmentation: Bool?
 
     /// The defaults.
     public init() {}
@@ -45,12 +48,14 @@ public struct LabelSettings: Sendable, Equatable {
     /// These settings as a sharded task's `workbench label` options (`ClusterJobs.WorkbenchTaskCommand`).
     public var taskOptions: WorkbenchTaskCommand.LabelOptions {
         .init(every: every, framesPerSecond: framesPerSecond, minimumConfidence: minimumConfidence,
-              fallbackLabel: fallbackLabel, smoothing: smoothing, changesOnly: changesOnly)
+              fallbackLabel: fallbackLabel, smoothing: smoothing, changesOnly: changesOnly,
+              testTimeAugmentation: testTimeAugmentation)
     }
 
     /// Every setting, defaults included, as one line for a results manifest.
     var summary: String {
         "every \(every) s, fps \(framesPerSecond.map { "\($0)" } ?? "-"), min-confidence \(minimumConfidence.map { "\($0)" } ?? "auto"), "
             + "fallback \(fallbackLabel ?? Self.defaultFallback), smooth \(smoothing), changes-only \(changesOnly ? "yes" : "no")"
+            + (testTimeAugmentation.map { ", tta \($0 ? "yes" : "no")" } ?? "")
     }
 }

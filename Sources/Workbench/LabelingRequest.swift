@@ -205,6 +205,7 @@ extension LabelingWorkflow {
         let movieIDs = try request.movieData?.ids(of: request.movies)
         let minimumConfidence = try request.settings.minimumConfidence(for: classifier)
         let policy = try request.settings.markerPolicy(for: classifier)
+        let views = classifier.testTimeViews(requested: request.settings.testTimeAugmentation)
         let review = request.review.isRequested
             ? LabelingReview(labels: classifier.labels, policy: policy, every: request.settings.every,
                              keepsPictures: request.review.html != nil, preprocessing: classifier.preprocessing) : nil
@@ -217,7 +218,7 @@ extension LabelingWorkflow {
             let result: MovieResult
             do throws(WorkbenchError) {
                 result = try label(movie: movie, classifier: classifier, extractor: extractor,
-                                   sampling: request.settings.sampling, observe: review?.observerForNextMovie(),
+                                   sampling: request.settings.sampling, views: views, observe: review?.observerForNextMovie(),
                                    progress: { events(.progress(done: $0, expected: $1)) })
             } catch where request.movies.count > 1 {
                 // One strange file never costs a catalog run the other movies: it is named, skipped, counted.

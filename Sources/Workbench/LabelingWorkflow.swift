@@ -1,3 +1,4 @@
+import Augmentation
 import Foundation
 import ImageCodecs
 import Labeling
@@ -32,10 +33,11 @@ public enum LabelingWorkflow {
     /// Labels one movie. Frames are decoded ahead on a reader thread (ffmpeg for video) while the network
     /// classifies the previous ones on the extractor's worker threads (`FeatureExtractor.features(ofDecoded:)`, the
     /// scheduler image files go through too). `observe`, if given, sees every frame with its probabilities, in
-    /// order, on the calling thread (a review keeps a picture where the label changes).
+    /// order, on the calling thread (a review keeps a picture where the label changes). With `views` (test-time
+    /// augmentation) each frame's probabilities are the mean over its views, at `views.count` times the network work.
     public static func label(
         movie path: String, classifier: Classifier, extractor: FeatureExtractor, sampling: Sampling,
-        observe: ((_ frame: Frame, _ probabilities: [Float]) -> Void)? = nil,
+        views: TestTimeViews? = nil, observe: ((_ frame: Frame, _ probabilities: [Float]) -> Void)? = nil,
         progress: @escaping (_ done: Int, _ expected: Int?) -> Void
     ) throws(WorkbenchError) -> MovieResult {
         let started = Date()
@@ -77,8 +79,9 @@ public enum LabelingWorkflow {
         let frames: [LabeledFrame]
         do {
             frames = try labeler.label(frameSource, sourcePath: path, classify: { batch in
-                let features = try extractor.features(ofDecoded: batch.map(\.image))
-                let probabilities = classifier.probabilities(features: features, count: batch.count)
+                let features = try extractor.features(ofDecoded: batch.map(\.image), views: views)
+                let probabilities = views.map { classifier.probabilities(features: features, count: batch.count, views: $0) }
+                    ?? classifier.probabilities(features: features, count: batch.count)
                 let rows = (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
                 if let observe { for (frame, row) in zip(batch, rows) { observe(frame, row) } }
                 return rows

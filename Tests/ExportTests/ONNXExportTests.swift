@@ -23,7 +23,7 @@ final class ONNXExportTests: XCTestCase {
         XCTAssertEqual(preprocessing["cropPadding"] as? Int, 32)
         XCTAssertEqual(preprocessing["mean"] as? [Double], [127, 127, 127])
         XCTAssertEqual(preprocessing["std"] as? [Double], [128, 128, 128])
-        XCTAssertEqual(result["producer"] as? [String], ["Workbench", "3"])
+        XCTAssertEqual(result["producer"] as? [String], ["Workbench", "4"])
 
         let expected = ExportFixtures.workbenchProbabilities(images, model: model, network: network)
         let exported = try PythonChecker.probabilities(result)

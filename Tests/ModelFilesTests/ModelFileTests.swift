@@ -70,7 +70,7 @@ final class ModelFileTests: XCTestCase {
         ])
         XCTAssertEqual(container.tensors["head.weight"]?.shape, [3, 4])
         XCTAssertEqual(container.metadata["format"], "workbench-model")
-        XCTAssertEqual(container.metadata["format_version"], "4")
+        XCTAssertEqual(container.metadata["format_version"], "5")
         XCTAssertEqual(container.metadata["temperature"], "1.25")
         XCTAssertEqual(container.metadata["confidence_threshold"], "0.7")
         XCTAssertEqual(container.metadata["labels"], #"["cat","dog","bird"]"#)

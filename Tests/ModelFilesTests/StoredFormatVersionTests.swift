@@ -145,6 +145,48 @@ final class StoredFormatVersionTests: XCTestCase {
         try assertCommonFields(model, created: "2026-11-30T09:00:00Z")
     }
 
+    /// Version 5 adds the test-time augmentation record; this one was trained with --tta and --no-flip.
+    func testVersion5() throws {
+        let model = try load("model-format-5.wbmodel")
+        XCTAssertEqual(model.labels, ["left", "right"])
+        XCTAssertEqual(model.temperature, 1.125)
+        XCTAssertNil(model.confidenceThreshold)
+        XCTAssertNil(model.fineTuning)
+        XCTAssertEqual(model.testTimeAugmentation, TestTimeAugmentationRecord(byDefault: true, mirrors: false))
+        assertBackbone(model, pretrainedBackbone)
+        try assertCommonFields(model, created: "2026-12-02T10:30:00Z")
+    }
+
+    /// Versions 1 to 4 stored no record: no views by default, mirrored unless the fine-tuning record lists
+    /// augmentations without a flip (the version 3 fixture's list has the flip).
+    func testOlderVersionsImplyNoViewsByDefault() throws {
+        for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
+                     "model-format-3.wbmodel", "model-format-4.wbmodel"] {
+            XCTAssertEqual(try load(name).testTimeAugmentation, TestTimeAugmentationRecord(byDefault: false, mirrors: true), name)
+        }
+        let unflipped = FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: ["_conv_head.weight"], epochs: 1,
+                                         augmentations: ["rotation ±10°"])
+        XCTAssertEqual(TestTimeAugmentationRecord.implied(byOlderFileWith: unflipped),
+                       TestTimeAugmentationRecord(byDefault: false, mirrors: false))
+    }
+
+    /// A version 5 file without its record, or with one that is not a record, is refused naming the field.
+    func testVersion5WithoutItsRecordIsRefused() throws {
+        let folder = try makeTemporaryFolder(self)
+        let path = Self.fixtures.appendingPathComponent("model-format-5.wbmodel").path
+        for (value, reason) in [(nil, "corrupted header: no 'test_time_augmentation' metadata"),
+                                ("{\"byDefault\":1}", "test_time_augmentation metadata is not a valid record (JSON object with byDefault, mirrors)")] {
+            var file = try SafetensorsFile.read(path: path)
+            file.metadata["test_time_augmentation"] = value
+            file.metadata["tensor_data_sha256"] = ModelFile.tensorDataChecksum(file)
+            let broken = folder + "/broken.wbmodel"
+            try file.write(path: broken)
+            XCTAssertThrowsError(try ModelFile.read(path: broken)) { error in
+                XCTAssertEqual("\(error)", broken + ": " + reason)
+            }
+        }
+    }
+
     /// A version 4 file whose tensor data changed after it was written is refused; so is one without the checksum.
     /// Versions 1-3 had none and load without it (above).
     func testVersion4WithDamagedTensorDataIsRefused() throws {
@@ -176,7 +218,7 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: folder + "/current.wbmodel"), FileManager.default.contents(atPath: current))
 
         for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
-                     "model-format-3.wbmodel"] {
+                     "model-format-3.wbmodel", "model-format-4.wbmodel"] {
             let old = try load(name)
             try old.write(path: folder + "/" + name)
             XCTAssertEqual(try ModelFile.read(path: folder + "/" + name), old, name)

@@ -19,6 +19,7 @@ struct ClassifyCommand: ParsableCommand {
               workbench classify Drawings.wbmodel "Testing Data" --top 3
               workbench classify Drawings.wbmodel drawing.png --label Mammal --top 2
               workbench classify Drawings.wbmodel photos/ --json > predictions.jsonl
+              workbench classify Drawings.wbmodel photo.jpg --tta
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -39,6 +40,7 @@ struct ClassifyCommand: ParsableCommand {
     @Flag(help: "Write JSON Lines: {\"path\", \"label\", \"confidence\", \"probabilities\"} per image, and \"top\" with --top K > 1.")
     var json = false
 
+    @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup var skipping: StrictOption
@@ -55,6 +57,7 @@ struct ClassifyCommand: ParsableCommand {
             request.label = label
             request.abstains = abstain
             request.strict = skipping.strict
+            request.testTimeAugmentation = testTime.tta
             let lines = PredictionLines(labels: classifier.labels, label: label, top: top,
                                         threshold: abstain ? classifier.confidenceThreshold : nil, json: json)
             let progress = ImageFilesProgress(label: "classify")

@@ -16,6 +16,7 @@ struct EvaluateCommand: ParsableCommand {
               workbench evaluate Drawings.wbmodel datasets/drawings --json
               workbench evaluate Drawings.wbmodel datasets/drawings --html evaluation.html
               workbench evaluate Drawings.wbmodel "Testing Data" --shard 1/2
+              workbench evaluate Drawings.wbmodel datasets/drawings --tta
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -30,6 +31,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also write an HTML report with the misclassified images.", valueName: "file"))
     var html: String?
 
+    @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup var skipping: StrictOption
@@ -42,6 +44,7 @@ struct EvaluateCommand: ParsableCommand {
             request.strict = skipping.strict
             request.shard = try sharding.resolve()
             request.page = html
+            request.testTimeAugmentation = testTime.tta
             let progress = EvaluationProgress()
             let result = try ClassificationWorkflow.evaluate(
                 request, classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache),

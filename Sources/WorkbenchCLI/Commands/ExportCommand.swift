@@ -16,6 +16,12 @@ struct ExportCommand: ParsableCommand {
             Examples:
               workbench export Drawings.wbmodel --format onnx
               workbench export Drawings.wbmodel --format coreml -o Drawings.mlmodel
+              workbench export Drawings.wbmodel --format onnx --tta -o DrawingsAveraged.onnx
+
+            --tta builds the test-time views (the image, its centre 7/8, both mirrored) into the ONNX graph, whose \
+            output is then the mean of their probabilities, as classify --tta gives; a model trained with --tta \
+            exports that way by default (--no-tta: plain). Core ML cannot carry them: it warns and says so in the \
+            metadata.
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
@@ -27,11 +33,16 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: the model's name with .onnx or .mlmodel).", valueName: "file"))
     var output: String?
 
+    @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
+
     func run() throws {
         try Console.run {
             let classifier = try Classifier.load(path: model)
             let destination = output ?? ExportWorkflow.defaultOutputPath(model: model, format: format)
-            try ExportWorkflow.export(classifier, format: format, to: destination)
+            for warning in try ExportWorkflow.export(classifier, format: format, to: destination,
+                                                     testTimeAugmentation: testTime.tta) {
+                Console.warn(warning)
+            }
             Console.outputLine("\(format == .onnx ? "ONNX" : "Core ML") model written to \(destination)")
         }
     }

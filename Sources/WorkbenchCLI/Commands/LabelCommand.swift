@@ -31,6 +31,7 @@ struct LabelCommand: ParsableCommand {
               workbench label Drawings.wbmodel clips/*.mp4 --movie-data MovieData.json
               workbench label Drawings.wbmodel movie.mp4 --min-confidence 0.6 --smooth 3
               workbench label Drawings.wbmodel movie.mp4 --changes-only
+              workbench label Drawings.wbmodel movie.mp4 --tta
               workbench label Drawings.wbmodel frames/ --fps 2 --json
               workbench label Drawings.wbmodel clips/*.mp4 --summary --window 5
               workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal -o reel.mp4
@@ -62,6 +63,7 @@ struct LabelCommand: ParsableCommand {
     @OptionGroup(title: "MovieData.json") var movieData: MovieDataOptions
     @OptionGroup(title: "Scores and highlights") var highlightOptions: HighlightOptions
     @OptionGroup(title: "Review") var review: ReviewOptions
+    @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Sharded runs") var sharding: ShardOptions
@@ -151,7 +153,11 @@ struct LabelCommand: ParsableCommand {
     }
 
     /// The sampling and marker settings of this command line, as every task of a sharded run shares them.
-    var labelSettings: LabelSettings { markerOptions.settings(every: every, framesPerSecond: fps) }
+    var labelSettings: LabelSettings {
+        var settings = markerOptions.settings(every: every, framesPerSecond: fps)
+        settings.testTimeAugmentation = testTime.tta
+        return settings
+    }
 
     /// The labeling run these options ask for.
     private func labelingRequest() throws -> LabelingRequest {

@@ -35,6 +35,7 @@ struct SlurmLabelCommand: ParsableCommand {
     var fps: Double?
 
     @OptionGroup(title: "Markers") var markerOptions: MarkerOptions
+    @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
     @OptionGroup(title: "Slurm") var slurm: SlurmOptions
 
     func validate() throws {
@@ -43,7 +44,8 @@ struct SlurmLabelCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let settings = markerOptions.settings(every: every, framesPerSecond: fps)
+            var settings = markerOptions.settings(every: every, framesPerSecond: fps)
+            settings.testTimeAugmentation = testTime.tta
             let plan = try SlurmWorkflow.labelPlan(model: model, movies: movies, movieData: movieData,
                                                    results: results ?? slurm.jobFolder + "/label-results",
                                                    settings: settings, request: slurm.request)

@@ -26,6 +26,7 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --augment 2 --no-flip
               workbench train datasets/drawings --augment 1 --augmentations crop,rotate
               workbench train datasets/drawings -o Fine.wbmodel --fine-tune --epochs 2
+              workbench train datasets/drawings -o Averaged.wbmodel --tta
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
@@ -40,6 +41,8 @@ struct TrainCommand: ParsableCommand {
             (--validation-fraction), never trained on; when no epoch beats the frozen head's accuracy there (a tie \
             included), the frozen model is kept and the run says so. The same --seed and --threads give the same \
             model file.
+
+            --tta stores test-time augmentation as the model's default: classify, evaluate and label then average             each answer over four views (the image, its centre 7/8, both mirrored; two without mirrors), at four             times the network work, unless given --no-tta. Whatever the default, the model records whether its             views may mirror: not when training left the flip out (--no-flip).
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
@@ -106,6 +109,9 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not write the HTML report.")
     var noHtml = false
 
+    @Flag(name: .long, help: "Store test-time augmentation as the model's default (classify, evaluate and label average over its views unless --no-tta).")
+    var tta = false
+
     @OptionGroup var augmentationOptions: AugmentationOptions
     @OptionGroup var compute: ComputeOptions
     @OptionGroup var backboneOptions: BackboneOptions
@@ -145,8 +151,11 @@ struct TrainCommand: ParsableCommand {
         if augmentationOptions.augment > 0, try augmentationOptions.policy().isNone {
             throw ValidationError("--augmentations \(augmentationOptions.augmentations ?? "none") leaves no augmentation to make views with")
         }
-        if augmentationOptions.augment == 0 && !fineTune && (augmentationOptions.augmentations != nil || augmentationOptions.noFlip) {
-            throw ValidationError("--augmentations and --no-flip choose the views of --augment N or --fine-tune: add one")
+        if augmentationOptions.augment == 0 && !fineTune && augmentationOptions.augmentations != nil {
+            throw ValidationError("--augmentations chooses the views of --augment N or --fine-tune: add one")
+        }
+        if augmentationOptions.augment == 0 && !fineTune && !tta && augmentationOptions.noFlip {
+            throw ValidationError("--no-flip chooses the views of --augment N, --fine-tune or --tta: add one")
         }
         if fineTune, validationFraction == 0, validation == nil {
             throw ValidationError("--fine-tune needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
@@ -206,6 +215,7 @@ struct TrainCommand: ParsableCommand {
         request.augmentedViews = augmentationOptions.augment
         request.augmentation = try augmentationOptions.policy()
         request.fineTuning = fineTuningSettings()
+        request.testTimeAugmentation = tta
         return request
     }
 }

@@ -23,6 +23,7 @@ enum ModelSummaryRendering {
             "created      \(file.creationDate) by Workbench \(file.workbenchVersion)",
             "temperature  \(String(format: "%.4g", file.temperature)) (probabilities are softmax(logits / temperature))",
             "threshold    \(file.confidenceThreshold.map { String(format: "%.2f", $0) } ?? "none") (classify --abstain, label --min-confidence auto)",
+            "tta          \(testTimeAugmentation(file.testTimeAugmentation))",
         ]
         var text = lines.joined(separator: "\n") + "\n"
         if let report = classifier.trainingReport {
@@ -34,20 +35,28 @@ enum ModelSummaryRendering {
         return text
     }
 
+    /// The model's test-time augmentation: "on by default (4 views, mirrored; --no-tta turns it off)" or
+    /// "off by default (--tta: 2 views, never mirrored)".
+    static func testTimeAugmentation(_ record: TestTimeAugmentationRecord) -> String {
+        let views = TestTimeViews(mirrors: record.mirrors)
+        let which = "\(views.count) views, \(record.mirrors ? "mirrored" : "never mirrored")"
+        return record.byDefault ? "on by default (\(which); --no-tta turns it off)" : "off by default (--tta: \(which))"
+    }
+
     /// The same facts as JSON, the training report whole.
     static func json(_ classifier: Classifier, fileBytes: Int) throws -> String {
         let file = classifier.modelFile
         return try ReportJSON.text(Summary(
             path: classifier.path, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing,
             backbone: file.backboneName, backboneTraining: classifier.backboneDescription, fineTuning: classifier.fineTuning,
-            fileBytes: fileBytes, created: file.creationDate,
+            testTimeAugmentation: file.testTimeAugmentation, fileBytes: fileBytes, created: file.creationDate,
             workbenchVersion: file.workbenchVersion, temperature: file.temperature,
             confidenceThreshold: file.confidenceThreshold, trainingReport: classifier.trainingReport))
     }
 
     private struct Summary: Encodable {
         var path: String, labels: [String], inputSide: Int, preprocessing: ImagePreprocessing, backbone: String
-        var backboneTraining: String, fineTuning: FineTuningRecord?
+        var backboneTraining: String, fineTuning: FineTuningRecord?, testTimeAugmentation: TestTimeAugmentationRecord
         var fileBytes: Int, created: String, workbenchVersion: String, temperature: Double
         var confidenceThreshold: Double?, trainingReport: TrainingReport?
     }
