@@ -45,6 +45,8 @@ public struct EvaluationResult: Sendable {
     public var unreadable: [TrainingReport.Problem]
     /// The readable files' predictions, for pages that draw more than the numbers.
     public var predictions: SplitPredictions
+    /// How many test-time views each answer averaged (`--tta`); 1 for plain answers.
+    public var viewsPerImage = 1
 
     /// Bundles an evaluation's parts.
     public init(evaluation: TrainingReport.SplitEvaluation, labels: [String], unreadable: [TrainingReport.Problem],

@@ -85,8 +85,10 @@ public enum ClassificationWorkflow {
         }
         if let stopping = skipped.stopping { throw stopping }
         let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
-        return EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
-                                predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
+        var result = EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
+                                      predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
+        result.viewsPerImage = views?.count ?? 1
+        return result
     }
 }
 

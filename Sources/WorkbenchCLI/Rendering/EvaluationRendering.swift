@@ -16,6 +16,7 @@ enum EvaluationRendering {
         if !result.unreadable.isEmpty { text += "\(result.unreadable.count) unreadable images skipped\n" }
         text += "backbone: \(classifier.backboneDescription)\n"
         text += "preprocessing: \(classifier.preprocessing.summary)\n"
+        if result.viewsPerImage > 1 { text += "test-time augmentation: the mean over \(result.viewsPerImage) views of each image\n" }
         return text
     }
 
@@ -23,20 +24,24 @@ enum EvaluationRendering {
     static func json(_ result: EvaluationResult, classifier: Classifier) throws -> String {
         try ReportJSON.text(EvaluationOutput(
             evaluation: result.evaluation, unreadable: result.unreadable, preprocessing: classifier.preprocessing,
-            backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning))
+            backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning,
+            testTimeViews: result.viewsPerImage))
     }
 }
 
 /// `evaluate --json`: the evaluation's fields, plus `unreadable` (the files left out and why), the model's
-/// `preprocessing`, `backbone` (pretrained or fine-tuned, in words) and `fineTuning` (the record, when there is one).
+/// `preprocessing`, `backbone` (pretrained or fine-tuned, in words), `fineTuning` (the record, when there is one)
+/// and `testTimeViews` (views per answer: 1, or more with `--tta`).
 struct EvaluationOutput: Encodable {
     var evaluation: TrainingReport.SplitEvaluation
     var unreadable: [TrainingReport.Problem]
     var preprocessing: ImagePreprocessing
     var backbone: String
     var fineTuning: FineTuningRecord?
+    /// Views each answer averaged: 1 for plain answers, more with `--tta`.
+    var testTimeViews: Int
 
-    private enum CodingKeys: String, CodingKey { case unreadable, preprocessing, backbone, fineTuning }
+    private enum CodingKeys: String, CodingKey { case unreadable, preprocessing, backbone, fineTuning, testTimeViews }
 
     func encode(to encoder: Encoder) throws {
         try evaluation.encode(to: encoder)
@@ -45,5 +50,6 @@ struct EvaluationOutput: Encodable {
         try container.encode(preprocessing, forKey: .preprocessing)
         try container.encode(backbone, forKey: .backbone)
         try container.encodeIfPresent(fineTuning, forKey: .fineTuning)
+        try container.encode(testTimeViews, forKey: .testTimeViews)
     }
 }
