@@ -16,7 +16,7 @@ struct ExportCommand: ParsableCommand {
             Examples:
               workbench export Drawings.wbmodel --format onnx
               workbench export Drawings.wbmodel --format coreml -o Drawings.mlmodel
-              workbench export Drawings.wbmodel --format onnx --tta -o DrawingsAveraged.onnx
+              workbench export Drawings.wbmodel --format onnx --tta -o Averaged.onnx
 
             --tta builds the test-time views (the image, its centre 7/8, both mirrored) into the ONNX graph, whose \
             output is then the mean of their probabilities, as classify --tta gives; a model trained with --tta \
