@@ -3,8 +3,10 @@
 # measured on the drawn swings of datasets/build_swings.py (numpy, Pillow, ffmpeg; no footage needed):
 #
 #   1. build the dataset (8 players: P1-P5 train, 16 swings each; P6-P8 held out, 6 videos each; seed 25),
-#   2. train a per-frame model on the training players' frames (`workbench train`, frozen head, defaults, plus
-#      $TRAIN_OPTIONS, e.g. "--fine-tune"),
+#   2. train a per-frame model on the training players' frames (`workbench train` with $TRAIN_OPTIONS; unset, the
+#      recipe chosen on the validation split: "--fine-tune --no-flip --fine-tune-blocks 2 --epochs 3
+#      --keep-fine-tuned", the last two blocks fine-tuned on views that are never mirrored, since a mirrored swing
+#      swaps backswing and finish; set but empty, the frozen head),
 #   3. on every held-out video run `workbench phases` (default sampling: every frame of these 25 fps videos) and
 #      `workbench label --every 0.04 --json` (the same frames) for the arg-max baseline,
 #   4. score with GolfDB's tolerance (scripts/accuracy/phases-score.py): `phases` beside an even split of each video
@@ -18,14 +20,17 @@
 # on the validation players' videos (P4-P5, `Validation Videos`: swings that are not among the training frames,
 # by players the model never saw). The held-out split (the default) is then run once, with the chosen recipe.
 #
-# Usage: scripts/accuracy/phases-accuracy.sh            (about 20 minutes on 2 busy cores)
+# Usage: scripts/accuracy/phases-accuracy.sh            (about 25 minutes on 2 busy cores)
 #        SPLIT=validation scripts/accuracy/phases-accuracy.sh
+#        TRAIN_OPTIONS= SPLIT=validation scripts/accuracy/phases-accuracy.sh   (the frozen head)
 #        TRAIN_OPTIONS="--fine-tune" PHASES_OPTIONS="--min-length 0.2" SPLIT=validation scripts/accuracy/phases-accuracy.sh
 #        WORKBENCH=path/to/workbench scripts/accuracy/phases-accuracy.sh   (another build; set-up is skipped)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python3  # set-up's venv
-read -r -a train_options <<< "${TRAIN_OPTIONS:-}"
+chosen_recipe="--fine-tune --no-flip --fine-tune-blocks 2 --epochs 3 --keep-fine-tuned"
+TRAIN_OPTIONS=${TRAIN_OPTIONS-$chosen_recipe}
+read -r -a train_options <<< "$TRAIN_OPTIONS"
 read -r -a phases_options <<< "${PHASES_OPTIONS:-}"
 split=${SPLIT:-held-out}
 case "$split" in
