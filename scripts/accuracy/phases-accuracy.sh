@@ -81,5 +81,5 @@ for video in "$videos"/*.mp4; do
     "$workbench" label "$work/Swings.wbmodel" "$video" --every 0.04 --json > "$work/labels/$name.json" 2>> "$work/labels.log"
 done
 echo "phases-accuracy ($split): $(ls "$videos"/*.mp4 | wc -l) videos in $(( $(date +%s) - start )) s" >&2
-echo "split $split: trained on players $players, scored on $(basename "$videos"); training options: ${TRAIN_OPTIONS:-(defaults: frozen head)}; phases options: ${PHASES_OPTIONS:-(defaults)}; order $order"
+echo "split $split: trained on players $players, scored on $(basename "$videos"); training options: ${TRAIN_OPTIONS:-(none: frozen head)}; phases options: ${PHASES_OPTIONS:-(defaults)}; order $order"
 "$python" scripts/accuracy/phases-score.py "$videos" "$work/phases" "$work/labels"
