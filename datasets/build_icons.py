@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Build hard icon datasets in Create ML's layout from Debian packages: emoticon faces, weather icons and user
-folders, drawn by many different artists, so that a frozen ImageNet feature extractor has to generalise across
-drawing styles.
+"""Build hard icon datasets in Create ML's layout from Debian packages: emoticon faces, weather icons, user
+folders and devices, drawn by many different artists, so that a frozen ImageNet feature extractor has to generalise
+across drawing styles.
 
     datasets/<recipe>/Training Data/<label>/*.png
     datasets/<recipe>/Testing Data/<label>/*.png
@@ -20,6 +20,11 @@ Recipes:
                GNOME 2's), Faenza (with Obsidian), Numix and Oxygen; everything else trains. Recoloured variants of
                a theme (Yaru-blue, Mint-Y-Aqua, Obsidian-Amber...) are left out, and so is every drawing that
                near-duplicates one under another label (a theme's plain small folder, filed under every label).
+    devices    9 labels (Camera, Game controller, Hard disk, Headphones, Keyboard, Mouse, Optical disc, Phone,
+               Printer): the `devices` icons of desktop icon themes (plus Deepin's and Mint-Y, no recoloured
+               variants) and the matching emoji. Testing sources: Tango, Numix, Oxygen, Paper, Adwaita, Mint-Y and
+               Symbola; everything else trains. Added for issue 26 as a dataset nobody had looked at: its recipe
+               was committed before any training ran on it. Meant to be hard (drawings, many in one colour).
 
 **The split is by source, not by image**: every source (an icon theme's package, a smiley theme, an emoji set)
 goes wholly to training or wholly to testing, chosen by a fixed list below, so testing images are drawn in styles
@@ -36,7 +41,7 @@ its visible area, is placed with a margin of 5–30 % on a background drawn from
 (white most often). The variation is seeded by the image's source path, so builds are byte-for-byte repeatable.
 SVG files are rendered by librsvg's rsvg-convert (Debian's librsvg2-bin, installed with apt-get when missing).
 
-Usage: .venv/bin/python3 datasets/build_icons.py --recipe emoticons|weather|folders [--out DIR]
+Usage: .venv/bin/python3 datasets/build_icons.py --recipe emoticons|weather|folders|devices [--out DIR]
 """
 import argparse
 import hashlib
@@ -170,6 +175,42 @@ RECIPES = {
         # and Papirus drawn from them, Mint-Y after Moka) stays wholly in training.
         "testing": ["adwaita-icon-theme", "gnome-icon-theme", "mate-icon-theme", "faenza-icon-theme",
                     "numix-icon-theme", "oxygen-icon-theme"],
+    },
+    "devices": {
+        # Hardware drawn by icon themes and emoji, told apart by shape alone; a late addition (issue 26), its
+        # recipe fixed before any training ran on it. Meant to be hard: ImageNet has photographs of keyboards,
+        # mice and printers, but not flat drawings or one-colour symbolic glyphs of them.
+        "icon_folders": ["devices"],
+        "extra_theme_packages": ["deepin-icon-theme", "mint-y-icons"],
+        "theme_variants": False,
+        "drop_ambiguous": True,
+        "icons": {
+            "Camera": ["camera-photo"],
+            "Game controller": ["input-gaming", "input-gamepad"],
+            "Hard disk": ["drive-harddisk"],
+            "Headphones": ["audio-headphones", "audio-headset"],
+            "Keyboard": ["input-keyboard"],
+            "Mouse": ["input-mouse"],
+            "Optical disc": ["media-optical", "media-optical-cd"],
+            "Phone": ["phone", "smartphone"],
+            "Printer": ["printer", "printer-network"],
+        },
+        "xfce_weather": {},
+        "codes": {},
+        "emoji": {
+            "Camera": [0x1F4F7, 0x1F4F8],
+            "Game controller": [0x1F3AE, 0x1F579],
+            "Hard disk": [0x1F5B4],
+            "Headphones": [0x1F3A7],
+            "Keyboard": [0x2328],
+            "Mouse": [0x1F5B1],
+            "Optical disc": [0x1F4BF, 0x1F4C0],
+            "Phone": [0x1F4F1, 0x260E, 0x1F4DE],
+            "Printer": [0x1F5A8],
+        },
+        "smiley_themes": False,
+        "testing": ["tango-icon-theme", "numix-icon-theme", "oxygen-icon-theme", "paper-icon-theme", "symbola",
+                    "adwaita-icon-theme", "mint-y-icons"],
     },
 }
 
