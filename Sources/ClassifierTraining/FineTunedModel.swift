@@ -156,7 +156,9 @@ struct FineTunedModel {
             probe.frozenAccuracy(on: split.heldOut, features: allFeatures, labels: allLabels)
         }
         let heldOutTotal = plan.splits.reduce(0) { $0 + $1.heldOut.count }
-        let frozenPooled = zip(plan.splits, frozenScores).reduce(0.0) { $0 + $1.1 * Double($1.0.heldOut.count) } / Double(heldOutTotal)
+        var frozenCorrect = 0.0
+        for (split, accuracy) in zip(plan.splits, frozenScores) { frozenCorrect += accuracy * Double(split.heldOut.count) }
+        let frozenPooled = frozenCorrect / Double(heldOutTotal)
         events(.fineTuning(.frozenHead(heldOutAccuracy: frozenPooled, heldOutImages: heldOutTotal,
                                        trainingImages: training.count, firstTrainedBlock: settings.firstTrainedBlock,
                                        epochs: settings.epochs, folds: plan.splits.count)))
@@ -209,9 +211,9 @@ struct FineTunedModel {
         }
         var outcomes: [FineTuningOutcome] = []
         for result in results {
-            do {
-                outcomes.append(try result.get())
-            } catch {
+            switch result {
+            case .success(let outcome): outcomes.append(outcome)
+            case .failure(let error):
                 throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
             }
         }
@@ -242,7 +244,7 @@ struct FineTunedModel {
             var refitSettings = settings
             refitSettings.epochs = decision.epoch
             let refitted: FineTuningOutcome
-            do {
+            do throws(FineTuningError) {
                 refitted = try FineTuningLoop.refit(
                     network: network, head: all.startHead, inputs: inputs, trainingSamples: Array(0..<training.count),
                     trainingLabels: training.labels, settings: refitSettings
@@ -270,7 +272,7 @@ struct FineTunedModel {
 
         // The held-out logits of the chosen epoch, pooled over the splits (each image once, by the run that never
         // trained on it): the temperature is fitted on them and the report's held-out figures are theirs.
-        let heldOutSamples = plan.splits.flatMap(\.heldOut)
+        let heldOutSamples = plan.splits.flatMap { $0.heldOut }
         let pooledLogits = outcomes.flatMap { $0.epochLogits[decision.epoch - 1] }
         var countsPerLabel = [Int](repeating: 0, count: classCount)
         for sample in heldOutSamples { countsPerLabel[allLabels[sample]] += 1 }
@@ -392,21 +394,33 @@ struct FineTunedModel {
 
     /// Runs `body` for `0..<count`, each on a thread of its own started at once, and waits for all: three folds on
     /// two cores finish sooner together than two and then one. Each index's work depends only on its index.
+    ///
+    /// The threads reach `body` through an unretained handle on a box the caller owns and empties before returning,
+    /// so no `Thread` object still holds the closure when `withoutActuallyEscaping` ends (a thread releases its block
+    /// after the work it signals as done).
     private static func concurrently(_ count: Int, _ body: (Int) -> Void) {
         withoutActuallyEscaping(body) { body in
-            let shared = UncheckedSendable(body)
+            let box = ClosureBox(body)
+            let handle = UncheckedSendable(Unmanaged.passUnretained(box))
             let group = UncheckedSendable(DispatchGroup())
             for index in 0..<count {
                 group.value.enter()
                 let thread = Thread {
-                    shared.value(index)
+                    handle.value.takeUnretainedValue().body?(index)
                     group.value.leave()
                 }
                 thread.stackSize = 16 << 20
                 thread.start()
             }
             group.value.wait()
+            box.body = nil
         }
+    }
+
+    /// Holds the work of `concurrently` for its threads.
+    private final class ClosureBox {
+        var body: ((Int) -> Void)?
+        init(_ body: @escaping (Int) -> Void) { self.body = body }
     }
 }
 

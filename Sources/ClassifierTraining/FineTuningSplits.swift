@@ -1,3 +1,4 @@
+import FileFormats
 import LogisticHead
 
 /// The held-out splits fine-tuning chooses its epoch and its decision on, as sample indices into the training

@@ -19,6 +19,7 @@
 #        SEEDS="42 7 3" (default) scripts/accuracy/finetune-holds.sh emoticons
 #        WORKBENCH=path/to/workbench scripts/accuracy/finetune-holds.sh    (another build; set-up is skipped)
 #        SUMMARY_ONLY=1 scripts/accuracy/finetune-holds.sh ...              (print the table of the runs made so far)
+#        JOBS=2 scripts/accuracy/finetune-holds.sh                          (two fine-tuning runs at once)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python3  # set-up's venv
@@ -86,12 +87,15 @@ for name in names:
     (work / f"{name}.kind").write_text(kind)
     print(f"finetune-holds: {name}: frozen cross-validated accuracy {100 * accuracy:.1f} % at seed 42: {kind}", file=sys.stderr)
 PY
-    # Seeds outside, datasets inside: a run cut short still has every dataset at the first seeds.
+    # Seeds outside, datasets inside: a run cut short still has every dataset at the first seeds. JOBS runs at once
+    # (default 1; their wall times then include each other's load).
+    export -f run
+    export work workbench
     for seed in "${seeds[@]}"; do
         for name in "${datasets[@]}"; do
-            [ -s "$work/$name.$seed.auto.json" ] || run "$name" "$seed" auto --fine-tune-auto
+            [ -s "$work/$name.$seed.auto.json" ] || echo "$name $seed"
         done
-    done
+    done | xargs -P "${JOBS:-1}" -L 1 bash -c 'run "$0" "$1" auto --fine-tune-auto' 
 fi
 
 "$python" - "$work" "${seeds[*]}" "${datasets[@]}" <<'PY'
