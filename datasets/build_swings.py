@@ -4,6 +4,7 @@ available offline, so the swings are drawn).
 
     datasets/swings/Training Data/<label>/<player>-<video>-<frame>.jpg   frames of the training players' swings
     datasets/swings/Testing Videos/<player>-<video>.mp4 (+ .json)         the held-out players' videos
+    datasets/swings/Validation Videos/<player>-v<video>.mp4 (+ .json)     the last training players' extra videos
 
 Each video is a stick figure drawn from a few strokes (legs, torso, head, arms, club, ball) that stands beside the
 ball (`before`), steps in to the ball (`address`), swings the club back and up and down again (`backswing`), hits
@@ -19,6 +20,13 @@ and ball, a background (gradient, a ground band, a few shapes), per-frame camera
 ball's launch. Players P1–P5 train; P6–P8 are held out (their videos are `Testing Videos`); a model trained on
 `Training Data` has never seen a held-out player's style.
 
+Validation, so that the held-out players choose nothing: the last --validation-players training players (P4–P5)
+also get whole videos of other swings (`Validation Videos`, drawn from their own random streams, so they change
+neither the training frames nor the held-out videos). A model trained on the frames of the other training players
+(P1–P3: the file names start with the player) has never seen a validation player's style, as a model trained on
+all of `Training Data` has never seen a held-out player's: recipes are compared on the validation videos, and the
+held-out videos are scored once, with the chosen recipe.
+
 Training frames are labelled with their phase (`before`, `address`, `backswing`, `impact`, `finish`, `after`):
 every frame within 2 frames of a phase start, every other frame of the short impact phase, and every fifth frame
 elsewhere, from many swings per training player (appearance varies per swing, so many swings with few frames each
@@ -29,7 +37,8 @@ size and reduced by averaging 2 x 2 pixels (anti-aliasing). Swings are drawn by 
 Everything is derived from --seed (default 25): the same seed gives the same dataset.
 
 Usage: .venv/bin/python3 datasets/build_swings.py [--out DIR] [--seed N] [--swings-per-training-player N]
-           [--videos-per-held-out-player N] [--players N] [--held-out N]   (default: datasets/swings, 25, 16, 6, 8, 3)
+           [--videos-per-held-out-player N] [--players N] [--held-out N] [--validation-players N]
+           [--videos-per-validation-player N]   (default: datasets/swings, 25, 16, 6, 8, 3, 2, 8)
 """
 import argparse
 import json
@@ -47,6 +56,8 @@ from PIL import Image, ImageDraw
 ORDER = ["address", "backswing", "impact", "finish"]
 WIDTH, HEIGHT, FPS, SCALE = 320, 240, 25, 2
 RECIPE_VERSION = "swings v3"
+# Appended to a validation swing's random-stream key: a stream no training swing or held-out video draws from.
+VALIDATION_STREAM = 1
 
 
 def player_style(rng: np.random.Generator, number: int) -> dict:
@@ -306,15 +317,19 @@ def write_video(swing: Swing, look: Look, path: pathlib.Path, rng, on_frame) -> 
 
 
 def make_swing(task) -> dict:
-    """One swing: a held-out player's whole video and its truth, or a training player's kept frames. Returns the
-    training frames written per label."""
-    seed, index, number, style, held_out, staging = task
-    rng = np.random.default_rng([seed, index, number])
+    """One swing: a held-out player's whole video and its truth, a validation player's whole video and its truth,
+    or a training player's kept frames. Returns the training frames written per label."""
+    seed, index, number, style, role, staging = task
+    if role == "validation":
+        rng = np.random.default_rng([seed, index, number, VALIDATION_STREAM])
+        name = f"{style['name']}-v{number:02d}"
+    else:
+        rng = np.random.default_rng([seed, index, number])
+        name = f"{style['name']}-{number:02d}"
     swing, look = Swing(style, rng), Look(rng)
-    name = f"{style['name']}-{number:02d}"
     counts = {}
-    if held_out:
-        folder = staging / "Testing Videos"
+    if role != "training":
+        folder = staging / ("Testing Videos" if role == "held out" else "Validation Videos")
         write_video(swing, look, folder / f"{name}.mp4", rng, lambda frame, image: None)
         (folder / f"{name}.json").write_text(json.dumps(truth(swing, f"{name}.mp4"), indent=2) + "\n")
         return counts
@@ -335,11 +350,16 @@ def main() -> None:
     parser.add_argument("--videos-per-held-out-player", type=int, default=6)
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--held-out", type=int, default=3)
+    parser.add_argument("--validation-players", type=int, default=2)
+    parser.add_argument("--videos-per-validation-player", type=int, default=8)
     arguments = parser.parse_args()
     if not 1 <= arguments.held_out < arguments.players:
         sys.exit("datasets: --held-out must leave at least one training player")
+    if not 0 <= arguments.validation_players < arguments.players - arguments.held_out:
+        sys.exit("datasets: --validation-players must leave at least one training player outside validation")
     recipe = (f"{RECIPE_VERSION} seed {arguments.seed} players {arguments.players} held out {arguments.held_out} "
-              f"swings {arguments.swings_per_training_player} videos {arguments.videos_per_held_out_player}")
+              f"swings {arguments.swings_per_training_player} videos {arguments.videos_per_held_out_player} "
+              f"validation players {arguments.validation_players} videos {arguments.videos_per_validation_player}")
     out = arguments.out
     marker = out / ".complete"
     if marker.exists() and marker.read_text() == recipe + "\n":
@@ -348,16 +368,22 @@ def main() -> None:
     staging = out.with_name(out.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     (staging / "Testing Videos").mkdir(parents=True)
+    (staging / "Validation Videos").mkdir()
     for label in ["before"] + ORDER + ["after"]:
         (staging / "Training Data" / label).mkdir(parents=True)
     styles = [player_style(np.random.default_rng([arguments.seed, 1000 + number]), number)
               for number in range(1, arguments.players + 1)]
     first_held_out = arguments.players - arguments.held_out
+    first_validation = first_held_out - arguments.validation_players
     tasks = []
     for index, style in enumerate(styles):
         held_out = index >= first_held_out
         count = arguments.videos_per_held_out_player if held_out else arguments.swings_per_training_player
-        tasks += [(arguments.seed, index, number, style, held_out, staging) for number in range(1, count + 1)]
+        role = "held out" if held_out else "training"
+        tasks += [(arguments.seed, index, number, style, role, staging) for number in range(1, count + 1)]
+        if first_validation <= index < first_held_out:
+            tasks += [(arguments.seed, index, number, style, "validation", staging)
+                      for number in range(1, arguments.videos_per_validation_player + 1)]
     counts = {}
     with multiprocessing.Pool(2) as pool:
         for done, result in enumerate(pool.imap(make_swing, tasks), 1):

@@ -35,7 +35,7 @@ executed=$(printf '%s' "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
 failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 
 # The C shims and kernels once under AddressSanitizer + UBSan, then every fuzz harness briefly (FUZZ_SECONDS
-# each, 15 by default) so a regression in a parser shows up here; each counts as one test in the summary.
+# each, 5 by default) so a regression in a parser shows up here; each counts as one test in the summary.
 extra_passed=0
 extra_failed=0
 if ! "$quick"; then
@@ -44,7 +44,7 @@ if ! "$quick"; then
     echo "c-sanitizers: $(( $(date +%s) - started )) s"
     started=$(date +%s)
     fuzz_status=0
-    scripts/check/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
+    scripts/check/fuzz.sh "${FUZZ_SECONDS:-5}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
     harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)
     findings=$(sed -nE 's/^fuzz: findings in //p' .build/fuzz.log | wc -w)
     extra_passed=$((extra_passed + harnesses - findings))

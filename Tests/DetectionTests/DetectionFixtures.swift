@@ -2,6 +2,7 @@ import Detection
 import Foundation
 import ImageCodecs
 import XCTest
+import _TestSupport
 
 /// The detector fixtures: the converted weights in models/ (set-up writes them before tests run) and the goldens
 /// `scripts/fixtures/make-detector-goldens.py` wrote from the frozen graph run by TensorFlow.
@@ -56,6 +57,9 @@ enum DetectionFixtures {
             let right: Double
             let bottom: Double
             var box: BoundingBox { BoundingBox(left: left, top: top, right: right, bottom: bottom) }
+            var scored: DetectionComparison.Scored {
+                .init(score: score, box: .init(left: left, top: top, right: right, bottom: bottom))
+            }
         }
 
         struct Sample: Decodable {
@@ -77,6 +81,12 @@ enum DetectionFixtures {
     static func graphAnchors() throws -> [[Float]] {
         struct File: Decodable { let anchors: [[Float]] }
         return try JSONDecoder().decode(File.self, from: Data(contentsOf: fixture("detector-anchors.json"))).anchors
+    }
+
+    /// A Workbench detection in the comparison's plain terms.
+    static func scored(_ object: DetectedObject) -> DetectionComparison.Scored {
+        .init(score: object.confidence,
+              box: .init(left: object.box.left, top: object.box.top, right: object.box.right, bottom: object.box.bottom))
     }
 
     /// FNV-1a 64 of bytes, as the golden generator hashes the decoded pixels.

@@ -16,23 +16,28 @@ final class ObjectDetectorGoldenTests: XCTestCase {
     /// Anchors: the same Float operations as the graph's generator.
     static let anchorTolerance: Float = 1e-6
 
-    func testDetectionsMatchTheReferenceOnEveryPicture() throws {
+    /// In this (debug) build, every third golden picture, which holds pictures with and without people: about 2 s
+    /// a picture here. Every picture goes through the release binary in `DetectCommandTests` (`detect --json`).
+    func testDetectionsMatchTheReferenceOnEveryThirdPicture() throws {
         let detector = try DetectionFixtures.detector()
         let goldens = try DetectionFixtures.goldens()
         XCTAssertGreaterThanOrEqual(goldens.pictures.count, 30)
         XCTAssertLessThanOrEqual(goldens.reportScore, DetectionComparison.reportedScore - DetectionComparison.scoreTolerance)
+        let pictures = goldens.pictures.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
         var withPeople = 0
-        let images = try goldens.pictures.map { try ImageLoader.load(path: DetectionFixtures.fixture($0.file).path) }
-        // All at once: the batched call runs two pictures at a time (the debug build needs about 2 s a picture).
+        let images = try pictures.map { try ImageLoader.load(path: DetectionFixtures.fixture($0.file).path) }
+        // All at once: the batched call runs two pictures at a time.
         let results = detector.detect(in: images, minimumConfidence: goldens.reportScore)
-        for (picture, (image, found)) in zip(goldens.pictures, zip(images, results)) {
+        for (picture, (image, found)) in zip(pictures, zip(images, results)) {
             XCTAssertEqual(DetectionFixtures.fnv1a64(image.pixels), picture.pixelHash, "\(picture.name): decoded pixels differ from the reference's")
             XCTAssertEqual([image.width, image.height], [picture.width, picture.height], picture.name)
-            let problems = DetectionComparison.unmatched(workbench: found, reference: picture.detections.map { ($0.score, $0.box) })
+            let problems = DetectionComparison.unmatched(workbench: found.map(DetectionFixtures.scored),
+                                                         reference: picture.detections.map(\.scored))
             XCTAssertTrue(problems.isEmpty, "\(picture.name): \(problems)")
             if picture.detections.contains(where: { $0.score >= DetectionComparison.reportedScore }) { withPeople += 1 }
         }
-        XCTAssertGreaterThanOrEqual(withPeople, 10, "the goldens should hold pictures with people")
+        XCTAssertGreaterThanOrEqual(withPeople, 4, "the subset should hold pictures with people")
+        XCTAssertGreaterThanOrEqual(pictures.count - withPeople, 4, "and pictures without")
     }
 
     func testPreprocessingAndRawOutputsMatchTheGraphsTensors() throws {

@@ -5,7 +5,7 @@ import _TestSupport
 /// `workbench detect` through the release binary with set-up's person detector: a picture's lines and Create ML
 /// JSON, a video's JSON line with its clip written, the bad inputs of issue 24 (no video stream, a zero-length
 /// video, a 1 × 1 picture, a 20,000-pixel-wide panorama, missing and unreadable files, outputs over inputs) and
-/// hostile names on the terminal.
+/// hostile names on the terminal; and every golden picture of the in-process tests, against TensorFlow's boxes.
 final class DetectCommandTests: XCTestCase {
     private var folder: URL!
 
@@ -69,6 +69,46 @@ final class DetectCommandTests: XCTestCase {
         let unknown = try WorkbenchBinary.run(["detect", Self.crowd, "--label", "dog"])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertEqual(unknown.errorLines, ["workbench: unknown label 'dog': the detector knows 'person'"])
+    }
+
+    /// Every golden picture through the release binary, read back from `detect --json` (centre, width and height
+    /// in pixels) and held to the same rule as the in-process golden test, whose debug build takes a subset.
+    func testEveryGoldenPictureMatchesTheReferenceThroughTheBinary() throws {
+        struct Goldens: Decodable {
+            struct Picture: Decodable {
+                struct Box: Decodable { let score: Float; let left, top, right, bottom: Double }
+                let name: String
+                let file: String
+                let detections: [Box]
+            }
+            let reportScore: Float
+            let pictures: [Picture]
+        }
+        let fixtures = WorkbenchBinary.repositoryRoot().appendingPathComponent("Tests/DetectionTests/Fixtures")
+        let goldens = try JSONDecoder().decode(Goldens.self, from: Data(contentsOf: fixtures.appendingPathComponent("detector-goldens.json")))
+        XCTAssertGreaterThanOrEqual(goldens.pictures.count, 30)
+        let paths = goldens.pictures.map { fixtures.appendingPathComponent($0.file).path }
+        let run = try WorkbenchBinary.run(["detect"] + paths + ["--json", "--min-score", "\(goldens.reportScore)"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+        XCTAssertEqual(results.map { $0["image"] as? String }, paths)
+        var withPeople = 0
+        for (picture, result) in zip(goldens.pictures, results) {
+            let annotations = try XCTUnwrap(result["annotations"] as? [[String: Any]], picture.name)
+            let found = try annotations.map { annotation -> DetectionComparison.Scored in
+                let box = try XCTUnwrap(annotation["coordinates"] as? [String: Double], picture.name)
+                let (x, y, width, height) = (box["x"] ?? .nan, box["y"] ?? .nan, box["width"] ?? .nan, box["height"] ?? .nan)
+                return .init(score: Float(try XCTUnwrap(annotation["confidence"] as? Double, picture.name)),
+                             box: .init(left: x - width / 2, top: y - height / 2, right: x + width / 2, bottom: y + height / 2))
+            }
+            let reference = picture.detections.map {
+                DetectionComparison.Scored(score: $0.score, box: .init(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom))
+            }
+            let problems = DetectionComparison.unmatched(workbench: found, reference: reference)
+            XCTAssertTrue(problems.isEmpty, "\(picture.name): \(problems)")
+            if reference.contains(where: { $0.score >= DetectionComparison.reportedScore }) { withPeople += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(withPeople, 10, "the goldens should hold pictures with people")
     }
 
     func testAVideoGivesItsJSONLineAndItsClip() throws {

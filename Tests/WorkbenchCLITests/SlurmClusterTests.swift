@@ -6,18 +6,19 @@ import _TestSupport
 /// folder by `scripts/setup/slurm-cluster.sh`, with the binary `scripts/install.sh` put in a temporary prefix. Each
 /// result is compared with the single-machine run of the same work:
 /// - a cache fill as a 4-task array, then `train` from the warm cache: the same model file, byte for byte;
-/// - 8 short videos labeled as a 4-task array and merged: the same MovieData.json as one `label --movie-data` each;
+/// - 4 short videos labeled as a 2-task array and merged: the same MovieData.json as one `label --movie-data` each;
 /// - one task cancelled mid-way and requeued: it resumes, and the merge holds every movie exactly once.
+/// Small on purpose (120 images, 4 videos, 2 tasks of 2 videos each): the suite's time is what CI can afford.
 final class SlurmClusterTests: XCTestCase {
     struct Fixture {
         var base: URL
         var prefix: URL
         var cluster: URL
-        /// 300 generated images in Create ML's layout, two labels.
+        /// 120 generated images in Create ML's layout, two labels.
         var dataset: URL
         /// Trained on one machine, from an empty cache, on `dataset`.
         var model: URL
-        /// 1.mp4 … 8.mp4, 3 to 5 seconds each, 100 frames a second.
+        /// 1.mp4 … 4.mp4, 3 to 5 seconds each, 100 frames a second.
         var movies: [URL]
         /// PATH with PREFIX/bin first, SLURM_CONF, a private HOME, SOURCE_DATE_EPOCH.
         var environment: [String: String]
@@ -70,7 +71,7 @@ final class SlurmClusterTests: XCTestCase {
         environment["SOURCE_DATE_EPOCH"] = "1700000000"
 
         let dataset = base.appendingPathComponent("dataset")
-        try TestMedia.tinyDataset(at: dataset, perLabel: 150, labels: ("Mammal", "Dessert"), environment: inherited)
+        try TestMedia.tinyDataset(at: dataset, perLabel: 60, labels: ("Mammal", "Dessert"), environment: inherited)
         let model = base.appendingPathComponent("Reference.wbmodel")
         var cold = environment
         cold["WORKBENCH_CACHE"] = base.appendingPathComponent("cold-cache").path
@@ -78,13 +79,13 @@ final class SlurmClusterTests: XCTestCase {
                                                        ["train", dataset.path, "-o", model.path], environment: cold),
                             "the single-machine train")
 
-        // Eight videos at 100 fps: a cat for 2 s, then an espresso for 1 to 3 s.
+        // Four videos at 100 fps: a cat for 2 s, then an espresso for 1 to 3 s.
         let cats = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Mammal"))
         let coffees = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Dessert"))
         let folder = base.appendingPathComponent("movies")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var movies: [URL] = []
-        for index in 1...8 {
+        for index in 1...4 {
             let movie = folder.appendingPathComponent("\(index).mp4")
             try TestMedia.video(pictures: [cats[index]], seconds: 2, framesPerSecond: 100, to: folder.appendingPathComponent("a.mp4"),
                                 environment: inherited)
@@ -115,11 +116,11 @@ final class SlurmClusterTests: XCTestCase {
         try waitUntilDone(jobs[0], fixture)
         XCTAssertEqual(try states(of: jobs[0], fixture), Array(repeating: "COMPLETED", count: 4), logs(work, fixture))
         let logLines = logs(work, fixture).split(separator: "\n").filter { $0.contains("images in the feature cache") }
-        XCTAssertEqual(logLines.map { $0.prefix { $0 != " " } }, ["75", "75", "75", "75"], "four balanced shards of 300: \(logLines)")
+        XCTAssertEqual(logLines.map { $0.prefix { $0 != " " } }, ["30", "30", "30", "30"], "four balanced shards of 120: \(logLines)")
 
         let cache = work.appendingPathComponent("shared-cache").path
         let filled = try cacheEntries(cache)
-        XCTAssertEqual(filled.count, 300, "one entry per image")
+        XCTAssertEqual(filled.count, 120, "one entry per image")
         let model = work.appendingPathComponent("FromCluster.wbmodel")
         let train = try WorkbenchBinary.runProcess(fixture.workbench, ["train", fixture.dataset.path, "-o", model.path], environment: environment)
         XCTAssertEqual(train.status, 0, train.standardError)
@@ -127,7 +128,7 @@ final class SlurmClusterTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: model), try Data(contentsOf: fixture.model), "the same model file, byte for byte")
     }
 
-    func testArrayJobOverEightVideosGivesTheSingleMachineMovieData() throws {
+    func testArrayJobOverFourVideosGivesTheSingleMachineMovieData() throws {
         let fixture = try fixture()
         let work = try folder("label", in: fixture)
         let start = #"[{"id": 1, "title": "Kept", "markers": {"0": "Old"}, "rating": 4.50}, {"id": 42, "title": "Other"}]"#
@@ -141,15 +142,15 @@ final class SlurmClusterTests: XCTestCase {
         }
 
         let jobs = try submit(["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
-                              + ["--tasks", "4", "--movie-data", cluster.path, "--job-folder", work.appendingPathComponent("jobs").path],
+                              + ["--tasks", "2", "--movie-data", cluster.path, "--job-folder", work.appendingPathComponent("jobs").path],
                               fixture, environment: fixture.environment)
         XCTAssertEqual(jobs.count, 2, "the array job and the merge job")
         try waitUntilDone(jobs[1], fixture)
-        XCTAssertEqual(try states(of: jobs[0], fixture), Array(repeating: "COMPLETED", count: 4), logs(work, fixture))
+        XCTAssertEqual(try states(of: jobs[0], fixture), Array(repeating: "COMPLETED", count: 2), logs(work, fixture))
         XCTAssertEqual(try states(of: jobs[1], fixture), ["COMPLETED"], logs(work, fixture))
         XCTAssertEqual(try String(contentsOf: cluster, encoding: .utf8), try String(contentsOf: single, encoding: .utf8))
         let merged = try movieIDs(cluster)
-        XCTAssertEqual(merged, ["1", "42", "2", "3", "4", "5", "6", "7", "8"])
+        XCTAssertEqual(merged, ["1", "42", "2", "3", "4"])
     }
 
     func testTaskCancelledMidwayAndRequeuedResumesAndTheMergeHoldsEveryMovieOnce() throws {
@@ -158,7 +159,7 @@ final class SlurmClusterTests: XCTestCase {
         let movieData = work.appendingPathComponent("MovieData.json")
         // Every frame of the 100 fps videos: each movie takes a few seconds, so a task is caught between its two.
         let jobs = try submit(["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
-                              + ["--tasks", "4", "--every", "0.01", "--movie-data", movieData.path,
+                              + ["--tasks", "2", "--every", "0.01", "--movie-data", movieData.path,
                                  "--job-folder", work.appendingPathComponent("jobs").path],
                               fixture, environment: fixture.environment)
         let (array, merge) = (jobs[0], jobs[1])
@@ -170,20 +171,20 @@ final class SlurmClusterTests: XCTestCase {
         try waitFor("task 0 to be cancelled", fixture, work) { try self.states(of: "\(array)_0", fixture) == ["CANCELLED"] }
         let cancelled = try String(contentsOf: log, encoding: .utf8)
         XCTAssertEqual(cancelled.components(separatedBy: "markers →").count - 1, 1, "one movie done when cancelled:\n\(cancelled)")
-        XCTAssertFalse(cancelled.contains("shard 0/4:"), "cancelled before its end:\n\(cancelled)")
+        XCTAssertFalse(cancelled.contains("shard 0/2:"), "cancelled before its end:\n\(cancelled)")
         let firstMovie = String(cancelled.split(separator: "\n").first { $0.contains("markers →") }!.prefix { $0 != ":" })
 
         // Requeued, it runs again; a cancelled task leaves afterok:ARRAY unsatisfiable for good, so the merge job's
         // dependency is renewed task by task, as an operator would after a requeue.
         try slurm("scontrol", ["requeue", "\(array)_0"], fixture)
-        try slurm("scontrol", ["update", "JobId=\(merge)", "Dependency=afterok:" + (0..<4).map { "\(array)_\($0)" }.joined(separator: ":")], fixture)
+        try slurm("scontrol", ["update", "JobId=\(merge)", "Dependency=afterok:" + (0..<2).map { "\(array)_\($0)" }.joined(separator: ":")], fixture)
         try waitUntilDone(merge, fixture)
         XCTAssertEqual(try states(of: merge, fixture), ["COMPLETED"], logs(work, fixture))
 
         let resumed = try String(contentsOf: log, encoding: .utf8)
         XCTAssertTrue(resumed.contains("\(firstMovie): already done"), "the requeued task skipped its finished movie:\n\(resumed)")
-        XCTAssertTrue(resumed.contains("shard 0/4: 1 labeled, 1 already done, 0 failed, of 2 movies"), resumed)
-        XCTAssertEqual(try movieIDs(movieData), (1...8).map(String.init), "every movie exactly once")
+        XCTAssertTrue(resumed.contains("shard 0/2: 1 labeled, 1 already done, 0 failed, of 2 movies"), resumed)
+        XCTAssertEqual(try movieIDs(movieData), (1...4).map(String.init), "every movie exactly once")
     }
 
     // MARK: - Helpers
