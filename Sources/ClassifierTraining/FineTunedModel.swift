@@ -15,12 +15,20 @@ public typealias FineTuningSettings = FineTuning.FineTuningSettings
 
 /// Progress of `train --fine-tune`, for the CLI to render.
 public enum FineTuningProgress: Sendable {
-    /// Fine-tuning begins: the frozen head's held-out accuracy on the images that will choose the epoch.
-    case frozenHead(heldOutAccuracy: Double, heldOutImages: Int, trainingImages: Int, firstTrainedBlock: Int, epochs: Int)
+    /// Fine-tuning begins: the frozen head's held-out accuracy pooled over the `folds` held-out splits that will
+    /// choose the epoch and decide.
+    case frozenHead(heldOutAccuracy: Double, heldOutImages: Int, trainingImages: Int, firstTrainedBlock: Int, epochs: Int, folds: Int)
     /// The frozen layers' outputs computed so far (once, before the first epoch).
     case preparing(done: Int, total: Int)
-    /// An epoch finished.
-    case epoch(epoch: Int, epochs: Int, loss: Double, heldOutAccuracy: Double, imagesPerSecond: Double, secondsLeft: Double)
+    /// An epoch of one split finished; `fold` (from 1) is nil when there is one split.
+    case epoch(fold: Int?, folds: Int, epoch: Int, epochs: Int, loss: Double, heldOutAccuracy: Double, imagesPerSecond: Double,
+               secondsLeft: Double)
+    /// The decision between the frozen head and fine-tuning, in one sentence (`FineTuningDecision.reason`).
+    case decision(String)
+    /// An epoch of the refit on all training images finished (nothing is held out).
+    case refitEpoch(epoch: Int, epochs: Int, loss: Double, imagesPerSecond: Double, secondsLeft: Double)
+    /// `train --fine-tune-auto` chose, in one line (`AutomaticFineTuning`).
+    case automaticChoice(fineTunes: Bool, reason: String)
     /// The fine-tuned backbone's features of every image, computed so far (for the report and the head's inputs).
     case rescoring(done: Int, total: Int)
 }
@@ -106,6 +114,8 @@ struct FineTunedModel {
         /// The kept epoch's held-out logits as the trainable network computed them, with their files.
         var trainingNetworkLogits: [Float]
         var heldOutPaths: [String]
+        /// Whether the model was refitted on all images: its held-out logits are then the folds' models', not its own.
+        var refitted: Bool
 
         /// `trainingNetworkLogits` as calibrated probabilities, for the report.
         func heldOutPredictions(temperature: Double, classCount: Int) -> [TrainingReport.FineTuning.HeldOutPrediction] {
@@ -124,109 +134,236 @@ struct FineTunedModel {
         _ settings: FineTuningSettings, augmentation: AugmentationPolicy, request: TrainingRequest, scan: TrainingScan, features: TrainingFeatures,
         heldOut: HeldOutSelection, head: FittedHead, extractor: FeatureExtractor, events: (TrainingEvent) -> Void
     ) throws(WorkbenchError) -> FineTunedModel {
-        guard let selection = heldOut.selection else {
+        guard var selection = heldOut.selection else {
             throw WorkbenchError("fine-tuning needs held-out images to choose its epoch: give a validation folder or a validation fraction above 0")
         }
-        // The linear probe that did not see the held-out images, and which images it was fitted on.
-        let training = features.training
-        var probe: (standardizer: Standardizer, model: LogisticRegressionModel)
-        var trainingSamples: [Int], heldOutSamples: [Int]
-        if let fitted = selection.fittedOnAll {
-            probe = (fitted.standardizer, fitted.outcome.model)
-            trainingSamples = Array(0..<training.count)
-            heldOutSamples = Array(training.count..<(training.count + features.validation.count))
-        } else if let warmStart = selection.warmStart, case .holdOut = selection.plan {
-            probe = warmStart
-            heldOutSamples = selection.heldOutSamples
-            let heldOutSet = Set(heldOutSamples)
-            trainingSamples = (0..<training.count).filter { !heldOutSet.contains($0) }
-        } else {
-            throw WorkbenchError("fine-tuning needs a held-out share or a validation folder, not cross-validation")
-        }
-        // Refitted over a floored standardiser (see `Standardizer`): the frozen head's scikit-learn scaling divides
-        // near-constant features by their tiny spread, and fine-tuning then moves them by far more.
-        do {
-            let dimension = EfficientNetLite0.featureCount
-            var rows = [Float](); rows.reserveCapacity(trainingSamples.count * dimension)
-            for sample in trainingSamples { rows += training.features[(sample * dimension)..<((sample + 1) * dimension)] }
-            let floored = Standardizer(fitting: rows, count: trainingSamples.count, dimension: dimension, floor: .medianDeviation)
-            let refit = LogisticRegressionTrainer.train(
-                features: floored.apply(rows, count: trainingSamples.count), labels: trainingSamples.map { training.labels[$0] },
-                count: trainingSamples.count, dimension: dimension, classCount: probe.model.classCount, settings: head.settings,
-                initialModel: probe.model.restandardized(from: probe.standardizer, to: floored))
-            probe = (floored, refit.model)
-        }
-        let allLabels = training.labels + features.validation.labels
-        let frozenAccuracy = selection.candidates[selection.chosenIndex].accuracy
-        events(.fineTuning(.frozenHead(heldOutAccuracy: frozenAccuracy, heldOutImages: heldOutSamples.count,
-                                       trainingImages: trainingSamples.count, firstTrainedBlock: settings.firstTrainedBlock,
-                                       epochs: settings.epochs)))
+        let training = features.training, validation = features.validation
+        let classCount = scan.labels.count
+        let plan = try FineTuningSplits.make(trainingLabels: training.labels, classCount: classCount, validationCount: validation.count,
+                                             hasValidationFolder: scan.layout.validation != nil,
+                                             fraction: request.validationFraction, seed: request.seed)
+        let allLabels = training.labels + validation.labels
+        let paths = training.paths + validation.paths
+        let allFeatures = training.features + validation.features
 
-        let paths = training.paths + features.validation.paths
+        // Each split's frozen head (fitted on its training part with the chosen L2, scaled as the frozen head is)
+        // and the linear probe fine-tuning starts from (the same, refitted over a floored standardiser).
+        let probes = plan.splits.map { split in
+            LinearProbe.fit(samples: split.training, features: allFeatures, labels: allLabels, classCount: classCount,
+                            head: head, allTraining: split.training.count == training.count)
+        }
+        let frozenScores = zip(plan.splits, probes).map { split, probe in
+            probe.frozenAccuracy(on: split.heldOut, features: allFeatures, labels: allLabels)
+        }
+        let heldOutTotal = plan.splits.reduce(0) { $0 + $1.heldOut.count }
+        var frozenCorrect = 0.0
+        for (split, accuracy) in zip(plan.splits, frozenScores) { frozenCorrect += accuracy * Double(split.heldOut.count) }
+        let frozenPooled = frozenCorrect / Double(heldOutTotal)
+        events(.fineTuning(.frozenHead(heldOutAccuracy: frozenPooled, heldOutImages: heldOutTotal,
+                                       trainingImages: training.count, firstTrainedBlock: settings.firstTrainedBlock,
+                                       epochs: settings.epochs, folds: plan.splits.count)))
+
         let inputs: any FineTuningInputSource
         if augmentation.isNone {
             inputs = DecodedImageInputs(paths: paths, preprocessing: extractor.preprocessing, decodeOptions: extractor.decodeOptions)
         } else {
-            inputs = try AugmentedImageInputs(paths: paths, trainingSamples: trainingSamples, policy: augmentation, seed: settings.seed,
-                                              preprocessing: extractor.preprocessing,
+            inputs = try AugmentedImageInputs(paths: paths, trainingSamples: Array(0..<training.count), policy: augmentation,
+                                              seed: settings.seed, preprocessing: extractor.preprocessing,
                                               maximumPixels: extractor.settings.maximumPixels, threads: settings.threads)
         }
         let network = try extractor.loadedNetwork()
-        let startHead = LinearProbeHead.folded(weights: probe.model.weights, bias: probe.model.bias,
-                                               mean: probe.standardizer.mean, scale: probe.standardizer.scale)
-        let outcome: FineTuningOutcome
-        do {
-            outcome = try FineTuningLoop.run(
-                network: network, head: startHead, inputs: inputs, trainingSamples: trainingSamples,
-                trainingLabels: trainingSamples.map { allLabels[$0] }, heldOutSamples: heldOutSamples,
-                heldOutLabels: heldOutSamples.map { allLabels[$0] }, settings: settings
-            ) { event in
+
+        // The splits run at once, each on its share of the threads: every epoch is scored, the decision chooses.
+        let splitCount = plan.splits.count
+        var splitSettings = settings
+        splitSettings.requiresGain = false
+        let concurrent = splitCount > 1 && settings.threads > 1
+        if concurrent { splitSettings.threads = max(1, settings.threads / splitCount) }
+        var results = [Result<FineTuningOutcome, FineTuningError>](repeating: .failure(FineTuningError(reason: "not run")), count: splitCount)
+        let lock = NSLock()
+        withoutActuallyEscaping(events) { events in
+            func forward(_ split: Int, _ event: FineTuningEvent) {
+                lock.lock()
+                defer { lock.unlock() }
                 switch event {
-                case .preparing(let done, let total): events(.fineTuning(.preparing(done: done, total: total)))
+                case .preparing(let done, let total):
+                    if split == 0 { events(.fineTuning(.preparing(done: done, total: total))) }
                 case .started: break
                 case .epoch(let record, let imagesPerSecond, let secondsLeft):
-                    events(.fineTuning(.epoch(epoch: record.epoch, epochs: settings.epochs, loss: record.loss,
-                                              heldOutAccuracy: record.heldOutAccuracy, imagesPerSecond: imagesPerSecond,
-                                              secondsLeft: secondsLeft)))
+                    events(.fineTuning(.epoch(fold: splitCount > 1 ? split + 1 : nil, folds: splitCount, epoch: record.epoch,
+                                              epochs: settings.epochs, loss: record.loss, heldOutAccuracy: record.heldOutAccuracy,
+                                              imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
                 }
             }
-        } catch {
-            throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
+            results.withUnsafeMutableBufferPointer { slots in
+                let shared = UncheckedSendable(slots)
+                let body: (Int) -> Void = { index in
+                    let split = plan.splits[index]
+                    shared.value[index] = Result { () throws(FineTuningError) -> FineTuningOutcome in
+                        try FineTuningLoop.run(
+                            network: network, head: probes[index].startHead, inputs: inputs, trainingSamples: split.training,
+                            trainingLabels: split.training.map { allLabels[$0] }, heldOutSamples: split.heldOut,
+                            heldOutLabels: split.heldOut.map { allLabels[$0] }, settings: splitSettings) { forward(index, $0) }
+                    }
+                }
+                if concurrent { Self.concurrently(splitCount, body) } else { (0..<splitCount).forEach(body) }
+            }
+        }
+        var outcomes: [FineTuningOutcome] = []
+        for result in results {
+            switch result {
+            case .success(let outcome): outcomes.append(outcome)
+            case .failure(let error):
+                throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
+            }
         }
         // One description per transform, as the model file's record lists them.
         let augmentations = augmentation.transforms.map { AugmentationPolicy(transforms: [$0]).describe }
-        // A diverged run keeps the frozen model whatever an earlier epoch scored: its weights are not to be trusted.
-        if let diverged = outcome.divergedAtEpoch, let record = outcome.epochs.last {
-            let reference = outcome.divergenceReference
-            let why = record.loss.isFinite && record.heldOutLoss.isFinite
-                ? "training loss \(String(format: "%.4g", record.loss)), over \(Int(FineTuningLoop.divergenceFactor)) times \(String(format: "%.3g", reference)), the start's loss or a uniform guess's"
-                : "training loss \(record.loss), held-out loss \(record.heldOutLoss): not finite"
-            events(.warning("fine-tuning diverged at epoch \(diverged) (\(why)): stopped and kept the frozen model; try a lower learning rate"))
+        // The earliest divergence is the one the report names.
+        let divergences = outcomes.compactMap { outcome in outcome.divergedAtEpoch.map { (epoch: $0, outcome: outcome) } }
+        if let first = divergences.min(by: { $0.epoch < $1.epoch }), let record = first.outcome.epochs.last {
+            warnDiverged(at: first.epoch, record: record, reference: first.outcome.divergenceReference, events: events)
         }
-        let improves = outcome.divergedAtEpoch == nil && outcome.bestEpoch > 0
-            && (outcome.heldOutAccuracy > frozenAccuracy || !settings.requiresGain)
-        // What fine-tuning reached: the kept epoch, else its best epoch (never the untrained start's score).
-        let bestTrained = outcome.bestEpoch > 0 && outcome.divergedAtEpoch == nil ? outcome.bestEpoch : outcome.bestTrainedEpoch
-        let reachedAccuracy = bestTrained > 0 ? outcome.epochs[bestTrained - 1].heldOutAccuracy : outcome.initialHeldOutAccuracy
-        let report = TrainingReport.FineTuning(
-            trainedBlocks: settings.trainedBlocks, firstTrainedBlock: settings.firstTrainedBlock,
-            epochs: outcome.epochs.map { .init(epoch: $0.epoch, loss: $0.loss, heldOutLoss: $0.heldOutLoss,
-                                               heldOutAccuracy: $0.heldOutAccuracy, seconds: $0.seconds) },
-            bestEpoch: outcome.bestEpoch, augmentations: augmentations, trainingImages: trainingSamples.count,
-            heldOutImages: heldOutSamples.count, frozenHeldOutAccuracy: frozenAccuracy,
-            fineTunedHeldOutAccuracy: reachedAccuracy, gain: reachedAccuracy - frozenAccuracy,
-            keptFrozenModel: !improves, bestTrainedEpoch: bestTrained, divergedAtEpoch: outcome.divergedAtEpoch, batchSize: settings.batchSize, backboneLearningRate: settings.backboneLearningRate,
-            headLearningRate: settings.headLearningRate, weightDecay: settings.weightDecay,
-            labelSmoothing: settings.labelSmoothing, warmupFraction: settings.warmupFraction,
-            optimizer: settings.optimizer.summary, threads: settings.threads)
-        guard improves else { return FineTunedModel(report: report, improved: nil) }
+        let scores = zip(plan.splits, zip(frozenScores, outcomes)).map { split, pair in
+            FineTuningFoldScores(heldOutImages: split.heldOut.count, frozenAccuracy: pair.0,
+                                 epochAccuracies: pair.1.epochs.map(\.heldOutAccuracy), epochLosses: pair.1.epochs.map(\.heldOutLoss),
+                                 divergedAtEpoch: pair.1.divergedAtEpoch)
+        }
+        let decision = FineTuningDecision.decide(scores, requiresGain: settings.requiresGain)
+        events(.fineTuning(.decision(decision.reason)))
+        var report = makeReport(settings, plan: plan, outcomes: outcomes, scores: scores, decision: decision,
+                                trainingImages: training.count, augmentations: augmentations)
+        guard decision.keepsFineTuned else { return FineTunedModel(report: report, improved: nil) }
+
+        // The kept model: the one run's chosen epoch with a validation folder, else a refit on all training images.
+        var classifier = outcomes[0].classifier
+        var standardizer = probes[0].floored
+        if plan.refits {
+            let all = LinearProbe.fit(samples: Array(0..<training.count), features: allFeatures, labels: allLabels,
+                                      classCount: classCount, head: head, allTraining: true)
+            var refitSettings = settings
+            refitSettings.epochs = decision.epoch
+            let refitted: FineTuningOutcome
+            do throws(FineTuningError) {
+                refitted = try FineTuningLoop.refit(
+                    network: network, head: all.startHead, inputs: inputs, trainingSamples: Array(0..<training.count),
+                    trainingLabels: training.labels, settings: refitSettings
+                ) { event in
+                    if case .epoch(let record, let imagesPerSecond, let secondsLeft) = event {
+                        events(.fineTuning(.refitEpoch(epoch: record.epoch, epochs: decision.epoch, loss: record.loss,
+                                                       imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
+                    }
+                }
+            } catch {
+                throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
+            }
+            report.refitLosses = refitted.epochs.map(\.loss)
+            if let diverged = refitted.divergedAtEpoch, let record = refitted.epochs.last {
+                warnDiverged(at: diverged, record: record, reference: refitted.divergenceReference, events: events)
+                report.keptFrozenModel = true
+                report.bestEpoch = 0
+                report.decision?.keptFineTuned = false
+                report.decision?.reason += "; the refit diverged at epoch \(diverged): kept the frozen head"
+                return FineTunedModel(report: report, improved: nil)
+            }
+            classifier = refitted.classifier
+            standardizer = all.floored
+        }
+
+        // The held-out logits of the chosen epoch, pooled over the splits (each image once, by the run that never
+        // trained on it): the temperature is fitted on them and the report's held-out figures are theirs.
+        let heldOutSamples = plan.splits.flatMap { $0.heldOut }
+        let pooledLogits = outcomes.flatMap { $0.epochLogits[decision.epoch - 1] }
+        var countsPerLabel = [Int](repeating: 0, count: classCount)
+        for sample in heldOutSamples { countsPerLabel[allLabels[sample]] += 1 }
+        selection.heldOutLogits = pooledLogits
+        let tunedHeldOut = HeldOutSelection(
+            selection: selection, source: plan.refits ? "\(plan.method) of training, seed \(request.seed)" : heldOut.source,
+            truths: heldOutSamples.map { allLabels[$0] }, paths: heldOutSamples.map { paths[$0] }, countsPerLabel: countsPerLabel)
 
         // The inference network from the converted tensors computes every feature from here on, as classify will.
-        let trained = outcome.classifier.backbone
+        let trained = classifier.backbone
         let tensors = trained.backboneTensors(over: extractor.backbone.weights.tensors)
+        let tunedFeatures = try rescore(features, backboneTensors: tensors, extractor: extractor, events: events)
+        let dimension = EfficientNetLite0.featureCount
+        let unfolded = LinearProbeHead.unfolded(classifier.classifier, mean: standardizer.mean, scale: standardizer.scale)
+        let model = LogisticRegressionModel(classCount: classCount, dimension: dimension, weights: unfolded.weights, bias: unfolded.bias)
+        var tunedHead = head
+        tunedHead.standardizer = standardizer
+        tunedHead.outcome = TrainingOutcome(model: model, iterations: head.outcome.iterations, finalLoss: head.outcome.finalLoss,
+                                            converged: head.outcome.converged)
+        let record = FineTuningRecord(firstTrainedBlock: settings.firstTrainedBlock, trainedTensorNames: trained.trainedTensorNames,
+                                      epochs: decision.epoch, augmentations: augmentations)
+        return FineTunedModel(report: report, improved: Improved(backboneTensors: tensors, features: tunedFeatures,
+                                                                 head: tunedHead, heldOut: tunedHeldOut, record: record,
+                                                                 trainingNetworkLogits: pooledLogits,
+                                                                 heldOutPaths: heldOutSamples.map { paths[$0] },
+                                                                 refitted: plan.refits))
+    }
+
+    /// The report's section: each split, their pooled curve (what the page draws), the decision.
+    private static func makeReport(
+        _ settings: FineTuningSettings, plan: FineTuningSplits, outcomes: [FineTuningOutcome], scores: [FineTuningFoldScores],
+        decision: FineTuningDecision, trainingImages: Int, augmentations: [String]
+    ) -> TrainingReport.FineTuning {
+        let heldOutImages = decision.heldOutImages
+        let epochCount = outcomes.map(\.epochs.count).min() ?? 0
+        // Pooled over the splits: held-out figures weighted by their images, the training loss by the splits' mean.
+        let pooled: [TrainingReport.FineTuning.Epoch] = (0..<epochCount).map { index in
+            var loss = 0.0, heldOutLoss = 0.0, correct = 0.0, seconds = 0.0
+            for (outcome, score) in zip(outcomes, scores) {
+                let record = outcome.epochs[index]
+                loss += record.loss / Double(outcomes.count)
+                heldOutLoss += record.heldOutLoss * Double(score.heldOutImages) / Double(heldOutImages)
+                correct += (record.heldOutAccuracy * Double(score.heldOutImages)).rounded()
+                seconds = max(seconds, record.seconds)
+            }
+            return .init(epoch: index + 1, loss: loss, heldOutLoss: heldOutLoss, heldOutAccuracy: correct / Double(heldOutImages),
+                         seconds: seconds)
+        }
+        let folds = zip(plan.splits, zip(outcomes, scores)).map { split, pair in
+            TrainingReport.FineTuning.Fold(
+                trainingImages: split.training.count, heldOutImages: split.heldOut.count, frozenHeldOutAccuracy: pair.1.frozenAccuracy,
+                fineTunedHeldOutAccuracy: decision.epoch > 0 ? pair.1.epochAccuracies[decision.epoch - 1] : pair.1.frozenAccuracy,
+                epochs: pair.0.epochs.map { .init(epoch: $0.epoch, loss: $0.loss, heldOutLoss: $0.heldOutLoss,
+                                                  heldOutAccuracy: $0.heldOutAccuracy, seconds: $0.seconds) },
+                divergedAtEpoch: pair.0.divergedAtEpoch)
+        }
+        let frozen = scores.reduce(0.0) { $0 + $1.frozenAccuracy * Double($1.heldOutImages) } / Double(max(1, heldOutImages))
+        let reached = decision.epoch > 0 ? pooled[decision.epoch - 1].heldOutAccuracy : frozen
+        var section = TrainingReport.FineTuning(
+            trainedBlocks: settings.trainedBlocks, firstTrainedBlock: settings.firstTrainedBlock, epochs: pooled,
+            bestEpoch: decision.keepsFineTuned ? decision.epoch : 0, augmentations: augmentations, trainingImages: trainingImages,
+            heldOutImages: heldOutImages, frozenHeldOutAccuracy: frozen, fineTunedHeldOutAccuracy: reached, gain: reached - frozen,
+            keptFrozenModel: !decision.keepsFineTuned, bestTrainedEpoch: decision.epoch,
+            divergedAtEpoch: scores.compactMap(\.divergedAtEpoch).min(), batchSize: settings.batchSize,
+            backboneLearningRate: settings.backboneLearningRate, headLearningRate: settings.headLearningRate,
+            weightDecay: settings.weightDecay, labelSmoothing: settings.labelSmoothing, warmupFraction: settings.warmupFraction,
+            optimizer: settings.optimizer.summary, threads: settings.threads)
+        section.folds = folds
+        section.decision = .init(method: plan.method, epoch: decision.epoch, gainedImages: decision.gainedImages,
+                                 heldOutImages: heldOutImages, meanGain: decision.meanGain, standardError: decision.standardError,
+                                 keptFineTuned: decision.keepsFineTuned, reason: decision.reason,
+                                 refit: plan.refits && decision.keepsFineTuned)
+        return section
+    }
+
+    /// The warning of a diverged run: its loss against the reference, and what to try.
+    private static func warnDiverged(at epoch: Int, record: FineTuningEpoch, reference: Double, events: (TrainingEvent) -> Void) {
+        let why = record.loss.isFinite && record.heldOutLoss.isFinite
+            ? "training loss \(String(format: "%.4g", record.loss)), over \(Int(FineTuningLoop.divergenceFactor)) times \(String(format: "%.3g", reference)), the start's loss or a uniform guess's"
+            : "training loss \(record.loss), held-out loss \(record.heldOutLoss): not finite"
+        events(.warning("fine-tuning diverged at epoch \(epoch) (\(why)): stopped and kept the frozen model; try a lower learning rate"))
+    }
+
+    /// Every split's features through the fine-tuned backbone (uncached: what `classify` will compute).
+    private static func rescore(
+        _ features: TrainingFeatures, backboneTensors: [String: SafetensorsFile.Tensor], extractor: FeatureExtractor,
+        events: (TrainingEvent) -> Void
+    ) throws(WorkbenchError) -> TrainingFeatures {
         var featureSettings = extractor.settings
         featureSettings.usesCache = false  // features of a one-off backbone would only fill the cache
-        let tunedBackbone = Backbone(weights: SafetensorsFile(tensors: tensors), source: "the fine-tuned backbone",
+        let tunedBackbone = Backbone(weights: SafetensorsFile(tensors: backboneTensors), source: "the fine-tuned backbone",
                                      preprocessing: extractor.preprocessing)
         let tunedExtractor = FeatureExtractor(backbone: tunedBackbone, settings: featureSettings)
         let total = features.training.count + features.validation.count + features.testing.count
@@ -248,32 +385,96 @@ struct FineTunedModel {
             result.features = values
             return result
         }
-        var tunedFeatures = features
-        tunedFeatures.training = try rescored(features.training)
-        tunedFeatures.validation = try rescored(features.validation)
-        tunedFeatures.testing = try rescored(features.testing)
+        var tuned = features
+        tuned.training = try rescored(features.training)
+        tuned.validation = try rescored(features.validation)
+        tuned.testing = try rescored(features.testing)
+        return tuned
+    }
 
-        let dimension = EfficientNetLite0.featureCount, classCount = scan.labels.count
-        let unfolded = LinearProbeHead.unfolded(outcome.classifier.classifier, mean: probe.standardizer.mean,
-                                                scale: probe.standardizer.scale)
-        let model = LogisticRegressionModel(classCount: classCount, dimension: dimension, weights: unfolded.weights, bias: unfolded.bias)
-        var tunedHead = head
-        tunedHead.standardizer = probe.standardizer
-        tunedHead.outcome = TrainingOutcome(model: model, iterations: head.outcome.iterations, finalLoss: head.outcome.finalLoss,
-                                            converged: head.outcome.converged)
-        // The held-out logits of the kept epoch, through the converted network: the temperature is fitted on them.
-        var heldOutFeatures: [Float] = []
-        let pooled = tunedFeatures.training.features + tunedFeatures.validation.features
-        for sample in heldOutSamples { heldOutFeatures += pooled[(sample * dimension)..<((sample + 1) * dimension)] }
-        var tunedHeldOut = heldOut
-        tunedHeldOut.selection?.heldOutLogits = tunedHead.logits(
-            LabeledFeatures(features: heldOutFeatures, labels: heldOutSamples.map { allLabels[$0] },
-                            paths: heldOutSamples.map { paths[$0] }))
-        let record = FineTuningRecord(firstTrainedBlock: settings.firstTrainedBlock, trainedTensorNames: trained.trainedTensorNames,
-                                      epochs: outcome.bestEpoch, augmentations: augmentations)
-        return FineTunedModel(report: report, improved: Improved(backboneTensors: tensors, features: tunedFeatures,
-                                                                 head: tunedHead, heldOut: tunedHeldOut, record: record,
-                                                                 trainingNetworkLogits: outcome.heldOutLogits,
-                                                                 heldOutPaths: heldOutSamples.map { paths[$0] }))
+    /// Runs `body` for `0..<count`, each on a thread of its own started at once, and waits for all: three folds on
+    /// two cores finish sooner together than two and then one. Each index's work depends only on its index.
+    ///
+    /// The threads reach `body` through an unretained handle on a box the caller owns and empties before returning,
+    /// so no `Thread` object still holds the closure when `withoutActuallyEscaping` ends (a thread releases its block
+    /// after the work it signals as done).
+    private static func concurrently(_ count: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let box = ClosureBox(body)
+            let handle = UncheckedSendable(Unmanaged.passUnretained(box))
+            let group = UncheckedSendable(DispatchGroup())
+            for index in 0..<count {
+                group.value.enter()
+                let thread = Thread {
+                    handle.value.takeUnretainedValue().body?(index)
+                    group.value.leave()
+                }
+                thread.stackSize = 16 << 20
+                thread.start()
+            }
+            group.value.wait()
+            box.body = nil
+        }
+    }
+
+    /// Holds the work of `concurrently` for its threads.
+    private final class ClosureBox {
+        var body: ((Int) -> Void)?
+        init(_ body: @escaping (Int) -> Void) { self.body = body }
+    }
+}
+
+/// The frozen head of one split and the linear probe fine-tuning starts from.
+///
+/// The frozen head is the logistic head fitted on the split's training part with the L2 the frozen model chose,
+/// over scikit-learn's standardiser (as the frozen model is); the probe is the same refitted over a floored
+/// standardiser (see `Standardizer`): the unfloored scaling divides near-constant features by their tiny spread, and
+/// fine-tuning then moves them by far more.
+struct LinearProbe {
+    var frozen: (standardizer: Standardizer, model: LogisticRegressionModel)
+    var floored: Standardizer
+    var model: LogisticRegressionModel
+
+    /// The probe folded into the dense layer the trainable network ends in.
+    var startHead: DenseLayer<Float> {
+        LinearProbeHead.folded(weights: model.weights, bias: model.bias, mean: floored.mean, scale: floored.scale)
+    }
+
+    /// Fits on `samples` (rows of `features`); `allTraining` reuses `head`, already fitted on exactly those.
+    static func fit(samples: [Int], features: [Float], labels: [Int], classCount: Int, head: FittedHead,
+                    allTraining: Bool) -> LinearProbe {
+        let dimension = EfficientNetLite0.featureCount
+        var rows = [Float](); rows.reserveCapacity(samples.count * dimension)
+        for sample in samples { rows += features[(sample * dimension)..<((sample + 1) * dimension)] }
+        let sampleLabels = samples.map { labels[$0] }
+        var frozen = (standardizer: head.standardizer, model: head.outcome.model)
+        if !allTraining {
+            let standardizer = Standardizer(fitting: rows, count: samples.count, dimension: dimension)
+            let outcome = LogisticRegressionTrainer.train(
+                features: standardizer.apply(rows, count: samples.count), labels: sampleLabels, count: samples.count,
+                dimension: dimension, classCount: classCount, settings: head.settings,
+                initialModel: head.outcome.model.restandardized(from: head.standardizer, to: standardizer))
+            frozen = (standardizer, outcome.model)
+        }
+        let floored = Standardizer(fitting: rows, count: samples.count, dimension: dimension, floor: .medianDeviation)
+        let refit = LogisticRegressionTrainer.train(
+            features: floored.apply(rows, count: samples.count), labels: sampleLabels, count: samples.count,
+            dimension: dimension, classCount: classCount, settings: head.settings,
+            initialModel: frozen.model.restandardized(from: frozen.standardizer, to: floored))
+        return LinearProbe(frozen: frozen, floored: floored, model: refit.model)
+    }
+
+    /// The frozen head's accuracy on `samples`.
+    func frozenAccuracy(on samples: [Int], features: [Float], labels: [Int]) -> Double {
+        let dimension = EfficientNetLite0.featureCount
+        var rows = [Float](); rows.reserveCapacity(samples.count * dimension)
+        for sample in samples { rows += features[(sample * dimension)..<((sample + 1) * dimension)] }
+        let logits = frozen.model.logits(frozen.standardizer.apply(rows, count: samples.count), count: samples.count)
+        let classes = frozen.model.classCount
+        var correct = 0
+        for (row, sample) in samples.enumerated() where logits[(row * classes)..<((row + 1) * classes)].indexOfMaximum == labels[sample] {
+            correct += 1
+        }
+        return Double(correct) / Double(max(1, samples.count))
     }
 }

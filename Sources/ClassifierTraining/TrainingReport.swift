@@ -199,8 +199,50 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var optimizer: String
         /// Threads that split each batch: with the seed, what makes a run repeatable bit for bit.
         public var threads: Int
+        /// Each held-out split's numbers (three stratified folds below `FineTuningSplits.foldLimit` training images,
+        /// else one share or the validation folder); nil in reports written before folds.
+        public var folds: [Fold]? = nil
+        /// How the frozen head and fine-tuning were compared, and what was kept; nil in older reports.
+        public var decision: Decision? = nil
+        /// The refit's training loss per epoch (all training images, the chosen epoch count); nil without a refit
+        /// (a validation folder: the chosen epoch of the one run is the model) or when the frozen head was kept.
+        public var refitLosses: [Double]? = nil
+
+        /// One held-out split: the frozen head fitted on its training part, and fine-tuning from it.
+        public struct Fold: Sendable, Codable, Equatable {
+            public var trainingImages: Int
+            public var heldOutImages: Int
+            /// The frozen head's held-out accuracy and the chosen epoch's.
+            public var frozenHeldOutAccuracy: Double
+            public var fineTunedHeldOutAccuracy: Double
+            /// Every epoch of this split (seconds nil in the model file's copy).
+            public var epochs: [Epoch]
+            /// The epoch this split diverged at, if it did.
+            public var divergedAtEpoch: Int?
+        }
+
+        /// The decision (`FineTuning.FineTuningDecision`) and the plan it was made on.
+        public struct Decision: Sendable, Codable, Equatable {
+            /// "3 stratified folds", "stratified 20 % held out", "validation folder".
+            public var method: String
+            /// The chosen epoch (best pooled held-out accuracy; then lower loss, then earlier).
+            public var epoch: Int
+            /// Extra held-out images right over all splits, and the images they are out of.
+            public var gainedImages: Int
+            public var heldOutImages: Int
+            /// The pooled gain (0 to 1) and the standard error of the per-split gains.
+            public var meanGain: Double
+            public var standardError: Double
+            /// Whether fine-tuning was kept.
+            public var keptFineTuned: Bool
+            /// The rule's sentence.
+            public var reason: String
+            /// Whether the kept model was trained again on all training images for `epoch` epochs.
+            public var refit: Bool
+        }
+
         /// The kept epoch's held-out probabilities as the training network computed them (calibrated); nil when
-        /// the frozen model was kept. `classify` on the written model gives the same within float rounding.
+        /// the frozen model was kept, or refitted (its held-out figures then come from the folds' models). `classify` on the written model gives the same within float rounding.
         public var heldOutPredictions: [HeldOutPrediction]?
 
         /// One held-out image's probabilities, in the labels' order.
@@ -234,4 +276,16 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     public var timings: Timings?
     /// Fine-tuning's section; nil for a frozen-backbone run.
     public var fineTuning: FineTuning?
+    /// What `train --fine-tune-auto` chose and why; nil when fine-tuning was asked for or not at all.
+    public var fineTuningChoice: FineTuningChoice? = nil
+
+    /// The automatic choice of `train --fine-tune-auto` (`AutomaticFineTuning`).
+    public struct FineTuningChoice: Sendable, Codable, Equatable {
+        /// Whether it fine-tuned.
+        public var fineTunes: Bool
+        /// Why, in one line.
+        public var reason: String
+        /// The estimated seconds fine-tuning takes (folds and refit) at the assumed speed.
+        public var estimatedSeconds: Double
+    }
 }

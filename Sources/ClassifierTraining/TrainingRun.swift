@@ -41,12 +41,16 @@ public struct TrainingRequest: Sendable {
     /// `.none` makes fine-tuning read the images as they are, once.
     public var augmentation: AugmentationPolicy = .fineTuningDefault
     /// When set, the top of the backbone is fine-tuned from the frozen head (`train --fine-tune`); the epoch is
-    /// chosen on the validation folder, else on a held-out share of the training images
-    /// (`validationFraction`, 20 % when nil), which is never trained on.
+    /// chosen and fine-tuning kept or not (`FineTuning.FineTuningDecision`) on the validation folder, else on three
+    /// stratified folds of the training images below 1,000 of them, else on a held-out share (`validationFraction`,
+    /// 20 % when nil); then the kept model is trained again on all training images for the chosen epochs.
     public var fineTuning: FineTuningSettings?
     /// Whether the model's answers are averaged over its test-time views by default (`train --tta`); stored in the
     /// model file with whether those views may mirror (not when `augmentation` has no flip: `--no-flip`).
     public var testTimeAugmentation = false
+    /// With `fineTuning` set: fine-tune only when `AutomaticFineTuning` says the frozen head leaves room and the
+    /// run fits the time budget (`train --fine-tune-auto`).
+    public var fineTunesAutomatically = false
 
     public init(datasetPath: String) { self.datasetPath = datasetPath }
 }
@@ -130,11 +134,8 @@ public enum TrainingRun {
 
         events(.fitting)
         let classCount = scan.labels.count
-        // Fine-tuning chooses its epoch on one held-out set, never trained on: a share, not cross-validation.
-        var selectionRequest = request
-        if request.fineTuning != nil, scan.layout.validation == nil, request.validationFraction == nil {
-            selectionRequest.validationFraction = FineTunedModel.defaultHeldOutFraction
-        }
+        // The frozen head is chosen as without fine-tuning (repeated folds, refit on all): fine-tuning makes its own splits.
+        let selectionRequest = request
         var heldOut = try HeldOutSelection.choose(selectionRequest, scan: scan, features: features, views: views.rows,
                                                   threads: extractor.settings.threads, fineTuning: request.fineTuning != nil)
         let selected = clock.now
@@ -145,7 +146,18 @@ public enum TrainingRun {
 
         var backboneTensors = extractor.backbone.weights.tensors
         var fineTuned: FineTunedModel?
-        if let settings = request.fineTuning {
+        var choice: TrainingReport.FineTuningChoice?
+        if let settings = request.fineTuning, request.fineTunesAutomatically {
+            let selection = heldOut.selection
+            let splits = scan.layout.validation != nil || request.validationFraction != nil
+                || features.training.count >= FineTuningSplits.foldLimit ? 1 : FineTuningSplits.foldCount
+            let made = AutomaticFineTuning.choose(
+                frozenHeldOutAccuracy: selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
+                epochs: settings.epochs, splits: splits, threads: settings.threads)
+            events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason)))
+            choice = made
+        }
+        if let settings = request.fineTuning, choice?.fineTunes ?? true {
             let tuned = try FineTunedModel.train(settings, augmentation: request.augmentation, request: request, scan: scan, features: features, heldOut: heldOut,
                                                  head: head, extractor: extractor, events: events)
             if let improved = tuned.improved {
@@ -163,13 +175,18 @@ public enum TrainingRun {
                                 backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)",
                                 preprocessing: extractor.preprocessing)
         // The model file's copy of the report leaves out the seconds, so equal runs give equal files.
-        if let improved = fineTuned?.improved {
+        // Only the written model's own predictions: after a refit the held-out logits are the folds' models'.
+        if let improved = fineTuned?.improved, !improved.refitted {
             fineTuned?.report.heldOutPredictions = improved.heldOutPredictions(temperature: calibration.temperature,
                                                                                classCount: classCount)
         }
+        report.fineTuningChoice = choice
         report.fineTuning = fineTuned.map { tuned in
             var section = tuned.report
             for index in section.epochs.indices { section.epochs[index].seconds = nil }
+            for fold in (section.folds ?? []).indices {
+                for index in section.folds![fold].epochs.indices { section.folds![fold].epochs[index].seconds = nil }
+            }
             return section
         }
         var modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: backboneTensors,

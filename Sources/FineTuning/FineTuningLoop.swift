@@ -48,6 +48,9 @@ public struct FineTuningOutcome: Sendable {
     public var initialHeldOutAccuracy: Double
     /// The kept model's held-out logits, `[heldOut, classes]`, in the order the held-out samples were given.
     public var heldOutLogits: [Float]
+    /// Every epoch's held-out logits (index `epoch − 1`), each `[heldOut, classes]`: the folds pool the chosen
+    /// epoch's to fit the temperature.
+    public var epochLogits: [[Float]] = []
     /// The kept model's held-out accuracy.
     public var heldOutAccuracy: Double { bestEpoch == 0 ? initialHeldOutAccuracy : epochs[bestEpoch - 1].heldOutAccuracy }
     /// The epoch whose training loss broke `FineTuningLoop.isDiverging` (the last in `epochs`: the run stopped
@@ -160,11 +163,33 @@ public enum FineTuningLoop {
                            trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
                            settings: FineTuningSettings,
                            events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
+        guard !heldOutSamples.isEmpty else { throw FineTuningError(reason: "fine-tuning needs held-out images to choose its epoch") }
+        return try train(network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
+                         trainingLabels: trainingLabels, heldOutSamples: heldOutSamples, heldOutLabels: heldOutLabels,
+                         settings: settings, events: events)
+    }
+
+    /// The refit after choosing: the same training as `run` over `trainingSamples` (all the training images) for
+    /// `settings.epochs` epochs, the warm-up and cosine schedule spread over those epochs, with nothing held out, so
+    /// the last epoch is the model. Its epochs' held-out figures are 0 (nothing to score). A diverging refit stops
+    /// as `run` does (`divergedAtEpoch`), its reference then the uniform guess's loss, ln(classes).
+    public static func refit(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
+                             trainingSamples: [Int], trainingLabels: [Int], settings: FineTuningSettings,
+                             events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
+        try train(network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
+                  trainingLabels: trainingLabels, heldOutSamples: [], heldOutLabels: [], settings: settings, events: events)
+    }
+
+    /// `run` and `refit`: with no held-out samples every epoch replaces the kept model.
+    private static func train(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
+                              trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
+                              settings: FineTuningSettings,
+                              events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
         if let problem = settings.problem { throw FineTuningError(reason: problem) }
         precondition(trainingSamples.count == trainingLabels.count && heldOutSamples.count == heldOutLabels.count,
                      "FineTuningLoop: one label per sample")
         guard !trainingSamples.isEmpty else { throw FineTuningError(reason: "fine-tuning needs training images") }
-        guard !heldOutSamples.isEmpty else { throw FineTuningError(reason: "fine-tuning needs held-out images to choose its epoch") }
+        let refitting = heldOutSamples.isEmpty
         GEMM.setBLASThreads(1)
         let clock = ContinuousClock()
         let frozen = FrozenLayers(network: network, firstTrainedBlock: settings.firstTrainedBlock)
@@ -194,7 +219,8 @@ public enum FineTuningLoop {
                              storage: try frozenOutputs(heldOutSamples, epoch: nil, reportsProgress: true))
         let cachedTraining = inputs.variesByEpoch ? nil : try frozenOutputs(trainingSamples, epoch: 0, reportsProgress: true)
 
-        let initial = score(start, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
+        let initial = refitting ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
+            : score(start, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
         events(.started(heldOutAccuracy: initial.accuracy, heldOutImages: heldOutSamples.count))
         var best = (epoch: 0, accuracy: initial.accuracy, loss: initial.loss, classifier: start, logits: initial.logits)
         let reference = divergenceReference(startingLoss: initial.loss, classCount: start.classCount)
@@ -205,6 +231,7 @@ public enum FineTuningLoop {
         var generator = SplitMix64(seed: settings.seed)
         var epochs: [FineTuningEpoch] = []
         var divergedAtEpoch: Int?
+        var epochLogits: [[Float]] = []
         var elapsed = 0.0
         for epoch in 0..<settings.epochs {
             let began = clock.now
@@ -225,7 +252,9 @@ public enum FineTuningLoop {
                 }
                 lossSum += trainer.train(on: input, labels: batch.map { trainingLabels[$0] }) * Double(batch.count)
             }
-            let scored = score(trainer.classifier, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
+            let scored = refitting ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
+                : score(trainer.classifier, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
+            epochLogits.append(scored.logits)
             let seconds = duration(clock.now - began)
             elapsed += seconds
             let record = FineTuningEpoch(epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
@@ -238,14 +267,14 @@ public enum FineTuningLoop {
             }
             let better = scored.accuracy > best.accuracy || (scored.accuracy == best.accuracy && scored.loss < best.loss)
             // Without `requiresGain` the untrained start is no candidate: the first epoch replaces it whatever it scored.
-            if better || (best.epoch == 0 && !settings.requiresGain) {
+            if better || (best.epoch == 0 && !settings.requiresGain) || refitting {
                 best = (epoch + 1, scored.accuracy, scored.loss, trainer.classifier, scored.logits)
             }
             let secondsLeft = elapsed / Double(epoch + 1) * Double(settings.epochs - epoch - 1)
             events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: secondsLeft))
         }
         return FineTuningOutcome(classifier: best.classifier, epochs: epochs, bestEpoch: best.epoch,
-                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits,
+                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits, epochLogits: epochLogits,
                                  divergedAtEpoch: divergedAtEpoch, divergenceReference: reference)
     }
 

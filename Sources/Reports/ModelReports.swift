@@ -296,6 +296,19 @@ public enum ModelReports {
                          ?? (tuning.keptFrozenModel
                          ? "did not beat the frozen head on the held-out images (\(points) points): the frozen model was kept"
                          : "epoch \(tuning.bestEpoch) of \(tuning.epochs.count) kept, held-out accuracy \(Markup.percent(tuning.frozenHeldOutAccuracy, decimals: 1)) → \(Markup.percent(tuning.fineTunedHeldOutAccuracy, decimals: 1)) (\(points) points)")))
+            if let folds = tuning.folds, let decision = tuning.decision {
+                let epoch = "epoch \(decision.epoch)"
+                rows += folds.enumerated().map { index, fold in
+                    ("fine-tuning \(folds.count > 1 ? "fold \(index + 1)" : "held-out split")",
+                     "\(fold.trainingImages) training, \(fold.heldOutImages) held out: frozen head \(Markup.percent(fold.frozenHeldOutAccuracy, decimals: 1)), "
+                     + "fine-tuned (\(epoch)) \(Markup.percent(fold.fineTunedHeldOutAccuracy, decimals: 1))")
+                }
+                rows.append(("fine-tuning decision", Markup.escape("\(decision.method): \(decision.reason)"
+                    + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs" : ""))))
+            }
+        }
+        if let choice = report.fineTuningChoice {
+            rows.append(("--fine-tune-auto", Markup.escape(choice.reason)))
         }
         return rows
     }

@@ -132,6 +132,30 @@ final class FineTuningLoopTests: XCTestCase {
         }
     }
 
+    func testTheRefitTrainsEveryImageForItsEpochsAndIsDeterministic() throws {
+        let network = try Self.network()
+        var settings = FineTuningSettings()
+        settings.trainedBlocks = 1
+        settings.epochs = 2
+        settings.batchSize = 2
+        settings.threads = 2
+        settings.backboneLearningRate = 1e-3
+        settings.headLearningRate = 1e-3
+        let samples = Array(0..<6)
+        func refit() throws -> FineTuningOutcome {
+            try FineTuningLoop.refit(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: true),
+                                     trainingSamples: samples, trainingLabels: samples.map(StripeImages.label),
+                                     settings: settings, events: { _ in })
+        }
+        let first = try refit(), second = try refit()
+        XCTAssertEqual(first.epochs.map(\.epoch), [1, 2])
+        XCTAssertEqual(first.bestEpoch, 2, "nothing held out: the last epoch is the model")
+        XCTAssertEqual(first.epochs.map(\.loss), second.epochs.map(\.loss))
+        XCTAssertEqual(first.classifier.classifier.weights, second.classifier.classifier.weights)
+        XCTAssertEqual(first.classifier.backbone.blocks[0].expand?.weights, second.classifier.backbone.blocks[0].expand?.weights)
+        XCTAssertNotEqual(first.classifier.classifier.weights, Self.head(classes: 2, seed: 4).weights)
+    }
+
     func testWithoutAugmentationTheFrozenLayersRunOncePerImage() throws {
         let network = try Self.network()
         let cached = StripeImages(augments: false)

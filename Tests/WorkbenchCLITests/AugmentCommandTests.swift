@@ -47,8 +47,8 @@ final class AugmentCommandTests: TinyDatasetTestCase {
         let model = folder.appendingPathComponent("bad.wbmodel").path
         let cases: [([String], String)] = [
             (["--augment", "21"], "Error: --augment must be between 0 and 20, got 21"),
-            (["--augmentations", "crop"], "Error: --augmentations chooses the views of --augment N or --fine-tune: add one"),
-            (["--no-flip"], "Error: --no-flip chooses the views of --augment N, --fine-tune or --tta: add one"),
+            (["--augmentations", "crop"], "Error: --augmentations chooses the views of --augment N, --fine-tune or --fine-tune-auto: add one"),
+            (["--no-flip"], "Error: --no-flip chooses the views of --augment N, --fine-tune, --fine-tune-auto or --tta: add one"),
             (["--augment", "1", "--augmentations", "crop,zoom"],
              "Error: --augmentations: unknown augmentation 'zoom' (known: crop, flip, rotate, color, blur, noise, or all, or none)"),
             (["--augment", "1", "--augmentations", "crop,crop"], "Error: --augmentations: augmentation 'crop' is listed twice"),

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 import _TestSupport
 
-/// `train --fine-tune` through the release binary on the small generated dataset: the progress lines and the
+/// `train --fine-tune` through the release binary on the small generated dataset: the progress lines (each fold named,
+/// then the decision and the refit) and the
 /// report section, byte-identical model files for the same seed and threads, a fine-tuned model that `classify`
 /// reads back with the probabilities training computed, and bad option values refused with one line.
 final class FineTuneCommandTests: TinyDatasetTestCase {
@@ -13,25 +14,37 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
 
     /// One block, two epochs, two threads: seconds, and the thread split exercised.
     private func fineTune(_ model: String, extra: [String] = []) throws -> WorkbenchBinary.Outcome {
-        try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune", "--fine-tune-blocks", "2", "--epochs", "2",
+        try run(["train", dataset.path, "-o", model] + (extra.contains("--html") ? [] : ["--no-html"]) + ["--fine-tune", "--fine-tune-blocks", "2", "--epochs", "2",
                  "--batch-size", "4", "--threads", "2", "--keep-fine-tuned"] + extra)
     }
 
-    func testAFineTunedModelIsRepeatableAndClassifyGivesTrainingsProbabilities() throws {
+    func testFoldsChooseTheRefitIsRepeatableAndTheProgressNamesTheFold() throws {
         let first = folder.appendingPathComponent("a.wbmodel").path, second = folder.appendingPathComponent("b.wbmodel").path
         let reportPath = folder.appendingPathComponent("report.json").path
-        let trained = try fineTune(first, extra: ["--report", reportPath])
+        let pagePath = folder.appendingPathComponent("folds.html").path
+        let trained = try fineTune(first, extra: ["--report", reportPath, "--html", pagePath])
         XCTAssertEqual(trained.status, 0, trained.standardError)
-        // Progress: the frozen head's held-out accuracy first, then one line per epoch.
+        // Progress: the frozen head's held-out accuracy first, then each fold's epochs, the decision, the refit.
         let lines = trained.errorLines
         let frozenLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("frozen head: held-out accuracy ") }, trained.standardError)
-        let epochLines = lines.indices.filter { lines[$0].hasPrefix("epoch ") }
-        XCTAssertEqual(epochLines.count, 2, trained.standardError)
+        let epochLines = lines.indices.filter { lines[$0].hasPrefix("fold ") }
+        XCTAssertEqual(epochLines.count, 6, trained.standardError)
         XCTAssertGreaterThan(epochLines[0], frozenLine)
-        XCTAssertTrue(lines[epochLines[0]].contains("loss ") && lines[epochLines[0]].contains("held-out ")
-                      && lines[epochLines[0]].contains("images/s") && lines[epochLines[0]].hasSuffix(" left"), lines[epochLines[0]])
+        for fold in 1...3 {
+            for epoch in 1...2 {
+                XCTAssertTrue(lines.contains { $0.hasPrefix("fold \(fold)/3 epoch \(epoch)/2  loss ") }, "fold \(fold) epoch \(epoch): \(trained.standardError)")
+            }
+        }
+        let line = lines[epochLines[0]]
+        XCTAssertTrue(line.contains("held-out ") && line.contains("images/s") && line.hasSuffix(" left"), line)
+        let decisionLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("decision: ") }, trained.standardError)
+        XCTAssertTrue(lines[decisionLine].hasSuffix("kept fine-tuning as asked (--keep-fine-tuned)"), lines[decisionLine])
+        let refitLines = lines.indices.filter { lines[$0].hasPrefix("refit epoch ") }
+        XCTAssertFalse(refitLines.isEmpty, trained.standardError)
+        XCTAssertGreaterThan(refitLines[0], decisionLine)
         XCTAssertTrue(trained.standardOutput.contains("Fine-tuning (blocks 14-15, the final 1x1 convolution and the head"),
                       trained.standardOutput)
+        XCTAssertTrue(trained.standardOutput.contains("decision (3 stratified folds): "), trained.standardOutput)
 
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
         let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
@@ -42,27 +55,28 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertNotNil((section["epochs"] as? [[String: Any]])?.first?["seconds"] as? Double, "the report keeps the seconds")
         let frozen = try XCTUnwrap(section["frozenHeldOutAccuracy"] as? Double), tuned = try XCTUnwrap(section["fineTunedHeldOutAccuracy"] as? Double)
         XCTAssertEqual(try XCTUnwrap(section["gain"] as? Double), tuned - frozen, accuracy: 1e-12)
+        let folds = try XCTUnwrap(section["folds"] as? [[String: Any]])
+        XCTAssertEqual(folds.count, 3)
+        XCTAssertEqual(folds.map { $0["heldOutImages"] as? Int ?? 0 }.reduce(0, +), 12, "every training image held out once")
+        let decision = try XCTUnwrap(section["decision"] as? [String: Any])
+        XCTAssertEqual(decision["refit"] as? Bool, true)
+        XCTAssertEqual(decision["method"] as? String, "3 stratified folds")
+        let epoch = try XCTUnwrap(decision["epoch"] as? Int)
+        XCTAssertEqual(refitLines.count, epoch, "the refit runs the chosen epochs")
+        XCTAssertEqual((section["refitLosses"] as? [Double])?.count, epoch)
+        XCTAssertNil(section["heldOutPredictions"], "after a refit the held-out predictions are the folds' models', not the file's")
 
-        // Same seed and threads: the same bytes.
+        // Same seed and threads: the same bytes (folds, decision and refit included).
         XCTAssertEqual(try fineTune(second).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: second)))
-
-        // The model file says what was trained, and classify reproduces training's held-out probabilities.
         let inspect = try run(["inspect", first])
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
-        let predictions = try XCTUnwrap(section["heldOutPredictions"] as? [[String: Any]])
-        XCTAssertFalse(predictions.isEmpty)
-        let labels = try XCTUnwrap(report["labels"] as? [String])
-        for prediction in predictions {
-            let path = try XCTUnwrap(prediction["path"] as? String)
-            let expected = try XCTUnwrap(prediction["probabilities"] as? [Double])
-            let classified = try run(["classify", first, path, "--json"])
-            XCTAssertEqual(classified.status, 0, classified.standardError)
-            let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(classified.standardOutput.utf8)) as? [String: Any])
-            let probabilities = try XCTUnwrap(line["probabilities"] as? [String: Double])
-            for (index, label) in labels.enumerated() {
-                XCTAssertEqual(try XCTUnwrap(probabilities[label]), expected[index], accuracy: Self.probabilityTolerance, "\(path) \(label)")
-            }
+
+        // The page shows each fold and the decision, and renders clean.
+        let check = try PageCheck.run(page: pagePath)
+        XCTAssertEqual(check.consoleErrors, [])
+        for fragment in ["fine-tuning fold 1", "fine-tuning fold 3", "fine-tuning decision", "kept fine-tuning as asked"] {
+            XCTAssertTrue(check.text.contains(fragment), "the page names \(fragment)")
         }
     }
 
@@ -79,6 +93,39 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(section["heldOutImages"] as? Int, 4, "the validation folder's images choose the epoch")
         XCTAssertEqual(section["augmentations"] as? [String], [])
         XCTAssertEqual(section["firstTrainedBlock"] as? Int, 15)
+        XCTAssertEqual((section["decision"] as? [String: Any])?["refit"] as? Bool, false, "the validation folder's run is the model")
+
+        // classify reproduces training's held-out probabilities: no refit, so they are the written model's own.
+        let predictions = try XCTUnwrap(section["heldOutPredictions"] as? [[String: Any]])
+        XCTAssertFalse(predictions.isEmpty)
+        let labels = try XCTUnwrap(report["labels"] as? [String])
+        for prediction in predictions {
+            let path = try XCTUnwrap(prediction["path"] as? String)
+            let expected = try XCTUnwrap(prediction["probabilities"] as? [Double])
+            let classified = try run(["classify", model, path, "--json"])
+            XCTAssertEqual(classified.status, 0, classified.standardError)
+            let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(classified.standardOutput.utf8)) as? [String: Any])
+            let probabilities = try XCTUnwrap(line["probabilities"] as? [String: Double])
+            for (index, label) in labels.enumerated() {
+                XCTAssertEqual(try XCTUnwrap(probabilities[label]), expected[index], accuracy: Self.probabilityTolerance, "\(path) \(label)")
+            }
+        }
+    }
+
+    func testFineTuneAutoSaysWhyInOneLine() throws {
+        let model = folder.appendingPathComponent("auto.wbmodel").path, reportPath = folder.appendingPathComponent("auto.json").path
+        let outcome = try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune-auto", "--fine-tune-blocks", "1",
+                               "--epochs", "1", "--batch-size", "4", "--augmentations", "none", "--threads", "2", "--report", reportPath])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        let choice = try XCTUnwrap(report["fineTuningChoice"] as? [String: Any])
+        let reason = try XCTUnwrap(choice["reason"] as? String)
+        XCTAssertTrue(outcome.errorLines.contains(reason), outcome.standardError)
+        XCTAssertTrue(outcome.standardOutput.contains("--fine-tune-auto: \(reason)"), outcome.standardOutput)
+        // The reason matches what was done.
+        let fineTunes = try XCTUnwrap(choice["fineTunes"] as? Bool)
+        XCTAssertEqual(report["fineTuning"] != nil, fineTunes)
+        XCTAssertTrue(reason.hasPrefix(fineTunes ? "fine-tuning: " : "not fine-tuned: "), reason)
     }
 
     func testBadFineTuningOptionsAreRefusedWithOneLine() throws {
@@ -93,6 +140,8 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             (["--epochs", "3"], "--epochs needs --fine-tune"),
             (["--learning-rate", "0.001"], "--learning-rate needs --fine-tune"),
             (["--fine-tune", "--validation-fraction", "0"], "--fine-tune needs held-out images to choose its epoch"),
+            (["--fine-tune-auto", "--validation-fraction", "0"], "--fine-tune-auto needs held-out images to choose its epoch"),
+            (["--fine-tune", "--fine-tune-auto"], "--fine-tune and --fine-tune-auto exclude each other"),
         ]
         for (options, message) in cases {
             let outcome = try run(["train", dataset.path, "-o", model] + options)

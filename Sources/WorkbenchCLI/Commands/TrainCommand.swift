@@ -27,6 +27,7 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --augment 1 --augmentations crop,rotate
               workbench train datasets/drawings -o Fine.wbmodel --fine-tune --epochs 2
               workbench train datasets/drawings -o Averaged.wbmodel --tta
+              workbench train datasets/drawings -o Auto.wbmodel --fine-tune-auto
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
@@ -36,13 +37,26 @@ struct TrainCommand: ParsableCommand {
             --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
             last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
             head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. Each epoch sees new \
-            augmented views of the training images (--augmentations, default all; none turns them off). The epoch \
-            is chosen on the validation folder, else on a held-out 20 % of the training images \
-            (--validation-fraction), never trained on; when no epoch beats the frozen head's accuracy there (a tie \
-            included), the frozen model is kept and the run says so. The same --seed and --threads give the same \
-            model file.
+            augmented views of the training images (--augmentations, default all; none turns them off). The frozen \
+            head is the one train fits without --fine-tune. The epoch and the decision are made on held-out images \
+            never trained on: below 1,000 training images on 3 stratified folds (each fold fine-tunes from a head \
+            fitted on the other two; the folds run at once, each on its share of --threads), else on a held-out 20 % \
+            (--validation-fraction), or on the validation folder. Rule: the epoch with the best held-out accuracy \
+            over all folds; fine-tuning is kept only when, at that epoch, it gets at least 2 more held-out images \
+            right than the frozen head over all folds and its mean gain exceeds the standard error of the folds' \
+            gains; otherwise the frozen model is kept and the run says why. The kept model is then trained again on \
+            all training images for the chosen number of epochs (warm-up and cosine over those epochs; not with a \
+            validation folder), and the temperature is fitted on the folds' held-out predictions. The same --seed \
+            and --threads give the same model file.
 
-            --tta stores test-time augmentation as the model's default: classify, evaluate and label then average             each answer over four views (the image, its centre 7/8, both mirrored; two without mirrors), at four             times the network work, unless given --no-tta. Whatever the default, the model records whether its             views may mirror: not when training left the flip out (--no-flip).
+            --fine-tune-auto fine-tunes as --fine-tune does only when the frozen head's cross-validated accuracy is \
+            below 95 % and the estimated time (images x epochs x (folds + 1) at 12 images/s per thread) is within \
+            10 minutes, and says in one line why it did or did not.
+
+            --tta stores test-time augmentation as the model's default: classify, evaluate and label then average \
+            each answer over four views (the image, its centre 7/8, both mirrored; two without mirrors), at four \
+            times the network work, unless given --no-tta. Whatever the default, the model records whether its \
+            views may mirror: not when training left the flip out (--no-flip).
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
@@ -74,6 +88,9 @@ struct TrainCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Also fine-tune the top of the network (see below).")
     var fineTune = false
+
+    @Flag(name: .long, help: "Fine-tune only when the frozen head leaves room and it fits 10 minutes (see below).")
+    var fineTuneAuto = false
 
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
     var fineTuneBlocks: Int?
@@ -141,7 +158,8 @@ struct TrainCommand: ParsableCommand {
         }
         guard ClassWeighting(rawValue: classWeights) != nil else { throw ValidationError("--class-weights must be uniform or balanced") }
         if html != nil && noHtml { throw ValidationError("--html and --no-html exclude each other") }
-        if !fineTune {
+        if fineTune && fineTuneAuto { throw ValidationError("--fine-tune and --fine-tune-auto exclude each other") }
+        if !fineTune && !fineTuneAuto {
             for (name, given) in [("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
                                   ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
                                   ("--keep-fine-tuned", keepFineTuned)] where given {
@@ -151,14 +169,14 @@ struct TrainCommand: ParsableCommand {
         if augmentationOptions.augment > 0, try augmentationOptions.policy().isNone {
             throw ValidationError("--augmentations \(augmentationOptions.augmentations ?? "none") leaves no augmentation to make views with")
         }
-        if augmentationOptions.augment == 0 && !fineTune && augmentationOptions.augmentations != nil {
-            throw ValidationError("--augmentations chooses the views of --augment N or --fine-tune: add one")
+        if augmentationOptions.augment == 0 && !fineTune && !fineTuneAuto && augmentationOptions.augmentations != nil {
+            throw ValidationError("--augmentations chooses the views of --augment N, --fine-tune or --fine-tune-auto: add one")
         }
-        if augmentationOptions.augment == 0 && !fineTune && !tta && augmentationOptions.noFlip {
-            throw ValidationError("--no-flip chooses the views of --augment N, --fine-tune or --tta: add one")
+        if augmentationOptions.augment == 0 && !fineTune && !fineTuneAuto && !tta && augmentationOptions.noFlip {
+            throw ValidationError("--no-flip chooses the views of --augment N, --fine-tune, --fine-tune-auto or --tta: add one")
         }
-        if fineTune, validationFraction == 0, validation == nil {
-            throw ValidationError("--fine-tune needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
+        if fineTune || fineTuneAuto, validationFraction == 0, validation == nil {
+            throw ValidationError("\(fineTuneAuto ? "--fine-tune-auto" : "--fine-tune") needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
         }
         let limit = FineTuningSettings.maximumTrainedBlocks
         if let fineTuneBlocks, !(1...limit).contains(fineTuneBlocks) {
@@ -176,9 +194,9 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
-    /// The fine-tuning settings the options ask for; nil without --fine-tune.
+    /// The fine-tuning settings the options ask for; nil without --fine-tune or --fine-tune-auto.
     private func fineTuningSettings() -> FineTuningSettings? {
-        guard fineTune else { return nil }
+        guard fineTune || fineTuneAuto else { return nil }
         var settings = FineTuningSettings()
         if let fineTuneBlocks { settings.trainedBlocks = fineTuneBlocks }
         if let epochs { settings.epochs = epochs }
@@ -216,6 +234,7 @@ struct TrainCommand: ParsableCommand {
         request.augmentation = try augmentationOptions.policy()
         request.fineTuning = fineTuningSettings()
         request.testTimeAugmentation = tta
+        request.fineTunesAutomatically = fineTuneAuto
         return request
     }
 }

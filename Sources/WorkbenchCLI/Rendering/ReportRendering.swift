@@ -55,19 +55,31 @@ enum ReportRendering {
     /// One progress line of fine-tuning, for stderr.
     static func fineTuningProgress(_ step: FineTuningProgress) -> String {
         switch step {
-        case .frozenHead(let accuracy, let heldOutImages, let trainingImages, let firstTrainedBlock, let epochs):
+        case .frozenHead(let accuracy, let heldOutImages, let trainingImages, let firstTrainedBlock, let epochs, let folds):
             let last = FineTuningSettings.maximumTrainedBlocks - 1
             let blocks = firstTrainedBlock == last ? "block \(last)" : "blocks \(firstTrainedBlock)-\(last)"
-            return "fine-tuning \(blocks), the final 1x1 convolution and the head on \(trainingImages) images for \(epochs) epochs\n"
+            let splits = folds > 1 ? ", choosing on \(folds) folds" : ""
+            return "fine-tuning \(blocks), the final 1x1 convolution and the head on \(trainingImages) images for \(epochs) epochs\(splits)\n"
                 + "frozen head: held-out accuracy \(percent(accuracy)) (\(heldOutImages) images)"
-        case .epoch(let epoch, let epochs, let loss, let accuracy, let imagesPerSecond, let secondsLeft):
-            let width = String(epochs).count
-            let number = String(repeating: " ", count: max(0, width - String(epoch).count)) + String(epoch)
-            return "epoch \(number)/\(epochs)  loss \(String(format: "%.4f", loss))  held-out \(percent(accuracy))  "
+        case .epoch(let fold, let folds, let epoch, let epochs, let loss, let accuracy, let imagesPerSecond, let secondsLeft):
+            let prefix = fold.map { "fold \($0)/\(folds) " } ?? ""
+            return "\(prefix)epoch \(padded(epoch, to: epochs))/\(epochs)  loss \(String(format: "%.4f", loss))  held-out \(percent(accuracy))  "
                 + "\(String(format: "%.1f", imagesPerSecond)) images/s  \(duration(secondsLeft)) left"
+        case .refitEpoch(let epoch, let epochs, let loss, let imagesPerSecond, let secondsLeft):
+            return "refit epoch \(padded(epoch, to: epochs))/\(epochs)  loss \(String(format: "%.4f", loss))  "
+                + "\(String(format: "%.1f", imagesPerSecond)) images/s  \(duration(secondsLeft)) left"
+        case .decision(let reason):
+            return "decision: \(reason)"
+        case .automaticChoice(_, let reason):
+            return reason
         case .preparing(let done, let total), .rescoring(let done, let total):
             return "\(done)/\(total)"
         }
+    }
+
+    /// `number` right-aligned to the width of `last`.
+    static func padded(_ number: Int, to last: Int) -> String {
+        String(repeating: " ", count: max(0, String(last).count - String(number).count)) + String(number)
     }
 
     /// "1 min 05 s", "12 s".
@@ -78,10 +90,11 @@ enum ReportRendering {
 
     /// What fine-tuning gained over the frozen head, or that the frozen model was kept; empty without fine-tuning.
     static func fineTuning(_ report: TrainingReport) -> String {
-        guard let tuning = report.fineTuning else { return "" }
+        let choice = report.fineTuningChoice.map { "--fine-tune-auto: \($0.reason)\n" } ?? ""
+        guard let tuning = report.fineTuning else { return choice.isEmpty ? "" : choice + "\n" }
         let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
         let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
-        var text = "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
+        var text = choice + "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
             + "\(tuning.heldOutImages) held out; augmentation: \(tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", ")))\n"
         // The figure is always a trained epoch's (`bestTrainedEpoch`), named as such.
         let epoch = tuning.bestTrainedEpoch ?? tuning.bestEpoch
@@ -95,6 +108,18 @@ enum ReportRendering {
         let points = String(format: "%+.1f", tuning.gain * 100)
         if let diverged = tuning.divergedAtEpoch {
             return text + "fine-tuning diverged at epoch \(diverged) and stopped: kept the frozen model\n\n"
+        }
+        if let folds = tuning.folds, folds.count > 1 {
+            let chosen = tuning.decision?.epoch ?? epoch
+            text += table(header: ["fold", "training", "held out", "frozen", "fine-tuned (epoch \(chosen))"],
+                          rows: folds.enumerated().map { index, fold in
+                              ["\(index + 1)", "\(fold.trainingImages)", "\(fold.heldOutImages)", percent(fold.frozenHeldOutAccuracy),
+                               percent(fold.fineTunedHeldOutAccuracy)]
+                          })
+        }
+        if let decision = tuning.decision {
+            return text + "decision (\(decision.method)): \(decision.reason)"
+                + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs" : "") + "\n\n"
         }
         text += tuning.keptFrozenModel
             ? "fine-tuning did not beat the frozen head (\(points) points): kept the frozen model\n\n"

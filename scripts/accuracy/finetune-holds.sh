@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Does fine-tuning hold on small data? Issue 26's "Done when" table: for each dataset and seed, the frozen default
+# (`workbench train`) against the automatic fine-tuning (`workbench train --fine-tune-auto`: folds, decision, refit),
+# both at --threads 2, on datasets built from Debian packages by the recipes in datasets/.
+#
+# Hard or easy is stated BEFORE any fine-tuning runs, from the frozen head's cross-validated accuracy at seed 42
+# (the report's validation accuracy, repeated 5-fold over the training images): easy at or above $EASY_FROM
+# (default 0.90), hard below. Testing images choose nothing: the fine-tuned side's epoch and decision are made on
+# folds of the training images, the frozen side's L2 by cross-validation.
+#
+# Printed per dataset and seed: training and testing counts, the frozen head's cross-validated accuracy, testing
+# accuracy of the frozen default and of --fine-tune-auto, their difference in images, what --fine-tune-auto did
+# (not tried / frozen kept / fine-tuned) with the folds' held-out gain in images, and the fine-tuning run's wall
+# time with the load average at its end (other jobs share this machine's cores). Then the issue's checks: the
+# worst difference in images (must be >= -1), the mean gain on hard sets (>= 5 points), on easy sets (>= 0).
+#
+# Usage: scripts/accuracy/finetune-holds.sh [DATASET ...]
+#            (default: emoticons weather folders photos drawings devices furniture; about 3-8 minutes per fine-tuning run on 2 cores)
+#        SEEDS="42 7 3" (default) scripts/accuracy/finetune-holds.sh emoticons
+#        WORKBENCH=path/to/workbench scripts/accuracy/finetune-holds.sh    (another build; set-up is skipped)
+#        SUMMARY_ONLY=1 scripts/accuracy/finetune-holds.sh ...              (print the table of the runs made so far)
+#        JOBS=2 scripts/accuracy/finetune-holds.sh                          (two fine-tuning runs at once)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+python=.venv/bin/python3  # set-up's venv
+datasets=("$@")
+[ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings devices furniture)
+read -r -a seeds <<< "${SEEDS:-42 7 3}"
+easy_from=${EASY_FROM:-0.90}
+work=.build/finetune-holds
+mkdir -p "$work"
+
+if [ -n "${WORKBENCH:-}" ]; then
+    workbench=$WORKBENCH
+elif [ -z "${SUMMARY_ONLY:-}" ]; then
+    swift build -c release --product workbench >&2
+    workbench=.build/release/workbench
+fi
+
+build() {
+    [ -d "datasets/$1/Training Data" ] && return 0
+    case "$1" in
+        emoticons | weather | folders | devices) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
+        photos) "$python" datasets/build_photos.py >/dev/null ;;
+        drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
+        *)
+            if [ -f "datasets/build_$1.py" ]; then
+                "$python" "datasets/build_$1.py" >/dev/null
+            else
+                echo "finetune-holds: no recipe for $1 (emoticons, weather, folders, photos, drawings, or datasets/build_$1.py)" >&2
+                exit 2
+            fi
+            ;;
+    esac
+}
+
+# run NAME SEED KIND [OPTIONS...]: one `workbench train`, its JSON report in $work/NAME.SEED.KIND.json, wall seconds
+# and the 1-minute load average at its end in .seconds
+run() {
+    local name=$1 seed=$2 kind=$3
+    shift 3
+    echo "finetune-holds: $(date -u +%H:%M:%S) $name seed $seed $kind: workbench train datasets/$name --seed $seed --threads 2 $*" >&2
+    local started ended
+    started=$(date +%s.%N)
+    "$workbench" train "datasets/$name" --seed "$seed" --threads 2 --json --no-html -o "$work/$name.$seed.$kind.wbmodel" "$@" \
+        > "$work/$name.$seed.$kind.json" 2> "$work/$name.$seed.$kind.log"
+    ended=$(date +%s.%N)
+    echo "$(echo "$ended - $started" | bc) $(cut -d' ' -f1 /proc/loadavg)" > "$work/$name.$seed.$kind.seconds"
+    rm -f "$work/$name.$seed.$kind.wbmodel"
+}
+
+if [ -z "${SUMMARY_ONLY:-}" ]; then
+    # The frozen runs first (features cached: seconds each), so hard and easy are fixed before any fine-tuning.
+    for name in "${datasets[@]}"; do
+        build "$name"
+        for seed in "${seeds[@]}"; do
+            [ -s "$work/$name.$seed.frozen.json" ] || run "$name" "$seed" frozen
+        done
+    done
+    "$python" - "$work" "$easy_from" "${datasets[@]}" <<'PY'
+import json, pathlib, sys
+work, easy_from, names = pathlib.Path(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]
+for name in names:
+    report = json.loads((work / f"{name}.42.frozen.json").read_text())
+    accuracy = report["validation"]["accuracy"]
+    kind = "easy" if accuracy >= easy_from else "hard"
+    (work / f"{name}.kind").write_text(kind)
+    print(f"finetune-holds: {name}: frozen cross-validated accuracy {100 * accuracy:.1f} % at seed 42: {kind}", file=sys.stderr)
+PY
+    # Seeds outside, datasets inside: a run cut short still has every dataset at the first seeds. JOBS runs at once
+    # (default 1; their wall times then include each other's load).
+    export -f run
+    export work workbench
+    for seed in "${seeds[@]}"; do
+        for name in "${datasets[@]}"; do
+            [ -s "$work/$name.$seed.auto.json" ] || echo "$name $seed"
+        done
+    done | xargs -P "${JOBS:-1}" -L 1 bash -c 'run "$0" "$1" auto --fine-tune-auto' 
+fi
+
+"$python" - "$work" "${seeds[*]}" "${datasets[@]}" <<'PY'
+import json, pathlib, sys
+work, seeds, names = pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3:]
+
+
+def load(name, seed, kind):
+    path = work / f"{name}.{seed}.{kind}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def wall(name, seed, kind):
+    path = work / f"{name}.{seed}.{kind}.seconds"
+    if not path.exists():
+        return "–"
+    seconds, load_average = path.read_text().split()
+    return f"{float(seconds):.0f} s (load {load_average})"
+
+
+print("frozen: workbench train DATASET --seed S --threads 2; auto: the same with --fine-tune-auto")
+print(f"{'dataset':10s} {'kind':4s} {'seed':>4s} {'train':>5s} {'test':>4s} {'CV':>6s} {'frozen':>7s} {'auto':>7s} "
+      f"{'images':>6s}  {'what --fine-tune-auto did':42s} {'auto wall time'}")
+differences, gains = [], {"hard": [], "easy": []}
+for name in names:
+    kind_path = work / f"{name}.kind"
+    kind = kind_path.read_text() if kind_path.exists() else "?"
+    for seed in seeds:
+        frozen, auto = load(name, seed, "frozen"), load(name, seed, "auto")
+        if frozen is None or auto is None:
+            continue
+        count = frozen["testing"]["count"]
+        before, after = frozen["testing"]["accuracy"], auto["testing"]["accuracy"]
+        images = round((after - before) * count)
+        differences.append((images, name, seed))
+        if kind in gains:
+            gains[kind].append(after - before)
+        tuning, choice = auto.get("fineTuning"), auto.get("fineTuningChoice")
+        if tuning is None:
+            did = "not tried" + (f" (CV {100 * frozen['validation']['accuracy']:.1f} %)" if choice else "")
+        else:
+            decision = tuning.get("decision") or {}
+            gained = decision.get("gainedImages", "?")
+            held = decision.get("heldOutImages", "?")
+            verdict = "frozen kept" if tuning["keptFrozenModel"] else f"fine-tuned, epoch {decision.get('epoch', '?')}"
+            did = f"{verdict}; folds {gained:+d} of {held}" if isinstance(gained, int) else verdict
+        print(f"{name:10s} {kind:4s} {seed:>4s} {frozen['training']['count']:5d} {count:4d} "
+              f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}% {100 * after:6.1f}% {images:+6d}  "
+              f"{did:42s} {wall(name, seed, 'auto')}")
+if differences:
+    worst = min(differences)
+    print(f"worst difference: {worst[0]:+d} testing images ({worst[1]}, seed {worst[2]}): "
+          f"{'holds' if worst[0] >= -1 else 'FAILS'} (never more than one image below the frozen head)")
+for kind, bound in (("hard", 0.05), ("easy", 0.0)):
+    values = gains[kind]
+    if values:
+        mean = sum(values) / len(values)
+        print(f"mean gain on {kind} sets: {100 * mean:+.1f} points over {len(values)} runs: "
+              f"{'holds' if mean >= bound else 'FAILS'} (at least {100 * bound:+.0f})")
+PY
