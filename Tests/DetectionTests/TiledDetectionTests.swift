@@ -54,10 +54,12 @@ final class TiledDetectionTests: XCTestCase {
         XCTAssertFalse(TileGrid.isCut(BoundingBox(left: 650, top: 0, right: 700, bottom: 40), by: tile, pictureWidth: 700, pictureHeight: 350))
     }
 
-    /// A picture of `width × height` with each object's box filled with its id as grey level.
+    /// A picture of `width × height` with each object's box filled with its id as grey level. Higher ids are
+    /// painted first, so a lower id lies in front where boxes overlap, the same in every run (a Dictionary's order
+    /// changes from process to process, and the test once failed when object 3 happened to cover object 1).
     private func picture(width: Int, height: Int, objects: [Int: BoundingBox]) -> RGBImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for (id, box) in objects {
+        for (id, box) in objects.sorted(by: { $0.key > $1.key }) {
             for y in Int(box.top)..<Int(box.bottom) {
                 for x in Int(box.left)..<Int(box.right) { for c in 0..<3 { pixels[(y * width + x) * 3 + c] = UInt8(id) } }
             }
@@ -66,7 +68,7 @@ final class TiledDetectionTests: XCTestCase {
     }
 
     func testTilesFindEachObjectOnceAndDropTheCutHalves() {
-        // Object 1 straddles the vertical tile border region; 2 lies in one tile only; 3 is large.
+        // Object 1 straddles the vertical tile border region; 2 lies in one tile only; 3 is large, behind 1.
         let objects: [Int: BoundingBox] = [
             1: BoundingBox(left: 280, top: 40, right: 330, bottom: 120),
             2: BoundingBox(left: 20, top: 20, right: 60, bottom: 80),
