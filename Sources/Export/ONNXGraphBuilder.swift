@@ -142,24 +142,25 @@ struct ONNXGraphBuilder {
         })
     }
 
-    /// A float32 initializer stored as little-endian `raw_data` (all supported hosts are little-endian).
+    /// A float32 initializer.
     private mutating func addInitializer(_ name: String, dimensions: [Int64], values: [Float]) {
-        precondition(Int64(values.count) == dimensions.reduce(1, *), "ONNXGraphBuilder: \(name) shape")
-        graph.initializer.append(Onnx_TensorProto.with {
-            $0.name = name
-            $0.dims = dimensions
-            $0.dataType = Int32(Onnx_TensorProto.DataType.float.rawValue)
-            $0.rawData = values.withUnsafeBytes { Data($0) }
-        })
+        addTensor(name, dimensions: dimensions, values: values, dataType: .float)
     }
 
-    /// An int64 initializer (indices, shapes, slice bounds), little-endian `raw_data`.
+    /// An int64 initializer (indices, shapes, slice bounds).
     private mutating func addInt64Initializer(_ name: String, dimensions: [Int64], values: [Int64]) {
+        addTensor(name, dimensions: dimensions, values: values, dataType: .int64)
+    }
+
+    /// An initializer stored as little-endian `raw_data` (all supported hosts are little-endian); the shapes are
+    /// the builder's own, so a mismatch is a bug here, never bad input.
+    private mutating func addTensor<Element>(_ name: String, dimensions: [Int64], values: [Element],
+                                             dataType: Onnx_TensorProto.DataType) {
         precondition(Int64(values.count) == dimensions.reduce(1, *), "ONNXGraphBuilder: \(name) shape")
         graph.initializer.append(Onnx_TensorProto.with {
             $0.name = name
             $0.dims = dimensions
-            $0.dataType = Int32(Onnx_TensorProto.DataType.int64.rawValue)
+            $0.dataType = Int32(dataType.rawValue)
             $0.rawData = values.withUnsafeBytes { Data($0) }
         })
     }
