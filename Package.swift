@@ -8,6 +8,7 @@ import PackageDescription
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
 //   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
+// DetectionAnnotations (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
 // FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
 // ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}; FileFormats (safetensors, JSON, atomic writes, the
@@ -86,6 +87,9 @@ let package = Package(
         // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
         .target(name: "Detection", dependencies: ["FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore"],
                 exclude: ["README.md"]),
+        // Object-detection datasets: Create ML's annotations.json (and detect --json's output) read against the
+        // pictures' headers; boxes as edges, negatives, one-line errors naming the entry.
+        .target(name: "DetectionAnnotations", dependencies: ["Datasets", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
         // The person detector's converter: a frozen TensorFlow graph read through a GraphDef schema subset (generated
         // once, like Export's), batch norm folded, anchors generated from the graph's anchor-generator constants.
         .target(name: "DetectorConversion", dependencies: [
@@ -176,12 +180,13 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "DetectionAnnotationsTests", dependencies: ["DetectionAnnotations", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays", "_TestSupport"]),
         .testTarget(name: "ClusterJobsTests", dependencies: ["ClusterJobs", "_TestSupport"]),
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "_TestSupport"]),
-        .testTarget(name: "WorkbenchCLITests", dependencies: ["_TestSupport"]),
+        .testTarget(name: "WorkbenchCLITests", dependencies: ["DetectionAnnotations", "_TestSupport"]),
     ]
 )

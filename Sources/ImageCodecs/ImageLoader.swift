@@ -54,6 +54,34 @@ public enum ImageLoader {
         }
     }
 
+    /// The size of the image file at `path` as a decode with `options` would see it before any crop (EXIF
+    /// orientation applied), read from its header: no pixel data is decoded, so a folder's sizes cost a few KB of
+    /// reading each. The file is opened as `open` opens it and the pixel limits are checked as a decode checks them.
+    public static func size(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> ImageSize {
+        let file = try open(path: path, options: options)
+        // Closed here, after the header is read: the decoders use the descriptor, not the object.
+        defer { file.close() }
+        let magicBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
+        defer { magicBuffer.deallocate() }
+        var filled = 0
+        do {
+            while filled < magicBuffer.count {
+                let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: magicBuffer[filled...]))
+                if count == 0 { break }
+                filled += count
+            }
+            try file.rewind()
+        } catch {
+            throw ImageError(path: path, reason: error.reason)
+        }
+        switch ImageFormat(magic: Array(UnsafeRawBufferPointer(rebasing: magicBuffer[0..<filled]))) {
+        case .jpeg: return try JPEGDecoder.displayedSize(from: .file(descriptor: file.descriptor), path: path, options: options)
+        case .png: return try PNGDecoder.displayedSize(from: .file(descriptor: file.descriptor), path: path, options: options)
+        case .empty: throw ImageError(path: path, reason: "empty file")
+        case .unknown: throw ImageError(path: path, reason: "not a JPEG or PNG image")
+        }
+    }
+
     /// Decodes an in-memory file; `path` only names it in errors.
     public static func decode(bytes: [UInt8], path: String,
                               options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RGBImage {

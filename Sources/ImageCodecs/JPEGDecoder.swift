@@ -90,6 +90,31 @@ enum JPEGDecoder {
         return region.finish(RGBImage(width: region.width, height: region.height, pixels: kept), orientation: orientation)
     }
 
+    /// The size of the picture as displayed (EXIF orientation applied when the options ask for it), from the
+    /// header alone: no pixel data is decoded. The pixel limits are checked as a decode would check them.
+    static func displayedSize(from source: Source, path: String, options: DecodeOptions) throws(ImageError) -> ImageSize {
+        var header = jpeg_shim_header()
+        var exif = [UInt8](repeating: 0, count: exifCapacity)
+        var message = [CChar](repeating: 0, count: errorCapacity)
+        let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
+            switch source {
+            case .file(let descriptor):
+                return jpeg_shim_open_file(descriptor, &header, exifBuffer.baseAddress, Int32(exifCapacity),
+                                           &message, Int32(errorCapacity))
+            case .memory(let bytes):
+                return jpeg_shim_open_memory(bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
+                                             Int32(exifCapacity), &message, Int32(errorCapacity))
+            }
+        }
+        guard let decoder = opened else { throw corrupt(path: path, message: message) }
+        defer { jpeg_shim_close(decoder) }
+        let width = Int(header.width), height = Int(header.height)
+        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
+        let orientation = options.appliesEXIFOrientation && header.exif_length > 0
+            ? EXIFOrientation(tiff: Array(exif[0..<Int(header.exif_length)])) : .upright
+        return orientation.swapsAxes ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
+    }
+
     private static func corrupt(path: String, message: [CChar]) -> ImageError {
         ImageError(path: path, reason: "truncated or corrupt JPEG data: \(text(message))")
     }

@@ -56,6 +56,25 @@ enum PNGDecoder {
         return region.finish(reducer.image, orientation: .upright)
     }
 
+    /// The picture's size from its IHDR alone (no pixel data decoded; PNG has no orientation tag here), with the
+    /// pixel limits checked as a decode would check them.
+    static func displayedSize(from source: Source, path: String, options: DecodeOptions) throws(ImageError) -> ImageSize {
+        var message = [CChar](repeating: 0, count: errorCapacity)
+        var header = png_shim_header()
+        let opened: OpaquePointer?
+        switch source {
+        case .file(let descriptor):
+            opened = png_shim_open_file(descriptor, &header, &message, Int32(errorCapacity))
+        case .memory(let bytes):
+            opened = png_shim_open(bytes.baseAddress, bytes.count, &header, &message, Int32(errorCapacity))
+        }
+        guard let reader = opened else { throw corrupt(path: path, message: message) }
+        defer { png_shim_close(reader) }
+        let width = Int(header.width), height = Int(header.height)
+        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
+        return ImageSize(width: width, height: height)
+    }
+
     private static func corrupt(path: String, message: [CChar]) -> ImageError {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return ImageError(path: path, reason: "truncated or corrupt PNG data: \(text)")

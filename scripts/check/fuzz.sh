@@ -4,7 +4,7 @@
 #   scripts/check/fuzz.sh [SECONDS] [HARNESS ...]   e.g. scripts/check/fuzz.sh 600, scripts/check/fuzz.sh 60 movie_data
 #
 # Harnesses: png_shim, jpeg_shim (C, clang -fsanitize=fuzzer,address,undefined), model_file, movie_data,
-# frame_number, result_folder (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
+# frame_number, result_folder, detection_annotations (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
 # and Swift's own overflow and bounds checks trap, which libFuzzer reports as a crash). Everything builds into
 # .build-fuzz/ and is rebuilt only when a source or a flag changed. Each run reads the seeds in
 # Tests/Fuzz/corpus/<harness>/ and grows a working corpus in .build-fuzz/corpus/<harness>/, so later runs start
@@ -20,7 +20,7 @@ root=$(pwd)
 seconds=${1:-30}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
 shift || true
-all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number result_folder)
+all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number result_folder detection_annotations)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all_harnesses[@]}")
 for harness in "${harnesses[@]}"; do
@@ -138,7 +138,10 @@ harness() {
 }
 # ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too; the frame
 # namer is Video's, which walks folders with Datasets; MovieData is Labeling's, above Video.
-if needs model_file || needs movie_data || needs frame_number || needs result_folder; then module FileFormats; module ImageCodecs FileFormats; fi
+if needs model_file || needs movie_data || needs frame_number || needs result_folder || needs detection_annotations; then
+    module FileFormats
+    module ImageCodecs FileFormats
+fi
 if needs model_file; then
     module ModelFiles FileFormats ImageCodecs
     harness model_file Tests/Fuzz/ModelFileFuzz.swift FileFormats ImageCodecs ModelFiles Crypto
@@ -154,6 +157,12 @@ if needs movie_data || needs frame_number || needs result_folder; then
     needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Crypto
     needs result_folder && harness result_folder Tests/Fuzz/ResultFolderFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Labeling Crypto
 fi
+# The annotations reader walks folders with Datasets; the harness drives its document parser.
+if needs detection_annotations; then
+    module Datasets FileFormats
+    module DetectionAnnotations FileFormats ImageCodecs Datasets
+    harness detection_annotations Tests/Fuzz/DetectionAnnotationsFuzz.swift FileFormats ImageCodecs Datasets DetectionAnnotations Crypto
+fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
 
 # ---- Run.
@@ -163,7 +172,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Tests/Fuzz/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
-printf 'fuzz: %-13s %10s %10s %8s %8s %7s\n' harness executions "exec/s" cov ft corpus
+printf 'fuzz: %-21s %10s %10s %8s %8s %7s\n' harness executions "exec/s" cov ft corpus
 for harness in "${harnesses[@]}"; do
     corpus="$build/corpus/$harness"
     findings="$build/findings/$harness"
@@ -178,7 +187,7 @@ for harness in "${harnesses[@]}"; do
     coverage=$(printf '%s' "$final" | sed -nE 's/.* cov: ([0-9]+).*/\1/p')
     features=$(printf '%s' "$final" | sed -nE 's/.* ft: ([0-9]+).*/\1/p')
     units=$(printf '%s' "$final" | sed -nE 's/.* corp: ([0-9]+).*/\1/p')
-    printf 'fuzz: %-13s %10s %10s %8s %8s %7s\n' "$harness" "${executions:-?}" "${speed:-?}" \
+    printf 'fuzz: %-21s %10s %10s %8s %8s %7s\n' "$harness" "${executions:-?}" "${speed:-?}" \
         "${coverage:-?}" "${features:-?}" "${units:-?}"
     artifact=$(grep -aoE "Test unit written to [^ ]+" "$log" | tail -n 1 | sed 's/Test unit written to //' || true)
     if [ "$status" -ne 0 ] || [ -n "$artifact" ]; then

@@ -1,0 +1,168 @@
+import FileFormats
+import Foundation
+import ImageCodecs
+
+/// The contents of an annotations file, checked for shape but not yet against the pictures: what the bytes say,
+/// and nothing that needs the disk (so the fuzz harness drives exactly this).
+///
+/// Two writers are read alike, because they write the same shape:
+/// - Create ML's object-detection `annotations.json`: an array of `{"image": NAME, "annotations": [{"label": L,
+///   "coordinates": {"x", "y", "width", "height"}}]}`, x and y the box's centre, all in pixels;
+/// - `workbench detect --json` on pictures: the same, each annotation with a `confidence` too, which is ignored
+///   (a person corrects a detector's output and trains on it; what they kept is what is there).
+///
+/// Members this reader does not know are ignored (other tools add their own). Every problem is an
+/// `AnnotationError` naming the file and the entry (1-based, in file order) and, for a box, its number and label.
+public struct AnnotationDocument: Sendable, Equatable {
+    /// One entry: a picture's name and its boxes, as written.
+    public struct Entry: Sendable, Equatable {
+        /// The entry's place in the file, from 1, for messages.
+        public var number: Int
+        /// The picture's name as written (relative to the annotations' folder, or absolute).
+        public var image: String
+        /// The boxes, converted to edges, with positive width and height, not yet checked against the picture.
+        public var objects: [ObjectAnnotation]
+    }
+
+    /// How far (in pixels) a box may reach past an edge of its picture and still be accepted (then cut to the
+    /// picture). One pixel: tools that round a box's centre and size to whole pixels, or that count a box's last
+    /// pixel inclusively, can put an edge one pixel out; more than that is a box made for another picture (or a
+    /// rotated one) and is refused.
+    public static let outsideTolerance = 1.0
+
+    /// The entries, in file order.
+    public var entries: [Entry]
+
+    /// Parses the bytes of an annotations file; `file` only names it in errors.
+    public static func parse(_ bytes: [UInt8], file: String) throws(AnnotationError) -> AnnotationDocument {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw AnnotationError(path: file, reason: "not valid JSON: \(error.description)")
+        }
+        guard let elements = document.arrayValue else {
+            if document.objectValue?["video"] != nil {
+                throw AnnotationError(path: file, reason: "this is detect's output for a video; annotations are an array of pictures (detect --json on pictures writes one)")
+            }
+            throw AnnotationError(path: file, reason: "expected an array of entries {\"image\", \"annotations\"}, found \(document.kindDescription)")
+        }
+        var entries: [Entry] = []
+        for (index, element) in elements.enumerated() {
+            entries.append(try entry(element, number: index + 1, file: file))
+        }
+        return AnnotationDocument(entries: entries)
+    }
+
+    private static func entry(_ element: JSONValue, number: Int, file: String) throws(AnnotationError) -> Entry {
+        guard let members = element.objectValue else {
+            throw AnnotationError(path: file, reason: "entry \(number): expected an object {\"image\", \"annotations\"}, found \(element.kindDescription)")
+        }
+        if members["video"] != nil, members["image"] == nil {
+            throw AnnotationError(path: file, reason: "entry \(number): a video's detect output; annotations name pictures (\"image\")")
+        }
+        guard let imageValue = members["image"] else {
+            throw AnnotationError(path: file, reason: "entry \(number): no \"image\" (the picture's name)")
+        }
+        guard let image = imageValue.stringValue else {
+            throw AnnotationError(path: file, reason: "entry \(number): \"image\" must be a string, found \(imageValue.kindDescription)")
+        }
+        guard !image.isEmpty else { throw AnnotationError(path: file, reason: "entry \(number): \"image\" is empty") }
+        let place = "entry \(number) (\(quoted(image)))"
+        guard let annotationsValue = members["annotations"] else {
+            throw AnnotationError(path: file, reason: "\(place): no \"annotations\" (write [] for a picture without objects)")
+        }
+        guard let annotations = annotationsValue.arrayValue else {
+            throw AnnotationError(path: file, reason: "\(place): \"annotations\" must be an array, found \(annotationsValue.kindDescription)")
+        }
+        var objects: [ObjectAnnotation] = []
+        for (index, annotation) in annotations.enumerated() {
+            objects.append(try object(annotation, place: "\(place), box \(index + 1)", file: file))
+        }
+        return Entry(number: number, image: image, objects: objects)
+    }
+
+    private static func object(_ value: JSONValue, place: String, file: String) throws(AnnotationError) -> ObjectAnnotation {
+        guard let members = value.objectValue else {
+            throw AnnotationError(path: file, reason: "\(place): expected an object {\"label\", \"coordinates\"}, found \(value.kindDescription)")
+        }
+        guard let labelValue = members["label"] else { throw AnnotationError(path: file, reason: "\(place): no \"label\"") }
+        guard let label = labelValue.stringValue else {
+            throw AnnotationError(path: file, reason: "\(place): \"label\" must be a string, found \(labelValue.kindDescription)")
+        }
+        guard !label.isEmpty else { throw AnnotationError(path: file, reason: "\(place): \"label\" is empty") }
+        let labelled = "\(place) (\(quoted(label)))"
+        guard let coordinatesValue = members["coordinates"] else {
+            throw AnnotationError(path: file, reason: "\(labelled): no \"coordinates\" {\"x\", \"y\", \"width\", \"height\"}")
+        }
+        guard let coordinates = coordinatesValue.objectValue else {
+            throw AnnotationError(path: file, reason: "\(labelled): \"coordinates\" must be an object {\"x\", \"y\", \"width\", \"height\"}, found \(coordinatesValue.kindDescription)")
+        }
+        var numbers: [Double] = []
+        for name in ["x", "y", "width", "height"] {
+            guard let member = coordinates[name] else {
+                throw AnnotationError(path: file, reason: "\(labelled): no \"\(name)\" in \"coordinates\"")
+            }
+            // JSON has no NaN, but a literal such as 1e999 is a number too large for a Double.
+            guard let number = member.doubleValue else {
+                throw AnnotationError(path: file, reason: "\(labelled): \"\(name)\" must be a number, found \(member.kindDescription)")
+            }
+            guard number.isFinite else {
+                throw AnnotationError(path: file, reason: "\(labelled): \"\(name)\" is too large to be a pixel coordinate")
+            }
+            numbers.append(number)
+        }
+        let (width, height) = (numbers[2], numbers[3])
+        for (name, size) in [("width", width), ("height", height)] where !(size > 0) {
+            throw AnnotationError(path: file, reason: "\(labelled): \(name) \(format(size)) is not positive: a box needs a size (x and y are its centre)")
+        }
+        let box = CornerBox(centerX: numbers[0], centerY: numbers[1], width: width, height: height)
+        guard [box.left, box.top, box.right, box.bottom].allSatisfy(\.isFinite) else {
+            throw AnnotationError(path: file, reason: "\(labelled): its edges are too large to be pixel coordinates")
+        }
+        // A size far below the centre's precision vanishes from the edges (1 + 1e-300 is 1): no box is left.
+        guard box.width > 0, box.height > 0 else {
+            throw AnnotationError(path: file, reason: "\(labelled): width \(format(width)) and height \(format(height)) are too small "
+                                  + "to be told apart at its centre: the box has no size")
+        }
+        return ObjectAnnotation(label: label, box: box)
+    }
+
+    /// `entry`'s boxes checked against its picture's size: each box may reach at most `outsideTolerance` pixels
+    /// past an edge, and is cut to the picture; a box with nothing left inside is refused. `file` names the
+    /// annotations in errors.
+    public static func objects(of entry: Entry, in size: ImageSize, file: String) throws(AnnotationError) -> [ObjectAnnotation] {
+        let width = Double(size.width), height = Double(size.height)
+        var objects: [ObjectAnnotation] = []
+        for (index, object) in entry.objects.enumerated() {
+            let box = object.box
+            let overhang = max(-box.left, -box.top, box.right - width, box.bottom - height)
+            guard !(overhang > outsideTolerance) else {
+                throw AnnotationError(path: file, reason: "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
+                                      + "edges left \(format(box.left)), top \(format(box.top)), right \(format(box.right)), bottom \(format(box.bottom)) "
+                                      + "reach \(format(overhang)) px outside the \(size.width) × \(size.height) picture (at most \(format(outsideTolerance)) px allowed; "
+                                      + "x and y are the box's centre)")
+            }
+            var clipped = object
+            clipped.box = box.clipped(width: width, height: height)
+            // Within the tolerance but wholly beside the picture: nothing of it is left to learn from.
+            guard clipped.box.width > 0, clipped.box.height > 0 else {
+                throw AnnotationError(path: file, reason: "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
+                                      + "edges left \(format(box.left)), top \(format(box.top)), right \(format(box.right)), bottom \(format(box.bottom)) "
+                                      + "lie outside the \(size.width) × \(size.height) picture")
+            }
+            objects.append(clipped)
+        }
+        return objects
+    }
+
+    /// A name in double quotes, for messages (the terminal's escaping is the CLI's).
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    /// A coordinate for a message: whole numbers without decimals, others to two decimals, the very large and
+    /// the very small in exponent form.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return abs(value) >= 0.01 && abs(value) < 1e15 ? String(format: "%.2f", value) : String(format: "%g", value)
+    }
+}

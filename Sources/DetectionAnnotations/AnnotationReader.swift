@@ -1,0 +1,110 @@
+import Datasets
+import FileFormats
+import Foundation
+import ImageCodecs
+
+/// Reads an object-detection dataset: a folder of pictures with Create ML's `annotations.json`, or any
+/// annotations file in that shape (`detect --json`'s output on pictures), against the pictures on disk.
+///
+/// Names are relative to the annotations file's folder unless absolute, in both formats: a `detect --json` run
+/// made inside the pictures' folder (`cd photos && workbench detect . --json > annotations.json`) reads back as
+/// it was written. Every picture an entry names must exist and be a JPEG or PNG whose header reads; its size as
+/// displayed (EXIF orientation applied, as `detect` reports boxes) comes from the header, without decoding. One
+/// entry per picture (two names for one file, such as `a.jpg` and `./a.jpg`, are one picture). Pictures anywhere
+/// below the folder that no entry names are negatives, listed and noted, not errors.
+public enum AnnotationReader {
+    /// The annotations file of a Create ML object-detection folder.
+    public static let fileName = "annotations.json"
+    /// Annotations files larger than this are refused unread: 256 MB is millions of boxes.
+    public static let maximumFileBytes = 256 << 20
+
+    /// Reads `folder/annotations.json` and the pictures of `folder`.
+    public static func read(folder: String) throws(AnnotationError) -> AnnotationSet {
+        let file = FolderWalk.join(folder, fileName)
+        var information = stat()
+        guard stat(file, &information) == 0 else {
+            throw AnnotationError(path: folder, reason: "no \(fileName) (a Create ML object-detection folder holds its pictures and one \(fileName))")
+        }
+        return try read(file: file)
+    }
+
+    /// Reads the annotations file `file` and the pictures of its folder.
+    public static func read(file: String) throws(AnnotationError) -> AnnotationSet {
+        let bytes: [UInt8]
+        do {
+            let input = try InputFile.open(path: file, maximumBytes: maximumFileBytes)
+            bytes = try input.readAll()
+        } catch {
+            throw AnnotationError(path: file, reason: error.reason)
+        }
+        let document = try AnnotationDocument.parse(bytes, file: file)
+        let folder = Self.folder(of: file)
+        let options = DecodeOptions(minimumCropSide: nil)
+
+        var images: [AnnotatedImage] = []
+        // Each picture by device and inode, so two spellings of one file are one picture.
+        var entryOfFile: [FileIdentity: Int] = [:]
+        for entry in document.entries {
+            let place = "entry \(entry.number) (\(AnnotationDocument.quoted(entry.image)))"
+            let path = entry.image.hasPrefix("/") ? entry.image : FolderWalk.join(folder, entry.image)
+            var information = stat()
+            guard stat(path, &information) == 0 else {
+                throw AnnotationError(path: file, reason: "\(place): no such picture \(path) (names are relative to the folder of \(file))")
+            }
+            guard (information.st_mode & S_IFMT) == S_IFREG else {
+                throw AnnotationError(path: file, reason: "\(place): \(path) is not a picture file (\(InputFile.nonRegularKind(information.st_mode) ?? "a folder"))")
+            }
+            let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
+            if let earlier = entryOfFile[identity] {
+                throw AnnotationError(path: file, reason: "\(place): the same picture as entry \(earlier); give each picture one entry "
+                                      + "with all its boxes in one \"annotations\" array")
+            }
+            entryOfFile[identity] = entry.number
+            let size: ImageSize
+            do {
+                size = try ImageLoader.size(path: path, options: options)
+            } catch {
+                throw AnnotationError(path: file, reason: "\(place): \(error.description)")
+            }
+            let objects = try AnnotationDocument.objects(of: entry, in: size, file: file)
+            images.append(AnnotatedImage(path: path, name: entry.image, size: size, objects: objects))
+        }
+
+        var walk = FolderWalk()
+        let found: [String]
+        do {
+            found = try walk.imageFiles(under: folder)
+        } catch {
+            throw AnnotationError(error)
+        }
+        var negatives: [AnnotatedImage] = [], notes: [String] = []
+        for path in found {
+            var information = stat()
+            guard stat(path, &information) == 0 else { continue }
+            if entryOfFile[FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))] != nil { continue }
+            do {
+                let size = try ImageLoader.size(path: path, options: options)
+                let name = path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+                negatives.append(AnnotatedImage(path: path, name: name, size: size, objects: []))
+                notes.append("\(path): no entry in \(file): a negative (a picture without objects)")
+            } catch {
+                notes.append("\(error.description) (a picture without an entry, left out)")
+            }
+        }
+        notes += walk.unreadable.map { "\($0.path): \($0.reason) (left out)" }
+        return AnnotationSet(file: file, folder: folder, images: images, negatives: negatives, notes: notes)
+    }
+
+    /// The folder holding `file`, as the user would write it ("." for a bare name).
+    static func folder(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        let folder = String(file[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// A file's device and inode.
+    struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+}
