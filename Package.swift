@@ -8,7 +8,8 @@ import PackageDescription
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
 //   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
-// DetectionAnnotations (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
+// DetectionMetrics (COCO average precision) → DetectionAnnotations
+//   (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
 // FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
 // ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}; FileFormats (safetensors, JSON, atomic writes, the
@@ -90,6 +91,9 @@ let package = Package(
         // Object-detection datasets: Create ML's annotations.json (and detect --json's output) read against the
         // pictures' headers; boxes as edges, negatives, one-line errors naming the entry.
         .target(name: "DetectionAnnotations", dependencies: ["Datasets", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        // How good a detector is: COCO-style average precision as pycocotools computes it, and the precision and
+        // recall at a score threshold (the threshold of best F1 among them).
+        .target(name: "DetectionMetrics", dependencies: ["DetectionAnnotations"], exclude: ["README.md"]),
         // The person detector's converter: a frozen TensorFlow graph read through a GraphDef schema subset (generated
         // once, like Export's), batch norm folded, anchors generated from the graph's anchor-generator constants.
         .target(name: "DetectorConversion", dependencies: [
@@ -181,6 +185,8 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionAnnotationsTests", dependencies: ["DetectionAnnotations", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "DetectionMetricsTests", dependencies: ["DetectionMetrics", "DetectionAnnotations", "FileFormats", "_TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays", "_TestSupport"]),
