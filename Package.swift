@@ -8,7 +8,7 @@ import PackageDescription
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
 //   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
-// DetectionMetrics (COCO average precision) → DetectionAnnotations
+// DetectionMetrics (COCO average precision), CenterNetHead (targets, losses, decoding) → DetectionAnnotations
 //   (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
 // FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
@@ -94,6 +94,9 @@ let package = Package(
         // How good a detector is: COCO-style average precision as pycocotools computes it, and the precision and
         // recall at a score threshold (the threshold of best F1 among them).
         .target(name: "DetectionMetrics", dependencies: ["DetectionAnnotations"], exclude: ["README.md"]),
+        // CenterNet's head math on plain arrays: targets (Gaussian centre heat maps, sizes, offsets, a mask), the
+        // penalty-reduced focal and L1 losses with their gradients, and decoding by 3 × 3 peaks (beside a reference).
+        .target(name: "CenterNetHead", dependencies: ["DetectionAnnotations"], exclude: ["README.md"]),
         // The person detector's converter: a frozen TensorFlow graph read through a GraphDef schema subset (generated
         // once, like Export's), batch norm folded, anchors generated from the graph's anchor-generator constants.
         .target(name: "DetectorConversion", dependencies: [
@@ -187,6 +190,7 @@ let package = Package(
         .testTarget(name: "DetectionAnnotationsTests", dependencies: ["DetectionAnnotations", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "DetectionMetricsTests", dependencies: ["DetectionMetrics", "DetectionAnnotations", "FileFormats", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "CenterNetHeadTests", dependencies: ["CenterNetHead", "DetectionAnnotations", "_TestSupport"]),
         .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays", "_TestSupport"]),

@@ -1,0 +1,183 @@
+import CenterNetHead
+import DetectionAnnotations
+import XCTest
+import _TestSupport
+
+/// The head's math: targets, every gradient against central differences in double precision, the decoder against
+/// its plain-loop reference, and targets decoded back into their boxes.
+final class CenterNetHeadTests: XCTestCase {
+    private let smallGrid = CenterNetGrid(width: 5, height: 4, stride: 8, labelCount: 2)
+
+    /// Two objects of label 0 and one of label 1 on the 40 × 32 input of `smallGrid`.
+    private var smallTargets: CenterNetTargets {
+        CenterNetTargets(objects: [
+            CenterNetObject(labelIndex: 0, box: CornerBox(left: 2, top: 3, right: 18, bottom: 20)),
+            CenterNetObject(labelIndex: 0, box: CornerBox(left: 20, top: 10, right: 39, bottom: 31)),
+            CenterNetObject(labelIndex: 1, box: CornerBox(left: 12, top: 0, right: 28, bottom: 12)),
+        ], grid: smallGrid)
+    }
+
+    private func randomValues(_ count: Int, in range: ClosedRange<Double>, seed: UInt64) -> [Double] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in Double.random(in: range, using: &generator) }
+    }
+
+    // MARK: Targets
+
+    func testRadiusFollowsCenterNetsPublishedRule() {
+        // 10 × 10 cells: the third case decides, (−28 + √1120) / 2; the first and second give 19.07 and 36.73.
+        XCTAssertEqual(CenterNetTargets.gaussianRadius(width: 10, height: 10), (-28 + 1120.0.squareRoot()) / 2, accuracy: 1e-12)
+        XCTAssertEqual(CenterNetTargets.gaussianRadius(width: 10, height: 10), 2.7332, accuracy: 1e-4)
+        // A sliver: the radius shrinks with the short side.
+        XCTAssertLessThan(CenterNetTargets.gaussianRadius(width: 40, height: 1), CenterNetTargets.gaussianRadius(width: 40, height: 10))
+    }
+
+    func testTargetsHaveOnePeakPerObjectAndTheirSizesAndOffsets() {
+        let targets = smallTargets
+        XCTAssertEqual(targets.collisions, 0)
+        XCTAssertEqual(targets.maskedCount, 3)
+        XCTAssertEqual(targets.heatMap.filter { $0 == 1 }.count, 3)
+        XCTAssertTrue(targets.heatMap.allSatisfy { $0 >= 0 && $0 <= 1 })
+        // The first box: centre (10, 11.5) → cell (1, 1), offset (0.25, 0.4375), size (2, 2.125) cells.
+        let cell = 1 * 5 + 1
+        XCTAssertEqual(targets.heatMap[cell * 2 + 0], 1)
+        XCTAssertEqual(targets.mask[cell], 1)
+        XCTAssertEqual(Array(targets.offset[(cell * 2)...(cell * 2 + 1)]), [0.25, 0.4375])
+        XCTAssertEqual(Array(targets.size[(cell * 2)...(cell * 2 + 1)]), [2, 2.125])
+    }
+
+    func testABumpIsCenterNetsGaussianOfItsRadius() {
+        // A 10 × 10 box on a stride-1 grid: radius ⌊2.73⌋ = 2, σ = 5/6, cut beyond two cells.
+        let grid = CenterNetGrid(width: 9, height: 9, stride: 1, labelCount: 1)
+        let heat = CenterNetTargets(objects: [CenterNetObject(labelIndex: 0, box: CornerBox(left: -0.5, top: -0.5, right: 9.5, bottom: 9.5))],
+                                    grid: grid).heatMap
+        let twoSigmaSquared = 2 * (5.0 / 6) * (5.0 / 6)
+        XCTAssertEqual(heat[4 * 9 + 4], 1)
+        XCTAssertEqual(heat[4 * 9 + 5], Float(exp(-1 / twoSigmaSquared)), accuracy: 1e-7)
+        XCTAssertEqual(heat[5 * 9 + 6], Float(exp(-5 / twoSigmaSquared)), accuracy: 1e-7)
+        XCTAssertEqual(heat[6 * 9 + 6], Float(exp(-8 / twoSigmaSquared)), accuracy: 1e-7)
+        XCTAssertEqual(heat[4 * 9 + 7], 0)
+        XCTAssertEqual(heat.filter { $0 > 0 }.count, 25)
+    }
+
+    func testTwoCentresInOneCellKeepTheSmallerBox() {
+        let grid = CenterNetGrid(width: 4, height: 4, stride: 16, labelCount: 2)
+        let targets = CenterNetTargets(objects: [
+            CenterNetObject(labelIndex: 0, box: CornerBox(left: 0, top: 0, right: 40, bottom: 40)),
+            CenterNetObject(labelIndex: 1, box: CornerBox(left: 16, top: 16, right: 24, bottom: 24)),
+        ], grid: grid)
+        XCTAssertEqual(targets.collisions, 1)
+        XCTAssertEqual(targets.maskedCount, 1)
+        XCTAssertEqual(Array(targets.size[(5 * 2)...(5 * 2 + 1)]), [0.5, 0.5])
+        // Both labels still have their peak.
+        XCTAssertEqual(targets.heatMap[5 * 2 + 0], 1)
+        XCTAssertEqual(targets.heatMap[5 * 2 + 1], 1)
+    }
+
+    // MARK: Gradients
+
+    func testFocalLossGradientMatchesCentralDifferences() {
+        let targets = smallTargets.heatMap.map(Double.init)
+        for seed in [1, 2, 3] as [UInt64] {
+            let logits = randomValues(targets.count, in: -4...4, seed: seed)
+            let (_, gradient) = FocalLoss.lossAndGradient(logits: logits, targets: targets)
+            assertGradientMatchesCentralDifferences(gradient, of: { FocalLoss.lossAndGradient(logits: $0, targets: targets).loss },
+                                                    at: logits, "seed \(seed)")
+        }
+        // Large logits: the loss and its gradient stay finite, and match where the loss is still measurable.
+        let extreme = targets.indices.map { Double(($0 % 7) - 3) * 9 }
+        let (loss, gradient) = FocalLoss.lossAndGradient(logits: extreme, targets: targets)
+        XCTAssertTrue(loss.isFinite && gradient.allSatisfy(\.isFinite))
+        assertGradientMatchesCentralDifferences(gradient, of: { FocalLoss.lossAndGradient(logits: $0, targets: targets).loss }, at: extreme)
+    }
+
+    func testFocalLossWithoutObjectsIsNotDividedByZero() {
+        let (loss, gradient) = FocalLoss.lossAndGradient(logits: [0.0, 1, -1], targets: [0.0, 0, 0.5])
+        XCTAssertTrue(loss > 0 && loss.isFinite)
+        XCTAssertTrue(gradient.allSatisfy(\.isFinite))
+        // A single negative cell at logit 0: −(1 − 0)^4 · 0.5² · log 0.5.
+        XCTAssertEqual(FocalLoss.lossAndGradient(logits: [0.0], targets: [0.0]).loss, -0.25 * log(0.5), accuracy: 1e-15)
+    }
+
+    func testRegressionLossGradientMatchesCentralDifferences() {
+        let targets = smallTargets
+        let mask = targets.mask.map(Double.init), sizeTargets = targets.size.map(Double.init)
+        let predicted = randomValues(sizeTargets.count, in: -1...3, seed: 4)
+        let (loss, gradient) = RegressionL1Loss.lossAndGradient(predicted: predicted, targets: sizeTargets, mask: mask)
+        XCTAssertGreaterThan(loss, 0)
+        assertGradientMatchesCentralDifferences(gradient, of: { RegressionL1Loss.lossAndGradient(predicted: $0, targets: sizeTargets, mask: mask).loss },
+                                                at: predicted)
+        XCTAssertEqual(zip(gradient, mask.flatMap { [$0, $0] }).filter { $0.1 == 0 && $0.0 != 0 }.count, 0, "no gradient outside the mask")
+    }
+
+    func testTotalLossGradientMatchesCentralDifferencesForEveryMap() {
+        let targets = smallTargets
+        let heatCount = smallGrid.heatMapCount, mapCount = smallGrid.cellCount * 2
+        let point = randomValues(heatCount, in: -3...3, seed: 5) + randomValues(mapCount, in: 0...3, seed: 6) + randomValues(mapCount, in: 0...1, seed: 7)
+        func outputs(_ values: [Double]) -> CenterNetOutputs<Double> {
+            CenterNetOutputs(heatLogits: Array(values[0..<heatCount]), size: Array(values[heatCount..<(heatCount + mapCount)]),
+                             offset: Array(values[(heatCount + mapCount)...]))
+        }
+        let loss = CenterNetLoss(outputs: outputs(point), targets: targets)
+        XCTAssertEqual(loss.total, loss.heat + 0.1 * loss.size + loss.offset, accuracy: 1e-15)
+        let gradient = loss.gradient.heatLogits + loss.gradient.size + loss.gradient.offset
+        assertGradientMatchesCentralDifferences(gradient, of: { CenterNetLoss(outputs: outputs($0), targets: targets).total }, at: point)
+    }
+
+    // MARK: Decoding
+
+    func testDecoderEqualsThePlainLoopsOnRandomMapsWithTies() {
+        var generator = SeededGenerator(seed: 8)
+        for round in 0..<30 {
+            let grid = CenterNetGrid(width: 1 + round % 7, height: 1 + (round * 3) % 6, stride: 4 << (round % 3), labelCount: 1 + round % 3)
+            // Logits from a few levels, so plateaus and equal peaks are common.
+            let levels: [Float] = [-3, -1, 0, 0.5, 2]
+            let outputs = CenterNetOutputs<Float>(
+                heatLogits: (0..<grid.heatMapCount).map { _ in levels.randomElement(using: &generator)! },
+                size: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: -0.5...4, using: &generator) },
+                offset: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: 0...1, using: &generator) })
+            for (count, score) in [(100, Float(0)), (3, Float(0.3)), (1, Float(0.9)), (0, Float(0))] {
+                XCTAssertEqual(CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count, minimumScore: score),
+                               CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count, minimumScore: score),
+                               "round \(round), \(count) best at \(score)")
+            }
+        }
+    }
+
+    func testTargetsDecodeBackIntoTheirBoxes() {
+        var generator = SeededGenerator(seed: 9)
+        let grid = CenterNetGrid(inputWidth: 320, inputHeight: 256, stride: 16, labelCount: 3)
+        XCTAssertEqual([grid.width, grid.height], [20, 16])
+        for round in 0..<10 {
+            var objects: [CenterNetObject] = [], usedCells: Set<Int> = []
+            while objects.count < 2 + round {
+                let width = Double.random(in: 12...120, using: &generator), height = Double.random(in: 12...120, using: &generator)
+                let left = Double.random(in: 0...(320 - width), using: &generator), top = Double.random(in: 0...(256 - height), using: &generator)
+                let box = CornerBox(left: left, top: top, right: left + width, bottom: top + height)
+                // One object per centre cell and per 3 × 3 neighbourhood of its label, so each is its own peak.
+                let cell = Int(box.centerY / 16) * 20 + Int(box.centerX / 16)
+                let label = Int.random(in: 0..<3, using: &generator)
+                let neighbourhood = (-1...1).flatMap { dy in (-1...1).map { dx in cell + dy * 20 + dx } }
+                guard usedCells.isDisjoint(with: neighbourhood.map { $0 * 3 + label }), !usedCells.contains(where: { $0 / 3 == cell }) else { continue }
+                usedCells.insert(cell * 3 + label)
+                objects.append(CenterNetObject(labelIndex: label, box: box))
+            }
+            let targets = CenterNetTargets(objects: objects, grid: grid)
+            XCTAssertEqual(targets.collisions, 0)
+            // The outputs a perfect head would give: logits of the target probabilities.
+            let logits = targets.heatMap.map { value -> Float in
+                value >= 1 ? 30 : value <= 0 ? -30 : Float(log(Double(value) / (1 - Double(value))))
+            }
+            let outputs = CenterNetOutputs(heatLogits: logits, size: targets.size, offset: targets.offset)
+            let detections = CenterNetDecoder.decode(outputs, grid: grid, minimumScore: 0.999)
+            XCTAssertEqual(detections.count, objects.count, "round \(round)")
+            for object in objects {
+                let found = detections.first { $0.labelIndex == object.labelIndex && $0.box.intersectionOverUnion(object.box) > 0.999 }
+                let box = try? XCTUnwrap(found, "round \(round): \(object) not decoded").box
+                for (decoded, original) in zip([box?.left, box?.top, box?.right, box?.bottom], [object.box.left, object.box.top, object.box.right, object.box.bottom]) {
+                    XCTAssertEqual(decoded ?? .nan, original, accuracy: 1e-3, "round \(round)")
+                }
+            }
+        }
+    }
+}
