@@ -156,6 +156,39 @@ final class FineTuningLoopTests: XCTestCase {
         XCTAssertNotEqual(first.classifier.classifier.weights, Self.head(classes: 2, seed: 4).weights)
     }
 
+    /// WiSE-FT: a run with `fineTunedWeight` w trains exactly as a plain run (same seed) and keeps the mix
+    /// start + w · (trained − start), scored as that mix.
+    func testAFineTunedWeightKeepsTheMixOfStartAndTrainedWeights() throws {
+        let network = try Self.network()
+        var settings = FineTuningSettings()
+        settings.trainedBlocks = 1
+        settings.epochs = 1
+        settings.batchSize = 2
+        settings.threads = 1
+        settings.backboneLearningRate = 1e-2
+        settings.headLearningRate = 1e-2
+        settings.requiresGain = false
+        let training = Array(0..<4), heldOut = Array(4..<6)
+        func run(weight: Double) throws -> FineTuningOutcome {
+            settings.fineTunedWeight = weight
+            return try FineTuningLoop.run(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: false),
+                                          trainingSamples: training, trainingLabels: training.map(StripeImages.label),
+                                          heldOutSamples: heldOut, heldOutLabels: heldOut.map(StripeImages.label),
+                                          settings: settings, events: { _ in })
+        }
+        let plain = try run(weight: 1), mixed = try run(weight: 0.25)
+        XCTAssertEqual(plain.epochs.map(\.loss), mixed.epochs.map(\.loss), "the training itself does not change")
+        let start = TrainableClassifier(
+            backbone: TrainableEfficientNetLite0(backbone: network, trainableFrom: .block(settings.firstTrainedBlock)),
+            classifier: Self.head(classes: 2, seed: 4), labelSmoothing: settings.labelSmoothing)
+        let expected = start.interpolated(toward: plain.classifier, weight: 0.25)
+        XCTAssertEqual(mixed.classifier.parameters, expected.parameters)
+        XCTAssertNotEqual(mixed.classifier.parameters, plain.classifier.parameters)
+        XCTAssertNotEqual(mixed.heldOutLogits, plain.heldOutLogits, "the epoch is scored as the mix")
+        settings.fineTunedWeight = 0
+        XCTAssertEqual(settings.problem, "the fine-tuned weight must be above 0 and at most 1, got 0.0")
+    }
+
     func testWithoutAugmentationTheFrozenLayersRunOncePerImage() throws {
         let network = try Self.network()
         let cached = StripeImages(augments: false)

@@ -22,7 +22,7 @@
 #        JOBS=2 scripts/accuracy/finetune-holds.sh                          (two fine-tuning runs at once)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python3  # set-up's venv
+. scripts/accuracy/common.sh
 datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings devices furniture)
 read -r -a seeds <<< "${SEEDS:-42 7 3}"
@@ -30,29 +30,7 @@ easy_from=${EASY_FROM:-0.90}
 work=.build/finetune-holds
 mkdir -p "$work"
 
-if [ -n "${WORKBENCH:-}" ]; then
-    workbench=$WORKBENCH
-elif [ -z "${SUMMARY_ONLY:-}" ]; then
-    swift build -c release --product workbench >&2
-    workbench=.build/release/workbench
-fi
-
-build() {
-    [ -d "datasets/$1/Training Data" ] && return 0
-    case "$1" in
-        emoticons | weather | folders | devices) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
-        photos) "$python" datasets/build_photos.py >/dev/null ;;
-        drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        *)
-            if [ -f "datasets/build_$1.py" ]; then
-                "$python" "datasets/build_$1.py" >/dev/null
-            else
-                echo "finetune-holds: no recipe for $1 (emoticons, weather, folders, photos, drawings, or datasets/build_$1.py)" >&2
-                exit 2
-            fi
-            ;;
-    esac
-}
+[ -z "${SUMMARY_ONLY:-}" ] && accuracy_workbench finetune-holds
 
 # run NAME SEED KIND [OPTIONS...]: one `workbench train`, its JSON report in $work/NAME.SEED.KIND.json, wall seconds
 # and the 1-minute load average at its end in .seconds
@@ -70,10 +48,11 @@ run() {
 }
 
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-    # The frozen runs first (features cached: seconds each), so hard and easy are fixed before any fine-tuning.
+    # The frozen runs first (features cached: seconds each), so hard and easy are fixed before any fine-tuning;
+    # seed 42's always, whatever SEEDS says, since it is the one that fixes them.
     for name in "${datasets[@]}"; do
-        build "$name"
-        for seed in "${seeds[@]}"; do
+        build_dataset "$name" finetune-holds
+        for seed in $(printf '%s\n' 42 "${seeds[@]}" | awk '!seen[$0]++'); do
             [ -s "$work/$name.$seed.frozen.json" ] || run "$name" "$seed" frozen
         done
     done
