@@ -341,6 +341,7 @@ struct FineTunedModel {
             weightDecay: settings.weightDecay, labelSmoothing: settings.labelSmoothing, warmupFraction: settings.warmupFraction,
             optimizer: settings.optimizer.summary, threads: settings.threads)
         section.folds = folds
+        section.fineTunedWeight = settings.fineTunedWeight == 1 ? nil : settings.fineTunedWeight
         section.decision = .init(method: plan.method, epoch: decision.epoch, gainedImages: decision.gainedImages,
                                  heldOutImages: heldOutImages, meanGain: decision.meanGain, standardError: decision.standardError,
                                  keptFineTuned: decision.keepsFineTuned, reason: decision.reason,

@@ -192,6 +192,9 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var batchSize: Int
         public var backboneLearningRate: Double
         public var headLearningRate: Double
+        /// The share of the fine-tuned weights kept (`FineTuningSettings.fineTunedWeight`; below 1 the model is
+        /// the WiSE-FT mix with the start); nil in older reports and when it is 1.
+        public var fineTunedWeight: Double? = nil
         public var weightDecay: Double
         public var labelSmoothing: Double
         public var warmupFraction: Double

@@ -252,8 +252,11 @@ public enum FineTuningLoop {
                 }
                 lossSum += trainer.train(on: input, labels: batch.map { trainingLabels[$0] }) * Double(batch.count)
             }
+            // The epoch's model: the trained weights, or their mix with the start's (WiSE-FT).
+            let model = settings.fineTunedWeight == 1 ? trainer.classifier
+                : start.interpolated(toward: trainer.classifier, weight: Float(settings.fineTunedWeight))
             let scored = refitting ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
-                : score(trainer.classifier, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
+                : score(model, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
             epochLogits.append(scored.logits)
             let seconds = duration(clock.now - began)
             elapsed += seconds
@@ -268,7 +271,7 @@ public enum FineTuningLoop {
             let better = scored.accuracy > best.accuracy || (scored.accuracy == best.accuracy && scored.loss < best.loss)
             // Without `requiresGain` the untrained start is no candidate: the first epoch replaces it whatever it scored.
             if better || (best.epoch == 0 && !settings.requiresGain) || refitting {
-                best = (epoch + 1, scored.accuracy, scored.loss, trainer.classifier, scored.logits)
+                best = (epoch + 1, scored.accuracy, scored.loss, model, scored.logits)
             }
             let secondsLeft = elapsed / Double(epoch + 1) * Double(settings.epochs - epoch - 1)
             events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: secondsLeft))

@@ -16,6 +16,11 @@ public struct FineTuningSettings: Sendable, Equatable {
     public var backboneLearningRate: Double = 1e-4
     /// Peak learning rate of the classifier's (the head starts fitted, so it needs no larger rate).
     public var headLearningRate: Double = 1e-4
+    /// How much of the fine-tuned weights the model keeps: each trained parameter becomes start + w · (trained −
+    /// start), the start being the pretrained network with the linear-probe head. 1 (the default) is plain
+    /// fine-tuning; below 1 is WiSE-FT's weight-space ensemble, which on small data can keep what the start knew.
+    /// Every epoch is scored, chosen and kept as this mix.
+    public var fineTunedWeight: Double = 1
     /// Weight decay of convolution and dense weights (scales and biases are not decayed); decoupled for AdamW.
     public var weightDecay: Double = 0.01
     /// ε of the smoothed targets.
@@ -59,6 +64,7 @@ public struct FineTuningSettings: Sendable, Equatable {
         for (name, rate) in [("backbone", backboneLearningRate), ("head", headLearningRate)] where !Self.learningRateRange.contains(rate) {
             return "the \(name) learning rate must be from \(Self.learningRateRange.lowerBound) to \(Self.learningRateRange.upperBound), got \(rate)"
         }
+        if !(fineTunedWeight > 0 && fineTunedWeight <= 1) { return "the fine-tuned weight must be above 0 and at most 1, got \(fineTunedWeight)" }
         if !(weightDecay >= 0 && weightDecay < 1) { return "the weight decay must be at least 0 and below 1, got \(weightDecay)" }
         if !(labelSmoothing >= 0 && labelSmoothing < 1) { return "label smoothing must be at least 0 and below 1, got \(labelSmoothing)" }
         if !(warmupFraction >= 0 && warmupFraction <= 1) { return "the warm-up share must be from 0 to 1, got \(warmupFraction)" }

@@ -141,6 +141,13 @@ public enum ModelReports {
                      scoreName: "held-out accuracy")
     }
 
+    /// "learning rate 0.0001", or both rates when the backbone's differs from the head's.
+    private static func learningRates(_ tuning: TrainingReport.FineTuning) -> String {
+        let backbone = Markup.number(tuning.backboneLearningRate, decimals: 6)
+        guard tuning.backboneLearningRate != tuning.headLearningRate else { return "learning rate \(backbone)" }
+        return "learning rate \(backbone) (backbone), \(Markup.number(tuning.headLearningRate, decimals: 6)) (head)"
+    }
+
     private static func timingRows(_ timings: TrainingReport.Timings?) -> [(name: String, value: String)] {
         guard let timings else { return [] }
         var rows = [("scanning", timings.scanning), ("features", timings.features), ("fitting the head", timings.training)]
@@ -288,9 +295,10 @@ public enum ModelReports {
         if let tuning = report.fineTuning {
             let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
             rows.append(("fine-tuning", "blocks \(tuning.firstTrainedBlock)–\(last), the final 1×1 convolution and the head; "
-                         + "\(tuning.optimizer), learning rate \(Markup.number(tuning.backboneLearningRate, decimals: 6)), batch \(tuning.batchSize), "
+                         + "\(tuning.optimizer), \(Self.learningRates(tuning)), batch \(tuning.batchSize), "
                          + "label smoothing \(Markup.number(tuning.labelSmoothing, decimals: 2)), augmentation: "
-                         + (tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", "))))
+                         + (tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", "))
+                         + (tuning.fineTunedWeight.map { "; WiSE-FT: \(Markup.number($0, decimals: 2)) of the fine-tuned weights" } ?? "")))
             let points = Markup.number(tuning.gain * 100, decimals: 1)
             rows.append(("fine-tuning result", tuning.divergedAtEpoch.map { "diverged at epoch \($0) and stopped: the frozen model was kept" }
                          ?? (tuning.keptFrozenModel

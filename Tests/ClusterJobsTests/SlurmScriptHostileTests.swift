@@ -40,7 +40,7 @@ final class SlurmScriptHostileTests: XCTestCase {
         let marker = folder.appendingPathComponent("injected").path
         var executed = 0
         for field in Field.allCases {
-            HostileNames.check("\(field)", count: 30, marker: marker) { value in
+            HostileNames.check("\(field)", count: 20, marker: marker) { value in
                 let script: String
                 do {
                     script = try job(field, value, program: program).script()
@@ -66,7 +66,7 @@ final class SlurmScriptHostileTests: XCTestCase {
                 return nil
             }
         }
-        XCTAssertGreaterThan(executed, 60, "most hostile values are quoted and run, not refused")
+        XCTAssertGreaterThan(executed, 40, "most hostile values are quoted and run, not refused")
     }
 
     func testANewlineInADescribedPathIsRefusedNamingIt() {

@@ -95,7 +95,8 @@ final class FineTuningLoopTests: XCTestCase {
         XCTAssertTrue(FineTuningTrainer.isHead("classifier.bias"))
     }
 
-    private func run(_ source: StripeImages, network: EfficientNetLite0, threads: Int = 2) throws -> FineTuningOutcome {
+    /// The top block only, two epochs of batches of 2, rates high enough to move in that time.
+    static func smallSettings(threads: Int) -> FineTuningSettings {
         var settings = FineTuningSettings()
         settings.trainedBlocks = 1
         settings.epochs = 2
@@ -103,6 +104,11 @@ final class FineTuningLoopTests: XCTestCase {
         settings.threads = threads
         settings.backboneLearningRate = 1e-3
         settings.headLearningRate = 1e-3
+        return settings
+    }
+
+    private func run(_ source: StripeImages, network: EfficientNetLite0, threads: Int = 2) throws -> FineTuningOutcome {
+        let settings = Self.smallSettings(threads: threads)
         let training = Array(0..<4), heldOut = Array(4..<6)
         return try FineTuningLoop.run(network: network, head: Self.head(classes: 2, seed: 4), inputs: source,
                                       trainingSamples: training, trainingLabels: training.map(StripeImages.label),
@@ -134,13 +140,7 @@ final class FineTuningLoopTests: XCTestCase {
 
     func testTheRefitTrainsEveryImageForItsEpochsAndIsDeterministic() throws {
         let network = try Self.network()
-        var settings = FineTuningSettings()
-        settings.trainedBlocks = 1
-        settings.epochs = 2
-        settings.batchSize = 2
-        settings.threads = 2
-        settings.backboneLearningRate = 1e-3
-        settings.headLearningRate = 1e-3
+        let settings = Self.smallSettings(threads: 2)
         let samples = Array(0..<6)
         func refit() throws -> FineTuningOutcome {
             try FineTuningLoop.refit(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: true),
@@ -154,6 +154,35 @@ final class FineTuningLoopTests: XCTestCase {
         XCTAssertEqual(first.classifier.classifier.weights, second.classifier.classifier.weights)
         XCTAssertEqual(first.classifier.backbone.blocks[0].expand?.weights, second.classifier.backbone.blocks[0].expand?.weights)
         XCTAssertNotEqual(first.classifier.classifier.weights, Self.head(classes: 2, seed: 4).weights)
+    }
+
+    /// WiSE-FT: a run with `fineTunedWeight` w trains exactly as a plain run (same seed) and keeps the mix
+    /// start + w · (trained − start), scored as that mix.
+    func testAFineTunedWeightKeepsTheMixOfStartAndTrainedWeights() throws {
+        let network = try Self.network()
+        var settings = Self.smallSettings(threads: 1)
+        settings.epochs = 1
+        (settings.backboneLearningRate, settings.headLearningRate) = (1e-2, 1e-2)
+        settings.requiresGain = false
+        let training = Array(0..<4), heldOut = Array(4..<6)
+        func run(weight: Double) throws -> FineTuningOutcome {
+            settings.fineTunedWeight = weight
+            return try FineTuningLoop.run(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: false),
+                                          trainingSamples: training, trainingLabels: training.map(StripeImages.label),
+                                          heldOutSamples: heldOut, heldOutLabels: heldOut.map(StripeImages.label),
+                                          settings: settings, events: { _ in })
+        }
+        let plain = try run(weight: 1), mixed = try run(weight: 0.25)
+        XCTAssertEqual(plain.epochs.map(\.loss), mixed.epochs.map(\.loss), "the training itself does not change")
+        let start = TrainableClassifier(
+            backbone: TrainableEfficientNetLite0(backbone: network, trainableFrom: .block(settings.firstTrainedBlock)),
+            classifier: Self.head(classes: 2, seed: 4), labelSmoothing: settings.labelSmoothing)
+        let expected = start.interpolated(toward: plain.classifier, weight: 0.25)
+        XCTAssertEqual(mixed.classifier.parameters, expected.parameters)
+        XCTAssertNotEqual(mixed.classifier.parameters, plain.classifier.parameters)
+        XCTAssertNotEqual(mixed.heldOutLogits, plain.heldOutLogits, "the epoch is scored as the mix")
+        settings.fineTunedWeight = 0
+        XCTAssertEqual(settings.problem, "the fine-tuned weight must be above 0 and at most 1, got 0.0")
     }
 
     func testWithoutAugmentationTheFrozenLayersRunOncePerImage() throws {

@@ -35,33 +35,17 @@
 #                                                     the frozen heads the best is taken from)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python3  # set-up's venv
+. scripts/accuracy/common.sh
 datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather photos)
 read -r -a finetune_options <<< "${FINETUNE_OPTIONS:-}"
 
-if [ -n "${WORKBENCH:-}" ]; then
-    workbench=$WORKBENCH
-    "$python" -c "import PIL" 2>/dev/null || { echo "accuracy-finetune: run scripts/setup.sh first (.venv/)" >&2; exit 1; }
-else
-    scripts/setup.sh
-    workbench=.build/release/workbench
-fi
+accuracy_workbench accuracy-finetune
 work=.build/accuracy-finetune
 mkdir -p "$work"
 help=$("$workbench" train --help)
 has_option() { grep -q -- "$1" <<< "$help"; }
 
-build() {
-    case "$1" in
-        emoticons | weather | folders | devices) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
-        photos) "$python" datasets/build_photos.py >/dev/null ;;
-        drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        furniture) "$python" datasets/build_furniture.py >/dev/null ;;
-        *) echo "accuracy-finetune: unknown dataset $1 (emoticons, weather, folders, devices, photos, drawings," \
-                "furniture)" >&2; exit 2 ;;
-    esac
-}
 
 # run NAME KIND [OPTIONS...]: one `workbench train`, its JSON report in $work/NAME.KIND.json, wall seconds in .seconds
 run() {
@@ -81,7 +65,7 @@ kinds=(frozen)
 has_option "--augment" && kinds+=(augment2)
 has_option "--fine-tune" && kinds+=(finetuned)
 for name in "${datasets[@]}"; do
-    build "$name"
+    build_dataset "$name" accuracy-finetune
     rm -f "$work/$name".*.json "$work/$name".*.seconds
     run "$name" frozen
     if [ -n "${BASELINE_WORKBENCH:-}" ]; then

@@ -21,7 +21,7 @@
 #             features are cached after that)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python3  # set-up's venv
+. scripts/accuracy/common.sh
 datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(photos drawings digits footwear fashion)
 
@@ -30,17 +30,9 @@ onnx=$(scripts/accuracy/reference-onnx.sh)
 work=.build/accuracy
 mkdir -p "$work"
 
-build() {
-    case "$1" in
-        photos) "$python" datasets/build_photos.py >/dev/null ;;
-        drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        digits | footwear | fashion | fashion1000) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
-        *) echo "accuracy-table: unknown dataset $1" >&2; exit 2 ;;
-    esac
-}
 
 for name in "${datasets[@]}"; do
-    build "$name"
+    build_dataset "$name" accuracy-table
     echo "accuracy-table: $name" >&2
     "$python" scripts/accuracy/reference-accuracy.py "$onnx" "datasets/$name" --cache .build/reference/features > "$work/$name.reference.json"
     .build/release/workbench train "datasets/$name" --json -o "$work/$name.wbmodel" > "$work/$name.workbench.json" 2> "$work/$name.log"

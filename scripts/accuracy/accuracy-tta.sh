@@ -20,27 +20,19 @@
 #        WORKBENCH=path/to/workbench scripts/accuracy/accuracy-tta.sh      (another build; set-up is then skipped)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python3  # set-up's venv
+. scripts/accuracy/common.sh
 datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings)
 read -r -a finetune_options <<< "${FINETUNE_OPTIONS:-}"
 
-if [ -n "${WORKBENCH:-}" ]; then
-    workbench=$WORKBENCH
-    "$python" -c "import PIL" 2>/dev/null || { echo "accuracy-tta: run scripts/setup.sh first (.venv/)" >&2; exit 1; }
-else
-    scripts/setup.sh
-    workbench=.build/release/workbench
-fi
+accuracy_workbench accuracy-tta
 work=.build/accuracy-tta
 mkdir -p "$work"
 
+# devices and furniture stay unlooked-at for issue 26's fine-tuning measurement.
 build() {
     case "$1" in
-        emoticons | weather | folders) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
-        photos) "$python" datasets/build_photos.py >/dev/null ;;
-        drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        devices | furniture) echo "accuracy-tta: $1 is kept for issue 26's fine-tuning measurement" >&2; exit 2 ;;
+        emoticons | weather | folders | photos | drawings) build_dataset "$1" accuracy-tta ;;
         *) echo "accuracy-tta: unknown dataset $1 (emoticons, weather, folders, photos, drawings)" >&2; exit 2 ;;
     esac
 }

@@ -20,9 +20,11 @@
 #        WORKBENCH=path/to/workbench scripts/accuracy/finetune-holds.sh    (another build; set-up is skipped)
 #        SUMMARY_ONLY=1 scripts/accuracy/finetune-holds.sh ...              (print the table of the runs made so far)
 #        JOBS=2 scripts/accuracy/finetune-holds.sh                          (two fine-tuning runs at once)
+#        RECIPE_EASY="photos furniture" (default)   the sets the recipes meant as easy: the means are printed for
+#                                                   this grouping too, beside the cross-validated one
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python3  # set-up's venv
+. scripts/accuracy/common.sh
 datasets=("$@")
 [ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings devices furniture)
 read -r -a seeds <<< "${SEEDS:-42 7 3}"
@@ -30,29 +32,7 @@ easy_from=${EASY_FROM:-0.90}
 work=.build/finetune-holds
 mkdir -p "$work"
 
-if [ -n "${WORKBENCH:-}" ]; then
-    workbench=$WORKBENCH
-elif [ -z "${SUMMARY_ONLY:-}" ]; then
-    swift build -c release --product workbench >&2
-    workbench=.build/release/workbench
-fi
-
-build() {
-    [ -d "datasets/$1/Training Data" ] && return 0
-    case "$1" in
-        emoticons | weather | folders | devices) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
-        photos) "$python" datasets/build_photos.py >/dev/null ;;
-        drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        *)
-            if [ -f "datasets/build_$1.py" ]; then
-                "$python" "datasets/build_$1.py" >/dev/null
-            else
-                echo "finetune-holds: no recipe for $1 (emoticons, weather, folders, photos, drawings, or datasets/build_$1.py)" >&2
-                exit 2
-            fi
-            ;;
-    esac
-}
+[ -z "${SUMMARY_ONLY:-}" ] && accuracy_workbench finetune-holds
 
 # run NAME SEED KIND [OPTIONS...]: one `workbench train`, its JSON report in $work/NAME.SEED.KIND.json, wall seconds
 # and the 1-minute load average at its end in .seconds
@@ -70,10 +50,11 @@ run() {
 }
 
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-    # The frozen runs first (features cached: seconds each), so hard and easy are fixed before any fine-tuning.
+    # The frozen runs first (features cached: seconds each), so hard and easy are fixed before any fine-tuning;
+    # seed 42's always, whatever SEEDS says, since it is the one that fixes them.
     for name in "${datasets[@]}"; do
-        build "$name"
-        for seed in "${seeds[@]}"; do
+        build_dataset "$name" finetune-holds
+        for seed in $(printf '%s\n' 42 "${seeds[@]}" | awk '!seen[$0]++'); do
             [ -s "$work/$name.$seed.frozen.json" ] || run "$name" "$seed" frozen
         done
     done
@@ -98,9 +79,10 @@ PY
     done | xargs -P "${JOBS:-1}" -L 1 bash -c 'run "$0" "$1" auto --fine-tune-auto' 
 fi
 
-"$python" - "$work" "${seeds[*]}" "${datasets[@]}" <<'PY'
+"$python" - "$work" "${seeds[*]}" "$easy_from" "${RECIPE_EASY-photos furniture}" "${datasets[@]}" <<'PY'
 import json, pathlib, sys
-work, seeds, names = pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3:]
+work, seeds, easy_from, recipe_easy, names = (pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3],
+                                              set(sys.argv[4].split()), sys.argv[5:])
 
 
 def load(name, seed, kind):
@@ -122,7 +104,7 @@ def wall(name, seed, kind):
 print("frozen: workbench train DATASET --seed S --threads 2; auto: the same with --fine-tune-auto")
 print(f"{'dataset':10s} {'kind':4s} {'seed':>4s} {'train':>5s} {'test':>4s} {'CV':>6s} {'frozen':>7s} {'auto':>7s} "
       f"{'images':>6s}  {'what --fine-tune-auto did':42s} {'auto wall time'}")
-differences, gains = [], {"hard": [], "easy": []}
+differences, gains, runs = [], {"hard": [], "easy": []}, []
 for name in names:
     kind_path = work / f"{name}.kind"
     kind = kind_path.read_text() if kind_path.exists() else "?"
@@ -136,6 +118,7 @@ for name in names:
         differences.append((images, name, seed))
         if kind in gains:
             gains[kind].append(after - before)
+        runs.append((name, seed, after - before))
         tuning, choice = auto.get("fineTuning"), auto.get("fineTuningChoice")
         if tuning is None:
             did = "not tried" + (f" (CV {100 * frozen['validation']['accuracy']:.1f} %)" if choice else "")
@@ -152,10 +135,19 @@ if differences:
     worst = min(differences)
     print(f"worst difference: {worst[0]:+d} testing images ({worst[1]}, seed {worst[2]}): "
           f"{'holds' if worst[0] >= -1 else 'FAILS'} (never more than one image below the frozen head)")
-for kind, bound in (("hard", 0.05), ("easy", 0.0)):
-    values = gains[kind]
-    if values:
-        mean = sum(values) / len(values)
-        print(f"mean gain on {kind} sets: {100 * mean:+.1f} points over {len(values)} runs: "
-              f"{'holds' if mean >= bound else 'FAILS'} (at least {100 * bound:+.0f})")
+def means(groups, how):
+    for kind, bound in (("hard", 0.05), ("easy", 0.0)):
+        values = groups[kind]
+        if values:
+            mean = sum(values) / len(values)
+            print(f"mean gain on {kind} sets ({how}): {100 * mean:+.1f} points over {len(values)} runs: "
+                  f"{'holds' if mean >= bound else 'FAILS'} (at least {100 * bound:+.0f})")
+
+
+means(gains, f"by the frozen head's cross-validated accuracy at seed 42, easy from {100 * float(easy_from):.0f} %")
+# The same runs grouped as the recipes meant them, stated before any training (RECIPE_EASY).
+by_recipe = {"hard": [], "easy": []}
+for name, seed, gain in runs:
+    by_recipe["easy" if name in recipe_easy else "hard"].append(gain)
+means(by_recipe, "as the recipes meant them, easy: " + (", ".join(sorted(recipe_easy)) or "none"))
 PY

@@ -104,6 +104,12 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001).", valueName: "rate"))
     var learningRate: Double?
 
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the backbone's own peak learning rate, e.g. below the head's (default: --learning-rate's).", valueName: "rate"))
+    var backboneLearningRate: Double?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: keep this share of what fine-tuning changed, from above 0 to 1 (default 1; 0.5 is WiSE-FT's halfway mix with the start).", valueName: "w"))
+    var fineTunedWeight: Double?
+
     @Flag(name: .long, help: "With --fine-tune: keep the best fine-tuned epoch even when it does not beat the frozen head on the held-out images.")
     var keepFineTuned = false
 
@@ -162,6 +168,7 @@ struct TrainCommand: ParsableCommand {
         if !fineTune && !fineTuneAuto {
             for (name, given) in [("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
                                   ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
+                                  ("--backbone-learning-rate", backboneLearningRate != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
                                   ("--keep-fine-tuned", keepFineTuned)] where given {
                 throw ValidationError("\(name) needs --fine-tune")
             }
@@ -189,8 +196,13 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--batch-size must be from 1 to \(FineTuningSettings.batchSizeRange.upperBound), got \(batchSize)")
         }
         let rates = FineTuningSettings.learningRateRange
-        if let learningRate, !rates.contains(learningRate) {
-            throw ValidationError("--learning-rate must be from \(rates.lowerBound) to \(rates.upperBound), got \(learningRate)")
+        for (name, rate) in [("--learning-rate", learningRate), ("--backbone-learning-rate", backboneLearningRate)] {
+            if let rate, !rates.contains(rate) {
+                throw ValidationError("\(name) must be from \(rates.lowerBound) to \(rates.upperBound), got \(rate)")
+            }
+        }
+        if let fineTunedWeight, !(fineTunedWeight > 0 && fineTunedWeight <= 1) {
+            throw ValidationError("--fine-tuned-weight must be above 0 and at most 1, got \(fineTunedWeight)")
         }
     }
 
@@ -202,6 +214,8 @@ struct TrainCommand: ParsableCommand {
         if let epochs { settings.epochs = epochs }
         if let batchSize { settings.batchSize = batchSize }
         if let learningRate { (settings.backboneLearningRate, settings.headLearningRate) = (learningRate, learningRate) }
+        if let backboneLearningRate { settings.backboneLearningRate = backboneLearningRate }
+        if let fineTunedWeight { settings.fineTunedWeight = fineTunedWeight }
         settings.seed = seed
         settings.requiresGain = !keepFineTuned
         settings.threads = compute.threads ?? Parallel.coreCount
