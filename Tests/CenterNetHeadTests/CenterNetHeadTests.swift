@@ -110,6 +110,21 @@ final class CenterNetHeadTests: XCTestCase {
         XCTAssertEqual(zip(gradient, mask.flatMap { [$0, $0] }).filter { $0.1 == 0 && $0.0 != 0 }.count, 0, "no gradient outside the mask")
     }
 
+    func testRegressionLossIsTheMeanOverMaskedValuesAsCenterNetsCode() {
+        // Two masked cells of three, two channels: |1 − 0| + |2 − 0| + |0 − 1| + |0 − 3| = 7 over mask.sum() = 2 · 2.
+        let (loss, gradient) = RegressionL1Loss.lossAndGradient(predicted: [1.0, 2, 5, 5, 0, 0], targets: [0.0, 0, 0, 0, 1, 3], mask: [1.0, 0, 1])
+        XCTAssertEqual(loss, 7.0 / 4, accuracy: 1e-15)
+        XCTAssertEqual(gradient, [0.25, 0.25, 0, 0, -0.25, -0.25])
+        // The sizes of `smallTargets`, predicted 1 cell too wide and 1 too tall at each of its 3 centres: 6 / 6.
+        let targets = smallTargets
+        let outputs = CenterNetOutputs<Double>(heatLogits: targets.heatMap.map { $0 >= 1 ? 30 : -30 },
+                                               size: zip(targets.size, targets.mask.flatMap { [$0, $0] }).map { Double($0 + $1) },
+                                               offset: targets.offset.map(Double.init))
+        let total = CenterNetLoss(outputs: outputs, targets: targets)
+        XCTAssertEqual(total.size, 1, accuracy: 1e-6)
+        XCTAssertEqual(total.offset, 0)
+    }
+
     func testTotalLossGradientMatchesCentralDifferencesForEveryMap() {
         let targets = smallTargets
         let heatCount = smallGrid.heatMapCount, mapCount = smallGrid.cellCount * 2
