@@ -10,26 +10,38 @@ import ImageCodecs
 /// made inside the pictures' folder (`cd photos && workbench detect . --json > annotations.json`) reads back as
 /// it was written. Every picture an entry names must exist and be a JPEG or PNG whose header reads; its size as
 /// displayed (EXIF orientation applied, as `detect` reports boxes) comes from the header, without decoding. One
-/// entry per picture (two names for one file, such as `a.jpg` and `./a.jpg`, are one picture). Pictures anywhere
-/// below the folder that no entry names are negatives, listed and noted, not errors.
+/// entry per picture (two names for one file, such as `a.jpg` and `./a.jpg`, are one picture). In a Create ML
+/// folder (`read(folder:)`), pictures anywhere below the folder that no entry names are negatives, listed and
+/// noted, not errors; a file read by itself (`read(file:)`) has none, since its folder may be any folder (a
+/// `detect --json` saved in the home folder must not make every picture there a negative).
 public enum AnnotationReader {
     /// The annotations file of a Create ML object-detection folder.
     public static let fileName = "annotations.json"
     /// Annotations files larger than this are refused unread: 256 MB is millions of boxes.
     public static let maximumFileBytes = 256 << 20
 
-    /// Reads `folder/annotations.json` and the pictures of `folder`.
+    /// Reads `folder/annotations.json`, the pictures its entries name, and as negatives the pictures anywhere below
+    /// `folder` that no entry names.
     public static func read(folder: String) throws(AnnotationError) -> AnnotationSet {
         let file = FolderWalk.join(folder, fileName)
         var information = stat()
         guard stat(file, &information) == 0 else {
             throw AnnotationError(path: folder, reason: "no \(fileName) (a Create ML object-detection folder holds its pictures and one \(fileName))")
         }
-        return try read(file: file)
+        let read = try entries(file: file)
+        var set = read.set
+        (set.negatives, set.notes) = try negatives(below: set.folder, file: file, except: read.namedFiles)
+        return set
     }
 
-    /// Reads the annotations file `file` and the pictures of its folder.
+    /// Reads the annotations file `file` and the pictures its entries name, with no negatives: the pictures of the
+    /// file's folder are not walked (that folder may be any folder; `read(folder:)` reads a dataset's negatives).
     public static func read(file: String) throws(AnnotationError) -> AnnotationSet {
+        try entries(file: file).set
+    }
+
+    /// The set of `file`'s entries, without negatives, and the files its entries name (by device and inode).
+    private static func entries(file: String) throws(AnnotationError) -> (set: AnnotationSet, namedFiles: Set<FileIdentity>) {
         let bytes: [UInt8]
         do {
             let input = try InputFile.open(path: file, maximumBytes: maximumFileBytes)
@@ -69,7 +81,14 @@ public enum AnnotationReader {
             let objects = try AnnotationDocument.objects(of: entry, in: size, file: file)
             images.append(AnnotatedImage(path: path, name: entry.image, size: size, objects: objects))
         }
+        return (AnnotationSet(file: file, folder: folder, images: images, negatives: [], notes: []), Set(entryOfFile.keys))
+    }
 
+    /// The pictures anywhere below `folder` other than `namedFiles` (by device and inode), with a note for each,
+    /// and notes for those left out; `file` names the annotations in notes.
+    private static func negatives(below folder: String, file: String,
+                                  except namedFiles: Set<FileIdentity>) throws(AnnotationError) -> (negatives: [AnnotatedImage], notes: [String]) {
+        let options = DecodeOptions(minimumCropSide: nil)
         var walk = FolderWalk()
         let found: [String]
         do {
@@ -81,10 +100,11 @@ public enum AnnotationReader {
         for path in found {
             var information = stat()
             guard stat(path, &information) == 0 else { continue }
-            if entryOfFile[FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))] != nil { continue }
+            if namedFiles.contains(FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))) { continue }
             do {
                 let size = try ImageLoader.size(path: path, options: options)
-                let name = path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+                let prefix = FolderWalk.join(folder, "")
+                let name = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
                 negatives.append(AnnotatedImage(path: path, name: name, size: size, objects: []))
                 notes.append("\(path): no entry in \(file): a negative (a picture without objects)")
             } catch {
@@ -92,7 +112,7 @@ public enum AnnotationReader {
             }
         }
         notes += walk.unreadable.map { "\($0.path): \($0.reason) (left out)" }
-        return AnnotationSet(file: file, folder: folder, images: images, negatives: negatives, notes: notes)
+        return (negatives, notes)
     }
 
     /// The folder holding `file`, as the user would write it ("." for a bare name).

@@ -10,12 +10,14 @@ public struct AnnotationSet: Sendable, Equatable {
     /// The entries' pictures with their boxes, in the file's order (an entry with no boxes is here, with none).
     public var images: [AnnotatedImage]
     /// Pictures anywhere below `folder` that no entry names, in natural order of their paths: negatives, pictures
-    /// the detector learns to find nothing in.
+    /// the detector learns to find nothing in. Only a Create ML folder has them (`AnnotationReader.read(folder:)`);
+    /// a file read by itself (`read(file:)`) has none.
     public var negatives: [AnnotatedImage]
     /// Every label of every box, in natural order ("2" before "10").
     public var labels: [String]
     /// What a person may want to know but that is not an error, one line each, for `--verbose`: each negative,
-    /// and each file below the folder that was left out (not a picture, or a picture whose header cannot be read).
+    /// and each file below the folder that was left out (not a picture, or a picture whose header cannot be read);
+    /// none when a file is read by itself.
     public var notes: [String]
 
     /// A set from its parts; `labels` is computed from the boxes.

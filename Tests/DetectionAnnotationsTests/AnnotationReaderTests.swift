@@ -102,6 +102,20 @@ final class AnnotationReaderTests: XCTestCase {
         XCTAssertEqual(set.labels, ["person"])
     }
 
+    func testAFileReadByItselfListsNoNegativesAndWalksNothing() throws {
+        // c.png has no entry and broken.jpg cannot be read: as a folder, a negative and a note; as a file, neither.
+        try Data([0xFF, 0xD8, 0xFF, 0x00]).write(to: URL(fileURLWithPath: folder + "/broken.jpg"))
+        try writeAnnotations(#"[{"image": "a.png", "annotations": []}, {"image": "sub/b.png", "annotations": []}]"#)
+        let file = try AnnotationReader.read(file: annotationsFile)
+        XCTAssertEqual(file.images.map(\.name), ["a.png", "sub/b.png"])
+        XCTAssertEqual(file.negatives, [])
+        XCTAssertEqual(file.notes, [])
+        let folderSet = try AnnotationReader.read(folder: folder)
+        XCTAssertEqual(folderSet.images, file.images)
+        XCTAssertEqual(folderSet.negatives.map(\.name), ["c.png"])
+        XCTAssertEqual(folderSet.notes.count, 2, "\(folderSet.notes)")
+    }
+
     func testMalformedDocumentsAreRefusedWithTheirReason() throws {
         try assertRefused("[{\"image\": \"a.png\",", "not valid JSON: line 1, column 20")
         try assertRefused("{\"image\": \"a.png\"}", "expected an array of entries {\"image\", \"annotations\"}, found an object")
