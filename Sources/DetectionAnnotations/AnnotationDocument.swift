@@ -68,6 +68,11 @@ public struct AnnotationDocument: Sendable, Equatable {
             throw AnnotationError(path: file, reason: "entry \(number): \"image\" must be a string, found \(imageValue.kindDescription)")
         }
         guard !image.isEmpty else { throw AnnotationError(path: file, reason: "entry \(number): \"image\" is empty") }
+        // The C calls cut a path at a NUL and would read another file; a newline would split a note in two.
+        if let control = firstControlCharacter(in: image) {
+            throw AnnotationError(path: file, reason: "entry \(number): \"image\" holds the control character \(control): "
+                                  + "a picture's name is one line of printable text")
+        }
         let place = "entry \(number) (\(quoted(image)))"
         guard let annotationsValue = members["annotations"] else {
             throw AnnotationError(path: file, reason: "\(place): no \"annotations\" (write [] for a picture without objects)")
@@ -91,6 +96,9 @@ public struct AnnotationDocument: Sendable, Equatable {
             throw AnnotationError(path: file, reason: "\(place): \"label\" must be a string, found \(labelValue.kindDescription)")
         }
         guard !label.isEmpty else { throw AnnotationError(path: file, reason: "\(place): \"label\" is empty") }
+        if let control = firstControlCharacter(in: label) {
+            throw AnnotationError(path: file, reason: "\(place): \"label\" holds the control character \(control): a label is one line of printable text")
+        }
         let labelled = "\(place) (\(quoted(label)))"
         guard let coordinatesValue = members["coordinates"] else {
             throw AnnotationError(path: file, reason: "\(labelled): no \"coordinates\" {\"x\", \"y\", \"width\", \"height\"}")
@@ -154,6 +162,13 @@ public struct AnnotationDocument: Sendable, Equatable {
             objects.append(clipped)
         }
         return objects
+    }
+
+    /// The first C0 control character (U+0000 to U+001F) or DEL (U+007F) of `text`, as `U+000A`; nil when it
+    /// has none.
+    static func firstControlCharacter(in text: String) -> String? {
+        guard let scalar = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+        return String(format: "U+%04X", scalar.value)
     }
 
     /// A name in double quotes, for messages (the terminal's escaping is the CLI's).

@@ -116,6 +116,22 @@ final class AnnotationReaderTests: XCTestCase {
         XCTAssertEqual(folderSet.notes.count, 2, "\(folderSet.notes)")
     }
 
+    func testControlCharactersInNamesAndLabelsAreRefused() throws {
+        // A NUL would cut the path short in stat and open ("a.png" would be read); a newline would split a note.
+        try assertRefused(#"[{"image": "a.png\u0000.txt", "annotations": []}]"#,
+                          "entry 1: \"image\" holds the control character U+0000: a picture's name is one line of printable text")
+        try assertRefused(#"[{"image": "a.png", "annotations": []}, {"image": "sub/\nb.png", "annotations": []}]"#,
+                          "entry 2: \"image\" holds the control character U+000A")
+        try assertRefused(#"[{"image": "\u001f", "annotations": []}]"#, "entry 1: \"image\" holds the control character U+001F")
+        try assertRefused(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: #"dog\ncat"#),
+                          "entry 1 (\"a.png\"), box 1: \"label\" holds the control character U+000A: a label is one line of printable text")
+        try assertRefused(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: #"dog\u0000"#), "box 1: \"label\" holds the control character U+0000")
+        try assertRefused(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: "dog\u{7F}"), "box 1: \"label\" holds the control character U+007F")
+        // Printable text beyond ASCII is a name like any other.
+        try writeAnnotations(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: "chien ✓ é"))
+        XCTAssertEqual(try AnnotationReader.read(folder: folder).labels, ["chien ✓ é"])
+    }
+
     func testMalformedDocumentsAreRefusedWithTheirReason() throws {
         try assertRefused("[{\"image\": \"a.png\",", "not valid JSON: line 1, column 20")
         try assertRefused("{\"image\": \"a.png\"}", "expected an array of entries {\"image\", \"annotations\"}, found an object")
