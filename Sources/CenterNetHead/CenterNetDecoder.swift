@@ -25,15 +25,18 @@ public struct CenterNetDetection: Sendable, Equatable {
 /// then row, then column first); each peak's box is centred at `(x + offset_x, y + offset_y) · stride` with size
 /// `(size_w, size_h) · stride`, a negative size (an untrained head's) taken as 0.
 ///
+/// A NaN logit (a diverged head's) is taken as −∞: probability 0, so it never outranks a neighbour, and it is never
+/// a peak itself, whatever `minimumScore` (a score it does not have would be made up). Both paths do exactly this.
+///
 /// The maximum is separable: a pass along rows, then one along columns over its result, 6 comparisons a value
 /// instead of 8. `reference` is the plain loop over every cell and its neighbours.
 public enum CenterNetDecoder {
     /// The boxes of `outputs` on `grid`, best first.
     public static func decode(_ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid, maximumCount: Int = 100,
                               minimumScore: Float = 0) -> [CenterNetDetection] {
-        precondition(outputs.heatLogits.count == grid.heatMapCount, "CenterNetDecoder: heat map does not fit the grid")
+        checkSizes(outputs, grid: grid)
         let (width, height, channels) = (grid.width, grid.height, grid.labelCount)
-        let heat = outputs.heatLogits.map(sigmoid)
+        let heat = outputs.heatLogits.map(probability)
         // heat [height, width, channels] → the 3-wide maximum along each row, then along each column.
         var rowMaximum = heat
         for y in 0..<height {
@@ -49,7 +52,7 @@ public enum CenterNetDecoder {
         }
         var peaks: [(score: Float, index: Int)] = []
         let rowStride = width * channels
-        for index in heat.indices where heat[index] >= minimumScore {
+        for index in heat.indices where heat[index] >= minimumScore && !outputs.heatLogits[index].isNaN {
             let y = index / rowStride
             var neighbourhood = rowMaximum[index]
             if y > 0 { neighbourhood = max(neighbourhood, rowMaximum[index - rowStride]) }
@@ -69,16 +72,19 @@ public enum CenterNetDecoder {
     /// best peak taken, again and again, `maximumCount` times.
     public static func reference(_ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid, maximumCount: Int = 100,
                                  minimumScore: Float = 0) -> [CenterNetDetection] {
+        checkSizes(outputs, grid: grid)
         let (width, height, channels) = (grid.width, grid.height, grid.labelCount)
+        func logit(_ x: Int, _ y: Int, _ channel: Int) -> Float { outputs.heatLogits[(y * width + x) * channels + channel] }
         func probability(_ x: Int, _ y: Int, _ channel: Int) -> Float {
-            sigmoid(outputs.heatLogits[(y * width + x) * channels + channel])
+            let value = logit(x, y, channel)
+            return value.isNaN ? 0 : sigmoid(value)
         }
         var candidates: [(score: Float, channel: Int, y: Int, x: Int)] = []
         for channel in 0..<channels {
             for y in 0..<height {
                 for x in 0..<width {
                     let value = probability(x, y, channel)
-                    guard value >= minimumScore else { continue }
+                    guard value >= minimumScore, !logit(x, y, channel).isNaN else { continue }
                     var isPeak = true
                     for dy in -1...1 {
                         for dx in -1...1 {
@@ -120,4 +126,17 @@ public enum CenterNetDecoder {
 
     /// The probability of a logit, in single precision, the same function for the fast path and the reference.
     static func sigmoid(_ logit: Float) -> Float { 1 / (1 + exp(-logit)) }
+
+    /// The fast path's probability of a logit: a NaN's is −∞'s, 0.
+    static func probability(_ logit: Float) -> Float { logit.isNaN ? 0 : sigmoid(logit) }
+
+    /// Traps unless each of the three maps has the grid's length (the outputs are the caller's own, never a file's).
+    static func checkSizes(_ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid) {
+        precondition(outputs.heatLogits.count == grid.heatMapCount,
+                     "CenterNetDecoder: \(outputs.heatLogits.count) heat logits for a \(grid.width) × \(grid.height) grid of \(grid.labelCount) labels (\(grid.heatMapCount))")
+        precondition(outputs.size.count == grid.cellCount * 2,
+                     "CenterNetDecoder: \(outputs.size.count) size values for a \(grid.width) × \(grid.height) grid (\(grid.cellCount * 2))")
+        precondition(outputs.offset.count == grid.cellCount * 2,
+                     "CenterNetDecoder: \(outputs.offset.count) offset values for a \(grid.width) × \(grid.height) grid (\(grid.cellCount * 2))")
+    }
 }

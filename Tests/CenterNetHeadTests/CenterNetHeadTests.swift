@@ -159,6 +159,37 @@ final class CenterNetHeadTests: XCTestCase {
         }
     }
 
+    func testDecoderEqualsThePlainLoopsOnMapsWithNaN() {
+        var generator = SeededGenerator(seed: 10)
+        for round in 0..<20 {
+            let grid = CenterNetGrid(width: 1 + round % 6, height: 1 + (round * 5) % 5, stride: 8, labelCount: 1 + round % 2)
+            // NaN beside ties, infinities and logits so low that their probability is 0 in single precision.
+            let levels: [Float] = [.nan, .nan, -.infinity, -200, -1, 0, 0, 2, .infinity]
+            let outputs = CenterNetOutputs<Float>(
+                heatLogits: (0..<grid.heatMapCount).map { _ in levels.randomElement(using: &generator)! },
+                size: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: 0...4, using: &generator) },
+                offset: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: 0..<1, using: &generator) })
+            for (count, score) in [(100, Float(0)), (2, Float(0.5)), (100, Float(1))] {
+                let decoded = CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count, minimumScore: score)
+                XCTAssertEqual(decoded, CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count, minimumScore: score),
+                               "round \(round), \(count) best at \(score)")
+                XCTAssertTrue(decoded.allSatisfy { !$0.score.isNaN && !outputs.heatLogits[self.heatIndex(of: $0, grid: grid)].isNaN },
+                              "round \(round): a NaN logit became a peak")
+            }
+        }
+        // A lone NaN is no peak; beside it, a logit of −∞ (probability 0) is one at a minimum score of 0.
+        let grid = CenterNetGrid(width: 2, height: 1, stride: 4, labelCount: 1)
+        let outputs = CenterNetOutputs<Float>(heatLogits: [.nan, -.infinity], size: [1, 1, 1, 1], offset: [0.5, 0.5, 0.5, 0.5])
+        XCTAssertEqual(CenterNetDecoder.decode(outputs, grid: grid).map(\.box.centerX), [6])
+        XCTAssertEqual(CenterNetDecoder.reference(outputs, grid: grid).map(\.box.centerX), [6])
+    }
+
+    /// The heat-map index of a detection's peak, from its box centre (offsets in [0, 1) keep it in its cell).
+    private func heatIndex(of detection: CenterNetDetection, grid: CenterNetGrid) -> Int {
+        let x = Int(detection.box.centerX / Double(grid.stride)), y = Int(detection.box.centerY / Double(grid.stride))
+        return (y * grid.width + x) * grid.labelCount + detection.labelIndex
+    }
+
     func testTargetsDecodeBackIntoTheirBoxes() {
         var generator = SeededGenerator(seed: 9)
         let grid = CenterNetGrid(inputWidth: 320, inputHeight: 256, stride: 16, labelCount: 3)
