@@ -29,6 +29,9 @@ public struct CenterNetObject: Sendable, Equatable {
 ///   exactly on the input's right or bottom edge belongs to the last cell (its offset is then 1).
 /// - **Two centres in one cell.** The cell can hold one size: the smaller box keeps it (the larger one is easier
 ///   to find elsewhere in training data), and `collisions` counts how often that happened.
+/// - **Centres off the grid.** An object whose centre is not finite, or lies outside the grid's
+///   `width·stride × height·stride` pixels (the input, rounded up to whole cells), has no cell to hold it: it is
+///   left out (no bump, size or offset) and counted in `objectsOutside`, as collisions are in `collisions`.
 public struct CenterNetTargets: Sendable, Equatable {
     /// The grid the targets are for.
     public var grid: CenterNetGrid
@@ -42,6 +45,8 @@ public struct CenterNetTargets: Sendable, Equatable {
     public var mask: [Float]
     /// Objects whose centre cell another object of any label already held (see the type's description).
     public var collisions: Int
+    /// Objects left out because their centre is not finite or lies outside the grid (see the type's description).
+    public var objectsOutside: Int
     /// Cells marked in `mask`: the count the size and offset losses average over.
     public var maskedCount: Int { mask.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
 
@@ -56,11 +61,17 @@ public struct CenterNetTargets: Sendable, Equatable {
         offset = [Float](repeating: 0, count: grid.cellCount * 2)
         mask = [Float](repeating: 0, count: grid.cellCount)
         collisions = 0
+        objectsOutside = 0
         var heldArea = [Double](repeating: 0, count: grid.cellCount)
         let stride = Double(grid.stride)
         for object in objects {
             precondition((0..<grid.labelCount).contains(object.labelIndex), "CenterNetTargets: label index \(object.labelIndex) out of range")
             let centerX = object.box.centerX / stride, centerY = object.box.centerY / stride
+            // NaN fails every comparison, so a non-finite centre is outside too.
+            guard centerX >= 0, centerX <= Double(grid.width), centerY >= 0, centerY <= Double(grid.height) else {
+                objectsOutside += 1
+                continue
+            }
             let cellX = min(max(Int(centerX.rounded(.down)), 0), grid.width - 1)
             let cellY = min(max(Int(centerY.rounded(.down)), 0), grid.height - 1)
             let width = object.box.width / stride, height = object.box.height / stride

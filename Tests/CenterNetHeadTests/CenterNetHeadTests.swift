@@ -74,6 +74,30 @@ final class CenterNetHeadTests: XCTestCase {
         XCTAssertEqual(targets.heatMap[5 * 2 + 1], 1)
     }
 
+    func testObjectsWhoseCentreIsNotFiniteOrOffTheGridAreLeftOutAndCounted() {
+        // smallGrid covers 40 × 32 input pixels; a centre on its far edges is still inside (last cell, offset 1).
+        let inside = CenterNetObject(labelIndex: 0, box: CornerBox(left: 30, top: 24, right: 50, bottom: 40))
+        let outside = [
+            CornerBox(left: 40, top: 0, right: 42, bottom: 4),          // centre x 41 > 40
+            CornerBox(left: -6, top: 4, right: 4, bottom: 8),           // centre x −1 < 0
+            CornerBox(left: 2, top: 30, right: 6, bottom: 40),          // centre y 35 > 32
+            CornerBox(left: .nan, top: 0, right: 4, bottom: 4),
+            CornerBox(left: 0, top: 0, right: .infinity, bottom: 4),
+            CornerBox(left: -.infinity, top: 0, right: .infinity, bottom: 4),
+            CornerBox(left: 0, top: -.greatestFiniteMagnitude, right: 4, bottom: .greatestFiniteMagnitude / 2),
+        ].map { CenterNetObject(labelIndex: 1, box: $0) }
+        let targets = CenterNetTargets(objects: outside + [inside] + outside, grid: smallGrid)
+        XCTAssertEqual(targets.objectsOutside, 2 * outside.count)
+        XCTAssertEqual(targets.collisions, 0)
+        XCTAssertEqual(targets, CenterNetTargets(objects: [inside], grid: smallGrid).with(objectsOutside: 2 * outside.count))
+        // The kept object: centre (40, 32) → the last cell (4, 3), offset (1, 1), all offsets within [0, 1].
+        let cell = 3 * 5 + 4
+        XCTAssertEqual(targets.mask[cell], 1)
+        XCTAssertEqual(Array(targets.offset[(cell * 2)...(cell * 2 + 1)]), [1, 1])
+        XCTAssertTrue(targets.offset.allSatisfy { $0 >= 0 && $0 <= 1 })
+        XCTAssertEqual(targets.heatMap.enumerated().filter { $0.offset % 2 == 1 && $0.element != 0 }.count, 0, "no bump of label 1")
+    }
+
     // MARK: Gradients
 
     func testFocalLossGradientMatchesCentralDifferences() {
@@ -225,5 +249,14 @@ final class CenterNetHeadTests: XCTestCase {
                 }
             }
         }
+    }
+}
+
+private extension CenterNetTargets {
+    /// The same targets with another count of objects left out.
+    func with(objectsOutside count: Int) -> CenterNetTargets {
+        var copy = self
+        copy.objectsOutside = count
+        return copy
     }
 }
