@@ -23,17 +23,7 @@ enum JPEGDecoder {
         var header = jpeg_shim_header()
         var exif = [UInt8](repeating: 0, count: exifCapacity)
         var message = [CChar](repeating: 0, count: errorCapacity)
-        let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
-            switch source {
-            case .file(let descriptor):
-                return jpeg_shim_open_file(descriptor, &header, exifBuffer.baseAddress, Int32(exifCapacity),
-                                           &message, Int32(errorCapacity))
-            case .memory(let bytes):
-                return jpeg_shim_open_memory(bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
-                                             Int32(exifCapacity), &message, Int32(errorCapacity))
-            }
-        }
-        guard let decoder = opened else { throw corrupt(path: path, message: message) }
+        let decoder = try open(source, path: path, header: &header, exif: &exif, message: &message)
         defer { jpeg_shim_close(decoder) }
 
         let width = Int(header.width), height = Int(header.height)
@@ -55,8 +45,7 @@ enum JPEGDecoder {
         guard Int(outputWidth) == scaledWidth, Int(outputHeight) == scaledHeight else {
             throw ImageError(path: path, reason: "JPEG decoder returned an unexpected size")
         }
-        let orientation = options.appliesEXIFOrientation && header.exif_length > 0
-            ? EXIFOrientation(tiff: Array(exif[0..<Int(header.exif_length)])) : .upright
+        let orientation = displayOrientation(header: header, exif: exif, options: options)
         let region = DecodeRegion(storedWidth: scaledWidth, storedHeight: scaledHeight, orientation: orientation, options: options)
 
         // Taken once the first kept row has decoded, so a header that promises what the data does not hold costs
@@ -96,6 +85,18 @@ enum JPEGDecoder {
         var header = jpeg_shim_header()
         var exif = [UInt8](repeating: 0, count: exifCapacity)
         var message = [CChar](repeating: 0, count: errorCapacity)
+        let decoder = try open(source, path: path, header: &header, exif: &exif, message: &message)
+        defer { jpeg_shim_close(decoder) }
+        let width = Int(header.width), height = Int(header.height)
+        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
+        let orientation = displayOrientation(header: header, exif: exif, options: options)
+        return orientation.swapsAxes ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
+    }
+
+    /// Opens a decoder on `source` and reads its header (and EXIF block) into `header` and `exif`: what a decode
+    /// and a size query share. The caller closes it.
+    private static func open(_ source: Source, path: String, header: inout jpeg_shim_header, exif: inout [UInt8],
+                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
         let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
             switch source {
             case .file(let descriptor):
@@ -107,12 +108,13 @@ enum JPEGDecoder {
             }
         }
         guard let decoder = opened else { throw corrupt(path: path, message: message) }
-        defer { jpeg_shim_close(decoder) }
-        let width = Int(header.width), height = Int(header.height)
-        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        let orientation = options.appliesEXIFOrientation && header.exif_length > 0
+        return decoder
+    }
+
+    /// The EXIF orientation the header carries, or upright when there is none or the options ignore it.
+    private static func displayOrientation(header: jpeg_shim_header, exif: [UInt8], options: DecodeOptions) -> EXIFOrientation {
+        options.appliesEXIFOrientation && header.exif_length > 0
             ? EXIFOrientation(tiff: Array(exif[0..<Int(header.exif_length)])) : .upright
-        return orientation.swapsAxes ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
     }
 
     private static func corrupt(path: String, message: [CChar]) -> ImageError {

@@ -20,14 +20,7 @@ enum PNGDecoder {
     static func decode(from source: Source, path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
         var message = [CChar](repeating: 0, count: errorCapacity)
         var header = png_shim_header()
-        let opened: OpaquePointer?
-        switch source {
-        case .file(let descriptor):
-            opened = png_shim_open_file(descriptor, &header, &message, Int32(errorCapacity))
-        case .memory(let bytes):
-            opened = png_shim_open(bytes.baseAddress, bytes.count, &header, &message, Int32(errorCapacity))
-        }
-        guard let reader = opened else { throw corrupt(path: path, message: message) }
+        let reader = try open(source, path: path, header: &header, message: &message)
         defer { png_shim_close(reader) }
 
         let width = Int(header.width), height = Int(header.height)
@@ -61,6 +54,17 @@ enum PNGDecoder {
     static func displayedSize(from source: Source, path: String, options: DecodeOptions) throws(ImageError) -> ImageSize {
         var message = [CChar](repeating: 0, count: errorCapacity)
         var header = png_shim_header()
+        let reader = try open(source, path: path, header: &header, message: &message)
+        defer { png_shim_close(reader) }
+        let width = Int(header.width), height = Int(header.height)
+        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
+        return ImageSize(width: width, height: height)
+    }
+
+    /// Opens a reader on `source` and reads its header into `header`: what a decode and a size query share. The
+    /// caller closes it.
+    private static func open(_ source: Source, path: String, header: inout png_shim_header,
+                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
         let opened: OpaquePointer?
         switch source {
         case .file(let descriptor):
@@ -69,10 +73,7 @@ enum PNGDecoder {
             opened = png_shim_open(bytes.baseAddress, bytes.count, &header, &message, Int32(errorCapacity))
         }
         guard let reader = opened else { throw corrupt(path: path, message: message) }
-        defer { png_shim_close(reader) }
-        let width = Int(header.width), height = Int(header.height)
-        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        return ImageSize(width: width, height: height)
+        return reader
     }
 
     private static func corrupt(path: String, message: [CChar]) -> ImageError {
