@@ -29,8 +29,9 @@ or a video and a timestamp (extracted with ffmpeg), and the boxes drawn by hand 
 ML's centre-based coordinates.
 
 Usage: .venv/bin/python3 datasets/build_scenes.py [--out DIR] [--count 300] [--seed 1] [--size 512]
-       (default out: datasets/scenes; needs ffmpeg and, unless installed, downloads the Debian packages named
-       above into datasets/.cache without installing them)
+       (default out: datasets/scenes; needs ffmpeg (set-up installs it); installs scikit-image 0.26.0 into
+       .venv/ when missing and downloads the Debian packages named above, opencv-doc and darknet among them, into
+       datasets/.cache without installing them)
 """
 import argparse
 import gzip
@@ -74,6 +75,20 @@ OPENCV_BACKGROUNDS = ["home.jpg", "aero1.jpg", "leuvenA.jpg", "leuvenB.jpg", "bo
 DARKNET_BACKGROUNDS = ["giraffe.jpg", "eagle.jpg", "horses.jpg"]
 SKIMAGE_BACKGROUNDS = ["coffee", "chelsea", "rocket", "brick", "grass", "gravel"]
 TREE_SECONDS = [3.0, 12.0, 24.0]
+SCIKIT_IMAGE = "0.26.0"  # its bundled pictures are backgrounds and testing pictures; set-up does not install it
+
+
+def ensure_scikit_image() -> None:
+    """Installs the pinned scikit-image into this interpreter's environment (.venv/) when another or none is there."""
+    import importlib.metadata
+    try:
+        installed = importlib.metadata.version("scikit-image")
+    except importlib.metadata.PackageNotFoundError:
+        installed = None
+    if installed != SCIKIT_IMAGE:
+        print(f"datasets: installing scikit-image {SCIKIT_IMAGE} into {sys.prefix}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        f"scikit-image=={SCIKIT_IMAGE}"], check=True)
 
 
 def opencv_file(name: str) -> pathlib.Path:
@@ -326,6 +341,7 @@ def main() -> None:
     if writer.is_complete():
         print(arguments.out)
         return
+    ensure_scikit_image()
     objects = cutouts()
     pictures = backgrounds()
     print(f"datasets: {sum(1 for entry in objects if entry[0])} labelled cut-outs, "
