@@ -21,6 +21,7 @@ budget, scored on its testing pictures with pycocotools.
 
 Usage (through detector-reference.sh, which sets the offline environment):
     detector-reference.py --dataset DIR --work DIR --cpu-seconds N [--image-size 512] [--threads 2] [--seed 0]
+    detector-reference.py --dataset DIR --score PREDICTIONS.json     (scoring only: any detector's detect --json)
 """
 import argparse
 import json
@@ -225,15 +226,58 @@ def score(testing, predictions, folder: pathlib.Path, labels):
     return per_label, (mean(precision[0]), mean(precision))
 
 
+def print_table(per_label, means, testing, labels, training=None):
+    """The scores, one row per label and the means."""
+    testing_boxes = {label: sum(1 for _, boxes in testing for box in boxes if box[0] == label) for label in labels}
+    print(f"{'label':10s} {'boxes':>6s} {'AP@0.5':>8s} {'AP@0.5:0.95':>12s}" + ("   (training boxes)" if training else ""))
+    for label in labels:
+        trained = sum(1 for _, boxes in training for box in boxes if box[0] == label) if training else None
+        print(f"{label:10s} {testing_boxes[label]:6d} {per_label[label][0]:8.4f} {per_label[label][1]:12.4f}"
+              + (f"   ({trained})" if training else ""))
+    print(f"{'mean':10s} {sum(testing_boxes.values()):6d} {means[0]:8.4f} {means[1]:12.4f}   "
+          f"mAP@0.5 and mAP@0.5:0.95 over {len(labels)} labels")
+
+
+def score_file(predictions_file: pathlib.Path, dataset: pathlib.Path):
+    """Scores another detector's `detect --json` output (pictures) on the testing pictures, the same way: entries
+    are matched to testing pictures by file name (their paths may be written from any folder); labels the testing
+    set does not have are counted and left out."""
+    testing_folder = dataset / "Testing Data"
+    testing = read_annotations(testing_folder)
+    labels = sorted({box[0] for _, boxes in testing for box in boxes})
+    names = {pathlib.Path(name).name: name for name, _ in testing}
+    predictions, unknown = {}, 0
+    for entry in json.loads(predictions_file.read_text()):
+        name = names.get(pathlib.Path(entry["image"]).name)
+        if name is None:
+            continue
+        kept = [annotation for annotation in entry["annotations"] if annotation["label"] in labels]
+        unknown += len(entry["annotations"]) - len(kept)
+        predictions.setdefault(name, []).extend(kept)
+    missing = [name for name, _ in testing if name not in predictions]
+    per_label, means = score(testing, [{"image": name, "annotations": boxes} for name, boxes in predictions.items()],
+                             testing_folder, labels)
+    print(f"{predictions_file} on {len(testing)} pictures of {testing_folder}, pycocotools COCOeval (bbox, all areas, "
+          f"no box cap); {len(missing)} testing picture(s) without an entry, {unknown} box(es) of other labels left out")
+    print_table(per_label, means, testing, labels)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", type=pathlib.Path, required=True)
-    parser.add_argument("--work", type=pathlib.Path, required=True)
-    parser.add_argument("--cpu-seconds", type=float, required=True)
+    parser.add_argument("--work", type=pathlib.Path)
+    parser.add_argument("--cpu-seconds", type=float)
     parser.add_argument("--image-size", type=int, default=512)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--score", type=pathlib.Path, metavar="PREDICTIONS",
+                        help="only score this detect --json file on the testing pictures (no training)")
     arguments = parser.parse_args()
+    if arguments.score:
+        score_file(arguments.score, arguments.dataset)
+        return
+    if arguments.work is None or arguments.cpu_seconds is None:
+        parser.error("--work and --cpu-seconds are needed to train")
     if "YOLO_CONFIG_DIR" not in os.environ or os.environ.get("YOLO_OFFLINE") != "true":
         sys.exit("detector-reference.py: run it through scripts/accuracy/detector-reference.sh (offline settings)")
     refuse_network()
@@ -250,21 +294,14 @@ def main() -> None:
     testing_folder = arguments.dataset / "Testing Data"
     predictions = predict(weights, testing, testing_folder, arguments.image_size, labels)
     (arguments.work / "predictions.json").write_text(json.dumps(predictions, indent=1) + "\n")
-    per_label, (map50, map_all) = score(testing, predictions, testing_folder, labels)
+    per_label, means = score(testing, predictions, testing_folder, labels)
 
-    training_boxes = {label: sum(1 for _, boxes in training for box in boxes if box[0] == label) for label in labels}
-    testing_boxes = {label: sum(1 for _, boxes in testing for box in boxes if box[0] == label) for label in labels}
     print(f"YOLOv8n from scratch (yolov8n.yaml), ultralytics {ultralytics.__version__}, torch {torch.__version__}, "
           f"{arguments.threads} threads, image size {arguments.image_size}, seed {arguments.seed}")
     print(f"training: {len(training)} pictures of {arguments.dataset / 'Training Data'}, budget "
           f"{arguments.cpu_seconds:.0f} CPU s: used {cpu:.0f} CPU s ({wall:.0f} s wall), {epochs} epoch(s)")
     print(f"testing: {len(testing)} pictures of {testing_folder}, pycocotools COCOeval (bbox, all areas, no box cap)")
-    print(f"{'label':10s} {'boxes':>6s} {'AP@0.5':>8s} {'AP@0.5:0.95':>12s}   (training boxes)")
-    for label in labels:
-        print(f"{label:10s} {testing_boxes[label]:6d} {per_label[label][0]:8.4f} {per_label[label][1]:12.4f}   "
-              f"({training_boxes[label]})")
-    print(f"{'mean':10s} {sum(testing_boxes.values()):6d} {map50:8.4f} {map_all:12.4f}   "
-          f"mAP@0.5 and mAP@0.5:0.95 over {len(labels)} labels")
+    print_table(per_label, means, testing, labels, training)
     print(f"predictions: {arguments.work / 'predictions.json'} (detect --json's shape); network connections "
           f"refused: {len(REFUSED_CONNECTIONS)} {'; '.join(REFUSED_CONNECTIONS[:3])}")
 

@@ -17,12 +17,24 @@
 # ultralytics' run, and predictions.json, the testing predictions in `workbench detect --json`'s shape (Create ML's
 # annotations plus "confidence"; image names relative to "Testing Data"), so any scorer can re-read them.
 #
+# With --score FILE it trains nothing: it scores FILE, any detector's `detect --json` output on the testing pictures
+# (matched by file name), with the same pycocotools settings, so Workbench's own detector is scored like YOLO.
+#
 # Usage: scripts/accuracy/detector-reference.sh [CPU_SECONDS] [IMAGE_SIZE]    (defaults 600 and 512)
 #        e.g. scripts/accuracy/detector-reference.sh 600      (10 CPU minutes: about 5 minutes on 2 idle cores)
+#        scripts/accuracy/detector-reference.sh --score predictions.json
 # The dataset is built first if datasets/scenes is missing (see datasets/build_scenes.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/accuracy/common.sh
+if [ "${1:-}" = --score ]; then
+    [ -f "${2:-}" ] || { echo "detector-reference: --score needs a detect --json file" >&2; exit 2; }
+    "$python" -c "import PIL" 2>/dev/null || scripts/setup.sh >&2
+    "$python" -c "import pycocotools" 2>/dev/null ||
+        "$python" -m pip install --quiet --disable-pip-version-check pycocotools==2.0.11
+    build_dataset scenes detector-reference
+    exec "$python" scripts/accuracy/detector-reference.py --dataset datasets/scenes --score "$2"
+fi
 budget=${1:-600}
 image_size=${2:-512}
 ultralytics_version=8.4.190
@@ -31,7 +43,7 @@ ultralytics_version=8.4.190
 # find_spec, not import: importing ultralytics outside the offline environment writes its settings under ~/.config.
 if ! "$python" -c "import importlib.util as u, sys; sys.exit(not (u.find_spec('ultralytics') and u.find_spec('pycocotools')))"; then
     echo "detector-reference: installing ultralytics $ultralytics_version and pycocotools into .venv/ (torch with it: a large download, once)" >&2
-    "$python" -m pip install --quiet --disable-pip-version-check "ultralytics==$ultralytics_version" pycocotools
+    "$python" -m pip install --quiet --disable-pip-version-check "ultralytics==$ultralytics_version" pycocotools==2.0.11
 fi
 build_dataset scenes detector-reference
 
