@@ -35,20 +35,16 @@ public struct FineTuningFoldScores: Sendable, Equatable, Codable {
 ///    once); between equal accuracies the lower pooled held-out loss, then the earlier epoch.
 /// 2. At that epoch each split's gain is `dₖ = fine-tuned accuracyₖ − frozen accuracyₖ`. Fine-tuning is kept only
 ///    when it answers more than `minimumGainedImages − 1` more held-out images right than the frozen head over
-///    all the splits (so at least two: one image is a coin toss), and its mean gain `d̄` (pooled) exceeds
-///    `noiseMultiple` (2) standard errors of the `dₖ`, `s / √k` with `s` their sample standard deviation (0 for
-///    one split): a gain that the folds disagree on is noise.
+///    all the splits (so at least two: one image is a coin toss), and its mean gain `d̄` (pooled) exceeds the
+///    standard error of the `dₖ`, `s / √k` with `s` their sample standard deviation (0 for one split): a gain
+///    that the folds disagree on is noise.
 /// 3. A split that diverged keeps the frozen head whatever the others say.
 ///
-/// Choosing the best of several epochs on the same images flatters the fine-tuned side; demanding two images and
-/// a gain beyond two standard errors is what pays for that choice. One standard error was the rule until issue
-/// 26's three-seed table: it kept small fold gains (+4 and +9 of 250, standard errors 1.0 and 2.1 points) that
-/// lost a testing image each on an easy set; two is the usual bar for "more than noise", not a fitted number.
+/// Choosing the best of several epochs on the same images flatters the fine-tuned side a little; demanding two
+/// images and more than one standard error is what pays for that choice.
 public struct FineTuningDecision: Sendable, Equatable, Codable {
     /// The fewest extra held-out images fine-tuning must get right, over all splits, to be kept.
     public static let minimumGainedImages = 2
-    /// How many standard errors of the per-split gains the pooled gain must exceed.
-    public static let noiseMultiple = 2.0
 
     /// The epoch chosen (from 1); 0 when no split has a trained epoch.
     public var epoch: Int
@@ -102,8 +98,8 @@ public struct FineTuningDecision: Sendable, Equatable, Codable {
             decision.reason = "\(summary): kept fine-tuning as asked (--keep-fine-tuned)"
         } else if gained < minimumGainedImages {
             decision.reason = "\(summary): under \(minimumGainedImages) images, kept the frozen head"
-        } else if meanGain <= noiseMultiple * error {
-            decision.reason = "\(summary): within 2 standard errors (the folds' noise), kept the frozen head"
+        } else if meanGain <= error {
+            decision.reason = "\(summary): within the folds' noise, kept the frozen head"
         } else {
             decision.keepsFineTuned = true
             decision.reason = "\(summary): kept fine-tuning"

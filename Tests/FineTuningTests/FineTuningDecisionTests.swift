@@ -54,22 +54,7 @@ final class FineTuningDecisionTests: XCTestCase {
         XCTAssertEqual(decision.gainedImages, 2)
         XCTAssertGreaterThan(decision.standardError, decision.meanGain)
         XCTAssertFalse(decision.keepsFineTuned)
-        XCTAssertTrue(decision.reason.hasSuffix("within 2 standard errors (the folds' noise), kept the frozen head"),
-                      decision.reason)
-    }
-
-    func testAGainBetweenOneAndTwoStandardErrorsIsNoise() {
-        // +3, +1, 0 images of 20: 4 images gained, mean gain 4/60 = 0.0667; gains 0.15, 0.05, 0 have s = 0.0764,
-        // s/√3 = 0.0441: above one standard error, below two.
-        let decision = FineTuningDecision.decide(folds(frozen: [0.6, 0.6, 0.6], epochs: [[0.75, 0.65, 0.6]]))
-        XCTAssertEqual(decision.gainedImages, 4)
-        XCTAssertGreaterThan(decision.meanGain, decision.standardError)
-        XCTAssertLessThan(decision.meanGain, 2 * decision.standardError)
-        XCTAssertFalse(decision.keepsFineTuned, decision.reason)
-        // The same gain spread evenly (+2, +1, +1: s/√3 = 0.0167) is more than noise.
-        let even = FineTuningDecision.decide(folds(frozen: [0.6, 0.6, 0.6], epochs: [[0.7, 0.65, 0.65]]))
-        XCTAssertEqual(even.gainedImages, 4)
-        XCTAssertTrue(even.keepsFineTuned, even.reason)
+        XCTAssertTrue(decision.reason.hasSuffix("within the folds' noise, kept the frozen head"), decision.reason)
     }
 
     func testTheEpochIsTheBestPooledAccuracyThenTheLowerLossThenTheEarlier() {

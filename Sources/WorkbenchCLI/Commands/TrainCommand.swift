@@ -43,8 +43,8 @@ struct TrainCommand: ParsableCommand {
             fitted on the other two; the folds run at once, each on its share of --threads), else on a held-out 20 % \
             (--validation-fraction), or on the validation folder. Rule: the epoch with the best held-out accuracy \
             over all folds; fine-tuning is kept only when, at that epoch, it gets at least 2 more held-out images \
-            right than the frozen head over all folds and its mean gain exceeds twice the standard error of the \
-            folds' gains; otherwise the frozen model is kept and the run says why. The kept model is then trained again on \
+            right than the frozen head over all folds and its mean gain exceeds the standard error of the folds' \
+            gains; otherwise the frozen model is kept and the run says why. The kept model is then trained again on \
             all training images for the chosen number of epochs (warm-up and cosine over those epochs; not with a \
             validation folder), and the temperature is fitted on the folds' held-out predictions. The same --seed \
             and --threads give the same model file.
