@@ -44,7 +44,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 
 from build_furniture import catalog_entries, label_of
