@@ -4,7 +4,7 @@
 # testing pictures), for a budget of CPU seconds, then scored on the real testing pictures with pycocotools: mAP@0.5
 # and mAP@0.5:0.95, overall and per label, the numbers Workbench's detector is compared with at equal CPU time.
 #
-# Installs ultralytics (and with it torch) into .venv/ on first use: only this script does, never set-up or the
+# Installs ultralytics (and with it torch) into .venv-torch/ on first use: only this script does, never set-up or the
 # tests. Runs offline: YOLO_OFFLINE, settings sync off, its config folder under the work folder with a local font
 # in place of the Arial.ttf it would download, and every network connection refused in the Python process (a
 # download attempt fails loudly instead of fetching). 2 threads (torch and OpenMP), data loading in-process
@@ -40,15 +40,14 @@ image_size=${2:-512}
 ultralytics_version=8.4.190
 
 "$python" -c "import PIL" 2>/dev/null || scripts/setup.sh >&2
-# find_spec, not import: importing ultralytics outside the offline environment writes its settings under ~/.config.
-if ! "$python" -c "import importlib.util as u, sys; sys.exit(not (u.find_spec('ultralytics') and u.find_spec('pycocotools')))"; then
-    echo "detector-reference: installing ultralytics $ultralytics_version and pycocotools into .venv/ (torch with it: a large download, once)" >&2
-    "$python" -m pip install --quiet --disable-pip-version-check "ultralytics==$ultralytics_version" pycocotools==2.0.11
-fi
 build_dataset scenes detector-reference
+# Ultralytics and its torch go into .venv-torch/, never .venv/ (see scripts/setup/torch-environment.sh). find_spec,
+# not import, checks them: importing ultralytics outside the offline environment writes its settings under ~/.config.
+source scripts/setup/torch-environment.sh
+torch_environment "ultralytics==$ultralytics_version" pycocotools==2.0.11
 
 work=.build/detector-reference
 mkdir -p "$work"
 YOLO_OFFLINE=true YOLO_AUTOINSTALL=false YOLO_CONFIG_DIR="$PWD/$work/config" OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 \
-    "$python" scripts/accuracy/detector-reference.py --dataset datasets/scenes --work "$work" \
+    "$torch_python" scripts/accuracy/detector-reference.py --dataset datasets/scenes --work "$work" \
     --cpu-seconds "$budget" --image-size "$image_size" --threads 2

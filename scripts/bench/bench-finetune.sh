@@ -6,7 +6,7 @@
 # (below 1: Workbench is faster).
 #
 # Workbench: release build of workbench-bench-finetune (TrainableLayers; its threads split the batch, BLAS single-
-# threaded). PyTorch: torch's CPU wheel from PyPI (installed here into .venv/, never by the tests), channels-last,
+# threaded). PyTorch: torch's CPU wheel from PyPI (installed here into .venv-torch/, never by the tests), channels-last,
 # torch.set_num_threads(T), the same weights (scripts/bench/bench-finetune-torch.py). The two are measured alternately,
 # round by round, so a busy neighbour on the machine slows both alike; each round's figure is a median of 3 steps
 # after 2 warm-up steps, and the table shows the median over ROUNDS rounds.
@@ -18,16 +18,10 @@ rounds=${1:-5}
 batch=${2:-16}
 say() { printf 'bench-finetune: %s\n' "$*" >&2; }
 
-# 1. PyTorch in the project's virtual environment (scripts/setup.sh creates it the same way).
-python=.venv/bin/python3
-if ! "$python" -c "" 2>/dev/null; then
-    say "creating the Python environment .venv/"
-    /usr/bin/python3 -m venv --clear .venv
-fi
-if ! "$python" -c "import torch" 2>/dev/null; then
-    say "installing torch from PyPI into .venv/ (a large download, once)"
-    "$python" -m pip install --quiet --disable-pip-version-check torch
-fi
+# 1. PyTorch in an environment of its own, .venv-torch/ (scripts/setup/torch-environment.sh says why not .venv/).
+source scripts/setup/torch-environment.sh
+torch_environment torch
+python=$torch_python
 
 # 2. Workbench, release; the pretrained weights.
 [ -f models/efficientnet-lite0.safetensors ] || scripts/setup.sh
