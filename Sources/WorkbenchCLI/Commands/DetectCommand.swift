@@ -4,7 +4,7 @@ import Workbench
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Find people in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
+        abstract: "Find people (or your own objects, --model) in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
         discussion: """
             Pictures (JPEG or PNG files, or folders of them) print one line per box: the picture, the label, the \
             score and the box (centre x, centre y, width, height in pixels of the picture as displayed, EXIF \

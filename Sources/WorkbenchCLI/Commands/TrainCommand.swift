@@ -83,7 +83,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: "Hold out this share of the training images instead of cross-validating (0 holds out nothing: no choice of L2, no calibration). Only labels with at least 5 training images give some; a share that would hold out none is refused.")
     var validationFraction: Double?
 
-    @Option(name: .long, help: "Seed of the folds and held-out split.")
+    @Option(name: .long, help: "Seed of the folds and held-out split (a detector's too, and of its start, order and views).")
     var seed: UInt64 = 42
 
     @Option(name: .long, help: "L2 regularisation strength (default: chosen on held-out predictions).")
@@ -107,13 +107,13 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
     var fineTuneBlocks: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10); for a detector: epochs of its head (default 30).", valueName: "n"))
     var epochs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32); for a detector: pictures per step (default 16).", valueName: "n"))
     var batchSize: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001).", valueName: "rate"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001); for a detector: Adam's peak rate (default 0.002).", valueName: "rate"))
     var learningRate: Double?
 
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: the backbone's own peak learning rate, e.g. below the head's (default: --learning-rate's).", valueName: "rate"))
