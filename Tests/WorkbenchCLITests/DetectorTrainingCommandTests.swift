@@ -36,6 +36,30 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertFalse(annotations.isEmpty, "the picture holds one or two shapes")
         for annotation in annotations { XCTAssertTrue(["disc", "square"].contains(annotation["label"] as? String ?? "")) }
 
+        // --annotate draws the boxes on a copy.
+        let boxes = folder.appendingPathComponent("boxes").path
+        let annotated = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-001.png").path, "--model", model,
+                                                 "--annotate", boxes, "--threads", "2"])
+        XCTAssertEqual(annotated.status, 0, annotated.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: boxes).count, 1)
+
+        // A video of the pictures, 2 a second: sampled, and clips while a shape is in view.
+        let video = folder.appendingPathComponent("shapes.mp4").path
+        let encoded = try WorkbenchBinary.runProcess("/usr/bin/ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-framerate", "2", "-i", data.appendingPathComponent("picture-%03d.png").path,
+            "-frames:v", "6", "-vf", "format=yuv420p", "-c:v", "libx264", "-r", "2", video,
+        ], environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(encoded.status, 0, encoded.standardError)
+        let clips = folder.appendingPathComponent("clips").path
+        let sampled = try WorkbenchBinary.run(["detect", video, "--model", model, "--json", "--every", "0.5", "--clips", clips,
+                                               "--threads", "2"])
+        XCTAssertEqual(sampled.status, 0, sampled.standardError)
+        let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sampled.standardOutput.utf8)) as? [String: Any])
+        let samples = try XCTUnwrap(line["samples"] as? [[String: Any]])
+        XCTAssertEqual(samples.count, 6)
+        XCTAssertTrue(samples.contains { ($0["annotations"] as? [Any])?.isEmpty == false }, sampled.standardOutput)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: clips).isEmpty)
+
         let inspected = try WorkbenchBinary.run(["inspect", model])
         XCTAssertEqual(inspected.status, 0, inspected.standardError)
         XCTAssertTrue(inspected.standardOutput.contains("kind         detector"), inspected.standardOutput)
