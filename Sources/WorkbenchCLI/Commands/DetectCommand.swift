@@ -46,7 +46,7 @@ struct DetectCommand: ParsableCommand {
               workbench detect movie.mp4 --html people.html --vtt people.vtt
               workbench detect movie.mp4 --annotate movie-boxes.mp4
               workbench detect photos/ --model Shapes.wbmodel --json
-              workbench detect movie.mp4 --model Shapes.wbmodel --label disc --clips clips/
+              workbench detect movie.mp4 --model Shapes.wbmodel --label disc --clips shape-clips/
             """)
 
     @Argument(help: ArgumentHelp("Pictures, folders of pictures, or videos.", valueName: "input"))

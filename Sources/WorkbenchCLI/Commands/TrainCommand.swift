@@ -28,6 +28,8 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings -o Fine.wbmodel --fine-tune --epochs 2
               workbench train datasets/drawings -o Averaged.wbmodel --tta
               workbench train datasets/drawings -o Auto.wbmodel --fine-tune-auto
+              workbench train shapes -o Shapes.wbmodel
+              workbench train shapes/annotations.json -o Shapes.wbmodel --epochs 10 --input-side 384 --json
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
@@ -60,10 +62,9 @@ struct TrainCommand: ParsableCommand {
             (maps cached), with Adam for --epochs (default 30) at --batch-size (16) and --learning-rate (0.002); a \
             seeded 20 % of the annotated pictures is held out to choose the epoch (best mAP@0.5) and the score \
             threshold (best F1). The report gives mAP@0.5 and mAP@0.5:0.95 overall and per label, and precision \
-            and recall at that threshold, on the held-out pictures and on the testing ones.
-
-              workbench train datasets/shapes
-              workbench train annotations.json --test "Testing Data" --epochs 40 --json
+            and recall at that threshold, on the held-out pictures and on the testing ones (--test, or the \
+            dataset's "Testing Data/"). The examples' shapes/ is such a folder \
+            (.venv/bin/python3 scripts/bench/make-detector-bench.py shapes 300 makes one).
 
             --tta stores test-time augmentation as the model's default: classify, evaluate and label then average \
             each answer over four views (the image, its centre 7/8, both mirrored; two without mirrors), at four \
