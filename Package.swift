@@ -8,6 +8,8 @@ import PackageDescription
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
 //   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
+// DetectorTraining (the detector's head, loop, views, scores, model conversion) → {CenterNetHead, DetectionMetrics,
+//   Detection, Inference, FineTuning, TrainableLayers, ModelFiles}
 // DetectionMetrics (COCO average precision), CenterNetHead (targets, losses, decoding) → DetectionAnnotations
 //   (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
