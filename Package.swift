@@ -124,7 +124,8 @@ let package = Package(
         // HTML pages with inline SVG charts and data: URI pictures (the page writers know nothing of the network), and
         // their assembly from a training run, an evaluation or a labelled movie (pictures, activation maps, stretches).
         .target(name: "Reports", dependencies: [
-            "ClassifierTraining", "Datasets", "FileFormats", "ImageCodecs", "Inference", "LogisticHead", "Models", "TensorCore",
+            "ClassifierTraining", "Datasets", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference",
+            "LogisticHead", "Models", "TensorCore",
         ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["ExternalProcesses", "FileFormats"], exclude: ["README.md"]),
@@ -193,7 +194,9 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "Phases", "TensorCore", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "ImageCodecs", "LogisticHead", "_TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: [
+            "Reports", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
+        ]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionAnnotationsTests", dependencies: ["DetectionAnnotations", "ImageCodecs", "_TestSupport"]),

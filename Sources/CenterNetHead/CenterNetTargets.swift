@@ -29,7 +29,7 @@ public struct CenterNetObject: Sendable, Equatable {
 ///   exactly on the input's right or bottom edge belongs to the last cell (its offset is then 1).
 /// - **Two centres in one cell.** The cell can hold one size: the smaller box keeps it (the larger one is easier
 ///   to find elsewhere in training data), and `collisions` counts how often that happened.
-/// - **Centres off the grid.** An object whose centre is not finite, or lies outside the grid's
+/// - **Centres off the grid.** An object whose centre or size is not finite, or whose centre lies outside the grid's
 ///   `width·stride × height·stride` pixels (the input, rounded up to whole cells), has no cell to hold it: it is
 ///   left out (no bump, size or offset) and counted in `objectsOutside`, as collisions are in `collisions`.
 public struct CenterNetTargets: Sendable, Equatable {
@@ -45,7 +45,8 @@ public struct CenterNetTargets: Sendable, Equatable {
     public var mask: [Float]
     /// Objects whose centre cell another object of any label already held (see the type's description).
     public var collisions: Int
-    /// Objects left out because their centre is not finite or lies outside the grid (see the type's description).
+    /// Objects left out because their centre or size is not finite or their centre lies outside the grid (see the
+    /// type's description).
     public var objectsOutside: Int
     /// Cells marked in `mask`: the count the size and offset losses average over.
     public var maskedCount: Int { mask.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
@@ -75,7 +76,15 @@ public struct CenterNetTargets: Sendable, Equatable {
             let cellX = min(max(Int(centerX.rounded(.down)), 0), grid.width - 1)
             let cellY = min(max(Int(centerY.rounded(.down)), 0), grid.height - 1)
             let width = object.box.width / stride, height = object.box.height / stride
-            let radius = max(0, Int(Self.gaussianRadius(width: width, height: height)))
+            guard width.isFinite, height.isFinite else {
+                objectsOutside += 1
+                continue
+            }
+            // A bump wider than the grid paints the same cells as one as wide as the grid; a box so large that
+            // the radius formula overflows (NaN or infinite) gets that widest bump too, and Int() never traps.
+            let widest = Double(grid.width + grid.height)
+            let exact = Self.gaussianRadius(width: width, height: height)
+            let radius = Int(exact.isFinite ? min(max(exact, 0), widest) : widest)
             drawGaussian(channel: object.labelIndex, cellX: cellX, cellY: cellY, radius: radius)
 
             let cell = cellY * grid.width + cellX

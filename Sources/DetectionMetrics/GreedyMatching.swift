@@ -25,8 +25,13 @@ enum GreedyMatching {
     /// Whether each prediction is matched; `overlaps[prediction][groundTruth]` are IoUs, the predictions already in
     /// `scoreOrder`.
     static func match(overlaps: [[Double]], groundTruthCount: Int, threshold: Double) -> [Bool] {
+        assign(overlaps: overlaps, groundTruthCount: groundTruthCount, threshold: threshold).map { $0 != nil }
+    }
+
+    /// The ground-truth box each prediction takes (nil: none), by the same rule as `match`.
+    static func assign(overlaps: [[Double]], groundTruthCount: Int, threshold: Double) -> [Int?] {
         var taken = [Bool](repeating: false, count: groundTruthCount)
-        var matched = [Bool](repeating: false, count: overlaps.count)
+        var assigned = [Int?](repeating: nil, count: overlaps.count)
         for prediction in overlaps.indices {
             var best = min(threshold, thresholdCap)
             var choice = -1
@@ -38,9 +43,9 @@ enum GreedyMatching {
             }
             if choice >= 0 {
                 taken[choice] = true
-                matched[prediction] = true
+                assigned[prediction] = choice
             }
         }
-        return matched
+        return assigned
     }
 }

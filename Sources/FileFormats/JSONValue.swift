@@ -121,8 +121,14 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected character '\(Unicode.Scalar(byte))'")
+        default: throw error("unexpected \(Self.describe(byte))")
         }
+    }
+
+    /// A byte as an error names it: printable ASCII as itself, anything else (a control byte, part of a multi-byte
+    /// character) by number, so the message stays one printable line.
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "character '\(Unicode.Scalar(byte))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
@@ -245,7 +251,7 @@ public struct JSONParser {
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
                     utf8.append(contentsOf: Array(String(Character(unicode)).utf8))
-                default: throw error("invalid escape '\\\(Unicode.Scalar(escape))'")
+                default: throw error("invalid escape: backslash and \(Self.describe(escape))")
                 }
             case 0x00..<0x20:
                 throw error("control character in a string")

@@ -77,6 +77,10 @@ enum PageFrame {
         .card .frame img.overlay { image-rendering: auto; transition: opacity 0.15s; }
         .card:hover .frame img.overlay { opacity: 0; }
         .card .file { font-weight: 600; margin-top: 4px; }
+        .detections { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 14px; margin: 8px 0; }
+        .detections .card .file, .detections .card .truth, .detections .card .predicted { display: block; }
+        .boxed { position: relative; display: block; width: 100%; background: var(--panel); border-radius: 4px; overflow: hidden; }
+        .boxed img, .boxed svg.boxes { position: absolute; inset: 0; width: 100%; height: 100%; }
         .card .truth { color: #1a7f37; }
         .card .predicted { color: #b3261e; }
         .card .missing { display: flex; align-items: center; justify-content: center; height: 100%; color: var(--muted); padding: 6px; text-align: center; }

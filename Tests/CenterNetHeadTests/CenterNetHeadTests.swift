@@ -74,6 +74,17 @@ final class CenterNetHeadTests: XCTestCase {
         XCTAssertEqual(targets.heatMap[5 * 2 + 1], 1)
     }
 
+    func testAHugeFiniteBoxIsKeptWithABumpOverTheWholeGrid() {
+        let huge = CenterNetObject(labelIndex: 0, box: CornerBox(left: -1e200, top: -1e200, right: 1e200 + 40, bottom: 1e200 + 32))
+        let targets = CenterNetTargets(objects: [huge], grid: smallGrid)
+        XCTAssertEqual(targets.objectsOutside, 0)
+        XCTAssertEqual(targets.mask.reduce(0, +), 1)
+        // Every cell of its label's map is inside the bump (at most 1, and above 0 everywhere).
+        let channel = (0..<smallGrid.cellCount).map { targets.heatMap[$0 * smallGrid.labelCount] }
+        XCTAssertEqual(channel.max(), 1)
+        XCTAssertGreaterThan(channel.min() ?? 0, 0)
+    }
+
     func testObjectsWhoseCentreIsNotFiniteOrOffTheGridAreLeftOutAndCounted() {
         // smallGrid covers 40 × 32 input pixels; a centre on its far edges is still inside (last cell, offset 1).
         let inside = CenterNetObject(labelIndex: 0, box: CornerBox(left: 30, top: 24, right: 50, bottom: 40))
@@ -85,6 +96,7 @@ final class CenterNetHeadTests: XCTestCase {
             CornerBox(left: 0, top: 0, right: .infinity, bottom: 4),
             CornerBox(left: -.infinity, top: 0, right: .infinity, bottom: 4),
             CornerBox(left: 0, top: -.greatestFiniteMagnitude, right: 4, bottom: .greatestFiniteMagnitude / 2),
+            CornerBox(left: -1e308, top: 0, right: 1e308, bottom: 4),    // centre 0, width infinite
         ].map { CenterNetObject(labelIndex: 1, box: $0) }
         let targets = CenterNetTargets(objects: outside + [inside] + outside, grid: smallGrid)
         XCTAssertEqual(targets.objectsOutside, 2 * outside.count)

@@ -20,10 +20,10 @@ accuracy_workbench() {
 build_dataset() {
     [ -d "datasets/$1/Training Data" ] && return 0
     case "$1" in
-        emoticons | weather | folders | devices) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
+        emoticons | weather | folders | devices | filetypes) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
         photos) "$python" datasets/build_photos.py >/dev/null ;;
         drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        digits | footwear | fashion | fashion1000) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
+        digits | footwear | fashion | fashion1000 | clothes) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
         *)
             if [ -f "datasets/build_$1.py" ]; then
                 "$python" "datasets/build_$1.py" >/dev/null

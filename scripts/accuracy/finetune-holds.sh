@@ -15,18 +15,18 @@
 # worst difference in images (must be >= -1), the mean gain on hard sets (>= 5 points), on easy sets (>= 0).
 #
 # Usage: scripts/accuracy/finetune-holds.sh [DATASET ...]
-#            (default: emoticons weather folders photos drawings devices furniture; about 3-8 minutes per fine-tuning run on 2 cores)
+#            (default: emoticons weather folders photos drawings devices furniture filetypes clothes; about 3-8 minutes per fine-tuning run on 2 cores)
 #        SEEDS="42 7 3" (default) scripts/accuracy/finetune-holds.sh emoticons
 #        WORKBENCH=path/to/workbench scripts/accuracy/finetune-holds.sh    (another build; set-up is skipped)
 #        SUMMARY_ONLY=1 scripts/accuracy/finetune-holds.sh ...              (print the table of the runs made so far)
 #        JOBS=2 scripts/accuracy/finetune-holds.sh                          (two fine-tuning runs at once)
-#        RECIPE_EASY="photos furniture" (default)   the sets the recipes meant as easy: the means are printed for
+#        RECIPE_EASY="photos furniture clothes" (default)   the sets the recipes meant as easy: the means are printed for
 #                                                   this grouping too, beside the cross-validated one
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/accuracy/common.sh
 datasets=("$@")
-[ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings devices furniture)
+[ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings devices furniture filetypes clothes)
 read -r -a seeds <<< "${SEEDS:-42 7 3}"
 easy_from=${EASY_FROM:-0.90}
 work=.build/finetune-holds
@@ -79,7 +79,7 @@ PY
     done | xargs -P "${JOBS:-1}" -L 1 bash -c 'run "$0" "$1" auto --fine-tune-auto' 
 fi
 
-"$python" - "$work" "${seeds[*]}" "$easy_from" "${RECIPE_EASY-photos furniture}" "${datasets[@]}" <<'PY'
+"$python" - "$work" "${seeds[*]}" "$easy_from" "${RECIPE_EASY-photos furniture clothes}" "${datasets[@]}" <<'PY'
 import json, pathlib, sys
 work, seeds, easy_from, recipe_easy, names = (pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3],
                                               set(sys.argv[4].split()), sys.argv[5:])
