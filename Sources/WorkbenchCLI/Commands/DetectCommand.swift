@@ -46,7 +46,8 @@ struct DetectCommand: ParsableCommand {
               workbench detect movie.mp4 --html people.html --vtt people.vtt
               workbench detect movie.mp4 --annotate movie-boxes.mp4
               workbench detect photos/ --model Shapes.wbmodel --json
-              workbench detect movie.mp4 --model Shapes.wbmodel --label disc --clips shape-clips/
+              workbench detect movie.mp4 --model Shapes.wbmodel --clips found/
+              workbench detect photo.jpg --model Shapes.wbmodel --label disc
             """)
 
     @Argument(help: ArgumentHelp("Pictures, folders of pictures, or videos.", valueName: "input"))

@@ -29,7 +29,7 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings -o Averaged.wbmodel --tta
               workbench train datasets/drawings -o Auto.wbmodel --fine-tune-auto
               workbench train shapes -o Shapes.wbmodel
-              workbench train shapes/annotations.json -o Shapes.wbmodel --epochs 10 --input-side 384 --json
+              workbench train shapes/annotations.json --epochs 10 --json
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
