@@ -3,19 +3,29 @@
 public struct DetectorTrainingReport: Sendable, Equatable, Codable {
     /// What the run was given, as numbers.
     public struct Settings: Sendable, Equatable, Codable {
+        /// Side of the square network input.
         public var inputSide: Int
+        /// The head's width C.
         public var headWidth: Int
+        /// Random crops per training picture besides the whole picture and its mirror.
         public var crops: Int
+        /// Share of the annotated pictures held out.
         public var heldOutFraction: Double
+        /// Epochs trained (the chosen one may be earlier).
         public var epochs: Int
+        /// Pictures per step.
         public var batchSize: Int
+        /// Adam's peak learning rate.
         public var learningRate: Double
+        /// The seed of the split, the head's start, the order and the views.
         public var seed: UInt64
     }
 
     /// Seconds per phase (left out of the model file's copy).
     public struct Timings: Sendable, Equatable, Codable {
+        /// Seconds to read or compute every view's maps.
         public var maps: Double
+        /// Seconds to train the head, score the held-out pictures each epoch and choose the threshold.
         public var training: Double
     }
 

@@ -10,7 +10,9 @@ public enum SyntheticDetectionDataset {
 
     /// One picture's boxes as written: label and centre-based box in pixels.
     public struct Box: Sendable, Equatable {
+        /// "square" or "disc".
         public var label: String
+        /// The box's centre, width and height in pixels, as annotations.json states them.
         public var centerX: Double, centerY: Double, width: Double, height: Double
     }
 
