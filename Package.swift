@@ -8,6 +8,8 @@ import PackageDescription
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
 //   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
+// DetectorTraining (the detector's head, loop, views, scores, model conversion) → {CenterNetHead, DetectionMetrics,
+//   Detection, Inference, FineTuning, TrainableLayers, ModelFiles}
 // DetectionMetrics (COCO average precision), CenterNetHead (targets, losses, decoding) → DetectionAnnotations
 //   (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
@@ -97,6 +99,12 @@ let package = Package(
         // CenterNet's head math on plain arrays: targets (Gaussian centre heat maps, sizes, offsets, a mask), the
         // penalty-reduced focal and L1 losses with their gradients, and decoding by 3 × 3 peaks (beside a reference).
         .target(name: "CenterNetHead", dependencies: ["DetectionAnnotations"], exclude: ["README.md"]),
+        // Training a detector on the frozen backbone's stride-16 and stride-32 maps: the CenterNet head (layers from
+        // TrainableLayers), views that move the boxes with the pixels, the loop, the held-out choice and the scores.
+        .target(name: "DetectorTraining", dependencies: [
+            "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "FineTuning", "ImageCodecs",
+            "Inference", "ModelFiles", "Models", "TensorCore", "TrainableLayers",
+        ], exclude: ["README.md"]),
         // The person detector's converter: a frozen TensorFlow graph read through a GraphDef schema subset (generated
         // once, like Export's), batch norm folded, anchors generated from the graph's anchor-generator constants.
         .target(name: "DetectorConversion", dependencies: [
@@ -133,8 +141,9 @@ let package = Package(
         ], exclude: ["README.md"]),
         // The public API: one file per workflow, request in, result out, progress by callback.
         .target(name: "Workbench", dependencies: [
-            "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "Export", "FileFormats", "FineTuning",
-            "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Overlays", "Phases", "Reports", "TensorCore",
+            "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "DetectionAnnotations", "DetectionMetrics", "DetectorTraining",
+            "Export",
+            "FileFormats", "FineTuning", "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Overlays", "Phases", "Reports", "TensorCore",
             "LogisticHead", "Video",
         ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
@@ -159,7 +168,7 @@ let package = Package(
 
         // Tests.
         .target(name: "_TestSupport", dependencies: [
-            "FileFormats", .product(name: "PropertyBased", package: "swift-property-based"),
+            "FileFormats", "ImageCodecs", .product(name: "PropertyBased", package: "swift-property-based"),
         ], exclude: ["README.md"]),
         .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore", "_TestSupport"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
@@ -193,6 +202,10 @@ let package = Package(
         .testTarget(name: "DetectionAnnotationsTests", dependencies: ["DetectionAnnotations", "ImageCodecs", "_TestSupport"]),
         .testTarget(name: "DetectionMetricsTests", dependencies: ["DetectionMetrics", "DetectionAnnotations", "FileFormats", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "DetectorTrainingTests", dependencies: [
+            "DetectorTraining", "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "Inference", "Models",
+            "TrainableLayers", "TensorCore", "_TestSupport",
+        ]),
         .testTarget(name: "CenterNetHeadTests", dependencies: ["CenterNetHead", "DetectionAnnotations", "_TestSupport"]),
         .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),

@@ -330,7 +330,9 @@ public enum TrainingRun {
 
     /// `$SOURCE_DATE_EPOCH` (the reproducible-builds convention: whole seconds since 1970) when set, so a rebuild
     /// can be byte-identical; anything else in it is an error rather than a nonsense date in the model.
-    private static func reproducibleNow() throws(WorkbenchError) -> Date {
+    /// `$SOURCE_DATE_EPOCH` when set (so equal inputs give equal model files), else now; the detector's training
+    /// dates its model file the same way.
+    public static func reproducibleNow() throws(WorkbenchError) -> Date {
         guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return Date() }
         guard let epoch = Int(text), (0...latestSourceDateEpoch).contains(epoch) else {
             throw WorkbenchError("SOURCE_DATE_EPOCH must be whole seconds since 1970, from 0 to \(latestSourceDateEpoch); got '\(text)'")
@@ -338,7 +340,8 @@ public enum TrainingRun {
         return Date(timeIntervalSince1970: Double(epoch))
     }
 
-    private static func iso8601(_ date: Date) -> String {
+    /// The date as model files store it: ISO 8601, whole seconds, UTC.
+    public static func iso8601(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)

@@ -7,6 +7,9 @@ import ImageCodecs
 public protocol ObjectDetecting: Sendable {
     /// The labels the detector can report, for example `["person"]`.
     var labels: [String] { get }
+    /// The score below which boxes are not reported unless the caller says otherwise: a trained model's stored
+    /// threshold (best F1 on its held-out pictures); 0.5 for the person detector.
+    var defaultMinimumConfidence: Float { get }
     /// Boxes in pixels of `image` with a score of at least `minimumConfidence`, after non-maximum suppression,
     /// highest score first.
     func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject]
@@ -15,6 +18,9 @@ public protocol ObjectDetecting: Sendable {
 }
 
 extension ObjectDetecting {
+    /// 0.5, the person detector's default.
+    public var defaultMinimumConfidence: Float { 0.5 }
+
     /// One picture after another.
     public func detect(in images: [RGBImage], minimumConfidence: Float) -> [[DetectedObject]] {
         images.map { detect(in: $0, minimumConfidence: minimumConfidence) }

@@ -15,11 +15,13 @@ public struct ModelFile: Sendable, Equatable {
     /// added the SHA-256 of the tensor data (required), checked on load so a damaged file is refused; versions 1–3
     /// load without one. Version 5 added the test-time augmentation record (required); versions 1–4 load with
     /// none by default and mirrors unless their fine-tuning record says the model never saw a flip
-    /// (`TestTimeAugmentationRecord.implied`).
+    /// (`TestTimeAugmentationRecord.implied`). Version 6 added the kind (required): `classifier`, or `detector` for
+    /// the detectors `train` makes from annotations (`DetectorModelFile`); each reader refuses the other kind in
+    /// one line, and an older Workbench refuses both as newer than it reads.
     ///
     /// Every change to the layout or to a stored value's meaning bumps it, and every earlier version keeps loading:
     /// `Tests/ModelFilesTests/Fixtures` holds a stored file of each, and a test fails until a new version has one.
-    public static let formatVersion = 5
+    public static let formatVersion = 6
 
     /// Class names in the order of the head's outputs.
     public var labels: [String]

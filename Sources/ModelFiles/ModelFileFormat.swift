@@ -23,11 +23,24 @@ enum ModelFileFormat {
         static let tensorDataSHA256 = "tensor_data_sha256"
         /// Since version 5, required: the `TestTimeAugmentationRecord` as JSON with sorted keys.
         static let testTimeAugmentation = "test_time_augmentation"
+        /// Since version 6, required: what the file holds, `classifier` or `detector` (`DetectorModelFile`).
+        static let kind = "kind"
+        /// Detector files: the side of the square network input, a decimal integer.
+        static let inputSide = "input_side"
+        /// Detector files: the score threshold chosen on held-out pictures, a decimal number in 0...1.
+        static let scoreThreshold = "score_threshold"
+        /// Detector files: the backbone tensors' identifier (`Inference.Backbone.identifier`, SHA-256 hex), which
+        /// keys the cached maps.
+        static let backboneSHA256 = "backbone_sha256"
         /// Keys every file must have besides `format` and `format_version`, in the order they are checked.
         static let required = [labels, preprocessing, backbone, created, workbenchVersion, trainingReport]
     }
 
+    static let classifierKind = "classifier"
+    static let detectorKind = "detector"
+
     static let backbonePrefix = "backbone."
+    static let detectorPrefix = "detector."
     static let headPrefix = "head."
 
     enum HeadName {

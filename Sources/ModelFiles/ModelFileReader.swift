@@ -28,6 +28,16 @@ extension ModelFile {
         for key in Key.required where metadata[key] == nil {
             throw fail("corrupted header: no '\(key)' metadata")
         }
+        // Version 6 names the kind: a detector's file is refused here with the command that takes it.
+        if version >= 6 {
+            guard let kind = metadata[Key.kind] else { throw fail("corrupted header: no '\(Key.kind)' metadata") }
+            if kind == ModelFileFormat.detectorKind {
+                throw fail("is a detector model, not a classifier: use it with workbench detect --model")
+            }
+            guard kind == ModelFileFormat.classifierKind else {
+                throw fail("kind '\(kind)' is not a model this build reads (classifier or detector): update Workbench")
+            }
+        }
         try checkDataLength(header, dataLength: bytes.count - 8 - headerLength(bytes), path: path)
         // Version 4 seals the tensor data: flipped bits in a weight would otherwise load and answer, wrongly.
         if version >= 4 {
@@ -111,7 +121,7 @@ extension ModelFile {
     /// same fields minus `version` and `alphaBackground`, which always meant version 1 on a white background.
     /// So did the first version 3 files (written from 3487c59 until 850f2f8 changed the description without a new
     /// format version): a version 3 description with neither of the two fields is read as the unversioned one.
-    private static func decodePreprocessing(_ text: String, formatVersion: Int, path: String) throws(ModelFileError) -> ImagePreprocessing {
+    static func decodePreprocessing(_ text: String, formatVersion: Int, path: String) throws(ModelFileError) -> ImagePreprocessing {
         func fail(_ reason: String) -> ModelFileError { ModelFileError(path: path, reason: reason) }
         let data = Data(text.utf8)
         let preprocessing: ImagePreprocessing
@@ -155,7 +165,7 @@ extension ModelFile {
 
     // MARK: - Container checks, before the generic safetensors parser sees the bytes
 
-    private static func readBytes(path: String) throws(ModelFileError) -> [UInt8] {
+    static func readBytes(path: String) throws(ModelFileError) -> [UInt8] {
         do {
             return try SafetensorsFile.readBytes(path: path)
         } catch {
@@ -163,14 +173,14 @@ extension ModelFile {
         }
     }
 
-    private static func headerLength(_ bytes: [UInt8]) -> Int {
+    static func headerLength(_ bytes: [UInt8]) -> Int {
         var length: UInt64 = 0
         for index in 0..<8 { length |= UInt64(bytes[index]) << (8 * UInt64(index)) }
         return Int(clamping: length)
     }
 
     /// Tells a foreign file from a truncated or corrupted model: a safetensors header is JSON right after the length.
-    private static func parseHeader(_ bytes: [UInt8], path: String) throws(ModelFileError) -> [String: Any] {
+    static func parseHeader(_ bytes: [UInt8], path: String) throws(ModelFileError) -> [String: Any] {
         func fail(_ reason: String) -> ModelFileError { ModelFileError(path: path, reason: reason) }
         guard bytes.count > 8 else {
             throw fail("too short to be a model file (\(bytes.count) bytes): truncated or not a Workbench model")
@@ -187,7 +197,7 @@ extension ModelFile {
         return header
     }
 
-    private static func metadataStrings(_ header: [String: Any], path: String) throws(ModelFileError) -> [String: String] {
+    static func metadataStrings(_ header: [String: Any], path: String) throws(ModelFileError) -> [String: String] {
         guard let entry = header["__metadata__"] else { return [:] }
         guard let strings = entry as? [String: String] else {
             throw ModelFileError(path: path, reason: "corrupted header: __metadata__ must map strings to strings")
@@ -196,7 +206,7 @@ extension ModelFile {
     }
 
     /// Names the first tensor whose data would lie past the end of the file.
-    private static func checkDataLength(_ header: [String: Any], dataLength: Int, path: String) throws(ModelFileError) {
+    static func checkDataLength(_ header: [String: Any], dataLength: Int, path: String) throws(ModelFileError) {
         for name in header.keys.sorted() where name != "__metadata__" {
             guard let entry = header[name] as? [String: Any], let offsets = entry["data_offsets"] as? [Int], offsets.count == 2 else {
                 throw ModelFileError(path: path, reason: "corrupted header: tensor '\(name)' has a malformed entry")
@@ -209,7 +219,7 @@ extension ModelFile {
 
     // MARK: - Content checks
 
-    private static func decodeLabels(_ text: String, path: String) throws(ModelFileError) -> [String] {
+    static func decodeLabels(_ text: String, path: String) throws(ModelFileError) -> [String] {
         guard let labels = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
             throw ModelFileError(path: path, reason: "labels metadata is not a JSON array of strings")
         }
@@ -238,7 +248,7 @@ extension ModelFile {
             weights: tensors[Name.weight]!.values, bias: tensors[Name.bias]!.values)
     }
 
-    private static func checkBackbone(_ backbone: [String: SafetensorsFile.Tensor], expected: [String: [Int]], path: String) throws(ModelFileError) {
+    static func checkBackbone(_ backbone: [String: SafetensorsFile.Tensor], expected: [String: [Int]], path: String) throws(ModelFileError) {
         let missing = expected.keys.filter { backbone[$0] == nil }.sorted()
         if !missing.isEmpty {
             throw ModelFileError(path: path, reason: "missing backbone tensors: \(ModelFileFormat.list(missing))")

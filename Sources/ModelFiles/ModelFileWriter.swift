@@ -32,6 +32,7 @@ extension ModelFile {
         var metadata: [String: String] = [
             Key.format: ModelFileFormat.formatValue,
             Key.formatVersion: String(Self.formatVersion),
+            Key.kind: ModelFileFormat.classifierKind,
             Key.labels: ModelFileFormat.canonicalJSON(labels) ?? "[]",
             Key.preprocessing: preprocessing.canonicalJSON,
             Key.backbone: backboneName,

@@ -238,15 +238,26 @@ public final class EfficientNetLite0: Sendable {
         return output
     }
 
-    /// One image `[224, 224, 3]` through the stem and blocks `0..<end`, one at a time, alternating between the
-    /// two activation buffers at `workspace`; `features` (its early blocks) and `blockInputs` share it so the two
-    /// stay the same arithmetic. Returns the buffer holding the last output and that output's height and width.
+    /// One image `[side, side, 3]` through the stem and blocks `0..<end`, one at a time, alternating between the
+    /// two activation buffers at `workspace` and `workspace + bufferCapacity`; `features` (its early blocks),
+    /// `blockInputs` and `featurePyramid` share it so they stay the same arithmetic. Returns the buffer holding the
+    /// last output, the other buffer, and the output's height and width.
     @inline(__always)
-    private func earlyForward(image: UnsafePointer<Float>, blocks end: Int, workspace: UnsafeMutablePointer<Float>,
+    private func earlyForward(image: UnsafePointer<Float>, side: Int = EfficientNetLite0.inputSide, blocks end: Int,
+                              workspace: UnsafeMutablePointer<Float>, bufferCapacity: Int? = nil,
                               expanded: UnsafeMutablePointer<Float>,
                               spatial: UnsafeMutablePointer<Float>) -> (output: UnsafeMutablePointer<Float>, height: Int, width: Int) {
-        let side = Self.inputSide
-        var current = workspace, next = workspace + activationCapacity
+        let walk = walkBlocks(image: image, side: side, blocks: end, workspace: workspace,
+                              bufferCapacity: bufferCapacity ?? activationCapacity, expanded: expanded, spatial: spatial)
+        return (walk.output, walk.height, walk.width)
+    }
+
+    /// The walk behind `earlyForward`, also returning the free buffer so a caller can go on with more blocks.
+    @inline(__always)
+    private func walkBlocks(image: UnsafePointer<Float>, side: Int, blocks end: Int, workspace: UnsafeMutablePointer<Float>,
+                            bufferCapacity: Int, expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>)
+        -> (output: UnsafeMutablePointer<Float>, free: UnsafeMutablePointer<Float>, height: Int, width: Int) {
+        var current = workspace, next = workspace + bufferCapacity
         var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
         var firstBlock = 0
         if fusesStem && end > 0 {
@@ -259,14 +270,106 @@ public final class EfficientNetLite0: Sendable {
         } else {
             stem.forward(input: image, batch: 1, height: side, width: side, output: current)
         }
-        for index in firstBlock..<end {
+        continueBlocks(firstBlock..<end, current: &current, next: &next, height: &height, width: &width,
+                       expanded: expanded, spatial: spatial)
+        return (current, next, height, width)
+    }
+
+    /// Blocks `range` on one image whose input is in `current`; on return `current` holds the output.
+    @inline(__always)
+    private func continueBlocks(_ range: Range<Int>, current: inout UnsafeMutablePointer<Float>,
+                                next: inout UnsafeMutablePointer<Float>, height: inout Int, width: inout Int,
+                                expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>) {
+        for index in range {
             let block = blocks[index]
             block.forward(input: current, batch: 1, height: height, width: width, output: next,
                           expanded: expanded, spatial: spatial, next: followingLayer(index))
             (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
             swap(&current, &next)
         }
-        return (current, height, width)
+    }
+
+    /// The first block whose output is at stride 32: its input is the stride-16 map `featurePyramid` returns.
+    public static let firstStride32Block: Int = {
+        var stride = EfficientNetLite0Architecture.stemStride
+        for block in EfficientNetLite0Architecture.blocks {
+            if stride * block.stride == 32 { return block.index }
+            stride *= block.stride
+        }
+        preconditionFailure("EfficientNetLite0Architecture: no stride-32 block")
+    }()
+
+    /// Channels of the stride-16 map (the last stride-16 block's output: 112).
+    public static let stride16Channels = EfficientNetLite0Architecture.blocks[firstStride32Block - 1].outputChannels
+    /// Channels of the stride-32 map (the last block's output, before the 1×1 head: 320).
+    public static let stride32Channels = EfficientNetLite0Architecture.blocks.last!.outputChannels
+
+    /// Side of a map at `stride` for a `side`-pixel square input, rounding up at each stride-2 step as SAME padding
+    /// does.
+    public static func mapSide(inputSide side: Int, stride: Int) -> Int {
+        var mapSide = (side + EfficientNetLite0Architecture.stemStride - 1) / EfficientNetLite0Architecture.stemStride
+        var reached = EfficientNetLite0Architecture.stemStride
+        for block in EfficientNetLite0Architecture.blocks where reached < stride && block.stride > 1 {
+            mapSide = (mapSide + block.stride - 1) / block.stride
+            reached *= block.stride
+        }
+        return mapSide
+    }
+
+    /// input `[batch, side, side, 3]` NHWC, normalised as for `features`, at any side of at least 32. Returns the
+    /// detector's two maps (`FeaturePyramid`): block `firstStride32Block`'s input (stride 16, 112 channels) and the
+    /// last block's output (stride 32, 320 channels, before the 1×1 head).
+    ///
+    /// One image at a time through the same walk as `blockInputs` and the early part of `features` (same kernels,
+    /// same arithmetic), in a workspace sized for `side` and made for this call: the detector caches its maps, so
+    /// this runs once per image and view. BLAS threading is the caller's choice.
+    public func featurePyramid(_ input: [Float], batch: Int, side: Int) -> FeaturePyramid {
+        let channels = EfficientNetLite0Architecture.inputChannels
+        precondition(side >= 32 && batch >= 0 && input.count == batch * side * side * channels,
+                     "EfficientNetLite0.featurePyramid: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
+        let fineSide = Self.mapSide(inputSide: side, stride: 16), coarseSide = Self.mapSide(inputSide: side, stride: 32)
+        let fineFloats = fineSide * fineSide * Self.stride16Channels
+        let coarseFloats = coarseSide * coarseSide * Self.stride32Channels
+        var fine = [Float](repeating: 0, count: batch * fineFloats)
+        var coarse = [Float](repeating: 0, count: batch * coarseFloats)
+        let sizes = Self.workspaceSizes(side: side)
+        let workspace = Workspace(capacity: 2 * sizes.activation + sizes.expanded + sizes.spatial)
+        let buffers = workspace.floats
+        let expanded = buffers + 2 * sizes.activation
+        let spatial = expanded + sizes.expanded
+        input.withUnsafeBufferPointer { input in
+            fine.withUnsafeMutableBufferPointer { fine in
+                coarse.withUnsafeMutableBufferPointer { coarse in
+                    for item in 0..<batch {
+                        let image = input.baseAddress! + item * side * side * channels
+                        var (current, next, height, width) = walkBlocks(
+                            image: image, side: side, blocks: Self.firstStride32Block, workspace: buffers,
+                            bufferCapacity: sizes.activation, expanded: expanded, spatial: spatial)
+                        precondition(height == fineSide && width == fineSide, "EfficientNetLite0.featurePyramid: stride-16 size")
+                        (fine.baseAddress! + item * fineFloats).update(from: current, count: fineFloats)
+                        continueBlocks(Self.firstStride32Block..<blocks.count, current: &current, next: &next,
+                                       height: &height, width: &width, expanded: expanded, spatial: spatial)
+                        precondition(height == coarseSide && width == coarseSide, "EfficientNetLite0.featurePyramid: stride-32 size")
+                        (coarse.baseAddress! + item * coarseFloats).update(from: current, count: coarseFloats)
+                    }
+                }
+            }
+        }
+        return FeaturePyramid(batch: batch, inputSide: side, fineSide: fineSide, fine: fine, coarseSide: coarseSide, coarse: coarse)
+    }
+
+    /// Floats of the largest block input or output, expanded and depthwise-output tensor of one `side`-pixel image
+    /// (the stem's output counted as an activation).
+    static func workspaceSizes(side inputSide: Int) -> (activation: Int, expanded: Int, spatial: Int) {
+        var side = (inputSide + EfficientNetLite0Architecture.stemStride - 1) / EfficientNetLite0Architecture.stemStride
+        var activation = side * side * EfficientNetLite0Architecture.stemChannels, expanded = 0, spatial = 0
+        for block in EfficientNetLite0Architecture.blocks {
+            expanded = max(expanded, side * side * block.expandedChannels)
+            side = (side + block.stride - 1) / block.stride
+            spatial = max(spatial, side * side * block.expandedChannels)
+            activation = max(activation, side * side * block.outputChannels)
+        }
+        return (activation, expanded, spatial)
     }
 
     /// Whether the stem runs inside block 0: possible when that block has neither expansion nor residual (true

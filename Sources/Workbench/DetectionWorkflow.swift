@@ -8,8 +8,11 @@ import Video
 public struct DetectionRequest: Sendable {
     /// Pictures, folders of pictures, or video files, as given.
     public var inputs: [String]
-    /// Boxes scoring below this are not reported (0–1).
-    public var minimumConfidence: Float = 0.5
+    /// Boxes scoring below this are not reported (0–1); nil is the detector's default
+    /// (`ObjectDetecting.defaultMinimumConfidence`: a trained model's stored threshold, 0.5 for the person detector).
+    public var minimumConfidence: Float?
+    /// `minimumConfidence`, or the detector's default once the run knows its detector.
+    var resolvedMinimumConfidence: Float = 0.5
     /// Report only this label; nil reports every label the detector knows.
     public var label: String?
     /// `TiledDetection`'s grid side; 1 runs the detector on the whole frame only.
@@ -136,10 +139,20 @@ public enum DetectionWorkflow {
         return try run(request, detector: detector, events: events)
     }
 
+    /// Runs `request` with the trained detector model at `modelPath` (`train` on annotations writes one), its
+    /// maps computed on `threads` worker threads; the minimum score defaults to the model's stored threshold.
+    public static func run(_ request: DetectionRequest, modelPath: String, threads: Int,
+                           events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
+        let loaded = try LoadedDetector.load(path: modelPath, settings: FeatureSettings(threads: 1, usesCache: false))
+        return try run(request, detector: TrainedObjectDetector(loaded, threads: threads), events: events)
+    }
+
     /// Runs `request` with `detector` (any `ObjectDetecting`; the command line's is the person detector).
     public static func run(_ request: DetectionRequest, detector: some ObjectDetecting,
                            events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
         let started = Date()
+        var request = request
+        request.resolvedMinimumConfidence = request.minimumConfidence ?? detector.defaultMinimumConfidence
         if let label = request.label, !detector.labels.contains(label) {
             throw WorkbenchError("unknown label '\(label)': the detector knows \(detector.labels.map { "'\($0)'" }.joined(separator: ", "))")
         }
@@ -246,7 +259,7 @@ public enum DetectionWorkflow {
                 continue
             }
             let objects = filtered(TiledDetection.detect(in: image, tilesPerSide: request.tilesPerSide,
-                                                         minimumConfidence: request.minimumConfidence, detector: detector),
+                                                         minimumConfidence: request.resolvedMinimumConfidence, detector: detector),
                                    label: request.label)
             let result = PictureDetection(path: path, objects: objects, width: image.width, height: image.height)
             if !copies.isEmpty {
@@ -364,7 +377,7 @@ public enum DetectionWorkflow {
             results.append(result)
         }
         if let html = request.html {
-            try review.writePage(to: html, every: request.every, minimumConfidence: request.minimumConfidence)
+            try review.writePage(to: html, every: request.every, minimumConfidence: request.resolvedMinimumConfidence)
             events(.wrote(html))
         }
         return results
@@ -400,7 +413,7 @@ public enum DetectionWorkflow {
                 while batch.count < framesPerBatch, let frame = try frames.nextFrame() { batch.append(frame) }
                 finished = batch.count < framesPerBatch
                 let found = TiledDetection.detect(in: batch.map(\.image), tilesPerSide: request.tilesPerSide,
-                                                  minimumConfidence: request.minimumConfidence, detector: detector)
+                                                  minimumConfidence: request.resolvedMinimumConfidence, detector: detector)
                 for (frame, all) in zip(batch, found) {
                     let objects = filtered(all, label: request.label)
                     if let clip = presence.add(time: frame.second, present: !objects.isEmpty) { clips.append(.init(clip: clip, file: nil)) }

@@ -3,6 +3,9 @@
 // work for the workflows (layers, kernels, codecs' internals, the trainable network) are not re-exported.
 @_exported import Augmentation
 @_exported import Detection
+@_exported import DetectionAnnotations
+@_exported import DetectionMetrics
+@_exported import DetectorTraining
 @_exported import ClassifierTraining
 @_exported import ClusterJobs
 @_exported import FileFormats

@@ -27,7 +27,7 @@ final class FineTuningRecordTests: XCTestCase {
         XCTAssertEqual(loaded.fineTuning, record)
         XCTAssertEqual(loaded, model)
         let container = try SafetensorsFile.read(path: folder + "/tuned.wbmodel")
-        XCTAssertEqual(container.metadata["format_version"], "5")
+        XCTAssertEqual(container.metadata["format_version"], "6")
         XCTAssertNotNil(container.metadata["fine_tuning"])
 
         try sampleModel().write(path: folder + "/frozen.wbmodel")

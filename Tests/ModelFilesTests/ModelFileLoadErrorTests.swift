@@ -90,9 +90,9 @@ final class ModelFileLoadErrorTests: XCTestCase {
     }
 
     func testNewerFormatVersion() {
-        let bytes = container { $0.metadata["format_version"] = "6" }
+        let bytes = container { $0.metadata["format_version"] = "7" }
         XCTAssertEqual(loadError(bytes),
-                       "written by a newer Workbench (model format version 6; this build reads up to version 5): update Workbench")
+                       "written by a newer Workbench (model format version 7; this build reads up to version 6): update Workbench")
         XCTAssertEqual(loadError(container { $0.metadata["format_version"] = "one" }),
                        "corrupted header: format_version 'one' is not a positive integer")
     }

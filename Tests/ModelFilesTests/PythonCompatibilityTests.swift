@@ -31,7 +31,7 @@ final class PythonCompatibilityTests: XCTestCase {
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: output) as? [String: Any], "python printed: \(String(decoding: output, as: UTF8.self))")
         let metadata = try XCTUnwrap(report["metadata"] as? [String: String])
         XCTAssertEqual(metadata["format"], "workbench-model")
-        XCTAssertEqual(metadata["format_version"], "5")
+        XCTAssertEqual(metadata["format_version"], "6")
         XCTAssertEqual(metadata["temperature"], "1.25")
         XCTAssertEqual(metadata["backbone"], "efficientnet-lite0")
         XCTAssertEqual(metadata["created"], model.creationDate)

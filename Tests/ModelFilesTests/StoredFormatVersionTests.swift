@@ -159,6 +159,69 @@ final class StoredFormatVersionTests: XCTestCase {
 
     /// Versions 1 to 4 stored no record: no views by default, mirrored unless the fine-tuning record lists
     /// augmentations without a flip (the version 3 fixture's list has the flip).
+    func testVersion6() throws {
+        let model = try load("model-format-6.wbmodel")
+        XCTAssertEqual(model.labels, ["up", "down"])
+        XCTAssertEqual(model.temperature, 1.375)
+        XCTAssertEqual(model.testTimeAugmentation, TestTimeAugmentationRecord(byDefault: false, mirrors: true))
+        assertBackbone(model, pretrainedBackbone)
+        try assertCommonFields(model, created: "2026-12-04T11:00:00Z")
+    }
+
+    func testVersion6DetectorLoadsAsADetectorAndIsRefusedAsAClassifier() throws {
+        let path = Self.fixtures.appendingPathComponent("model-format-6-detector.wbmodel").path
+        let detector = try DetectorModelFile.read(path: path)
+        XCTAssertEqual(detector.labels, ["cat", "dog"])
+        XCTAssertEqual(detector.inputSide, 320)
+        XCTAssertEqual(detector.scoreThreshold, 0.375)
+        XCTAssertEqual(detector.creationDate, "2026-12-04T12:00:00Z")
+        XCTAssertEqual(detector.backboneIdentifier.count, 64)
+        XCTAssertEqual(detector.headTensors.keys.sorted(), DetectorModelFile.headTensorNames)
+        XCTAssertEqual(detector.headTensors["mixing.weights"]?.shape, [3, 3, 2, 2])
+        XCTAssertEqual(detector.headTensors["outputBias.bias"]?.values, [-0.125, 0.25, 0.625, 1.0, -0.75, -0.375])
+        XCTAssertEqual(detector.backboneTensors.keys.sorted(), pretrainedBackbone.keys.sorted())
+        XCTAssertTrue(DetectorModelFile.isDetector(path: path))
+        XCTAssertThrowsError(try ModelFile.read(path: path)) { error in
+            XCTAssertEqual("\(error)", path + ": is a detector model, not a classifier: use it with workbench detect --model")
+        }
+        // A classifier's file, old or new, is refused by the detector's reader.
+        for name in ["model-format-6.wbmodel", "model-format-2.wbmodel"] {
+            let classifier = Self.fixtures.appendingPathComponent(name).path
+            XCTAssertFalse(DetectorModelFile.isDetector(path: classifier))
+            XCTAssertThrowsError(try DetectorModelFile.read(path: classifier)) { error in
+                XCTAssertEqual("\(error)", classifier + ": is a classifier model, not a detector: use it with workbench classify (or evaluate, label)")
+            }
+        }
+        // Written again by the Swift writer: the same bytes as the generator's.
+        let folder = try makeTemporaryFolder(self)
+        try detector.write(path: folder + "/again.wbmodel")
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/again.wbmodel"), FileManager.default.contents(atPath: path))
+    }
+
+    func testVersion6DetectorWithABrokenHeadIsRefused() throws {
+        let folder = try makeTemporaryFolder(self)
+        let path = Self.fixtures.appendingPathComponent("model-format-6-detector.wbmodel").path
+        let cases: [(String, (inout SafetensorsFile) -> Void)] = [
+            ("missing head tensors: 'detector.mixingBias.bias'", { $0.tensors["detector.mixingBias.bias"] = nil }),
+            ("tensor 'detector.output.weights' has shape [2, 5] but 2 labels and width 2 need [2, 6]",
+             { $0.tensors["detector.output.weights"] = .init(shape: [2, 5], values: Array(repeating: 0, count: 10)) }),
+            ("corrupted header: no 'score_threshold' metadata", { $0.metadata["score_threshold"] = nil }),
+            ("the score threshold 1.5 is not between 0 and 1", { $0.metadata["score_threshold"] = "1.5" }),
+            ("kind 'segmenter' is not a model this build reads (classifier or detector): update Workbench",
+             { $0.metadata["kind"] = "segmenter" }),
+        ]
+        for (reason, breakIt) in cases {
+            var file = try SafetensorsFile.read(path: path)
+            breakIt(&file)
+            file.metadata["tensor_data_sha256"] = ModelFile.tensorDataChecksum(file)
+            let broken = folder + "/broken.wbmodel"
+            try file.write(path: broken)
+            XCTAssertThrowsError(try DetectorModelFile.read(path: broken)) { error in
+                XCTAssertEqual("\(error)", broken + ": " + reason)
+            }
+        }
+    }
+
     func testOlderVersionsImplyNoViewsByDefault() throws {
         for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
                      "model-format-3.wbmodel", "model-format-4.wbmodel"] {
@@ -218,7 +281,7 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: folder + "/current.wbmodel"), FileManager.default.contents(atPath: current))
 
         for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
-                     "model-format-3.wbmodel", "model-format-4.wbmodel"] {
+                     "model-format-3.wbmodel", "model-format-4.wbmodel", "model-format-5.wbmodel"] {
             let old = try load(name)
             try old.write(path: folder + "/" + name)
             XCTAssertEqual(try ModelFile.read(path: folder + "/" + name), old, name)

@@ -101,12 +101,16 @@ final class InstallAndExamplesTests: XCTestCase {
             try #"{"video": "\#(name).mp4", "order": ["address", "swing", "finish"], "phases": [\#(entries.joined(separator: ", "))]}"#
                 .write(to: work.appendingPathComponent("\(name).json"), atomically: true, encoding: .utf8)
         }
+        // The detector's examples: shapes/, a Create ML object-detection folder (red squares and blue discs).
+        try SyntheticDetectionDataset.write(to: work.appendingPathComponent("shapes"), count: 12, side: 160, seed: 27)
         try #"[{"id": 3, "title": "The Movie", "markers": {}}, {"id": 4, "title": "Another", "markers": {"2": "Dessert"}}]"#
             .write(to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
 
         let fixture = Fixture(root: root, prefix: prefix, work: work, installMessages: install.standardError, environment: environment)
         try TestMedia.check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "datasets/drawings", "-o", "Drawings.wbmodel"],
                                              environment: environment, workingDirectory: work), "training Drawings.wbmodel")
+        try TestMedia.check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "shapes", "-o", "Shapes.wbmodel"],
+                                             environment: environment, workingDirectory: work), "training Shapes.wbmodel")
         return fixture
     }
 
@@ -379,7 +383,7 @@ final class InstallAndExamplesTests: XCTestCase {
             XCTAssertEqual(outcome.status, 0, "\(example)\n\(outcome.standardError)")
         }
         // What the examples promise to write is there.
-        for written in ["Drawings.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
+        for written in ["Drawings.wbmodel", "Shapes.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
                         "Drawings.mlmodel", "reel.mp4", "p.json",
                         "side.mp4", "grid.mp4", "flight.mp4"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)

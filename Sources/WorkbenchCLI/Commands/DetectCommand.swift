@@ -4,7 +4,7 @@ import Workbench
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Find people in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
+        abstract: "Find people (or your own objects, --model) in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
         discussion: """
             Pictures (JPEG or PNG files, or folders of them) print one line per box: the picture, the label, the \
             score and the box (centre x, centre y, width, height in pixels of the picture as displayed, EXIF \
@@ -32,7 +32,9 @@ struct DetectCommand: ParsableCommand {
 
             The detector is set-up's SSDLite MobileNetV2 person detector (models/ssdlite-mobilenetv2-person.safetensors), \
             found as --backbone is: --detector FILE, else $WORKBENCH_DETECTOR, else the installed \
-            share/workbench/ or the clone's models/ copy.
+            share/workbench/ or the clone's models/ copy; or your own with --model M.wbmodel (workbench train on \
+            Create ML annotations makes one), whose labels, boxes and stored score threshold (the default --min-score) \
+            are used the same way for pictures, videos, --annotate and --clips.
 
             Examples:
               workbench detect photo.jpg
@@ -43,13 +45,16 @@ struct DetectCommand: ParsableCommand {
               workbench detect movie.mp4 --json --every 0.5
               workbench detect movie.mp4 --html people.html --vtt people.vtt
               workbench detect movie.mp4 --annotate movie-boxes.mp4
+              workbench detect photos/ --model Shapes.wbmodel --json
+              workbench detect movie.mp4 --model Shapes.wbmodel --clips found/
+              workbench detect photo.jpg --model Shapes.wbmodel --label disc
             """)
 
     @Argument(help: ArgumentHelp("Pictures, folders of pictures, or videos.", valueName: "input"))
     var inputs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Report boxes scoring at least this, 0 to 1.", valueName: "score"))
-    var minScore: Double = 0.5
+    @Option(name: .long, help: ArgumentHelp("Report boxes scoring at least this, 0 to 1 (default: a --model's stored threshold, else 0.5).", valueName: "score"))
+    var minScore: Double?
 
     @Option(name: .long, help: ArgumentHelp("Report only this label (the built-in detector knows person).", valueName: "label"))
     var label: String?
@@ -84,10 +89,16 @@ struct DetectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The detector weights (default: $WORKBENCH_DETECTOR, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
     var detector: String?
 
+    @Option(name: .long, help: ArgumentHelp("A detector model trained by workbench train on annotations, instead of the person detector.", valueName: "model"))
+    var model: String?
+
     @OptionGroup var compute: ComputeOptions
 
     func validate() throws {
-        guard minScore.isFinite, (0...1).contains(minScore) else { throw ValidationError("--min-score must be between 0 and 1, got \(minScore)") }
+        if let minScore, !(minScore.isFinite && (0...1).contains(minScore)) {
+            throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
+        }
+        if model != nil && detector != nil { throw ValidationError("--model and --detector exclude each other") }
         guard (1...TileGrid.maximumTilesPerSide).contains(tiles) else {
             throw ValidationError("--tiles must be between 1 and \(TileGrid.maximumTilesPerSide), got \(tiles)")
         }
@@ -107,14 +118,18 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         try Console.run {
             var request = DetectionRequest(inputs: inputs)
-            request.minimumConfidence = Float(minScore)
+            request.minimumConfidence = minScore.map(Float.init)
             (request.label, request.tilesPerSide, request.every) = (label, tiles, every)
             request.clipRule = PresenceClips.Rule(maximumLength: maxLength, stopAfter: stopAfter)
             (request.annotate, request.clips, request.vtt, request.html) = (annotate, clips, vtt, html)
             request.maximumPixels = compute.maxMegapixels * 1_000_000
             let progress = DetectionProgress(json: json)
-            let outcome = try DetectionWorkflow.run(request, detectorPath: detector, threads: compute.threads ?? Parallel.coreCount,
-                                                    events: progress.render)
+            let threads = compute.threads ?? Parallel.coreCount
+            let outcome = if let model {
+                try DetectionWorkflow.run(request, modelPath: model, threads: threads, events: progress.render)
+            } else {
+                try DetectionWorkflow.run(request, detectorPath: detector, threads: threads, events: progress.render)
+            }
             try progress.finish(outcome)
         }
     }

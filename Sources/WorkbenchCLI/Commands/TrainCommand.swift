@@ -5,7 +5,7 @@ import Workbench
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Train a classifier from folders of images, one subfolder per label.",
+        abstract: "Train a classifier from folders of images, one subfolder per label, or a detector from Create ML annotations.",
         discussion: """
             DATASET holds "Training Data/" and "Testing Data/" (Create ML's layout), or train/, val/ and test/, or is \
             itself a folder of label subfolders. The L2 strength is chosen by 5-fold cross-validation over the \
@@ -28,6 +28,8 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings -o Fine.wbmodel --fine-tune --epochs 2
               workbench train datasets/drawings -o Averaged.wbmodel --tta
               workbench train datasets/drawings -o Auto.wbmodel --fine-tune-auto
+              workbench train shapes -o Shapes.wbmodel
+              workbench train shapes/annotations.json --epochs 10 --json
 
             --augment N fits the head on N augmented views of every training image as well (random resized crop, \
             flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
@@ -53,6 +55,17 @@ struct TrainCommand: ParsableCommand {
             below 95 % and the estimated time (images x epochs x (folds + 1) at 12 images/s per thread) is within \
             10 minutes, and says in one line why it did or did not.
 
+            A detector is trained instead when DATASET is an object-detection dataset: a folder with Create ML's \
+            annotations.json (or with "Training Data/" and "Testing Data/" that have one each), or an annotations \
+            file itself (detect --json's output is one: correct it and train on it). A CenterNet head learns on the \
+            frozen backbone's stride-16 and stride-32 maps of each picture, its mirror and --crops random crops \
+            (maps cached), with Adam for --epochs (default 30) at --batch-size (16) and --learning-rate (0.002); a \
+            seeded 20 % of the annotated pictures is held out to choose the epoch (best mAP@0.5) and the score \
+            threshold (best F1). The report gives mAP@0.5 and mAP@0.5:0.95 overall and per label, and precision \
+            and recall at that threshold, on the held-out pictures and on the testing ones (--test, or the \
+            dataset's "Testing Data/"). The examples' shapes/ is such a folder \
+            (.venv/bin/python3 scripts/bench/make-detector-bench.py shapes 300 makes one).
+
             --tta stores test-time augmentation as the model's default: classify, evaluate and label then average \
             each answer over four views (the image, its centre 7/8, both mirrored; two without mirrors), at four \
             times the network work, unless given --no-tta. Whatever the default, the model records whether its \
@@ -71,7 +84,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: "Hold out this share of the training images instead of cross-validating (0 holds out nothing: no choice of L2, no calibration). Only labels with at least 5 training images give some; a share that would hold out none is refused.")
     var validationFraction: Double?
 
-    @Option(name: .long, help: "Seed of the folds and held-out split.")
+    @Option(name: .long, help: "Seed of the folds and held-out split (a detector's too, and of its start, order and views).")
     var seed: UInt64 = 42
 
     @Option(name: .long, help: "L2 regularisation strength (default: chosen on held-out predictions).")
@@ -95,13 +108,13 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
     var fineTuneBlocks: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10); for a detector: epochs of its head (default 30).", valueName: "n"))
     var epochs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32); for a detector: pictures per step (default 16).", valueName: "n"))
     var batchSize: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001).", valueName: "rate"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001); for a detector: Adam's peak rate (default 0.002).", valueName: "rate"))
     var learningRate: Double?
 
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: the backbone's own peak learning rate, e.g. below the head's (default: --learning-rate's).", valueName: "rate"))
@@ -132,6 +145,12 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not write the HTML report.")
     var noHtml = false
 
+    @Option(name: .long, help: ArgumentHelp("Detector: random crops of each training picture besides the whole picture and its mirror (default 2).", valueName: "n"))
+    var crops: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Detector: the side of the square network input, a multiple of 32 (default 320).", valueName: "pixels"))
+    var inputSide: Int?
+
     @Flag(name: .long, help: "Store test-time augmentation as the model's default (classify, evaluate and label average over its views unless --no-tta).")
     var tta = false
 
@@ -147,6 +166,10 @@ struct TrainCommand: ParsableCommand {
     static let maximumIterations = 1_000_000
 
     func validate() throws {
+        if DetectorTrainingWorkflow.isDetectionDataset(dataset) { return try validateDetector() }
+        for (name, given) in [("--crops", crops != nil), ("--input-side", inputSide != nil)] where given {
+            throw ValidationError("\(name) is for detectors: DATASET has no annotations.json")
+        }
         if let validationFraction, !(0..<1).contains(validationFraction) {
             throw ValidationError("--validation-fraction must be at least 0 and below 1, got \(validationFraction)")
         }
@@ -206,6 +229,47 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
+    /// A detector takes the schedule's options and refuses the classifier's own.
+    private func validateDetector() throws {
+        let classifierOnly: [(String, Bool)] = [
+            ("--validation", validation != nil), ("--validation-fraction", validationFraction != nil), ("--l2", l2 != nil),
+            ("--target-precision", targetPrecision != nil), ("--class-weights", classWeights != "uniform"),
+            ("--fine-tune", fineTune), ("--fine-tune-auto", fineTuneAuto), ("--fine-tune-blocks", fineTuneBlocks != nil),
+            ("--backbone-learning-rate", backboneLearningRate != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
+            ("--keep-fine-tuned", keepFineTuned), ("--tta", tta), ("--augment", augmentationOptions.augment > 0),
+            ("--html", html != nil),
+        ]
+        for (name, given) in classifierOnly where given {
+            throw ValidationError("\(name) is for classifiers; \(dataset) is an object-detection dataset")
+        }
+        if let epochs, !(1...1000).contains(epochs) { throw ValidationError("--epochs must be from 1 to 1000, got \(epochs)") }
+        if let batchSize, !(1...1024).contains(batchSize) {
+            throw ValidationError("--batch-size must be from 1 to 1024, got \(batchSize)")
+        }
+        if let learningRate, !(learningRate > 0 && learningRate <= 1) {
+            throw ValidationError("--learning-rate must be above 0 and at most 1, got \(learningRate)")
+        }
+        if let crops, !(0...16).contains(crops) { throw ValidationError("--crops must be from 0 to 16, got \(crops)") }
+        if let inputSide, !(inputSide >= 64 && inputSide <= 1024 && inputSide % 32 == 0) {
+            throw ValidationError("--input-side must be a multiple of 32 from 64 to 1024, got \(inputSide)")
+        }
+    }
+
+    /// The detector training these options ask for.
+    private func detectorRequest() -> DetectorTrainingWorkflowRequest {
+        var request = DetectorTrainingWorkflowRequest(datasetPath: dataset, testingPath: test)
+        if let epochs { request.schedule.epochs = epochs }
+        if let batchSize { request.schedule.batchSize = batchSize }
+        if let learningRate { request.schedule.learningRate = learningRate }
+        request.schedule.seed = seed
+        request.schedule.threads = compute.threads ?? Parallel.coreCount
+        if let crops { request.crops = crops }
+        if let inputSide { request.inputSide = inputSide }
+        request.modelPath = output
+        request.reportPath = report
+        return request
+    }
+
     /// The fine-tuning settings the options ask for; nil without --fine-tune or --fine-tune-auto.
     private func fineTuningSettings() -> FineTuningSettings? {
         guard fineTune || fineTuneAuto else { return nil }
@@ -224,6 +288,13 @@ struct TrainCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
+            if DetectorTrainingWorkflow.isDetectionDataset(dataset) {
+                let progress = DetectorTrainingProgress(verbose: verbose)
+                let outcome = try DetectorTrainingWorkflow.train(detectorRequest(), backbone: backboneOptions.source,
+                                                                 features: compute.settings(usesCache: !cache.noCache),
+                                                                 events: progress.render)
+                return try DetectorTrainingRendering.render(outcome, json: json)
+            }
             let progress = TrainingProgress(verbose: verbose)
             let files = TrainingOutput(model: output, report: report, page: noHtml ? .none : html.map { .at($0) } ?? .besideModel)
             let outcome = try TrainingWorkflow.train(try request(), output: files, backbone: backboneOptions.source,

@@ -1,0 +1,69 @@
+/// A detector training run's report: `train --json` prints it, `--report` writes it, the model file embeds it
+/// (without the timings, so equal inputs give equal bytes).
+public struct DetectorTrainingReport: Sendable, Equatable, Codable {
+    /// What the run was given, as numbers.
+    public struct Settings: Sendable, Equatable, Codable {
+        /// Side of the square network input.
+        public var inputSide: Int
+        /// The head's width C.
+        public var headWidth: Int
+        /// Random crops per training picture besides the whole picture and its mirror.
+        public var crops: Int
+        /// Share of the annotated pictures held out.
+        public var heldOutFraction: Double
+        /// Epochs trained (the chosen one may be earlier).
+        public var epochs: Int
+        /// Pictures per step.
+        public var batchSize: Int
+        /// Adam's peak learning rate.
+        public var learningRate: Double
+        /// The seed of the split, the head's start, the order and the views.
+        public var seed: UInt64
+    }
+
+    /// Seconds per phase (left out of the model file's copy).
+    public struct Timings: Sendable, Equatable, Codable {
+        /// Seconds to read or compute every view's maps.
+        public var maps: Double
+        /// Seconds to train the head, score the held-out pictures each epoch and choose the threshold.
+        public var training: Double
+    }
+
+    /// Always "detector": tells this report from a classifier's.
+    public var kind = "detector"
+    /// Labels in heat-map order.
+    public var labels: [String]
+    /// Pictures trained on and held out.
+    public var trainingImages: Int, heldOutImages: Int
+    /// The settings.
+    public var settings: Settings
+    /// The epoch whose head was kept (best held-out mAP@0.5).
+    public var chosenEpoch: Int
+    /// Every epoch's loss and held-out mAP@0.5.
+    public var epochs: [DetectorEpoch]
+    /// The score threshold of best F1 on the held-out pictures.
+    public var threshold: Double
+    /// Held-out scores (where epoch and threshold were chosen).
+    public var heldOut: DetectorScores
+    /// Testing scores, when a testing set was given.
+    public var testing: DetectorScores?
+    /// Seconds per phase; nil in the model file.
+    public var timings: Timings?
+
+    /// The report of `result` trained as `request` asked.
+    public init(_ result: DetectorTrainingResult, request: DetectorTrainingRequest) {
+        labels = result.detector.labels
+        trainingImages = result.trainingImageCount
+        heldOutImages = result.heldOutImageCount
+        settings = Settings(inputSide: request.inputSide, headWidth: request.headWidth, crops: request.crops,
+                            heldOutFraction: request.heldOutFraction, epochs: request.schedule.epochs,
+                            batchSize: request.schedule.batchSize, learningRate: request.schedule.learningRate,
+                            seed: request.schedule.seed)
+        chosenEpoch = result.chosenEpoch
+        epochs = result.epochs
+        threshold = result.detector.threshold
+        heldOut = result.heldOut
+        testing = result.testing
+        timings = Timings(maps: result.mapSeconds, training: result.trainingSeconds)
+    }
+}

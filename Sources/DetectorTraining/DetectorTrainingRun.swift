@@ -1,0 +1,235 @@
+import CenterNetHead
+import DetectionAnnotations
+import DetectionMetrics
+import FileFormats
+import Foundation
+import Inference
+import TensorCore
+
+/// What a detector's training run is given.
+public struct DetectorTrainingRequest: Sendable {
+    /// The training pictures and their boxes (negatives included: pictures without objects).
+    public var training: AnnotationSet
+    /// Pictures scored once at the end with the chosen head and threshold, never used to choose anything.
+    public var testing: AnnotationSet?
+    /// The backbone whose maps the head reads.
+    public var backbone: Backbone
+    /// Threads, pixel limit and cache for the maps.
+    public var featureSettings: FeatureSettings
+    /// Side of the square network input (a multiple of 32).
+    public var inputSide: Int
+    /// The head's width C.
+    public var headWidth: Int
+    /// Random crops per training picture, beside the whole picture and its mirror.
+    public var crops: Int
+    /// Share of the training pictures held out to choose the epoch and the threshold.
+    public var heldOutFraction: Double
+    /// Epochs, batch, learning rate, seed and threads.
+    public var schedule: DetectorHeadSchedule
+
+    /// The default schedule: 30 epochs of 16 pictures a step at Adam's 0.002, seed 42, every core.
+    public static let defaultSchedule = DetectorHeadSchedule(epochs: 30, batchSize: 16, learningRate: 2e-3, seed: 42,
+                                                             threads: Parallel.coreCount)
+    /// The default head width C.
+    public static let defaultHeadWidth = 64
+    /// The default count of random crops per training picture.
+    public static let defaultCrops = 2
+    /// The default held-out share.
+    public static let defaultHeldOutFraction = 0.2
+
+    /// The defaults measured for 300 pictures on two cores (README, "Training a detector").
+    public init(training: AnnotationSet, testing: AnnotationSet? = nil, backbone: Backbone,
+                featureSettings: FeatureSettings = FeatureSettings(),
+                inputSide: Int = DetectionFeatureExtractor.defaultInputSide, headWidth: Int = defaultHeadWidth,
+                crops: Int = defaultCrops, heldOutFraction: Double = defaultHeldOutFraction,
+                schedule: DetectorHeadSchedule = defaultSchedule) {
+        self.training = training
+        self.testing = testing
+        self.backbone = backbone
+        self.featureSettings = featureSettings
+        self.inputSide = inputSide
+        self.headWidth = headWidth
+        self.crops = crops
+        self.heldOutFraction = heldOutFraction
+        self.schedule = schedule
+    }
+}
+
+/// One epoch's figures, for the progress line and the report.
+public struct DetectorEpoch: Sendable, Equatable, Codable {
+    /// 1-based.
+    public var epoch: Int
+    /// Mean training loss over the epoch's batches.
+    public var loss: Double
+    /// mAP@0.5 on the held-out pictures after the epoch.
+    public var heldOutMeanAveragePrecision50: Double
+}
+
+/// Progress of a run, in order.
+public enum DetectorTrainingEvent: Sendable {
+    /// Maps of `done` of `total` pictures are ready (read from the cache or computed).
+    case maps(done: Int, total: Int)
+    /// An epoch ended.
+    case epoch(DetectorEpoch, of: Int)
+    /// Something `--verbose` shows (negatives, boxes left out).
+    case note(String)
+}
+
+/// What a run produces: the detector (the held-out epoch's head and threshold) and its scores.
+public struct DetectorTrainingResult: Sendable {
+    /// The head of the epoch with the best held-out mAP@0.5, its labels, input side and threshold.
+    public var detector: TrainedDetector
+    /// The chosen epoch (1-based).
+    public var chosenEpoch: Int
+    /// Every epoch's figures.
+    public var epochs: [DetectorEpoch]
+    /// Scores on the held-out pictures at the chosen epoch and threshold (where both were chosen: optimistic).
+    public var heldOut: DetectorScores
+    /// Scores on the testing pictures, when given.
+    public var testing: DetectorScores?
+    /// Training and held-out pictures.
+    public var trainingImageCount: Int, heldOutImageCount: Int
+    /// Seconds spent on maps and on training the head.
+    public var mapSeconds: Double, trainingSeconds: Double
+}
+
+/// The run of `workbench train` on an object-detection dataset, frozen backbone: held-out split, maps of every
+/// view (cached), the head trained with Adam, the epoch and the threshold chosen on the held-out pictures, scores.
+public enum DetectorTrainingRun {
+    /// Fewest annotated pictures a run accepts: one held out, two to train on.
+    public static let minimumImages = 3
+
+    /// Runs the whole training; `progress` is called on the calling thread.
+    public static func run(_ request: DetectorTrainingRequest,
+                           progress: (DetectorTrainingEvent) -> Void = { _ in }) throws(WorkbenchError) -> DetectorTrainingResult {
+        let set = request.training
+        let labels = set.labels
+        guard !labels.isEmpty else { throw WorkbenchError(path: set.file, reason: "no boxes to learn from: every entry is empty") }
+        let pictures = set.images + set.negatives
+        guard set.images.count >= minimumImages else {
+            throw WorkbenchError(path: set.file, reason: "\(set.images.count) pictures with boxes; a detector needs at least \(minimumImages)")
+        }
+        for note in set.notes { progress(.note(note)) }
+        let split = heldOutSplit(count: pictures.count, annotated: set.images.count, fraction: request.heldOutFraction,
+                                 seed: request.schedule.seed)
+        let extractor = try DetectionFeatureExtractor(backbone: request.backbone, inputSide: request.inputSide,
+                                                      settings: request.featureSettings)
+        let mapStart = Date()
+        var examples: [[DetectorExample]] = []
+        var heldOutMaps: [[Float]] = [], heldOutSizes: [ImageSizeRecord] = []
+        let grid = CenterNetGrid(inputWidth: request.inputSide, inputHeight: request.inputSide, stride: 16, labelCount: labels.count)
+        let heldOut = Set(split.heldOut)
+        let viewsOf = { @Sendable (index: Int) -> [DetectionView] in
+            heldOut.contains(index) ? [DetectionView.whole]
+                : TrainingViews.views(name: pictures[index].name, crops: request.crops, seed: request.schedule.seed)
+        }
+        var failure: WorkbenchError?
+        extractor.extract(paths: pictures.map(\.path), views: viewsOf) { index, result in
+            guard failure == nil else { return }
+            switch result {
+            case .failure(let error): failure = error
+            case .success(let (maps, size)):
+                let picture = pictures[index]
+                if heldOut.contains(index) {
+                    heldOutMaps.append(maps[0])
+                    heldOutSizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
+                } else {
+                    let views = viewsOf(index)
+                    examples.append(zip(views, maps).map { view, packed in
+                        let objects = TrainingViews.objects(picture.objects, in: view, pictureWidth: size.width,
+                                                            pictureHeight: size.height, inputSide: request.inputSide, labels: labels)
+                        return DetectorExample(maps: packed, targets: CenterNetTargets(objects: objects, grid: grid))
+                    })
+                }
+                progress(.maps(done: index + 1, total: pictures.count))
+            }
+        }
+        if let failure { throw failure }
+        let mapSeconds = Date().timeIntervalSince(mapStart)
+
+        let trainingStart = Date()
+        var head = DetectorHeadNetwork<Float>(labelCount: labels.count, width: request.headWidth, seed: request.schedule.seed)
+        var best: (epoch: Int, score: Double, head: DetectorHeadNetwork<Float>)?
+        var epochs: [DetectorEpoch] = []
+        let heldOutTruth = heldOutSizes.map { pictures[$0.index] }
+        DetectorHeadTrainer.train(&head, examples: examples, schedule: request.schedule, inputSide: request.inputSide) { epoch, loss, trained in
+            let detector = TrainedDetector(head: trained, labels: labels, inputSide: request.inputSide, threshold: 0)
+            let images = evaluated(detector, maps: heldOutMaps, sizes: heldOutSizes, truth: heldOutTruth)
+            let score = AveragePrecision.evaluate(images, labels: labels).meanAveragePrecision50 ?? 0
+            let record = DetectorEpoch(epoch: epoch, loss: loss, heldOutMeanAveragePrecision50: score)
+            epochs.append(record)
+            // Of equal scores the earlier epoch: fewer steps for the same worth.
+            if best == nil || score > best!.score { best = (epoch, score, trained) }
+            progress(.epoch(record, of: request.schedule.epochs))
+        }
+        let chosen = best!
+        var detector = TrainedDetector(head: chosen.head, labels: labels, inputSide: request.inputSide, threshold: 0.5)
+        let heldOutImages = evaluated(detector, maps: heldOutMaps, sizes: heldOutSizes, truth: heldOutTruth)
+        detector.threshold = OperatingPoint.bestF1(in: heldOutImages)?.threshold ?? 0.5
+        let trainingSeconds = Date().timeIntervalSince(trainingStart)
+
+        var testingScores: DetectorScores?
+        if let testing = request.testing {
+            testingScores = try score(detector, on: testing, extractor: extractor)
+        }
+        return DetectorTrainingResult(detector: detector, chosenEpoch: chosen.epoch, epochs: epochs,
+                                      heldOut: DetectorScores(heldOutImages, labels: labels, threshold: detector.threshold),
+                                      testing: testingScores, trainingImageCount: examples.count,
+                                      heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds)
+    }
+
+    /// Scores `detector` on every picture of `set` (whole views, maps from the cache when there).
+    public static func score(_ detector: TrainedDetector, on set: AnnotationSet,
+                             extractor: DetectionFeatureExtractor) throws(WorkbenchError) -> DetectorScores {
+        let pictures = set.images + set.negatives
+        var maps: [[Float]] = [], sizes: [ImageSizeRecord] = []
+        var failure: WorkbenchError?
+        extractor.extract(paths: pictures.map(\.path), views: { _ in [DetectionView.whole] }) { index, result in
+            switch result {
+            case .failure(let error): if failure == nil { failure = error }
+            case .success(let (viewMaps, size)):
+                maps.append(viewMaps[0])
+                sizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
+            }
+        }
+        if let failure { throw failure }
+        let images = evaluated(detector, maps: maps, sizes: sizes, truth: pictures)
+        return DetectorScores(images, labels: detector.labels, threshold: detector.threshold)
+    }
+
+    /// The held-out pictures: `fraction` of the annotated ones (at least one, leaving at least two to train on),
+    /// drawn with the seed; negatives all train. Indices into `images + negatives`, ascending.
+    static func heldOutSplit(count: Int, annotated: Int, fraction: Double, seed: UInt64) -> (heldOut: [Int], training: [Int]) {
+        var order = Array(0..<annotated)
+        var random = SplitMix64(seed: SplitMix64.mix(seed))
+        random.shuffle(&order)
+        let heldCount = min(annotated - 2, max(1, Int((Double(annotated) * fraction).rounded())))
+        let heldOut = order.prefix(heldCount).sorted()
+        let held = Set(heldOut)
+        return (heldOut, (0..<count).filter { !held.contains($0) })
+    }
+
+    /// Predictions of `detector` on whole-view maps, paired with each picture's ground truth.
+    static func evaluated(_ detector: TrainedDetector, maps: [[Float]], sizes: [ImageSizeRecord],
+                          truth: [AnnotatedImage]) -> [EvaluatedImage] {
+        let chunk = 32
+        var images: [EvaluatedImage] = []
+        for first in stride(from: 0, to: maps.count, by: chunk) {
+            let range = first..<min(maps.count, first + chunk)
+            let outputs = detector.outputs(for: Array(maps[range]))
+            for (item, index) in range.enumerated() {
+                let predictions = detector.objects(outputs: outputs, item: item, pictureWidth: sizes[index].width,
+                                                   pictureHeight: sizes[index].height)
+                images.append(EvaluatedImage(groundTruth: truth[index].objects, predictions: predictions))
+            }
+        }
+        return images
+    }
+}
+
+/// A picture's position in the run's list and its decoded size.
+struct ImageSizeRecord: Sendable {
+    var index: Int
+    var width: Int
+    var height: Int
+}

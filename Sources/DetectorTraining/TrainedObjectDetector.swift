@@ -1,0 +1,51 @@
+import Detection
+import ImageCodecs
+import Inference
+import TensorCore
+
+/// A trained detector model as `detect` runs it (`Detection.ObjectDetecting`): the whole picture resized to the
+/// model's input square, the backbone's maps, the head, the boxes scaled back to the picture. Its default
+/// minimum score is the threshold stored in the model.
+public struct TrainedObjectDetector: ObjectDetecting {
+    /// The model at work.
+    public let loaded: LoadedDetector
+    /// Pictures run at once by `detect(in: [RGBImage], …)`, each on its own thread.
+    public let threads: Int
+
+    /// A detector over `loaded` for `threads` worker threads.
+    public init(_ loaded: LoadedDetector, threads: Int) {
+        self.loaded = loaded
+        self.threads = max(1, threads)
+    }
+
+    /// The model's labels.
+    public var labels: [String] { loaded.detector.labels }
+
+    /// The threshold of best held-out F1 the model stores.
+    public var defaultMinimumConfidence: Float { Float(loaded.detector.threshold) }
+
+    /// Boxes on `image`, best first. A picture the network cannot read into finite maps has none.
+    public func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject] {
+        guard let maps = try? loaded.extractor.maps(of: image, views: [.whole], path: "") else { return [] }
+        let outputs = loaded.detector.outputs(for: maps)
+        return loaded.detector.objects(outputs: outputs, item: 0, pictureWidth: image.width, pictureHeight: image.height,
+                                       minimumScore: Double(minimumConfidence)).map { object in
+            DetectedObject(label: object.label, confidence: Float(object.score),
+                           box: BoundingBox(left: object.box.left, top: object.box.top, right: object.box.right,
+                                            bottom: object.box.bottom))
+        }
+    }
+
+    /// `detect` on each picture, `threads` at a time with BLAS single-threaded; results in the pictures' order.
+    public func detect(in images: [RGBImage], minimumConfidence: Float) -> [[DetectedObject]] {
+        GEMM.setBLASThreads(1)
+        var results = [[DetectedObject]](repeating: [], count: images.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedSendable(buffer)
+            Parallel.forEach(images.count, threads: threads) { index in
+                shared.value[index] = detect(in: images[index], minimumConfidence: minimumConfidence)
+            }
+        }
+        return results
+    }
+}

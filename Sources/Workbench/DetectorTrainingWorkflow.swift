@@ -1,0 +1,134 @@
+import ClassifierTraining
+import DetectionAnnotations
+import DetectorTraining
+import FileFormats
+import Foundation
+import Inference
+import TensorCore
+
+/// `workbench train` on an object-detection dataset: what to train on and how.
+public struct DetectorTrainingWorkflowRequest: Sendable {
+    /// An `annotations.json` file (Create ML's, or `detect --json`'s output), a folder holding one, or a folder
+    /// holding `Training Data/` (and optionally `Testing Data/`) that do.
+    public var datasetPath: String
+    /// A testing folder or annotations file; nil takes the dataset's `Testing Data/` when it has one.
+    public var testingPath: String?
+    /// Epochs, batch size, learning rate, seed, threads.
+    public var schedule: DetectorHeadSchedule
+    /// Side of the network input (a multiple of 32).
+    public var inputSide: Int
+    /// Random crops per training picture besides the whole picture and its mirror.
+    public var crops: Int
+    /// The model file to write; nil is `TrainingWorkflow.defaultModelPath` of the dataset (of an annotations
+    /// file's folder).
+    public var modelPath: String?
+    /// Also write the report as JSON here.
+    public var reportPath: String?
+
+    /// The defaults (`DetectorTrainingRequest`'s).
+    public init(datasetPath: String, testingPath: String? = nil) {
+        self.datasetPath = datasetPath
+        self.testingPath = testingPath
+        schedule = DetectorTrainingRequest.defaultSchedule
+        inputSide = DetectionFeatureExtractor.defaultInputSide
+        crops = DetectorTrainingRequest.defaultCrops
+    }
+}
+
+/// A finished detector training run.
+public struct DetectorTrainingOutcome: Sendable {
+    /// The detector and its scores.
+    public var result: DetectorTrainingResult
+    /// The report (`--json`).
+    public var report: DetectorTrainingReport
+    /// The model file written.
+    public var modelPath: String
+}
+
+/// `workbench train DATASET` when DATASET is an object-detection dataset: reads the annotations (one-line errors
+/// naming the entry), trains the head on the frozen backbone's cached maps (`DetectorTraining.DetectorTrainingRun`)
+/// and scores it.
+public enum DetectorTrainingWorkflow {
+    /// Whether `path` is an object-detection dataset: a file (an annotations document), or a folder with an
+    /// `annotations.json` in it or in its `Training Data/`.
+    public static func isDetectionDataset(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return false }
+        if !isFolder.boolValue { return path.lowercased().hasSuffix(".json") }
+        return [path, path + "/Training Data"].contains { folder in
+            FileManager.default.fileExists(atPath: folder + "/" + AnnotationReader.fileName)
+        }
+    }
+
+    /// The training set and the testing set (if any) that `request` names.
+    public static func annotationSets(_ request: DetectorTrainingWorkflowRequest) throws(WorkbenchError)
+        -> (training: AnnotationSet, testing: AnnotationSet?) {
+        func read(_ path: String) throws(WorkbenchError) -> AnnotationSet {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw WorkbenchError(path: path, reason: "no such file or folder")
+            }
+            do {
+                return isFolder.boolValue ? try AnnotationReader.read(folder: path) : try AnnotationReader.read(file: path)
+            } catch {
+                throw WorkbenchError(error)
+            }
+        }
+        let path = request.datasetPath
+        let trainingFolder = path + "/Training Data"
+        if FileManager.default.fileExists(atPath: trainingFolder + "/" + AnnotationReader.fileName) {
+            let testingFolder = path + "/Testing Data"
+            let testingPath = request.testingPath
+                ?? (FileManager.default.fileExists(atPath: testingFolder + "/" + AnnotationReader.fileName) ? testingFolder : nil)
+            return (try read(trainingFolder), try testingPath.map { (path: String) throws(WorkbenchError) -> AnnotationSet in try read(path) })
+        }
+        return (try read(path), try request.testingPath.map { (path: String) throws(WorkbenchError) -> AnnotationSet in try read(path) })
+    }
+
+    /// Where the model goes by default: named after the dataset folder (an annotations file's folder), as a
+    /// classifier's is.
+    public static func defaultModelPath(dataset: String) -> String {
+        var isFolder: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: dataset, isDirectory: &isFolder) && !isFolder.boolValue
+            ? (dataset as NSString).deletingLastPathComponent : dataset
+        return TrainingWorkflow.defaultModelPath(dataset: folder.isEmpty ? "." : folder)
+    }
+
+    /// Checks the outputs, reads the annotations and the backbone, trains, scores and writes the model file (then
+    /// the JSON report). Progress goes to `events`. Nothing is written when training fails.
+    public static func train(_ request: DetectorTrainingWorkflowRequest, backbone: BackboneSource = .pretrained(path: nil),
+                             features: FeatureSettings = FeatureSettings(),
+                             events: (DetectorTrainingEvent) -> Void) throws(WorkbenchError) -> DetectorTrainingOutcome {
+        let modelPath = request.modelPath ?? defaultModelPath(dataset: request.datasetPath)
+        let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 }
+        try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, request.reportPath])
+        for path in [modelPath, request.reportPath].compactMap({ $0 }) { try WritableOutput.check(path) }
+        // Checked first, so a bad SOURCE_DATE_EPOCH fails before the long part of the run.
+        let creationDate = TrainingRun.iso8601(try TrainingRun.reproducibleNow())
+        let sets = try annotationSets(request)
+        var training = DetectorTrainingRequest(training: sets.training, testing: sets.testing, backbone: try backbone.load(),
+                                               featureSettings: features, inputSide: request.inputSide, crops: request.crops,
+                                               schedule: request.schedule)
+        training.schedule.threads = max(1, request.schedule.threads)
+        let result = try DetectorTrainingRun.run(training, progress: events)
+        let report = DetectorTrainingReport(result, request: training)
+        var stored = report
+        stored.timings = nil
+        let model = result.detector.modelFile(backbone: training.backbone, trainingReportJSON: try ReportJSON.text(stored),
+                                              creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
+        do {
+            try model.write(path: modelPath)
+        } catch {
+            throw WorkbenchError(error)
+        }
+        if let reportPath = request.reportPath {
+            let text = try ReportJSON.text(report)
+            do {
+                try AtomicFile.write(text: text, to: reportPath)
+            } catch {
+                throw WorkbenchError(error)
+            }
+        }
+        return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Workbench
+
+/// What `train` prints for a detector: the report as tables (or JSON with `--json`) on stdout, timings on stderr.
+enum DetectorTrainingRendering {
+    static func render(_ outcome: DetectorTrainingOutcome, json: Bool) throws {
+        if json {
+            Console.output(try ReportJSON.text(outcome.report))
+        } else {
+            Console.output(tables(outcome.report))
+        }
+        if let timings = outcome.report.timings {
+            Console.warn(String(format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
+                                timings.maps + timings.training))
+        }
+        // With --json, stdout is the report alone; the path still comes last, on stderr.
+        let line = "model written to \(outcome.modelPath)"
+        if json { Console.warn(line) } else { Console.outputLine(line) }
+    }
+
+    /// Counts, the choice (epoch and threshold), then the held-out and testing scores.
+    static func tables(_ report: DetectorTrainingReport) -> String {
+        var text = "Detector: \(report.labels.count) label\(report.labels.count == 1 ? "" : "s"), "
+            + "\(report.trainingImages) training and \(report.heldOutImages) held-out pictures, "
+            + "\(report.settings.inputSide)×\(report.settings.inputSide) input\n"
+        text += "Chosen on the held-out pictures: epoch \(report.chosenEpoch) of \(report.settings.epochs), "
+            + String(format: "score threshold %.3f (best F1)\n\n", report.threshold)
+        text += scores(report.heldOut, title: "Held-out (where epoch and threshold were chosen)")
+        if let testing = report.testing { text += "\n" + scores(testing, title: "Testing") }
+        return text
+    }
+
+    /// One table: a row per label and an overall row, AP@0.5, AP@0.5:0.95, precision and recall at the threshold.
+    static func scores(_ scores: DetectorScores, title: String) -> String {
+        func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
+        let names = scores.labels.map { DisplayText.terminal($0.label) }
+        let width = max(8, names.map(\.count).max() ?? 0)
+        func row(_ name: String, _ boxes: Int, _ ap50: Double?, _ ap: Double?, _ precision: Double, _ recall: Double) -> String {
+            func right(_ text: String, _ columns: Int) -> String { String(repeating: " ", count: max(0, columns - text.count)) + text }
+            return name.padding(toLength: width, withPad: " ", startingAt: 0) + right(String(boxes), 7) + right(number(ap50), 8)
+                + right(number(ap), 11) + right(number(precision), 11) + right(number(recall), 8) + "\n"
+        }
+        var text = "\(title): \(scores.imageCount) pictures, \(scores.objectCount) boxes\n"
+        text += "label".padding(toLength: width, withPad: " ", startingAt: 0) + "  boxes  AP@0.5  AP@.5:.95  precision  recall\n"
+        for (name, label) in zip(names, scores.labels) {
+            text += row(name, label.groundTruthCount, label.averagePrecision50, label.averagePrecision, label.precision, label.recall)
+        }
+        text += row("all", scores.objectCount, scores.meanAveragePrecision50, scores.meanAveragePrecision, scores.precision, scores.recall)
+        return text
+    }
+}

@@ -1,0 +1,73 @@
+import Detection
+import DetectionAnnotations
+import DetectorTraining
+import Foundation
+import ImageCodecs
+import Inference
+import TrainableLayers
+import XCTest
+import _TestSupport
+
+/// The whole run on a tiny synthetic dataset made in the test: it must find the objects, and give the same bits
+/// for the same seed and threads.
+final class DetectorTrainingRunTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("detector-run-\(UUID().uuidString)")
+        try SyntheticDetectionDataset.write(to: folder.appendingPathComponent("data"), count: 20, side: 128, seed: 7)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func request() throws -> DetectorTrainingRequest {
+        let set = try AnnotationReader.read(folder: folder.appendingPathComponent("data").path)
+        let weights = WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
+        let settings = FeatureSettings(threads: 2, usesCache: true, cacheFolder: folder.appendingPathComponent("cache").path)
+        // A 128-px input (8 × 8 cells), no crops and few epochs keep the test short (the maps dominate in a debug build).
+        return DetectorTrainingRequest(training: set, backbone: try Backbone.load(path: weights), featureSettings: settings,
+                                       inputSide: 128, headWidth: 32, crops: 0, heldOutFraction: 0.3,
+                                       schedule: DetectorHeadSchedule(epochs: 12, batchSize: 8, learningRate: 3e-3, seed: 5, threads: 2))
+    }
+
+    func testATinyDatasetIsLearnedAndTheRunIsDeterministic() throws {
+        var events: [DetectorEpoch] = []
+        let first = try DetectorTrainingRun.run(try request()) { event in
+            if case .epoch(let epoch, _) = event { events.append(epoch) }
+        }
+        XCTAssertEqual(events.count, 12)
+        XCTAssertEqual(first.heldOutImageCount, 6)
+        XCTAssertEqual(first.trainingImageCount, 14)
+        XCTAssertLessThan(events.last!.loss, events.first!.loss, "the loss falls")
+        // Chance is near 0 (a box must land within IoU 0.5 of an object); the colours make the task easy.
+        let heldOut = try XCTUnwrap(first.heldOut.meanAveragePrecision50)
+        XCTAssertGreaterThan(heldOut, 0.6, "held-out mAP@0.5")
+        XCTAssertGreaterThan(first.detector.threshold, 0)
+        XCTAssertEqual(first.heldOut.labels.map(\.label), ["disc", "square"])
+
+        // Again, with the maps now from the cache: the same model file, byte for byte.
+        let second = try DetectorTrainingRun.run(try request())
+        XCTAssertEqual(second.epochs, first.epochs)
+        let backbone = try request().backbone
+        var files: [Data] = []
+        for (index, result) in [first, second].enumerated() {
+            let path = folder.appendingPathComponent("model-\(index).wbmodel").path
+            try result.detector.modelFile(backbone: backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
+                                          workbenchVersion: "0.1.0").write(path: path)
+            files.append(try XCTUnwrap(FileManager.default.contents(atPath: path)))
+        }
+        XCTAssertEqual(files[0], files[1], "same seed and threads: the same bytes")
+
+        // The file loads back into the same head, and as `detect` runs it, it finds the shapes of a training picture.
+        let path = folder.appendingPathComponent("model-0.wbmodel").path
+        let loaded = try LoadedDetector.load(path: path, settings: FeatureSettings(threads: 1, usesCache: false))
+        XCTAssertEqual(loaded.detector.head.namedParameters.map(\.value), first.detector.head.namedParameters.map(\.value))
+        XCTAssertEqual(loaded.detector.labels, first.detector.labels)
+        XCTAssertEqual(loaded.detector.threshold, first.detector.threshold)
+        let picture = try ImageLoader.load(path: folder.appendingPathComponent("data/picture-000.png").path)
+        let found = TrainedObjectDetector(loaded, threads: 1).detect(in: picture, minimumConfidence: Float(loaded.detector.threshold))
+        XCTAssertFalse(found.isEmpty, "boxes at the stored threshold")
+        XCTAssertEqual(found, TrainedObjectDetector(loaded, threads: 2).detect(in: [picture, picture], minimumConfidence: Float(loaded.detector.threshold) / 2)[1]
+            .filter { $0.confidence >= Float(loaded.detector.threshold) })
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+import _TestSupport
+
+/// `train` on an object-detection folder and `detect --model` with what it wrote, through the release binary, on a
+/// synthetic dataset made here (small pictures, a small input side and few epochs: seconds).
+final class DetectorTrainingCommandTests: XCTestCase {
+    func testTrainOnAnnotationsThenDetectInspectAndClassify() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("shapes")
+        try SyntheticDetectionDataset.write(to: data, count: 24, side: 160, seed: 11)
+        let model = folder.appendingPathComponent("Shapes.wbmodel").path
+        let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
+
+        let trained = try WorkbenchBinary.run(["train", data.path, "-o", model, "--input-side", "160", "--epochs", "8",
+                                               "--crops", "1", "--threads", "2", "--json"], environment: environment)
+        XCTAssertEqual(trained.status, 0, trained.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(trained.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(report["kind"] as? String, "detector")
+        XCTAssertEqual(report["labels"] as? [String], ["disc", "square"])
+        let heldOut = try XCTUnwrap(report["heldOut"] as? [String: Any])
+        XCTAssertNotNil(heldOut["meanAveragePrecision50"] as? Double)
+        XCTAssertNotNil(heldOut["meanAveragePrecision"] as? Double)
+        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("epoch 8/8: loss ") && $0.contains("held-out mAP@0.5") },
+                      trained.standardError)
+        XCTAssertEqual(trained.errorLines.last, "model written to \(model)")
+
+        // The stored threshold is detect's default; the JSON is Create ML's shape.
+        let detected = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-000.png").path, "--model", model,
+                                                "--json", "--threads", "2"])
+        XCTAssertEqual(detected.status, 0, detected.standardError)
+        let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(detected.standardOutput.utf8)) as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1)
+        let annotations = try XCTUnwrap(entries[0]["annotations"] as? [[String: Any]])
+        XCTAssertFalse(annotations.isEmpty, "the picture holds one or two shapes")
+        for annotation in annotations { XCTAssertTrue(["disc", "square"].contains(annotation["label"] as? String ?? "")) }
+
+        // --annotate draws the boxes on a copy.
+        let boxes = folder.appendingPathComponent("boxes").path
+        let annotated = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-001.png").path, "--model", model,
+                                                 "--annotate", boxes, "--threads", "2"])
+        XCTAssertEqual(annotated.status, 0, annotated.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: boxes).count, 1)
+
+        // A video of the pictures, 2 a second: sampled, and clips while a shape is in view.
+        let video = folder.appendingPathComponent("shapes.mp4").path
+        let encoded = try WorkbenchBinary.runProcess("/usr/bin/ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-framerate", "2", "-i", data.appendingPathComponent("picture-%03d.png").path,
+            "-frames:v", "6", "-vf", "format=yuv420p", "-c:v", "libx264", "-r", "2", video,
+        ], environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(encoded.status, 0, encoded.standardError)
+        let clips = folder.appendingPathComponent("clips").path
+        let sampled = try WorkbenchBinary.run(["detect", video, "--model", model, "--json", "--every", "0.5", "--clips", clips,
+                                               "--threads", "2"])
+        XCTAssertEqual(sampled.status, 0, sampled.standardError)
+        let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sampled.standardOutput.utf8)) as? [String: Any])
+        let samples = try XCTUnwrap(line["samples"] as? [[String: Any]])
+        XCTAssertEqual(samples.count, 6)
+        XCTAssertTrue(samples.contains { ($0["annotations"] as? [Any])?.isEmpty == false }, sampled.standardOutput)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: clips).isEmpty)
+
+        let inspected = try WorkbenchBinary.run(["inspect", model])
+        XCTAssertEqual(inspected.status, 0, inspected.standardError)
+        XCTAssertTrue(inspected.standardOutput.contains("kind         detector"), inspected.standardOutput)
+        XCTAssertTrue(inspected.standardOutput.contains("labels       disc, square (2)"), inspected.standardOutput)
+
+        let classified = try WorkbenchBinary.run(["classify", model, data.appendingPathComponent("picture-000.png").path])
+        XCTAssertNotEqual(classified.status, 0)
+        XCTAssertEqual(classified.errorLines, ["workbench: \(model): is a detector model, not a classifier: use it with workbench detect --model"])
+    }
+
+    func testClassifierOptionsAreRefusedForADetectionDataset() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try SyntheticDetectionDataset.write(to: folder, count: 3, side: 64, seed: 1)
+        let run = try WorkbenchBinary.run(["train", folder.path, "--fine-tune"])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.standardError.contains("--fine-tune is for classifiers; \(folder.path) is an object-detection dataset"),
+                      run.standardError)
+    }
+}
+
+/// Labels are the user's text: `train`'s tables and `inspect`'s lines print them escaped, whatever they hold.
+final class DetectorTrainingHostileLabelTests: XCTestCase {
+    func testHostileLabelsReachTheTerminalEscaped() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let boxes = try SyntheticDetectionDataset.write(to: folder, count: 6, side: 64, seed: 3)
+        // The annotations reader refuses control characters in a label (one line, tested there); the rest get through.
+        var labels: [String] = []
+        HostileNames.check("detector labels", count: 12, marker: "m") { name in
+            if !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { labels.append(name) }
+            return nil
+        }
+        XCTAssertGreaterThan(labels.count, 4)
+        var entries: [[String: Any]] = []
+        for (index, name) in boxes.keys.sorted().enumerated() {
+            entries.append(["image": name, "annotations": boxes[name]!.map { box in
+                ["label": labels[index % labels.count],
+                 "coordinates": ["x": box.centerX, "y": box.centerY, "width": box.width, "height": box.height]]
+            }])
+        }
+        try JSONSerialization.data(withJSONObject: entries).write(to: folder.appendingPathComponent("annotations.json"))
+        let model = folder.appendingPathComponent("Hostile.wbmodel").path
+        let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
+        let trained = try WorkbenchBinary.run(["train", folder.path, "-o", model, "--input-side", "64", "--epochs", "1",
+                                               "--crops", "0", "--threads", "2"], environment: environment)
+        XCTAssertEqual(trained.status, 0, trained.standardError)
+        XCTAssertNil(HostileNames.terminalProblem(trained.standardOutput))
+        XCTAssertNil(HostileNames.terminalProblem(trained.standardError))
+        let inspected = try WorkbenchBinary.run(["inspect", model])
+        XCTAssertEqual(inspected.status, 0, inspected.standardError)
+        XCTAssertNil(HostileNames.terminalProblem(inspected.standardOutput))
+    }
+}
