@@ -75,6 +75,21 @@ public enum DetectorTrainingEvent: Sendable {
     case note(String)
 }
 
+/// One picture the detector was scored on: its file, its objects and the detector's boxes on it (for the report
+/// page, which draws them).
+public struct ScoredPicture: Sendable {
+    /// The picture's file.
+    public var path: String
+    /// Its objects and the boxes found, in the picture's pixels.
+    public var evaluated: EvaluatedImage
+
+    /// A picture from its parts.
+    public init(path: String, evaluated: EvaluatedImage) {
+        self.path = path
+        self.evaluated = evaluated
+    }
+}
+
 /// What a run produces: the detector (the held-out epoch's head and threshold) and its scores.
 public struct DetectorTrainingResult: Sendable {
     /// The head of the epoch with the best held-out mAP@0.5, its labels, input side and threshold.
@@ -87,6 +102,10 @@ public struct DetectorTrainingResult: Sendable {
     public var heldOut: DetectorScores
     /// Scores on the testing pictures, when given.
     public var testing: DetectorScores?
+    /// The held-out pictures with the chosen head's boxes on them.
+    public var heldOutPictures: [ScoredPicture]
+    /// The testing pictures with the boxes, when given.
+    public var testingPictures: [ScoredPicture]?
     /// Training and held-out pictures.
     public var trainingImageCount: Int, heldOutImageCount: Int
     /// Seconds spent on maps and on training the head.
@@ -168,19 +187,30 @@ public enum DetectorTrainingRun {
         detector.threshold = OperatingPoint.bestF1(in: heldOutImages)?.threshold ?? 0.5
         let trainingSeconds = Date().timeIntervalSince(trainingStart)
 
-        var testingScores: DetectorScores?
+        var testingPictures: [ScoredPicture]?
         if let testing = request.testing {
-            testingScores = try score(detector, on: testing, extractor: extractor)
+            testingPictures = try scoredPictures(detector, on: testing, extractor: extractor)
         }
         return DetectorTrainingResult(detector: detector, chosenEpoch: chosen.epoch, epochs: epochs,
                                       heldOut: DetectorScores(heldOutImages, labels: labels, threshold: detector.threshold),
-                                      testing: testingScores, trainingImageCount: examples.count,
+                                      testing: testingPictures.map {
+                                          DetectorScores($0.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
+                                      },
+                                      heldOutPictures: zip(heldOutTruth, heldOutImages).map { ScoredPicture(path: $0.path, evaluated: $1) },
+                                      testingPictures: testingPictures, trainingImageCount: examples.count,
                                       heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds)
     }
 
     /// Scores `detector` on every picture of `set` (whole views, maps from the cache when there).
     public static func score(_ detector: TrainedDetector, on set: AnnotationSet,
                              extractor: DetectionFeatureExtractor) throws(WorkbenchError) -> DetectorScores {
+        let pictures = try scoredPictures(detector, on: set, extractor: extractor)
+        return DetectorScores(pictures.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
+    }
+
+    /// The boxes `detector` finds on every picture of `set`, beside the picture's objects.
+    public static func scoredPictures(_ detector: TrainedDetector, on set: AnnotationSet,
+                                      extractor: DetectionFeatureExtractor) throws(WorkbenchError) -> [ScoredPicture] {
         let pictures = set.images + set.negatives
         var maps: [[Float]] = [], sizes: [ImageSizeRecord] = []
         var failure: WorkbenchError?
@@ -194,7 +224,7 @@ public enum DetectorTrainingRun {
         }
         if let failure { throw failure }
         let images = evaluated(detector, maps: maps, sizes: sizes, truth: pictures)
-        return DetectorScores(images, labels: detector.labels, threshold: detector.threshold)
+        return zip(pictures, images).map { ScoredPicture(path: $0.path, evaluated: $1) }
     }
 
     /// The held-out pictures: `fraction` of the annotated ones (at least one, leaving at least two to train on),

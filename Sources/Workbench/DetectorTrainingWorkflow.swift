@@ -4,6 +4,7 @@ import DetectorTraining
 import FileFormats
 import Foundation
 import Inference
+import Reports
 import TensorCore
 
 /// `workbench train` on an object-detection dataset: what to train on and how.
@@ -24,6 +25,8 @@ public struct DetectorTrainingWorkflowRequest: Sendable {
     public var modelPath: String?
     /// Also write the report as JSON here.
     public var reportPath: String?
+    /// Where the HTML page goes (`TrainingOutput.Page`): by default beside the model.
+    public var page = TrainingOutput.Page.besideModel
 
     /// The defaults (`DetectorTrainingRequest`'s).
     public init(datasetPath: String, testingPath: String? = nil) {
@@ -43,6 +46,8 @@ public struct DetectorTrainingOutcome: Sendable {
     public var report: DetectorTrainingReport
     /// The model file written.
     public var modelPath: String
+    /// The HTML page written, if any.
+    public var pagePath: String?
 }
 
 /// `workbench train DATASET` when DATASET is an object-detection dataset: reads the annotations (one-line errors
@@ -100,9 +105,16 @@ public enum DetectorTrainingWorkflow {
                              features: FeatureSettings = FeatureSettings(),
                              events: (DetectorTrainingEvent) -> Void) throws(WorkbenchError) -> DetectorTrainingOutcome {
         let modelPath = request.modelPath ?? defaultModelPath(dataset: request.datasetPath)
+        let pagePath: String?
+        switch request.page {
+        case .besideModel:
+            pagePath = OutputFile.writesThrough(path: modelPath) ? nil : (modelPath as NSString).deletingPathExtension + ".html"
+        case .at(let path): pagePath = path
+        case .none: pagePath = nil
+        }
         let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 }
-        try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, request.reportPath])
-        for path in [modelPath, request.reportPath].compactMap({ $0 }) { try WritableOutput.check(path) }
+        try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, request.reportPath, pagePath])
+        for path in [modelPath, request.reportPath, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }
         // Checked first, so a bad SOURCE_DATE_EPOCH fails before the long part of the run.
         let creationDate = TrainingRun.iso8601(try TrainingRun.reproducibleNow())
         let sets = try annotationSets(request)
@@ -129,6 +141,24 @@ public enum DetectorTrainingWorkflow {
                 throw WorkbenchError(error)
             }
         }
-        return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath)
+        if let pagePath {
+            try ModelReports.write(page(result, dataset: request.datasetPath, modelPath: modelPath).html(), to: pagePath)
+        }
+        return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath, pagePath: pagePath)
+    }
+
+    /// The page: the testing pictures when there are any, else the held-out ones (which chose the epoch and the
+    /// threshold, so their numbers flatter the detector, as the page says).
+    static func page(_ result: DetectorTrainingResult, dataset: String, modelPath: String) -> DetectorReportPage {
+        let detector = result.detector
+        let (pictures, which) = result.testingPictures.map { ($0, "the \($0.count) testing pictures") }
+            ?? (result.heldOutPictures, "the \(result.heldOutPictures.count) held-out pictures (they chose the epoch and the threshold: no testing pictures were given)")
+        let subtitle = [
+            "Model \(Markup.isolate(modelPath)), trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count), input \(detector.inputSide) × \(detector.inputSide).",
+            "Scored on \(which).",
+        ]
+        return DetectorReports.page(title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,
+                                    pictures: pictures.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
+                                    labels: detector.labels, threshold: detector.threshold)
     }
 }

@@ -24,7 +24,12 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertNotNil(heldOut["meanAveragePrecision"] as? Double)
         XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("epoch 8/8: loss ") && $0.contains("held-out mAP@0.5") },
                       trained.standardError)
-        XCTAssertEqual(trained.errorLines.last, "model written to \(model)")
+        XCTAssertEqual(trained.errorLines.suffix(2), ["report written to \(folder.path)/Shapes.html", "model written to \(model)"])
+        // The page beside the model: the held-out pictures (no testing folder here) with their boxes drawn.
+        let page = try String(contentsOfFile: folder.appendingPathComponent("Shapes.html").path, encoding: .utf8)
+        for text in ["Detector: ", "shapes", "held-out pictures", "mAP@0.5", "disc", "square", "data:image/jpeg;base64,", "<svg"] {
+            XCTAssertTrue(page.contains(text), text)
+        }
 
         // The stored threshold is detect's default; the JSON is Create ML's shape.
         let detected = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-000.png").path, "--model", model,

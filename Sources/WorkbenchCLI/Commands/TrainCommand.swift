@@ -237,7 +237,6 @@ struct TrainCommand: ParsableCommand {
             ("--fine-tune", fineTune), ("--fine-tune-auto", fineTuneAuto), ("--fine-tune-blocks", fineTuneBlocks != nil),
             ("--backbone-learning-rate", backboneLearningRate != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
             ("--keep-fine-tuned", keepFineTuned), ("--tta", tta), ("--augment", augmentationOptions.augment > 0),
-            ("--html", html != nil),
         ]
         for (name, given) in classifierOnly where given {
             throw ValidationError("\(name) is for classifiers; \(dataset) is an object-detection dataset")
@@ -267,6 +266,7 @@ struct TrainCommand: ParsableCommand {
         if let inputSide { request.inputSide = inputSide }
         request.modelPath = output
         request.reportPath = report
+        request.page = noHtml ? .none : html.map { .at($0) } ?? .besideModel
         return request
     }
 

@@ -13,9 +13,10 @@ enum DetectorTrainingRendering {
             Console.warn(String(format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
                                 timings.maps + timings.training))
         }
-        // With --json, stdout is the report alone; the path still comes last, on stderr.
-        let line = "model written to \(outcome.modelPath)"
-        if json { Console.warn(line) } else { Console.outputLine(line) }
+        // With --json, stdout is the report alone; the paths still come last, on stderr.
+        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + ["model written to \(outcome.modelPath)"] {
+            if json { Console.warn(line) } else { Console.outputLine(line) }
+        }
     }
 
     /// Counts, the choice (epoch and threshold), then the held-out and testing scores.
