@@ -105,13 +105,7 @@ public enum DetectorTrainingWorkflow {
                              features: FeatureSettings = FeatureSettings(),
                              events: (DetectorTrainingEvent) -> Void) throws(WorkbenchError) -> DetectorTrainingOutcome {
         let modelPath = request.modelPath ?? defaultModelPath(dataset: request.datasetPath)
-        let pagePath: String?
-        switch request.page {
-        case .besideModel:
-            pagePath = OutputFile.writesThrough(path: modelPath) ? nil : (modelPath as NSString).deletingPathExtension + ".html"
-        case .at(let path): pagePath = path
-        case .none: pagePath = nil
-        }
+        let pagePath = request.page.path(modelPath: modelPath)
         let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 }
         try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, request.reportPath, pagePath])
         for path in [modelPath, request.reportPath, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }

@@ -16,6 +16,16 @@ public struct TrainingOutput: Sendable {
         case at(String)
         /// No page.
         case none
+
+        /// The page's path for a model written to `modelPath`; nil for none.
+        public func path(modelPath: String) -> String? {
+            switch self {
+            case .besideModel:
+                return OutputFile.writesThrough(path: modelPath) ? nil : (modelPath as NSString).deletingPathExtension + ".html"
+            case .at(let path): return path
+            case .none: return nil
+            }
+        }
     }
 
     /// The model file; nil is `TrainingWorkflow.defaultModelPath(dataset:)`.
@@ -64,13 +74,7 @@ public enum TrainingWorkflow {
         events: (TrainingEvent) -> Void
     ) throws(WorkbenchError) -> TrainedModelFiles {
         let modelPath = output.model ?? defaultModelPath(dataset: request.datasetPath)
-        let pagePath: String?
-        switch output.page {
-        case .besideModel:
-            pagePath = OutputFile.writesThrough(path: modelPath) ? nil : (modelPath as NSString).deletingPathExtension + ".html"
-        case .at(let path): pagePath = path
-        case .none: pagePath = nil
-        }
+        let pagePath = output.page.path(modelPath: modelPath)
         let inputs = [request.datasetPath, request.testingPath, request.validationPath, backbone.filePath].compactMap { $0 }
         try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, output.report, pagePath])
         for path in [modelPath, output.report, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }
