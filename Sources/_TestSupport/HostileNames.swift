@@ -146,6 +146,18 @@ public enum HostileNames {
         return bidiProblem(scalars: scalars, elementIsolates: isolates)
     }
 
+    /// Why `html`, a page written with a hostile name, is not the page written with a plain one: its tag sequence
+    /// differs from `plainTags` (`tagSequence` of the plain page; the first differing tags are named), or its bidi
+    /// isolation is broken (`htmlBidiProblem`). Nil when it is the same page.
+    public static func markupProblem(_ html: String, plainTags: [String]) -> String? {
+        let tags = tagSequence(html)
+        if tags != plainTags {
+            let index = zip(tags, plainTags).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(tags.count, plainTags.count)
+            return "the markup differs from a plain name's at tag \(index): \(tags.dropFirst(index).prefix(3)) for \(plainTags.dropFirst(index).prefix(3))"
+        }
+        return htmlBidiProblem(html)
+    }
+
     /// The page's markup without its text: each tag's name in order (`div`, `/div`, …), so a page written with a
     /// hostile name can be compared with the same page written with a plain one: any difference is markup the
     /// name injected (or lost).
