@@ -64,12 +64,7 @@ public struct DetectorModelFile: Sendable, Equatable {
 
     /// Writes the file atomically after checking it with the rules `read` applies, so a written file loads.
     public func write(path: String) throws(ModelFileError) {
-        if let problem = contentProblem() { throw ModelFileError(path: path, reason: "cannot write: \(problem)") }
-        do {
-            try AtomicFile.write(serializedContainer().serialized(), to: path)
-        } catch {
-            throw ModelFileError(path: path, reason: error.reason)
-        }
+        try ModelFileFormat.write(serializedContainer, problem: contentProblem(), to: path)
     }
 
     func serializedContainer() -> SafetensorsFile {
@@ -77,24 +72,14 @@ public struct DetectorModelFile: Sendable, Equatable {
         var tensors: [String: SafetensorsFile.Tensor] = [:]
         for (name, tensor) in backboneTensors { tensors[ModelFileFormat.backbonePrefix + name] = tensor }
         for (name, tensor) in headTensors { tensors[ModelFileFormat.detectorPrefix + name] = tensor }
-        let metadata: [String: String] = [
-            Key.format: ModelFileFormat.formatValue,
-            Key.formatVersion: String(ModelFile.formatVersion),
-            Key.kind: ModelFileFormat.detectorKind,
-            Key.labels: ModelFileFormat.canonicalJSON(labels) ?? "[]",
-            Key.preprocessing: preprocessing.canonicalJSON,
-            Key.backbone: backboneName,
-            Key.backboneSHA256: backboneIdentifier,
-            Key.created: creationDate,
-            Key.workbenchVersion: workbenchVersion,
-            Key.trainingReport: trainingReportJSON,
-            Key.inputSide: String(inputSide),
-            // The shortest text that reads back to the same Double.
-            Key.scoreThreshold: String(describing: scoreThreshold),
-        ]
-        var container = SafetensorsFile(tensors: tensors, metadata: metadata)
-        container.metadata[Key.tensorDataSHA256] = ModelFile.tensorDataChecksum(container)
-        return container
+        var metadata = ModelFileFormat.commonMetadata(
+            kind: ModelFileFormat.detectorKind, labels: labels, preprocessing: preprocessing, backboneName: backboneName,
+            creationDate: creationDate, workbenchVersion: workbenchVersion, trainingReportJSON: trainingReportJSON)
+        metadata[Key.backboneSHA256] = backboneIdentifier
+        metadata[Key.inputSide] = String(inputSide)
+        // The shortest text that reads back to the same Double.
+        metadata[Key.scoreThreshold] = String(describing: scoreThreshold)
+        return ModelFileFormat.sealedContainer(tensors: tensors, metadata: metadata)
     }
 
     /// The first rule this value breaks, or nil.

@@ -1,4 +1,6 @@
+import FileFormats
 import Foundation
+import ImageCodecs
 
 /// Names used inside the safetensors container, in one place so the writer and the reader can't drift apart.
 enum ModelFileFormat {
@@ -49,6 +51,44 @@ enum ModelFileFormat {
         static let weight = "head.weight"
         static let bias = "head.bias"
         static let all = [featureMean, featureScale, weight, bias]
+    }
+
+    /// The header every kind of model file carries: format, version, kind and the `required` keys. Each kind adds
+    /// its own keys to it.
+    static func commonMetadata(kind: String, labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
+                               creationDate: String, workbenchVersion: String, trainingReportJSON: String) -> [String: String] {
+        [
+            MetadataKey.format: formatValue,
+            MetadataKey.formatVersion: String(ModelFile.formatVersion),
+            MetadataKey.kind: kind,
+            // Encoding [String] cannot fail; contentProblem() has vetted the labels.
+            MetadataKey.labels: canonicalJSON(labels) ?? "[]",
+            MetadataKey.preprocessing: preprocessing.canonicalJSON,
+            MetadataKey.backbone: backboneName,
+            MetadataKey.created: creationDate,
+            MetadataKey.workbenchVersion: workbenchVersion,
+            MetadataKey.trainingReport: trainingReportJSON,
+        ]
+    }
+
+    /// The container of a model file: its tensors and metadata, sealed with the checksum of the data section that
+    /// `read` verifies.
+    static func sealedContainer(tensors: [String: SafetensorsFile.Tensor], metadata: [String: String]) -> SafetensorsFile {
+        var container = SafetensorsFile(tensors: tensors, metadata: metadata)
+        container.metadata[MetadataKey.tensorDataSHA256] = ModelFile.tensorDataChecksum(container)
+        return container
+    }
+
+    /// Writes a model file atomically (temporary file in the same folder, then rename: a failed write leaves any
+    /// existing file untouched), unless `problem` (the value's `contentProblem()`, the rules `read` applies) says it
+    /// would not load.
+    static func write(_ container: () -> SafetensorsFile, problem: String?, to path: String) throws(ModelFileError) {
+        if let problem { throw ModelFileError(path: path, reason: "cannot write: \(problem)") }
+        do {
+            try AtomicFile.write(container().serialized(), to: path)
+        } catch {
+            throw ModelFileError(path: path, reason: error.reason)
+        }
     }
 
     /// JSON text with sorted keys, so that equal values always give equal bytes.

@@ -6,14 +6,7 @@ extension ModelFile {
     ///
     /// The content is checked first with the same rules `read` applies, so a written file always loads.
     public func write(path: String) throws(ModelFileError) {
-        if let problem = contentProblem() {
-            throw ModelFileError(path: path, reason: "cannot write: \(problem)")
-        }
-        do {
-            try AtomicFile.write(serializedContainer().serialized(), to: path)
-        } catch {
-            throw ModelFileError(path: path, reason: error.reason)
-        }
+        try ModelFileFormat.write(serializedContainer, problem: contentProblem(), to: path)
     }
 
     /// The safetensors container holding this model.
@@ -28,26 +21,16 @@ extension ModelFile {
         tensors[ModelFileFormat.HeadName.featureScale] = .init(shape: [dimension], values: head.featureScale)
         tensors[ModelFileFormat.HeadName.weight] = .init(shape: [classes, dimension], values: head.weights)
         tensors[ModelFileFormat.HeadName.bias] = .init(shape: [classes], values: head.bias)
-        // Encoding [String] and a plain Codable struct cannot fail; contentProblem() has vetted the rest.
-        var metadata: [String: String] = [
-            Key.format: ModelFileFormat.formatValue,
-            Key.formatVersion: String(Self.formatVersion),
-            Key.kind: ModelFileFormat.classifierKind,
-            Key.labels: ModelFileFormat.canonicalJSON(labels) ?? "[]",
-            Key.preprocessing: preprocessing.canonicalJSON,
-            Key.backbone: backboneName,
-            Key.created: creationDate,
-            Key.workbenchVersion: workbenchVersion,
-            Key.trainingReport: trainingReportJSON,
-            // Swift's description of a Double is the shortest text that reads back to the same value.
-            Key.temperature: String(describing: temperature),
-        ]
+        var metadata = ModelFileFormat.commonMetadata(
+            kind: ModelFileFormat.classifierKind, labels: labels, preprocessing: preprocessing, backboneName: backboneName,
+            creationDate: creationDate, workbenchVersion: workbenchVersion, trainingReportJSON: trainingReportJSON)
+        // Swift's description of a Double is the shortest text that reads back to the same value; encoding a plain
+        // Codable struct cannot fail.
+        metadata[Key.temperature] = String(describing: temperature)
         if let confidenceThreshold { metadata[Key.confidenceThreshold] = String(describing: confidenceThreshold) }
         if let fineTuning { metadata[Key.fineTuning] = ModelFileFormat.canonicalJSON(fineTuning) ?? "{}" }
         metadata[Key.testTimeAugmentation] = ModelFileFormat.canonicalJSON(testTimeAugmentation) ?? "{}"
-        var container = SafetensorsFile(tensors: tensors, metadata: metadata)
-        container.metadata[Key.tensorDataSHA256] = Self.tensorDataChecksum(container)
-        return container
+        return ModelFileFormat.sealedContainer(tensors: tensors, metadata: metadata)
     }
 
     /// The first rule this value breaks, or nil. `read` enforces the same rules on what it loads.
