@@ -208,9 +208,11 @@ public enum DetectorTrainingRun {
         return DetectorScores(pictures.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
     }
 
-    /// The boxes `detector` finds on every picture of `set`, beside the picture's objects.
-    public static func scoredPictures(_ detector: TrainedDetector, on set: AnnotationSet,
-                                      extractor: DetectionFeatureExtractor) throws(WorkbenchError) -> [ScoredPicture] {
+    /// The boxes `detector` finds on every picture of `set`, beside the picture's objects; `progress` counts the
+    /// pictures whose maps are ready, in order, on the calling thread.
+    public static func scoredPictures(_ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
+                                      progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
+        throws(WorkbenchError) -> [ScoredPicture] {
         let pictures = set.images + set.negatives
         var maps: [[Float]] = [], sizes: [ImageSizeRecord] = []
         var failure: WorkbenchError?
@@ -221,6 +223,7 @@ public enum DetectorTrainingRun {
                 maps.append(viewMaps[0])
                 sizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
             }
+            progress(index + 1, pictures.count)
         }
         if let failure { throw failure }
         let images = evaluated(detector, maps: maps, sizes: sizes, truth: pictures)

@@ -1,6 +1,7 @@
 import Augmentation
 import ClassifierTraining
 import Datasets
+import DetectionAnnotations
 import FileFormats
 import Foundation
 import Inference
@@ -32,13 +33,20 @@ public enum ClassificationWorkflow {
     }
 
     /// Evaluates `folder`: its label subfolders (or, for a dataset folder, its testing split) against the model.
-    /// A label the model does not know is an error naming it. Unreadable files are skipped with a warning each
+    /// A label the model does not know is an error naming it, and so is an object-detection folder (a detector's
+    /// data: `DetectorEvaluationWorkflow`). Unreadable files are skipped with a warning each
     /// and listed in the result; with `strict` the first one is the error instead. With `shard`, only that part of
     /// the images is evaluated (`InputSharding`).
     public static func evaluate(
         folder: String, classifier: Classifier, extractor: FeatureExtractor, strict: Bool = false, shard: Shard? = nil,
         views: TestTimeViews? = nil, progress: (_ done: Int, _ total: Int) -> Void, warning: (String) -> Void
     ) throws(WorkbenchError) -> EvaluationResult {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+           DetectorTrainingWorkflow.isDetectionDataset(folder) {
+            throw WorkbenchError(path: folder, reason: "is an object-detection dataset (\(AnnotationReader.fileName)); "
+                                 + "\(classifier.path) is a classifier, evaluated on folders of labelled images")
+        }
         let labelled: ImageFolder
         do throws(DatasetError) {
             // A whole dataset folder is evaluated on its testing split; otherwise the folder's own label subfolders.

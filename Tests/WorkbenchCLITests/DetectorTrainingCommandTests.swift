@@ -86,7 +86,7 @@ final class DetectorTrainingCommandTests: XCTestCase {
     }
 }
 
-/// Labels are the user's text: `train`'s tables and `inspect`'s lines print them escaped, whatever they hold.
+/// Labels are the user's text: `train`'s tables, `inspect`'s and `evaluate`'s lines print them escaped, whatever they hold.
 final class DetectorTrainingHostileLabelTests: XCTestCase {
     func testHostileLabelsReachTheTerminalEscaped() throws {
         let folder = try WorkbenchBinary.temporaryFolder()
@@ -117,5 +117,8 @@ final class DetectorTrainingHostileLabelTests: XCTestCase {
         let inspected = try WorkbenchBinary.run(["inspect", model])
         XCTAssertEqual(inspected.status, 0, inspected.standardError)
         XCTAssertNil(HostileNames.terminalProblem(inspected.standardOutput))
+        let evaluated = try WorkbenchBinary.run(["evaluate", model, folder.path, "--threads", "2"], environment: environment)
+        XCTAssertEqual(evaluated.status, 0, evaluated.standardError)
+        XCTAssertNil(HostileNames.terminalProblem(evaluated.standardOutput))
     }
 }

@@ -96,6 +96,16 @@ final class WorkflowTests: XCTestCase {
         XCTAssertEqual(evaluated.evaluation.count, try testingImages(trained).count)
         XCTAssertEqual(evaluated.evaluation.accuracy, trained.result.report.testing.accuracy, accuracy: 1e-9)
         XCTAssertEqual(evaluated.evaluation.confusionMatrix.flatMap { $0 }.reduce(0, +), evaluated.evaluation.count)
+
+        // An object-detection folder is a detector's data: refused in one line, before any image is read.
+        let boxes = trained.workspace.folder.appendingPathComponent("boxes")
+        try SyntheticDetectionDataset.write(to: boxes, count: 1, side: 32, seed: 1)
+        XCTAssertThrowsError(try ClassificationWorkflow.evaluate(
+            folder: boxes.path, classifier: trained.classifier, extractor: try Self.extractor(backbone: trained.classifier.backbone),
+            progress: { _, _ in XCTFail("no image is read") }, warning: { _ in })) { error in
+            XCTAssertEqual("\(error)", "\(boxes.path): is an object-detection dataset (annotations.json); \(trained.modelPath) is a "
+                           + "classifier, evaluated on folders of labelled images")
+        }
     }
 
     func testExportWritesBothFormatsNextToTheModel() throws {

@@ -2,9 +2,10 @@
 """Writes a synthetic object-detection dataset for scripts/bench/bench-detector-training.sh: COUNT JPEG pictures of
 640 x 480 with one to three shapes (square, disc, triangle) of random colours and sizes (6-30 % of the width) on
 noisy gradients, and Create ML's annotations.json (box centre, width and height in pixels). Seeded: the same
-arguments give the same files. For timing, not for accuracy claims.
+arguments give the same files; another SEED gives other pictures (a set to evaluate a model on). For timing, not
+for accuracy claims.
 
-Usage: .venv/bin/python3 scripts/bench/make-detector-bench.py FOLDER [COUNT]   (default 300)
+Usage: .venv/bin/python3 scripts/bench/make-detector-bench.py FOLDER [COUNT] [SEED]   (default 300, seed 27)
 """
 import json
 import os
@@ -45,12 +46,14 @@ def picture(generator, width=640, height=480):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    if len(sys.argv) not in (2, 3, 4):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    folder, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) == 3 else 300
+    folder = sys.argv[1]
+    count = int(sys.argv[2]) if len(sys.argv) >= 3 else 300
+    seed = int(sys.argv[3]) if len(sys.argv) == 4 else 27
     os.makedirs(folder, exist_ok=True)
-    generator = random.Random(27)
+    generator = random.Random(seed)
     entries = []
     for index in range(count):
         image, boxes = picture(generator)

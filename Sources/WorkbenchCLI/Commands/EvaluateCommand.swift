@@ -1,15 +1,23 @@
 import ArgumentParser
+import Foundation
 import Workbench
 
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Measure a trained model on a labelled folder.",
+        abstract: "Measure a trained model (classifier or detector) on labelled pictures.",
         discussion: """
-            FOLDER holds one subfolder of images per label (or is a dataset folder, whose testing split is used). \
-            Prints accuracy, the confusion matrix, per-label precision, recall and F1, and the misclassified files.
+            For a classifier, FOLDER holds one subfolder of images per label (or is a dataset folder, whose testing \
+            split is used). Prints accuracy, the confusion matrix, per-label precision, recall and F1, and the \
+            misclassified files. With --shard I/N (or inside a Slurm array job) only that part of the images is \
+            evaluated.
 
-            With --shard I/N (or inside a Slurm array job) only that part of the images is evaluated.
+            For a detector (train on annotations makes one), FOLDER is what train takes: a folder with Create ML's \
+            annotations.json, a dataset folder whose "Testing Data/" has one (that split is scored), or an \
+            annotations file (detect --json's output, corrected). Prints mAP@0.5 and mAP@0.5:0.95 overall and per \
+            label, and precision, recall and F1 at the model's stored score threshold (or --min-score): the table \
+            of train's testing section, with the same numbers for the same pictures. --json prints that section's \
+            JSON; --html writes train's detector page for these pictures.
 
             Examples:
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
@@ -17,19 +25,25 @@ struct EvaluateCommand: ParsableCommand {
               workbench evaluate Drawings.wbmodel datasets/drawings --html evaluation.html
               workbench evaluate Drawings.wbmodel "Testing Data" --shard 1/2
               workbench evaluate Drawings.wbmodel datasets/drawings --tta
+              workbench evaluate Shapes.wbmodel shapes
+              workbench evaluate Shapes.wbmodel shapes/annotations.json --json
+              workbench evaluate Shapes.wbmodel shapes --min-score 0.3 --html boxes.html
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))
     var model: String
 
-    @Argument(help: ArgumentHelp("A folder of label subfolders.", valueName: "folder"))
+    @Argument(help: ArgumentHelp("A folder of label subfolders; for a detector, annotations (a folder or file).", valueName: "folder"))
     var folder: String
 
     @Flag(help: "Print the evaluation as JSON.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Also write an HTML report with the misclassified images.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Also write an HTML report with the misclassified images (a detector's: its boxes on the pictures).", valueName: "file"))
     var html: String?
+
+    @Option(name: .long, help: ArgumentHelp("Detector: precision, recall and F1 at this score, 0 to 1 (default: the model's stored threshold).", valueName: "score"))
+    var minScore: Double?
 
     @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
     @OptionGroup var compute: ComputeOptions
@@ -37,8 +51,23 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var skipping: StrictOption
     @OptionGroup var sharding: ShardOptions
 
+    func validate() throws {
+        if let minScore, !(minScore.isFinite && (0...1).contains(minScore)) {
+            throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
+        }
+        if DetectorModelFile.isDetector(path: model) {
+            for (name, given) in [("--tta", testTime.tta == true), ("--no-tta", testTime.tta == false), ("--strict", skipping.strict),
+                                  ("--shard", sharding.shard != nil)] where given {
+                throw ValidationError("\(name) is for classifiers; \(model) is a detector model")
+            }
+        } else if minScore != nil, FileManager.default.fileExists(atPath: model) {
+            throw ValidationError("--min-score is for detector models; \(model) is not one")
+        }
+    }
+
     func run() throws {
         try Console.run {
+            if DetectorModelFile.isDetector(path: model) { return try evaluateDetector() }
             let classifier = try Classifier.load(path: model)
             var request = EvaluationRequest(folder: folder)
             request.strict = skipping.strict
@@ -54,6 +83,21 @@ struct EvaluateCommand: ParsableCommand {
             if let html {
                 if json { Console.warn("report written to \(html)") } else { Console.outputLine("report written to \(html)") }
             }
+        }
+    }
+
+    /// A detector model: its boxes on the annotated pictures, scored as train scores its testing pictures.
+    private func evaluateDetector() throws {
+        var request = DetectorEvaluationRequest(modelPath: model, datasetPath: folder)
+        request.minimumScore = minScore
+        request.page = html
+        let progress = EvaluationProgress()
+        let outcome = try DetectorEvaluationWorkflow.evaluate(request, features: compute.settings(usesCache: !cache.noCache),
+                                                              progress: progress.update)
+        progress.finish()
+        try Console.output(json ? ReportJSON.text(outcome.scores) : DetectorEvaluationRendering.text(outcome, model: model))
+        if let html {
+            if json { Console.warn("report written to \(html)") } else { Console.outputLine("report written to \(html)") }
         }
     }
 }

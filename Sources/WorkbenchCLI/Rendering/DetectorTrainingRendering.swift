@@ -31,18 +31,21 @@ enum DetectorTrainingRendering {
         return text
     }
 
-    /// One table: a row per label and an overall row, AP@0.5, AP@0.5:0.95, precision and recall at the threshold.
+    /// One table: a row per label and an overall row, AP@0.5, AP@0.5:0.95, precision, recall and their F1 at the
+    /// threshold (`train`'s sections, `evaluate` and `inspect` print it alike).
     static func scores(_ scores: DetectorScores, title: String) -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
         let names = scores.labels.map { DisplayText.terminal($0.label) }
         let width = max(8, names.map(\.count).max() ?? 0)
         func row(_ name: String, _ boxes: Int, _ ap50: Double?, _ ap: Double?, _ precision: Double, _ recall: Double) -> String {
             func right(_ text: String, _ columns: Int) -> String { String(repeating: " ", count: max(0, columns - text.count)) + text }
+            // The harmonic mean; nothing found and nothing right is an F1 of 0, not a division by zero.
+            let f1 = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
             return name.padding(toLength: width, withPad: " ", startingAt: 0) + right(String(boxes), 7) + right(number(ap50), 8)
-                + right(number(ap), 11) + right(number(precision), 11) + right(number(recall), 8) + "\n"
+                + right(number(ap), 11) + right(number(precision), 11) + right(number(recall), 8) + right(number(f1), 7) + "\n"
         }
         var text = "\(title): \(scores.imageCount) pictures, \(scores.objectCount) boxes\n"
-        text += "label".padding(toLength: width, withPad: " ", startingAt: 0) + "  boxes  AP@0.5  AP@.5:.95  precision  recall\n"
+        text += "label".padding(toLength: width, withPad: " ", startingAt: 0) + "  boxes  AP@0.5  AP@.5:.95  precision  recall     F1\n"
         for (name, label) in zip(names, scores.labels) {
             text += row(name, label.groundTruthCount, label.averagePrecision50, label.averagePrecision, label.precision, label.recall)
         }

@@ -1,0 +1,120 @@
+import DetectionAnnotations
+import DetectorTraining
+import FileFormats
+import Foundation
+import Inference
+import Reports
+
+/// `workbench evaluate` with a detector model: the model, the boxes to score it on, and what else to write.
+public struct DetectorEvaluationRequest: Sendable {
+    /// The detector model file (`train` on annotations writes one).
+    public var modelPath: String
+    /// Boxes as `train` takes them: a folder with Create ML's `annotations.json`, a dataset folder whose
+    /// `Testing Data/` has one (that split is scored, as a classifier's evaluation scores a dataset's testing
+    /// split), or an annotations file itself (`detect --json`'s output on pictures).
+    public var datasetPath: String
+    /// The score at which precision and recall are given (0–1); nil is the threshold the model stores (best F1 on
+    /// its held-out pictures, `detect`'s default). The mAPs do not depend on it: they rank every box.
+    public var minimumScore: Double?
+    /// Also write the detector page (`DetectorReports`) here; checked before the pictures are read.
+    public var page: String?
+
+    /// Scores the model at `modelPath` on `datasetPath` at its stored threshold, writing no page.
+    public init(modelPath: String, datasetPath: String) {
+        self.modelPath = modelPath
+        self.datasetPath = datasetPath
+    }
+}
+
+/// A finished detector evaluation.
+public struct DetectorEvaluationOutcome: Sendable {
+    /// mAP@0.5 and mAP@0.5:0.95 overall and per label, precision and recall at the threshold: the values of a
+    /// training report's `testing` section.
+    public var scores: DetectorScores
+    /// The annotations file whose boxes were scored.
+    public var annotationsFile: String
+    /// The model's labels, in its heat-map order.
+    public var labels: [String]
+    /// The threshold the model stores; `scores.threshold` differs from it when a minimum score was given.
+    public var storedThreshold: Double
+    /// Each picture with its objects and the boxes found, for a caller that wants to look closer.
+    public var pictures: [ScoredPicture]
+    /// The page written, if one was asked for.
+    public var pagePath: String?
+}
+
+/// `workbench evaluate MODEL DATASET` when MODEL is a detector: the model's boxes on every picture of the
+/// dataset's annotations, scored as `train` scores its testing pictures (`DetectorTrainingRun.scoredPictures`,
+/// the same maps, decoding and metrics), so the same model on the same pictures gives the same numbers.
+public enum DetectorEvaluationWorkflow {
+    /// Reads the boxes `dataset` names (see `DetectorEvaluationRequest.datasetPath`). A folder without
+    /// annotations (a classifier's folder of label subfolders, say) and a dataset with training annotations but
+    /// no testing ones are refused in one line.
+    public static func annotationSet(dataset path: String) throws(WorkbenchError) -> AnnotationSet {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        guard files.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw WorkbenchError(path: path, reason: "no such file or folder")
+        }
+        func has(_ folder: String) -> Bool { files.fileExists(atPath: folder + "/" + AnnotationReader.fileName) }
+        let testing = path + "/Testing Data"
+        do {
+            if !isFolder.boolValue { return try AnnotationReader.read(file: path) }
+            if has(testing) { return try AnnotationReader.read(folder: testing) }
+            if has(path) { return try AnnotationReader.read(folder: path) }
+        } catch {
+            throw WorkbenchError(error)
+        }
+        if has(path + "/Training Data") {
+            throw WorkbenchError(path: path, reason: "has no \"Testing Data/\(AnnotationReader.fileName)\" to score a detector on "
+                                 + "(its training pictures would flatter it); give a folder or annotations file of other pictures")
+        }
+        throw WorkbenchError(path: path, reason: "no \(AnnotationReader.fileName) here or in \"Testing Data/\": a detector is scored "
+                             + "on boxes (Create ML's annotations or detect --json's output), not on folders of labelled images")
+    }
+
+    /// Reads the annotations, checks the page (writable, no input), loads the model, finds its boxes on every
+    /// picture (maps from the cache when `features` uses it) and scores them; then writes the page when asked.
+    /// `progress` counts the pictures done. A box whose label the model does not know is an error naming it.
+    public static func evaluate(_ request: DetectorEvaluationRequest, features: FeatureSettings = FeatureSettings(),
+                                progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
+        throws(WorkbenchError) -> DetectorEvaluationOutcome {
+        let set = try annotationSet(dataset: request.datasetPath)
+        let pictures = set.allImages
+        guard !pictures.isEmpty else { throw WorkbenchError(path: set.file, reason: "no pictures to score") }
+        try WritableOutput.checkConflicts(inputs: [request.modelPath, request.datasetPath, set.file] + pictures.map(\.path),
+                                          outputs: [request.page])
+        if let page = request.page { try WritableOutput.check(page) }
+        let loaded = try LoadedDetector.load(path: request.modelPath, settings: features)
+        let detector = loaded.detector
+        if let unknown = set.labels.first(where: { !detector.labels.contains($0) }) {
+            throw WorkbenchError(path: set.file, reason: "label '\(unknown)' is not one of the model's labels "
+                                 + "(\(detector.labels.joined(separator: ", ")))")
+        }
+        let scored = try DetectorTrainingRun.scoredPictures(detector, on: set, extractor: loaded.extractor, progress: progress)
+        let threshold = request.minimumScore ?? detector.threshold
+        let scores = DetectorScores(scored.map(\.evaluated), labels: detector.labels, threshold: threshold)
+        if let page = request.page {
+            try ModelReports.write(self.page(scored, request: request, detector: detector, annotationsFile: set.file).html(), to: page)
+        }
+        return DetectorEvaluationOutcome(scores: scores, annotationsFile: set.file, labels: detector.labels,
+                                         storedThreshold: detector.threshold, pictures: scored, pagePath: request.page)
+    }
+
+    /// The page: train's detector page over these pictures, its subtitle naming the model, the annotations and
+    /// where the threshold comes from.
+    static func page(_ scored: [ScoredPicture], request: DetectorEvaluationRequest, detector: TrainedDetector,
+                     annotationsFile: String) -> DetectorReportPage {
+        let threshold = request.minimumScore ?? detector.threshold
+        let which = request.minimumScore == nil ? "the threshold the model stores (best held-out F1)" : "the score asked for"
+        let subtitle = [
+            "Model \(Markup.isolate(request.modelPath)), input \(detector.inputSide) × \(detector.inputSide), on the "
+                + "\(scored.count) pictures of \(Markup.isolate(annotationsFile)).",
+            String(format: "Precision and recall at score %.3f: ", threshold) + which + ".",
+        ]
+        let name = (request.datasetPath as NSString).lastPathComponent
+        return DetectorReports.page(title: "Detector evaluation: \(Markup.isolate(name))", subtitle: subtitle,
+                                    pictures: scored.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
+                                    labels: detector.labels, threshold: threshold)
+    }
+}
