@@ -83,11 +83,12 @@ final class InstallAndExamplesTests: XCTestCase {
             try files.copyItem(at: picture, to: frames.appendingPathComponent("\(index + 1).png"))
         }
 
-        // Videos: movie.mp4 is 4 s of a cat then 4 s of espresso; clips/ holds a cat clip and an espresso clip,
+        // Videos: movie.mp4 is 2 s of a cat then 2 s of espresso (short: a dozen examples label, detect or find
+        // phases in it, each decoding and sampling all of it); clips/ holds a cat clip and an espresso clip,
         // 6 s each, so the highlights example finds a video whose top label is Mammal.
         let clips = work.appendingPathComponent("clips")
         try files.createDirectory(at: clips, withIntermediateDirectories: true)
-        try TestMedia.video(pictures: [cats[1], coffees[1]], seconds: 4, to: work.appendingPathComponent("movie.mp4"), environment: inherited)
+        try TestMedia.video(pictures: [cats[1], coffees[1]], seconds: 2, to: work.appendingPathComponent("movie.mp4"), environment: inherited)
         try TestMedia.video(pictures: [cats[2]], seconds: 6, to: clips.appendingPathComponent("cat.mp4"), environment: inherited)
         try TestMedia.video(pictures: [coffees[2]], seconds: 6, to: clips.appendingPathComponent("espresso.mp4"), environment: inherited)
         // sync and trace: a.mp4 (with sound), b.mp4 and c.mp4, 160 x 120, and a phase file for each.
@@ -390,7 +391,7 @@ final class InstallAndExamplesTests: XCTestCase {
         }
         let movieData = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixture.work.appendingPathComponent("MovieData.json"))) as? [[String: Any]])
         let movie = try XCTUnwrap(movieData.first { "\($0["id"] ?? "")" == "3" })
-        XCTAssertEqual((movie["markers"] as? [String: String])?.count, 8, "one marker a second of the 8-second movie")
+        XCTAssertEqual((movie["markers"] as? [String: String])?.count, 4, "one marker a second of the 4-second movie")
     }
 
     /// `SUBCOMMANDS:` of the root help: the first word of each line indented by two spaces.
