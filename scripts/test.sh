@@ -34,24 +34,32 @@ summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test.lo
 executed=$(printf '%s' "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
 failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 
-# The C shims and kernels once under AddressSanitizer + UBSan, then every fuzz harness briefly (FUZZ_SECONDS
-# each, 5 by default) so a regression in a parser shows up here; each counts as one test in the summary.
+# The C shims and kernels once under AddressSanitizer + UBSan, and every fuzz harness briefly (FUZZ_SECONDS
+# each, 5 by default) so a regression in a parser shows up here; each counts as one test in the summary. The two
+# are independent and each mostly keeps one core busy (one clang compile, then one program; swiftc's modules one
+# after the other, then one harness at a time), so they run side by side, each into its log, shown when both end.
 extra_passed=0
 extra_failed=0
 if ! "$quick"; then
     started=$(date +%s)
-    if scripts/check/sanitize-c.sh; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
-    echo "c-sanitizers: $(( $(date +%s) - started )) s"
-    started=$(date +%s)
+    scripts/check/sanitize-c.sh > .build/sanitize.log 2>&1 &
+    sanitize_pid=$!
     fuzz_status=0
-    scripts/check/fuzz.sh "${FUZZ_SECONDS:-5}" 2>&1 | tee .build/fuzz.log || fuzz_status=$?
+    scripts/check/fuzz.sh "${FUZZ_SECONDS:-5}" > .build/fuzz.log 2>&1 || fuzz_status=$?
+    fuzz_seconds=$(( $(date +%s) - started ))
+    sanitize_status=0
+    wait "$sanitize_pid" || sanitize_status=$?
+    cat .build/sanitize.log
+    if [ "$sanitize_status" -eq 0 ]; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
+    echo "c-sanitizers: $(( $(date +%s) - started )) s (beside fuzz)"
+    cat .build/fuzz.log
+    echo "fuzz: $fuzz_seconds s"
     harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)
     findings=$(sed -nE 's/^fuzz: findings in //p' .build/fuzz.log | wc -w)
     extra_passed=$((extra_passed + harnesses - findings))
     extra_failed=$((extra_failed + findings))
     # A failed build prints no harness line: one failure for it.
     if [ "$fuzz_status" -ne 0 ] && [ "$findings" -eq 0 ]; then extra_failed=$((extra_failed + 1)); fi
-    echo "fuzz: $(( $(date +%s) - started )) s"
     [ "$extra_failed" -eq 0 ] || status=1
 fi
 
