@@ -37,9 +37,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let classifier = try Classifier.load(path: model)
             let destination = output ?? ExportWorkflow.defaultOutputPath(model: model, format: format)
-            for warning in try ExportWorkflow.export(classifier, format: format, to: destination,
+            for warning in try ExportWorkflow.export(modelAt: model, format: format, to: destination,
                                                      testTimeAugmentation: testTime.tta) {
                 Console.warn(warning)
             }
