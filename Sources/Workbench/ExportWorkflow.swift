@@ -11,7 +11,8 @@ public enum ExportWorkflow {
         /// ONNX (opset 13): float RGB pixels 0–255 `[N, 3, 224, 224]` in, `probabilities` out; for a detector
         /// `[N, 3, S, S]` in (S its input side), `boxes` and `scores` per cell out.
         case onnx
-        /// Core ML `.mlmodel` neural-network classifier (iOS 13+): `image` in, `classLabel` and `classLabelProbs` out.
+        /// Core ML `.mlmodel` neural-network classifier (iOS 13+): `image` in, `classLabel` and `classLabelProbs` out;
+        /// for a detector a pipeline (network, then non-maximum suppression) with `confidence` and `coordinates` out.
         case coreml
 
         /// The file ending for this format.
@@ -27,8 +28,8 @@ public enum ExportWorkflow {
     /// `output`, atomically, and returns the warnings to show (one line each). `output` must not be the model file.
     ///
     /// A classifier goes through `export(_:format:to:testTimeAugmentation:)`. A detector is exported as
-    /// `ONNXExporter.export(detector:to:)` describes; test-time augmentation is a classifier's, so `--tta` is
-    /// refused for one, and Core ML export of a detector is not written yet (refused in one line).
+    /// `ONNXExporter.export(detector:to:)` and `CoreMLExporter.export(detector:to:)` describe (the Core ML file is the
+    /// pipeline Vision reads); test-time augmentation is a classifier's, so `--tta` is refused for one.
     @discardableResult
     public static func export(
         modelAt modelPath: String, format: Format, to output: String, testTimeAugmentation: Bool? = nil
@@ -46,12 +47,12 @@ public enum ExportWorkflow {
         } catch {
             throw WorkbenchError(error)
         }
-        guard format == .onnx else {
-            throw WorkbenchError(path: modelPath, reason: "is a detector: its Core ML export is not written yet; use --format onnx")
-        }
         try WritableOutput.checkConflicts(inputs: [modelPath], outputs: [output])
         do {
-            try ONNXExporter.export(detector: detector, to: output)
+            switch format {
+            case .onnx: try ONNXExporter.export(detector: detector, to: output)
+            case .coreml: try CoreMLExporter.export(detector: detector, to: output)
+            }
         } catch {
             throw WorkbenchError(error)
         }

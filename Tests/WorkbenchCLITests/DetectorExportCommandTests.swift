@@ -2,11 +2,12 @@ import Foundation
 import XCTest
 import _TestSupport
 
-/// `workbench export` of a trained detector through the release binary, proven with onnxruntime against
-/// `workbench detect --model --json` by `scripts/check/check-onnx-against-detect.py` (which prepares and decodes with
-/// the README's own snippet). The detector is trained here on a small synthetic set at a 128-px input (seconds).
+/// `workbench export` of a trained detector through the release binary, proven against `workbench detect --model
+/// --json`: the ONNX file with onnxruntime by `scripts/check/check-onnx-against-detect.py`, the Core ML pipeline by
+/// `scripts/check/check-coreml-export.py --detect`'s numpy interpreter (both prepare pictures with the README's own
+/// snippet). The detector is trained here on a small synthetic set at a 128-px input (seconds).
 final class DetectorExportCommandTests: XCTestCase {
-    func testExportedONNXFindsWhatDetectFinds() throws {
+    func testExportsFindWhatDetectFinds() throws {
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = WorkbenchBinary.repositoryRoot()
@@ -55,14 +56,25 @@ final class DetectorExportCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(summary["matched"] as? Int ?? 0, boxes - 1, "at most one borderline box: \(summary)")
         print("detector ONNX export against detect: \(check.standardOutput)")
 
-        // Core ML and test-time augmentation are refused in one line, and nothing is written.
+        // Core ML: the pipeline (network, then per-label suppression) evaluated by the numpy interpreter on the same
+        // pictures; its kept boxes are detect's, but for boxes suppressed by a better overlapping one of their label.
+        let mlmodel = folder.appendingPathComponent("Shapes.mlmodel").path
         let coreml = try WorkbenchBinary.run(["export", model, "--format", "coreml"])
-        XCTAssertEqual(coreml.status, 1)
-        XCTAssertEqual(coreml.errorLines, ["workbench: \(model): is a detector: its Core ML export is not written yet; use --format onnx"])
+        XCTAssertEqual(coreml.status, 0, coreml.standardError)
+        XCTAssertEqual(coreml.standardOutput, "Core ML model written to \(mlmodel)\n")
+        let pipeline = try WorkbenchBinary.runProcess(python, [root.appendingPathComponent("scripts/check/check-coreml-export.py").path,
+                                                               mlmodel, "--detect", detections.path],
+                                                      environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(pipeline.status, 0, "the Core ML pipeline disagrees with workbench detect: \(pipeline.standardError)")
+        let agreement = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pipeline.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(agreement["pictures"] as? Int, pictures.count)
+        XCTAssertGreaterThanOrEqual(agreement["matched"] as? Int ?? 0, boxes - 1 - (agreement["suppressed"] as? Int ?? 0), "\(agreement)")
+        print("detector Core ML export against detect: \(pipeline.standardOutput)")
+
+        // Test-time augmentation is a classifier's: refused in one line, nothing written.
         let tta = try WorkbenchBinary.run(["export", model, "--format", "onnx", "--tta", "-o", folder.appendingPathComponent("t.onnx").path])
         XCTAssertEqual(tta.status, 1)
         XCTAssertEqual(tta.errorLines, ["workbench: \(model): is a detector: test-time augmentation (--tta) is for classifiers"])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Shapes.mlmodel").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.onnx").path))
     }
 }

@@ -15,13 +15,16 @@ struct ExportCommand: ParsableCommand {
 
             A detector (train on annotations) exports to ONNX: input "image" [N, 3, S, S], the whole picture \
             resized to its input side S; outputs "boxes" [N, cells, 4] and "scores" [N, cells, labels] per cell \
-            of the stride-16 grid (peaks only); metadata "decoding" and "score_threshold" give detect's selection.
+            of the stride-16 grid (peaks only); metadata "decoding" and "score_threshold" give detect's selection. \
+            As Core ML it is the pipeline Vision's object detection reads (network, then non-maximum suppression; \
+            outputs "confidence" and "coordinates").
 
             Examples:
               workbench export Drawings.wbmodel --format onnx
               workbench export Drawings.wbmodel --format coreml -o Drawings.mlmodel
               workbench export Drawings.wbmodel --format onnx --tta -o Averaged.onnx
               workbench export Shapes.wbmodel --format onnx
+              workbench export Shapes.wbmodel --format coreml
 
             --tta builds the test-time views (the image, its centre 7/8, both mirrored) into the ONNX graph, whose \
             output is then the mean of their probabilities, as classify --tta gives; a model trained with --tta \
