@@ -37,7 +37,9 @@ final class DetectorExportCommandTests: XCTestCase {
         let pictures = ["picture-000.png", "picture-001.png", "picture-002.png", "picture-003.png", "wide.png", "tall.png",
                         "transparent.png"].map { data.appendingPathComponent($0).path }
 
-        let detected = try WorkbenchBinary.run(["detect"] + pictures + ["--model", model, "--json", "--threads", "2"])
+        // A low minimum score, so that many peaks are compared (their order, the ties, the 100-box cap).
+        let detected = try WorkbenchBinary.run(["detect"] + pictures + ["--model", model, "--json", "--threads", "2",
+                                                                        "--min-score", "0.05"])
         XCTAssertEqual(detected.status, 0, detected.standardError)
         let detections = folder.appendingPathComponent("detections.json")
         try detected.standardOutput.write(to: detections, atomically: true, encoding: .utf8)
@@ -47,12 +49,12 @@ final class DetectorExportCommandTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.standardError)
         XCTAssertEqual(export.standardOutput, "ONNX model written to \(onnx)\n", "the default output is the model's name with .onnx")
         let check = try WorkbenchBinary.runProcess(python, [root.appendingPathComponent("scripts/check/check-onnx-against-detect.py").path,
-                                                            onnx, detections.path], environment: ProcessInfo.processInfo.environment)
+                                                            onnx, detections.path, "--min-score", "0.05"], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(check.status, 0, "onnxruntime disagrees with workbench detect: \(check.standardError)")
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(summary["pictures"] as? Int, pictures.count)
         let boxes = try XCTUnwrap(summary["boxes"] as? Int)
-        XCTAssertGreaterThanOrEqual(boxes, pictures.count, "the trained detector finds shapes: \(detected.standardOutput)")
+        XCTAssertGreaterThanOrEqual(boxes, 3 * pictures.count, "many peaks above 0.05: \(detected.standardOutput)")
         XCTAssertGreaterThanOrEqual(summary["matched"] as? Int ?? 0, boxes - 1, "at most one borderline box: \(summary)")
         print("detector ONNX export against detect: \(check.standardOutput)")
 
@@ -63,7 +65,7 @@ final class DetectorExportCommandTests: XCTestCase {
         XCTAssertEqual(coreml.status, 0, coreml.standardError)
         XCTAssertEqual(coreml.standardOutput, "Core ML model written to \(mlmodel)\n")
         let pipeline = try WorkbenchBinary.runProcess(python, [root.appendingPathComponent("scripts/check/check-coreml-export.py").path,
-                                                               mlmodel, "--detect", detections.path],
+                                                               mlmodel, "--detect", detections.path, "--min-score", "0.05"],
                                                       environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(pipeline.status, 0, "the Core ML pipeline disagrees with workbench detect: \(pipeline.standardError)")
         let agreement = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pipeline.standardOutput.utf8)) as? [String: Any])

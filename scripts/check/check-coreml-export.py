@@ -2,7 +2,7 @@
 """Checks a Core ML file written by Workbench's CoreMLExporter and evaluates it with a small numpy interpreter.
 
     check-coreml-export.py MODEL.mlmodel RESULT.json IMAGE.rgb [IMAGE.rgb ...]
-    check-coreml-export.py DETECTOR.mlmodel --detect DETECT.json
+    check-coreml-export.py DETECTOR.mlmodel --detect DETECT.json [--min-score SCORE]
 
 A detector's file is a pipeline (a neural network, then NonMaximumSuppression). Its interface is checked (pipeline
 inputs `image` RGB S x S, optional doubles `iouThreshold` and `confidenceThreshold`; outputs `confidence` and
@@ -15,7 +15,8 @@ it: per label (pickTop.perClass), the boxes scoring at least the confidence thre
 its IoU with a kept box of that label exceeds the IoU threshold. With IMAGE.rgb files (S x S pixels) RESULT.json holds
 {"labels", "metadata", "raw_confidence", "raw_coordinates", "detections"}; with --detect, each picture of a `detect
 --model --json` file is prepared by the README's detector snippet (`resize`, `detector_input`), evaluated, and its
-boxes are matched with detect's (see `compare_with_detect`); a JSON summary is printed.
+boxes are matched with detect's (see `compare_with_detect`); a JSON summary is printed. `--min-score` is detect's
+option of that name, given to the pipeline as its `confidenceThreshold` input (else the model's stored threshold).
 
 Core ML itself only runs on Apple systems, so the spec is loaded with coremltools (`utils.load_spec`), its
 interface is checked (specification version 4, neural-network classifier, RGB 224 x 224 input `image`, outputs
@@ -326,8 +327,10 @@ def evaluate_network(network_model, pixels):
     return results
 
 
-def suppress(nms, confidence, coordinates):
-    """NonMaximumSuppression, per label: [(label index, cell, score)], best first over all labels."""
+def suppress(nms, confidence, coordinates, confidence_threshold=None):
+    """NonMaximumSuppression, per label: [(label index, cell, score)], best first over all labels. The threshold is
+    the `confidenceThreshold` input when given, else the model's."""
+    threshold = nms.confidenceThreshold if confidence_threshold is None else confidence_threshold
     def corners(box):
         x, y, w, h = box
         return x - w / 2, y - h / 2, x + w / 2, y + h / 2
@@ -341,7 +344,7 @@ def suppress(nms, confidence, coordinates):
     kept = []
     for label in range(confidence.shape[1]):
         candidates = [cell for cell in np.argsort(-confidence[:, label], kind="stable")
-                      if confidence[cell, label] >= nms.confidenceThreshold]
+                      if confidence[cell, label] >= threshold]
         chosen = []
         for cell in candidates:
             if all(iou(coordinates[cell], coordinates[other]) <= nms.iouThreshold for other in chosen):
@@ -366,7 +369,7 @@ SCORE_TOLERANCE = 1e-4
 BOX_TOLERANCE = 0.05
 
 
-def compare_with_detect(spec, detect_path):
+def compare_with_detect(spec, detect_path, minimum_score=None):
     """Every box the pipeline keeps (zero-size ones dropped, as detect drops them) is one of detect's: same label,
     score within SCORE_TOLERANCE, corners within BOX_TOLERANCE px. Every box of detect's is kept, or overlaps a
     better detect box of its label by more than the IoU threshold (suppression; detect keeps 3 x 3 peaks only).
@@ -375,7 +378,7 @@ def compare_with_detect(spec, detect_path):
     network, suppression = spec.pipeline.models
     nms = suppression.nonMaximumSuppression
     detector_input = readme_detector_input()
-    threshold = nms.confidenceThreshold
+    threshold = nms.confidenceThreshold if minimum_score is None else minimum_score
     summary = {"pictures": 0, "detect_boxes": 0, "coreml_boxes": 0, "matched": 0, "suppressed": 0, "borderline": 0,
                "max_score_difference": 0.0, "max_corner_difference_px": 0.0}
 
@@ -388,7 +391,7 @@ def compare_with_detect(spec, detect_path):
         pixels, (width, height) = detector_input(entry["image"], json.loads(user_defined["preprocessing"]))
         confidence, coordinates = evaluate_network(network, pixels.transpose(1, 2, 0).astype(np.uint8))
         found = []
-        for label, cell, score in suppress(nms, confidence, coordinates):
+        for label, cell, score in suppress(nms, confidence, coordinates, threshold):
             x, y, w, h = coordinates[cell]
             box = ((x - w / 2) * width, (y - h / 2) * height, (x + w / 2) * width, (y + h / 2) * height)
             if box[2] > box[0] and box[3] > box[1]:
@@ -430,13 +433,15 @@ def compare_with_detect(spec, detect_path):
 
 
 def main(arguments):
-    if len(arguments) < 3:
+    if len(arguments) < 3:  # a detector's --detect mode has at least 3 too
         fail("usage: check-coreml-export.py MODEL.mlmodel RESULT.json IMAGE.rgb [IMAGE.rgb ...] | DETECTOR.mlmodel --detect DETECT.json")
     model_path, result_path, image_paths = arguments[0], arguments[1], arguments[2:]
     spec = coremltools.utils.load_spec(model_path)
     if spec.WhichOneof("Type") == "pipeline":
         if result_path == "--detect":
-            compare_with_detect(spec, image_paths[0])
+            if len(image_paths) not in (1, 3) or (len(image_paths) == 3 and image_paths[1] != "--min-score"):
+                fail("usage: check-coreml-export.py DETECTOR.mlmodel --detect DETECT.json [--min-score SCORE]")
+            compare_with_detect(spec, image_paths[0], float(image_paths[2]) if len(image_paths) == 3 else None)
             return
         labels, side, user_defined = check_detector_interface(spec)
         network, suppression = spec.pipeline.models

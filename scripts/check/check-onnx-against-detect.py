@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks a detector's ONNX export, fed and decoded by the README's own Python snippet, against `workbench detect --json`.
 
-    check-onnx-against-detect.py MODEL.onnx DETECTIONS.json
+    check-onnx-against-detect.py MODEL.onnx DETECTIONS.json [--min-score SCORE]
 
-DETECTIONS.json is `workbench detect PICTURES --model M.wbmodel --json` (the model's stored threshold, no --label or
---tiles): a JSON array of {"image": PATH, "annotations": [{"label", "confidence", "coordinates": {"x", "y", "width",
+DETECTIONS.json is `workbench detect PICTURES --model M.wbmodel --json` (no --label or --tiles; with --min-score,
+the same value here, else the model's stored threshold): a JSON array of {"image": PATH, "annotations": [{"label", "confidence", "coordinates": {"x", "y", "width",
 "height"}}]}, PATH as detect printed it (absolute paths make the check independent of the working folder). The README's
 Python blocks under "Exported models" are read from README.md: the classifier's block up to where its session starts
 (its `resize`), then the detector's block up to where its session starts (`detector_input`, `detections`). So the check
@@ -62,16 +62,16 @@ def workbench_boxes(entry):
 
 
 def main(arguments):
-    if len(arguments) != 2:
-        fail("usage: check-onnx-against-detect.py MODEL.onnx DETECTIONS.json")
-    model_path, detections_path = arguments
+    if len(arguments) not in (2, 4) or (len(arguments) == 4 and arguments[2] != "--min-score"):
+        fail("usage: check-onnx-against-detect.py MODEL.onnx DETECTIONS.json [--min-score SCORE]")
+    model_path, detections_path = arguments[:2]
     model = onnx.load(model_path)
     onnx.checker.check_model(model, full_check=True)
     detector_input, detections = readme_snippets()
     session = onnxruntime.InferenceSession(model_path, providers=["CPUExecutionProvider"])
     metadata = session.get_modelmeta().custom_metadata_map
     labels, recipe = json.loads(metadata["labels"]), json.loads(metadata["preprocessing"])
-    threshold = float(metadata["score_threshold"])
+    threshold = float(arguments[3]) if len(arguments) == 4 else float(metadata["score_threshold"])
     limit = int(metadata["maximum_detections"])
     entries = json.loads(pathlib.Path(detections_path).read_text(encoding="utf-8"))
 
