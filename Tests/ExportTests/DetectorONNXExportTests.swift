@@ -125,6 +125,24 @@ final class DetectorONNXExportTests: XCTestCase {
         XCTAssertEqual(model.graph.output.map(\.name), ["boxes", "scores"])
     }
 
+    /// Both formats: the same detector gives the same bytes twice, and rebuilding the backbone from the file's own
+    /// tensors gives the file that passing the built network gives.
+    func testDetectorExportsAreDeterministic() throws {
+        let file = try Self.detectorFile(), network = try ExportFixtures.network()
+        let folder = try ExportFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func bytes(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        try ONNXExporter.export(detector: file, network: network, to: path("a.onnx"))
+        try ONNXExporter.export(detector: file, network: network, to: path("b.onnx"))
+        try ONNXExporter.export(detector: file, to: path("c.onnx"))
+        XCTAssertEqual(try bytes("a.onnx"), try bytes("b.onnx"))
+        XCTAssertEqual(try bytes("a.onnx"), try bytes("c.onnx"))
+        try CoreMLExporter.export(detector: file, network: network, to: path("a.mlmodel"))
+        try CoreMLExporter.export(detector: file, to: path("b.mlmodel"))
+        XCTAssertEqual(try bytes("a.mlmodel"), try bytes("b.mlmodel"))
+    }
+
     func testBrokenDetectorsAreRefusedWithTheOutputPath() throws {
         let path = "/tmp/never-written-\(UUID().uuidString).onnx"
         var file = try Self.detectorFile()
