@@ -70,4 +70,55 @@ final class DetectorTrainingRunTests: XCTestCase {
         XCTAssertEqual(found, TrainedObjectDetector(loaded, threads: 2).detect(in: [picture, picture], minimumConfidence: Float(loaded.detector.threshold) / 2)[1]
             .filter { $0.confidence >= Float(loaded.detector.threshold) })
     }
+
+    func testFineTuningStartsFromTheFrozenHeadAndGivesTheSameFileTwice() throws {
+        var request = try request()
+        request.schedule.epochs = 3
+        var settings = DetectorFineTuningSettings()
+        settings.epochs = 2
+        request.fineTuning = settings
+        var headEpochs: [DetectorEpoch] = [], fineTuningEpochs: [DetectorEpoch] = []
+        var started: Double?
+        let first = try DetectorTrainingRun.run(request) { event in
+            switch event {
+            case .epoch(let epoch, _): headEpochs.append(epoch)
+            case .fineTuningStarted(let score): started = score
+            case .fineTuningEpoch(let epoch, _, let imagesPerSecond):
+                XCTAssertGreaterThan(imagesPerSecond, 0)
+                fineTuningEpochs.append(epoch)
+            default: break
+            }
+        }
+        let outcome = try XCTUnwrap(first.fineTuning)
+        XCTAssertEqual(headEpochs.count, 3)
+        XCTAssertEqual(fineTuningEpochs, outcome.epochs)
+        XCTAssertEqual(outcome.epochs.map(\.epoch), [1, 2])
+        // Epoch 0 is the frozen run's choice: the best head epoch's held-out score.
+        XCTAssertEqual(started, headEpochs.map(\.heldOutMeanAveragePrecision50).max())
+        XCTAssertEqual(outcome.frozenHeldOutMeanAveragePrecision50, started)
+        if outcome.chosenEpoch > 0 {
+            XCTAssertGreaterThan(outcome.epochs[outcome.chosenEpoch - 1].heldOutMeanAveragePrecision50, started!)
+            XCTAssertNotEqual(first.backbone.identifier, request.backbone.identifier, "the kept epoch's blocks are stored")
+            XCTAssertTrue(outcome.trainedTensorNames.contains("_blocks.15._project_conv.weight"))
+        } else {
+            XCTAssertEqual(first.backbone.identifier, request.backbone.identifier, "the frozen model is kept")
+            XCTAssertEqual(outcome.trainedTensorNames, [])
+        }
+
+        let second = try DetectorTrainingRun.run(request)
+        XCTAssertEqual(second.fineTuning?.epochs, outcome.epochs)
+        var files: [Data] = []
+        for (index, result) in [first, second].enumerated() {
+            let path = folder.appendingPathComponent("tuned-\(index).wbmodel").path
+            try result.detector.modelFile(backbone: result.backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
+                                          workbenchVersion: "0.1.0").write(path: path)
+            files.append(try XCTUnwrap(FileManager.default.contents(atPath: path)))
+        }
+        XCTAssertEqual(files[0], files[1], "same seed and threads: the same bytes")
+        // As `detect` loads it: the stored blocks give the maps the run scored its testing pictures with.
+        let loaded = try LoadedDetector.load(path: folder.appendingPathComponent("tuned-0.wbmodel").path,
+                                             settings: FeatureSettings(threads: 1, usesCache: false))
+        XCTAssertEqual(loaded.extractor.backbone.identifier, first.backbone.identifier)
+        XCTAssertEqual(loaded.detector.head.namedParameters.map(\.value), first.detector.head.namedParameters.map(\.value))
+    }
 }
