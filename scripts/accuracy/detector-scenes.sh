@@ -39,7 +39,7 @@ for side in "${@:-320}"; do
             .build/release/workbench train datasets/scenes --input-side "$side" "${options[@]}" -o "$work/scenes-$name.wbmodel" \
             > "$work/report-$name.txt" 2> "$work/progress-$name.txt"
         grep -E '^(Chosen|Fine-tun)' "$work/report-$name.txt" || true
-        sed -n '/^Testing/,$p' "$work/report-$name.txt" | grep -E '^(Testing|car|person|all) '
+        sed -n '/^Testing/,$p' "$work/report-$name.txt" | grep -E '^(Testing:|car |person |all )'
         tail -1 "$work/progress-$name.txt"
         cat "$work/time-$name.txt"
         (cd "datasets/scenes/Testing Data" && "$OLDPWD/.build/release/workbench" detect . --model "$OLDPWD/$work/scenes-$name.wbmodel" \
