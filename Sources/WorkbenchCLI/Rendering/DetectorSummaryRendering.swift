@@ -24,7 +24,11 @@ enum DetectorSummaryRendering {
             "created      \(file.creationDate) by Workbench \(file.workbenchVersion)",
         ].joined(separator: "\n") + "\n"
         if let report {
-            text += "\n" + DetectorTrainingRendering.scores(report.heldOut, title: "Held-out (epoch \(report.chosenEpoch) of \(report.settings.epochs))")
+            var chosen = "epoch \(report.chosenEpoch) of \(report.settings.epochs)"
+            if let fineTuning = report.fineTuning, fineTuning.chosenEpoch > 0 {
+                chosen = "head epoch \(report.chosenEpoch) of \(report.settings.epochs), then fine-tuning epoch \(fineTuning.chosenEpoch) of \(fineTuning.epochs.count)"
+            }
+            text += "\n" + DetectorTrainingRendering.scores(report.heldOut, title: "Held-out (\(chosen))")
             if let testing = report.testing { text += "\n" + DetectorTrainingRendering.scores(testing, title: "Testing") }
         }
         return text
