@@ -189,6 +189,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExportTests", dependencies: [
             "Augmentation", "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
+            // The detector's export is held to the head and decoder it was trained with.
+            "CenterNetHead", "DetectorTraining", "TrainableLayers",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "Phases", "TensorCore", "ImageCodecs", "_TestSupport"]),

@@ -111,27 +111,7 @@ public enum CoreMLExporter {
 
     /// The network's layers; Core ML tensors are `[channels, height, width]` per image.
     private static func layers(_ plan: ExportPlan) -> [CoreML_Specification_NeuralNetworkLayer] {
-        var layers: [CoreML_Specification_NeuralNetworkLayer] = []
-        // Core ML feeds the scaled image under the input's own name.
-        let rename = { (name: String) in name == ExportPlan.normalizedInput ? inputName : name }
-        for step in plan.steps {
-            switch step {
-            case let .convolution(convolution, input, output):
-                let linear = convolution.relu6 ? convolution.name + ".linear" : output
-                layers.append(layer(convolution.name, inputs: [rename(input)], output: linear) {
-                    $0.convolution = convolutionParameters(convolution)
-                })
-                if convolution.relu6 {
-                    layers.append(layer(convolution.name + ".relu6", inputs: [linear], output: output) {
-                        $0.clip = CoreML_Specification_ClipLayerParams.with { $0.minVal = 0; $0.maxVal = 6 }
-                    })
-                }
-            case let .add(first, second, output, name):
-                layers.append(layer(name, inputs: [rename(first), rename(second)], output: output) {
-                    $0.add = CoreML_Specification_AddLayerParams()
-                })
-            }
-        }
+        var layers = backboneLayers(plan.steps)
         layers.append(layer("pool", inputs: [plan.featureMap], output: "features") {
             $0.pooling = CoreML_Specification_PoolingLayerParams.with {
                 $0.type = .average
@@ -168,6 +148,40 @@ public enum CoreMLExporter {
         return layers
     }
 
+    /// The backbone's steps as layers: convolutions (ReLU6 as a `clip` after), `add` for residuals; the scaled
+    /// image is read under the input's own name.
+    static func backboneLayers(_ steps: [ExportPlan.Step]) -> [CoreML_Specification_NeuralNetworkLayer] {
+        var layers: [CoreML_Specification_NeuralNetworkLayer] = []
+        // Core ML feeds the scaled image under the input's own name.
+        let rename = { (name: String) in name == ExportPlan.normalizedInput ? inputName : name }
+        for step in steps {
+            switch step {
+            case let .convolution(convolution, input, output):
+                layers += convolutionLayers(convolution, input: rename(input), output: output)
+            case let .add(first, second, output, name):
+                layers.append(layer(name, inputs: [rename(first), rename(second)], output: output) {
+                    $0.add = CoreML_Specification_AddLayerParams()
+                })
+            }
+        }
+        return layers
+    }
+
+    /// One convolution, and its ReLU6 as a `clip` layer when it has one.
+    static func convolutionLayers(_ convolution: ExportPlan.Convolution, input: String,
+                                  output: String) -> [CoreML_Specification_NeuralNetworkLayer] {
+        let linear = convolution.relu6 ? convolution.name + ".linear" : output
+        var layers = [layer(convolution.name, inputs: [input], output: linear) {
+            $0.convolution = convolutionParameters(convolution)
+        }]
+        if convolution.relu6 {
+            layers.append(layer(convolution.name + ".relu6", inputs: [linear], output: output) {
+                $0.clip = CoreML_Specification_ClipLayerParams.with { $0.minVal = 0; $0.maxVal = 6 }
+            })
+        }
+        return layers
+    }
+
     private static func convolutionParameters(_ convolution: ExportPlan.Convolution) -> CoreML_Specification_ConvolutionLayerParams {
         let kernel = UInt64(convolution.kernelSize), stride = UInt64(convolution.stride)
         let padding = convolution.padding
@@ -194,7 +208,7 @@ public enum CoreMLExporter {
         }
     }
 
-    private static func layer(
+    static func layer(
         _ name: String, inputs: [String], output: String,
         configure: (inout CoreML_Specification_NeuralNetworkLayer) -> Void
     ) -> CoreML_Specification_NeuralNetworkLayer {

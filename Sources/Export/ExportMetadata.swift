@@ -24,6 +24,21 @@ enum ExportMetadata {
         encode(Recipe(preprocessing))
     }
 
+    /// A detector's recipe, as JSON: the same fields, but the whole picture (no crop) is stretched to the
+    /// detector's `inputSide` square, as `detect --model` does; `cropPadding` is 0.
+    static func detectorPreprocessingJSON(_ preprocessing: ImagePreprocessing, inputSide: Int) -> String {
+        encode(Recipe(preprocessing, detectorInputSide: inputSide))
+    }
+
+    /// A detector's recipe in one line.
+    static func detectorPreprocessingSummary(_ preprocessing: ImagePreprocessing, inputSide: Int) -> String {
+        let background = preprocessing.alphaBackground.map(String.init).joined(separator: ", ")
+        return "Composite transparent pixels onto (\(background)) first: \(compositingRule(preprocessing)). "
+            + "Resize the whole picture (no crop) to \(inputSide)×\(inputSide) with \(preprocessing.resample) resampling, "
+            + "and feed \(preprocessing.channelOrder) pixels 0…255; the model subtracts \(preprocessing.mean) and divides by "
+            + "\(preprocessing.std) itself."
+    }
+
     /// A one-line, human-readable version of the same recipe.
     static func preprocessingSummary(_ preprocessing: ImagePreprocessing) -> String {
         let side = preprocessing.inputSide, outer = preprocessing.inputSide + preprocessing.cropPadding
@@ -52,6 +67,17 @@ enum ExportMetadata {
                 + "file answers on the image alone, as classify --no-tta does"
         }
         return "carried: the probabilities are the mean over \(views.count) views built inside the graph (\(which))"
+    }
+
+    /// A detector's outputs and the selection that turns them into `detect --model`'s boxes, in words.
+    static func detectorDecoding(_ plan: DetectorExportPlan) -> String {
+        let grid = "\(plan.fineSide) x \(plan.fineSide)"
+        return "scores [N, \(plan.cellCount), \(plan.labels.count)]: per cell of the \(grid) grid (cell = row * \(plan.fineSide) + column) "
+            + "and label, sigmoid(heat-map logit) where the cell equals the 3 x 3 maximum of its label's map (a peak), else 0. "
+            + "boxes [N, \(plan.cellCount), 4]: x1, y1, x2, y2 as fractions of the picture, cut to 0..1. detect's boxes: the "
+            + "(cell, label) pairs scoring above 0 and at least score_threshold, best first (ties: lower label, then lower "
+            + "cell), the first \(ONNXExporter.maximumDetections), corners times the picture's width and height, boxes of "
+            + "zero width or height dropped."
     }
 
     /// The fine-tuning record as JSON, or nil for a frozen backbone.
@@ -83,13 +109,16 @@ enum ExportMetadata {
         let alphaCompositing: String
         let colour: String
 
-        init(_ preprocessing: ImagePreprocessing) {
+        init(_ preprocessing: ImagePreprocessing, detectorInputSide: Int? = nil) {
             version = preprocessing.version
             name = preprocessing.name
-            inputSide = preprocessing.inputSide
-            cropPadding = preprocessing.cropPadding
-            crop = "centre square of side c = Int(\(preprocessing.inputSide) / \(preprocessing.inputSide + preprocessing.cropPadding) * min(height, width)), "
-                + "top (height - c + 1) / 2, left (width - c + 1) / 2 (integer division), after EXIF orientation"
+            inputSide = detectorInputSide ?? preprocessing.inputSide
+            cropPadding = detectorInputSide == nil ? preprocessing.cropPadding : 0
+            crop = detectorInputSide == nil
+                ? "centre square of side c = Int(\(preprocessing.inputSide) / \(preprocessing.inputSide + preprocessing.cropPadding) * min(height, width)), "
+                    + "top (height - c + 1) / 2, left (width - c + 1) / 2 (integer division), after EXIF orientation"
+                : "none: the whole picture, after EXIF orientation, stretched to \(inputSide) x \(inputSide) (boxes scale back by "
+                    + "width / \(inputSide) and height / \(inputSide))"
             resample = preprocessing.resample
             channelOrder = preprocessing.channelOrder
             pixelRange = [0, 255]

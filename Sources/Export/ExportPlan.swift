@@ -8,6 +8,7 @@ import Models
 /// Tensors are NCHW here (both ONNX and Core ML are channel-first) and every convolution carries its weights in
 /// OIHW, `[outputChannels, inputChannels / groups, kernelSize, kernelSize]`, and its padding resolved for the
 /// 224-px input, so TensorFlow SAME's extra pixel on the bottom/right of stride-2 layers is explicit.
+/// `backboneSteps` resolves the same walk at any input side; the detector's plan (`DetectorExportPlan`) uses it.
 struct ExportPlan {
     /// One convolution with bias, optionally followed by ReLU6.
     struct Convolution {
@@ -34,7 +35,7 @@ struct ExportPlan {
         case add(first: String, second: String, output: String, name: String)
     }
 
-    /// Name the plan gives the normalised network input, `[N, 3, 224, 224]`.
+    /// Name the plan gives the normalised network input, `[N, 3, side, side]` (224 for the classifier).
     static let normalizedInput = "normalized"
 
     /// Stem, blocks and head convolution, in order; the last step's output is the `[N, 1280, 7, 7]` map whose
@@ -116,9 +117,20 @@ struct ExportPlan {
         return (weights, bias)
     }
 
-    /// Translates the network's layers, tracking the spatial size to resolve TF SAME padding.
+    /// Translates the network's layers for the classifier's 224-px input, through the head convolution.
     private mutating func walk(_ network: EfficientNetLite0) {
-        var side = EfficientNetLite0.inputSide
+        steps = Self.backboneSteps(network, inputSide: EfficientNetLite0.inputSide, includesHead: true).steps
+        featureMap = "head"
+    }
+
+    /// The backbone's steps from `normalizedInput`, `[N, 3, inputSide, inputSide]`, tracking the spatial size to
+    /// resolve TF SAME padding at that side: the stem, the blocks and, with `includesHead`, the 1×1 head
+    /// convolution (output `head`). `blockOutputs[i]` names block i's output tensor, so a detector can read the
+    /// stride-16 map (the input of block `EfficientNetLite0.firstStride32Block`) and the last block's.
+    static func backboneSteps(_ network: EfficientNetLite0, inputSide: Int, includesHead: Bool)
+        -> (steps: [Step], blockOutputs: [String]) {
+        var steps: [Step] = [], blockOutputs: [String] = []
+        var side = inputSide
         var current = Self.normalizedInput
 
         let stem = network.stem
@@ -155,12 +167,15 @@ struct ExportPlan {
                 steps.append(.add(first: current, second: blockInput, output: prefix + "residual", name: prefix + "residual"))
                 current = prefix + "residual"
             }
+            blockOutputs.append(current)
         }
-        steps.append(.convolution(pointwise(network.head, name: "head"), input: current, output: "head"))
-        featureMap = "head"
+        if includesHead {
+            steps.append(.convolution(pointwise(network.head, name: "head"), input: current, output: "head"))
+        }
+        return (steps, blockOutputs)
     }
 
-    private func pointwise(_ layer: PointwiseConvolution, name: String) -> Convolution {
+    private static func pointwise(_ layer: PointwiseConvolution, name: String) -> Convolution {
         Convolution(name: name, inputChannels: layer.inputChannels, outputChannels: layer.outputChannels, groups: 1,
                     kernelSize: 1, stride: 1, padding: .zero,
                     weightsOIHW: Self.transposed(layer.weights, rows: layer.inputChannels, columns: layer.outputChannels),

@@ -9,11 +9,21 @@ enum ExportWriting {
     /// The backbone rebuilt from `model.backboneTensors`, so that the exported network is the one the head was
     /// trained on; a weight problem is reported against the output `path`.
     static func network(for model: ModelFile, path: String) throws(ExportError) -> EfficientNetLite0 {
-        guard model.backboneName == "efficientnet-lite0" else {
-            throw ExportError(path: path, reason: "cannot export backbone \"\(model.backboneName)\", only efficientnet-lite0")
+        try network(backboneName: model.backboneName, tensors: model.backboneTensors, path: path)
+    }
+
+    /// The detector's backbone rebuilt from `model.backboneTensors`, as for a classifier.
+    static func network(for model: DetectorModelFile, path: String) throws(ExportError) -> EfficientNetLite0 {
+        try network(backboneName: model.backboneName, tensors: model.backboneTensors, path: path)
+    }
+
+    private static func network(backboneName: String, tensors: [String: SafetensorsFile.Tensor],
+                                path: String) throws(ExportError) -> EfficientNetLite0 {
+        guard backboneName == "efficientnet-lite0" else {
+            throw ExportError(path: path, reason: "cannot export backbone \"\(backboneName)\", only efficientnet-lite0")
         }
         do {
-            return try EfficientNetLite0(weights: SafetensorsFile(tensors: model.backboneTensors), path: path)
+            return try EfficientNetLite0(weights: SafetensorsFile(tensors: tensors), path: path)
         } catch {
             throw ExportError(path: path, reason: "the model's backbone weights: \(error.reason)")
         }

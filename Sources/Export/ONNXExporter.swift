@@ -19,6 +19,12 @@ public enum ONNXExporter {
     public static let inputName = "image"
     /// Name of the graph output.
     public static let outputName = "probabilities"
+    /// A detector's box output: `[N, cells, 4]`.
+    public static let boxesOutputName = "boxes"
+    /// A detector's score output: `[N, cells, labels]`.
+    public static let scoresOutputName = "scores"
+    /// The most boxes `detect` keeps per picture; the selection rule in a detector's metadata uses it.
+    public static let maximumDetections = 100
 
     /// Exports `model` with the backbone rebuilt from its own `backboneTensors` (atomically; nothing is left
     /// behind on failure). With `views`, the graph averages over the test-time views (`ONNXGraphBuilder`).
@@ -58,6 +64,58 @@ public enum ONNXExporter {
           + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? [])
           + [("test_time_augmentation", ExportMetadata.testTimeAugmentation(views, carried: true))])
         .map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
+
+        try ExportWriting.write(onnxModel, format: "ONNX", to: path)
+    }
+
+    /// Exports a trained detector with the backbone rebuilt from its own `backboneTensors` (atomically).
+    public static func export(detector: DetectorModelFile, to path: String) throws(ExportError) {
+        try export(detector: detector, network: try ExportWriting.network(for: detector, path: path), to: path)
+    }
+
+    /// Exports a trained detector on top of `network` to `path` (atomically; nothing is left behind on failure).
+    ///
+    /// Input `image [N, 3, S, S]`: the whole picture (no crop) resized to the model's input side S with the
+    /// preprocessing's antialiased bicubic, RGB 0…255 (normalisation inside). Outputs, per picture and per cell of
+    /// the stride-16 grid (`cells` = (S/16)², cell `row · S/16 + column`), CenterNet's decoding without its
+    /// selection:
+    /// - `scores [N, cells, labels]`: σ(heat-map logit) where the cell is a 3×3 peak of its label's channel (equal
+    ///   to the 3×3 maximum, the window cut at the border), 0 elsewhere;
+    /// - `boxes [N, cells, 4]`: `x1, y1, x2, y2` as fractions of the input square (so of the picture), centre
+    ///   `(column + offset x, row + offset y) · 16 / S`, size `max(0, size) · 16 / S`, cut to 0…1.
+    ///
+    /// `detect --model`'s boxes are then: the (cell, label) pairs with a score above 0 and at least the threshold
+    /// (metadata `score_threshold`, the model's default), best first (equal scores: lower label, then lower cell),
+    /// the first 100, each box times the picture's width and height, those of zero width or height dropped. The
+    /// metadata `decoding` says the same.
+    public static func export(detector: DetectorModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
+        let plan = try DetectorExportPlan(model: detector, network: network, path: path)
+        var builder = ONNXGraphBuilder()
+        builder.buildDetector(plan)
+
+        var onnxModel = Onnx_ModelProto()
+        onnxModel.irVersion = irVersion
+        onnxModel.producerName = ExportMetadata.producerName
+        onnxModel.producerVersion = ExportMetadata.producerVersion
+        onnxModel.modelVersion = 1
+        onnxModel.docString = "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
+            + "\(plan.inputSide) px) trained with Workbench \(detector.workbenchVersion)"
+        onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
+        onnxModel.graph = builder.graph
+        onnxModel.metadataProps = [
+            ("kind", "detector"),
+            ("labels", ExportMetadata.labelsJSON(plan.labels)),
+            ("preprocessing", ExportMetadata.detectorPreprocessingJSON(detector.preprocessing, inputSide: plan.inputSide)),
+            ("preprocessing_summary", ExportMetadata.detectorPreprocessingSummary(detector.preprocessing, inputSide: plan.inputSide)),
+            ("input_side", String(plan.inputSide)),
+            ("score_threshold", String(describing: plan.scoreThreshold)),
+            ("maximum_detections", String(maximumDetections)),
+            ("decoding", ExportMetadata.detectorDecoding(plan)),
+            ("backbone", detector.backboneName),
+            ("backbone_training", "pretrained ImageNet weights (frozen)"),
+            ("created", detector.creationDate),
+            ("workbench_version", detector.workbenchVersion),
+        ].map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
 
         try ExportWriting.write(onnxModel, format: "ONNX", to: path)
     }

@@ -4,7 +4,7 @@ import Models
 
 /// Turns an `ExportPlan` into ONNX nodes and initializers.
 struct ONNXGraphBuilder {
-    private(set) var graph = Onnx_GraphProto()
+    var graph = Onnx_GraphProto()
 
     /// The graph of `plan`; with `views`, the test-time views are built inside it and their probabilities
     /// averaged (`addTestTimeViews`, `addViewAverage`).
@@ -109,7 +109,7 @@ struct ONNXGraphBuilder {
                 attributes: [integers("axes", [0]), integer("keepdims", 0)])
     }
 
-    private mutating func addConvolution(_ convolution: ExportPlan.Convolution, input: String, output: String) {
+    mutating func addConvolution(_ convolution: ExportPlan.Convolution, input: String, output: String) {
         let name = convolution.name
         let kernel = Int64(convolution.kernelSize)
         addInitializer(name + ".weight",
@@ -131,7 +131,7 @@ struct ONNXGraphBuilder {
         }
     }
 
-    private mutating func addNode(_ operation: String, name: String, inputs: [String], outputs: [String],
+    mutating func addNode(_ operation: String, name: String, inputs: [String], outputs: [String],
                                   attributes: [Onnx_AttributeProto] = []) {
         graph.node.append(Onnx_NodeProto.with {
             $0.opType = operation
@@ -143,12 +143,12 @@ struct ONNXGraphBuilder {
     }
 
     /// A float32 initializer.
-    private mutating func addInitializer(_ name: String, dimensions: [Int64], values: [Float]) {
+    mutating func addInitializer(_ name: String, dimensions: [Int64], values: [Float]) {
         addTensor(name, dimensions: dimensions, values: values, dataType: .float)
     }
 
     /// An int64 initializer (indices, shapes, slice bounds).
-    private mutating func addInt64Initializer(_ name: String, dimensions: [Int64], values: [Int64]) {
+    mutating func addInt64Initializer(_ name: String, dimensions: [Int64], values: [Int64]) {
         addTensor(name, dimensions: dimensions, values: values, dataType: .int64)
     }
 
@@ -165,28 +165,28 @@ struct ONNXGraphBuilder {
         })
     }
 
-    private func string(_ name: String, _ value: String) -> Onnx_AttributeProto {
+    func string(_ name: String, _ value: String) -> Onnx_AttributeProto {
         Onnx_AttributeProto.with { $0.name = name; $0.type = .string; $0.s = Data(value.utf8) }
     }
 
-    private func float(_ name: String, _ value: Float) -> Onnx_AttributeProto {
+    func float(_ name: String, _ value: Float) -> Onnx_AttributeProto {
         Onnx_AttributeProto.with { $0.name = name; $0.type = .float; $0.f = value }
     }
 
-    private func integer(_ name: String, _ value: Int64) -> Onnx_AttributeProto {
+    func integer(_ name: String, _ value: Int64) -> Onnx_AttributeProto {
         Onnx_AttributeProto.with { $0.name = name; $0.type = .int; $0.i = value }
     }
 
-    private func integers(_ name: String, _ values: [Int64]) -> Onnx_AttributeProto {
+    func integers(_ name: String, _ values: [Int64]) -> Onnx_AttributeProto {
         Onnx_AttributeProto.with { $0.name = name; $0.type = .ints; $0.ints = values }
     }
 
-    private enum Dimension {
+    enum Dimension {
         case fixed(Int64)
         case symbolic(String)
     }
 
-    private func valueInfo(_ name: String, dimensions: [Dimension]) -> Onnx_ValueInfoProto {
+    func valueInfo(_ name: String, dimensions: [Dimension]) -> Onnx_ValueInfoProto {
         Onnx_ValueInfoProto.with {
             $0.name = name
             $0.type.tensorType.elemType = Int32(Onnx_TensorProto.DataType.float.rawValue)

@@ -1,13 +1,18 @@
 import Export
 import Foundation
+import Inference
+import ModelFiles
+import Models
 
 /// `workbench export`: a model file to a format other runtimes load.
 public enum ExportWorkflow {
     /// The formats Workbench writes.
     public enum Format: String, Sendable, CaseIterable {
-        /// ONNX (opset 13): float RGB pixels 0–255 `[N, 3, 224, 224]` in, `probabilities` out.
+        /// ONNX (opset 13): float RGB pixels 0–255 `[N, 3, 224, 224]` in, `probabilities` out; for a detector
+        /// `[N, 3, S, S]` in (S its input side), `boxes` and `scores` per cell out.
         case onnx
-        /// Core ML `.mlmodel` neural-network classifier (iOS 13+): `image` in, `classLabel` and `classLabelProbs` out.
+        /// Core ML `.mlmodel` neural-network classifier (iOS 13+): `image` in, `classLabel` and `classLabelProbs` out;
+        /// for a detector a pipeline (network, then non-maximum suppression) with `confidence` and `coordinates` out.
         case coreml
 
         /// The file ending for this format.
@@ -17,6 +22,41 @@ public enum ExportWorkflow {
     /// `model`'s path with the format's ending instead of its own.
     public static func defaultOutputPath(model: String, format: Format) -> String {
         URL(fileURLWithPath: model).deletingPathExtension().appendingPathExtension(format.fileExtension).relativePath
+    }
+
+    /// Writes the model file at `modelPath`, a classifier or a detector (told apart by its header), as `format` to
+    /// `output`, atomically, and returns the warnings to show (one line each). `output` must not be the model file.
+    ///
+    /// A classifier goes through `export(_:format:to:testTimeAugmentation:)`. A detector is exported as
+    /// `ONNXExporter.export(detector:to:)` and `CoreMLExporter.export(detector:to:)` describe (the Core ML file is the
+    /// pipeline Vision reads); test-time augmentation is a classifier's, so `--tta` is refused for one.
+    @discardableResult
+    public static func export(
+        modelAt modelPath: String, format: Format, to output: String, testTimeAugmentation: Bool? = nil
+    ) throws(WorkbenchError) -> [String] {
+        guard DetectorModelFile.isDetector(path: modelPath) else {
+            return try export(try Classifier.load(path: modelPath), format: format, to: output,
+                              testTimeAugmentation: testTimeAugmentation)
+        }
+        if testTimeAugmentation == true {
+            throw WorkbenchError(path: modelPath, reason: "is a detector: test-time augmentation (--tta) is for classifiers")
+        }
+        let detector: DetectorModelFile
+        do {
+            detector = try DetectorModelFile.read(path: modelPath, expectedBackboneShapes: BackboneWeights.expectedShapes)
+        } catch {
+            throw WorkbenchError(error)
+        }
+        try WritableOutput.checkConflicts(inputs: [modelPath], outputs: [output])
+        do {
+            switch format {
+            case .onnx: try ONNXExporter.export(detector: detector, to: output)
+            case .coreml: try CoreMLExporter.export(detector: detector, to: output)
+            }
+        } catch {
+            throw WorkbenchError(error)
+        }
+        return []
     }
 
     /// Writes `classifier` as `format` to `output`, atomically, and returns the warnings to show (one line each).

@@ -383,7 +383,7 @@ final class InstallAndExamplesTests: XCTestCase {
             XCTAssertEqual(outcome.status, 0, "\(example)\n\(outcome.standardError)")
         }
         // What the examples promise to write is there.
-        for written in ["Drawings.wbmodel", "Shapes.wbmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
+        for written in ["Drawings.wbmodel", "Shapes.wbmodel", "Shapes.onnx", "Shapes.mlmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
                         "Drawings.mlmodel", "reel.mp4", "p.json",
                         "side.mp4", "grid.mp4", "flight.mp4"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)

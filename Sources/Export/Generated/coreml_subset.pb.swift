@@ -10,8 +10,10 @@
 
 /// The part of Core ML's model specification (Model.proto, NeuralNetwork.proto, FeatureTypes.proto,
 /// DataStructures.proto; specification version 4, iOS 13) that Workbench writes: an image classifier built from a
-/// neural network. Package, field numbers and enum values are Core ML's own, so the bytes form an ordinary
-/// `.mlmodel`; messages and fields that Workbench never writes are left out.
+/// neural network, and an object detector as Vision reads it: a pipeline of a neural network and a non-maximum
+/// suppression model (NonMaximumSuppression.proto). Package, field numbers and enum values are Core ML's own (taken
+/// from the descriptors coremltools ships), so the bytes form an ordinary `.mlmodel`; messages and fields that
+/// Workbench never writes are left out.
 
 import SwiftProtobuf
 
@@ -125,6 +127,58 @@ nonisolated struct CoreML_Specification_ImageFeatureType: Sendable {
   init() {}
 }
 
+nonisolated struct CoreML_Specification_ArrayFeatureType: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var shape: [Int64] = []
+
+  var dataType: CoreML_Specification_ArrayFeatureType.ArrayDataType = .invalidArrayDataType
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum ArrayDataType: SwiftProtobuf.Enum, Swift.CaseIterable {
+    typealias RawValue = Int
+    case invalidArrayDataType // = 0
+    case float32 // = 65568
+    case double // = 65600
+    case UNRECOGNIZED(Int)
+
+    init() {
+      self = .invalidArrayDataType
+    }
+
+    init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .invalidArrayDataType
+      case 65568: self = .float32
+      case 65600: self = .double
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    var rawValue: Int {
+      switch self {
+      case .invalidArrayDataType: return 0
+      case .float32: return 65568
+      case .double: return 65600
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    static let allCases: [CoreML_Specification_ArrayFeatureType.ArrayDataType] = [
+      .invalidArrayDataType,
+      .float32,
+      .double,
+    ]
+
+  }
+
+  init() {}
+}
+
 nonisolated struct CoreML_Specification_DictionaryFeatureType: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -198,6 +252,14 @@ nonisolated struct CoreML_Specification_FeatureType: Sendable {
     set {type = .imageType(newValue)}
   }
 
+  var multiArrayType: CoreML_Specification_ArrayFeatureType {
+    get {
+      if case .multiArrayType(let v)? = type {return v}
+      return CoreML_Specification_ArrayFeatureType()
+    }
+    set {type = .multiArrayType(newValue)}
+  }
+
   var dictionaryType: CoreML_Specification_DictionaryFeatureType {
     get {
       if case .dictionaryType(let v)? = type {return v}
@@ -215,6 +277,7 @@ nonisolated struct CoreML_Specification_FeatureType: Sendable {
     case doubleType(CoreML_Specification_DoubleFeatureType)
     case stringType(CoreML_Specification_StringFeatureType)
     case imageType(CoreML_Specification_ImageFeatureType)
+    case multiArrayType(CoreML_Specification_ArrayFeatureType)
     case dictionaryType(CoreML_Specification_DictionaryFeatureType)
 
   }
@@ -296,42 +359,157 @@ nonisolated struct CoreML_Specification_ModelDescription: Sendable {
   fileprivate var _metadata: CoreML_Specification_Metadata? = nil
 }
 
-nonisolated struct CoreML_Specification_Model: Sendable {
+nonisolated struct CoreML_Specification_Pipeline: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var specificationVersion: Int32 = 0
+  var models: [CoreML_Specification_Model] = []
+
+  var names: [String] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_Model: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var specificationVersion: Int32 {
+    get {_storage._specificationVersion}
+    set {_uniqueStorage()._specificationVersion = newValue}
+  }
 
   var description_p: CoreML_Specification_ModelDescription {
-    get {_description_p ?? CoreML_Specification_ModelDescription()}
-    set {_description_p = newValue}
+    get {_storage._description_p ?? CoreML_Specification_ModelDescription()}
+    set {_uniqueStorage()._description_p = newValue}
   }
   /// Returns true if `description_p` has been explicitly set.
-  var hasDescription_p: Bool {self._description_p != nil}
+  var hasDescription_p: Bool {_storage._description_p != nil}
   /// Clears the value of `description_p`. Subsequent reads from it will return its default value.
-  mutating func clearDescription_p() {self._description_p = nil}
+  mutating func clearDescription_p() {_uniqueStorage()._description_p = nil}
 
-  var type: CoreML_Specification_Model.OneOf_Type? = nil
+  var type: OneOf_Type? {
+    get {return _storage._type}
+    set {_uniqueStorage()._type = newValue}
+  }
+
+  var pipeline: CoreML_Specification_Pipeline {
+    get {
+      if case .pipeline(let v)? = _storage._type {return v}
+      return CoreML_Specification_Pipeline()
+    }
+    set {_uniqueStorage()._type = .pipeline(newValue)}
+  }
 
   var neuralNetworkClassifier: CoreML_Specification_NeuralNetworkClassifier {
     get {
-      if case .neuralNetworkClassifier(let v)? = type {return v}
+      if case .neuralNetworkClassifier(let v)? = _storage._type {return v}
       return CoreML_Specification_NeuralNetworkClassifier()
     }
-    set {type = .neuralNetworkClassifier(newValue)}
+    set {_uniqueStorage()._type = .neuralNetworkClassifier(newValue)}
+  }
+
+  var neuralNetwork: CoreML_Specification_NeuralNetwork {
+    get {
+      if case .neuralNetwork(let v)? = _storage._type {return v}
+      return CoreML_Specification_NeuralNetwork()
+    }
+    set {_uniqueStorage()._type = .neuralNetwork(newValue)}
+  }
+
+  var nonMaximumSuppression: CoreML_Specification_NonMaximumSuppression {
+    get {
+      if case .nonMaximumSuppression(let v)? = _storage._type {return v}
+      return CoreML_Specification_NonMaximumSuppression()
+    }
+    set {_uniqueStorage()._type = .nonMaximumSuppression(newValue)}
   }
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Type: Equatable, Sendable {
+    case pipeline(CoreML_Specification_Pipeline)
     case neuralNetworkClassifier(CoreML_Specification_NeuralNetworkClassifier)
+    case neuralNetwork(CoreML_Specification_NeuralNetwork)
+    case nonMaximumSuppression(CoreML_Specification_NonMaximumSuppression)
 
   }
 
   init() {}
 
-  fileprivate var _description_p: CoreML_Specification_ModelDescription? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+nonisolated struct CoreML_Specification_NonMaximumSuppression: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var suppressionMethod: CoreML_Specification_NonMaximumSuppression.OneOf_SuppressionMethod? = nil
+
+  var pickTop: CoreML_Specification_NonMaximumSuppression.PickTop {
+    get {
+      if case .pickTop(let v)? = suppressionMethod {return v}
+      return CoreML_Specification_NonMaximumSuppression.PickTop()
+    }
+    set {suppressionMethod = .pickTop(newValue)}
+  }
+
+  var classLabels: CoreML_Specification_NonMaximumSuppression.OneOf_ClassLabels? = nil
+
+  var stringClassLabels: CoreML_Specification_StringVector {
+    get {
+      if case .stringClassLabels(let v)? = classLabels {return v}
+      return CoreML_Specification_StringVector()
+    }
+    set {classLabels = .stringClassLabels(newValue)}
+  }
+
+  var iouThreshold: Double = 0
+
+  var confidenceThreshold: Double = 0
+
+  var confidenceInputFeatureName: String = String()
+
+  var coordinatesInputFeatureName: String = String()
+
+  var iouThresholdInputFeatureName: String = String()
+
+  var confidenceThresholdInputFeatureName: String = String()
+
+  var confidenceOutputFeatureName: String = String()
+
+  var coordinatesOutputFeatureName: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum OneOf_SuppressionMethod: Equatable, Sendable {
+    case pickTop(CoreML_Specification_NonMaximumSuppression.PickTop)
+
+  }
+
+  nonisolated enum OneOf_ClassLabels: Equatable, Sendable {
+    case stringClassLabels(CoreML_Specification_StringVector)
+
+  }
+
+  nonisolated struct PickTop: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var perClass: Bool = false
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+  }
+
+  init() {}
 }
 
 nonisolated struct CoreML_Specification_NeuralNetworkImageScaler: Sendable {
@@ -622,6 +800,320 @@ nonisolated struct CoreML_Specification_SoftmaxLayerParams: Sendable {
   init() {}
 }
 
+nonisolated struct CoreML_Specification_ActivationReLU: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_ActivationSigmoid: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_ActivationParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var nonlinearityType: CoreML_Specification_ActivationParams.OneOf_NonlinearityType? = nil
+
+  var reLu: CoreML_Specification_ActivationReLU {
+    get {
+      if case .reLu(let v)? = nonlinearityType {return v}
+      return CoreML_Specification_ActivationReLU()
+    }
+    set {nonlinearityType = .reLu(newValue)}
+  }
+
+  var sigmoid: CoreML_Specification_ActivationSigmoid {
+    get {
+      if case .sigmoid(let v)? = nonlinearityType {return v}
+      return CoreML_Specification_ActivationSigmoid()
+    }
+    set {nonlinearityType = .sigmoid(newValue)}
+  }
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum OneOf_NonlinearityType: Equatable, Sendable {
+    case reLu(CoreML_Specification_ActivationReLU)
+    case sigmoid(CoreML_Specification_ActivationSigmoid)
+
+  }
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_UpsampleLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var scalingFactor: [UInt64] = []
+
+  var mode: CoreML_Specification_UpsampleLayerParams.InterpolationMode = .nn
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum InterpolationMode: SwiftProtobuf.Enum, Swift.CaseIterable {
+    typealias RawValue = Int
+    case nn // = 0
+    case bilinear // = 1
+    case UNRECOGNIZED(Int)
+
+    init() {
+      self = .nn
+    }
+
+    init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .nn
+      case 1: self = .bilinear
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    var rawValue: Int {
+      switch self {
+      case .nn: return 0
+      case .bilinear: return 1
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    static let allCases: [CoreML_Specification_UpsampleLayerParams.InterpolationMode] = [
+      .nn,
+      .bilinear,
+    ]
+
+  }
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_MultiplyLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var alpha: Float = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_ScaleLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var shapeScale: [UInt64] = []
+
+  var scale: CoreML_Specification_WeightParams {
+    get {_scale ?? CoreML_Specification_WeightParams()}
+    set {_scale = newValue}
+  }
+  /// Returns true if `scale` has been explicitly set.
+  var hasScale: Bool {self._scale != nil}
+  /// Clears the value of `scale`. Subsequent reads from it will return its default value.
+  mutating func clearScale() {self._scale = nil}
+
+  var hasBias_p: Bool = false
+
+  var shapeBias: [UInt64] = []
+
+  var bias: CoreML_Specification_WeightParams {
+    get {_bias ?? CoreML_Specification_WeightParams()}
+    set {_bias = newValue}
+  }
+  /// Returns true if `bias` has been explicitly set.
+  var hasBias: Bool {self._bias != nil}
+  /// Clears the value of `bias`. Subsequent reads from it will return its default value.
+  mutating func clearBias() {self._bias = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _scale: CoreML_Specification_WeightParams? = nil
+  fileprivate var _bias: CoreML_Specification_WeightParams? = nil
+}
+
+nonisolated struct CoreML_Specification_BiasLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var shape: [UInt64] = []
+
+  var bias: CoreML_Specification_WeightParams {
+    get {_bias ?? CoreML_Specification_WeightParams()}
+    set {_bias = newValue}
+  }
+  /// Returns true if `bias` has been explicitly set.
+  var hasBias: Bool {self._bias != nil}
+  /// Clears the value of `bias`. Subsequent reads from it will return its default value.
+  mutating func clearBias() {self._bias = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _bias: CoreML_Specification_WeightParams? = nil
+}
+
+nonisolated struct CoreML_Specification_ReshapeLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var targetShape: [Int64] = []
+
+  var mode: CoreML_Specification_ReshapeLayerParams.ReshapeOrder = .channelFirst
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum ReshapeOrder: SwiftProtobuf.Enum, Swift.CaseIterable {
+    typealias RawValue = Int
+    case channelFirst // = 0
+    case channelLast // = 1
+    case UNRECOGNIZED(Int)
+
+    init() {
+      self = .channelFirst
+    }
+
+    init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .channelFirst
+      case 1: self = .channelLast
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    var rawValue: Int {
+      switch self {
+      case .channelFirst: return 0
+      case .channelLast: return 1
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    static let allCases: [CoreML_Specification_ReshapeLayerParams.ReshapeOrder] = [
+      .channelFirst,
+      .channelLast,
+    ]
+
+  }
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_PermuteLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var axis: [UInt64] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_ConcatLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var sequenceConcat: Bool = false
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_SliceLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var startIndex: Int64 = 0
+
+  var endIndex: Int64 = 0
+
+  var stride: UInt64 = 0
+
+  var axis: CoreML_Specification_SliceLayerParams.SliceAxis = .channelAxis
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum SliceAxis: SwiftProtobuf.Enum, Swift.CaseIterable {
+    typealias RawValue = Int
+    case channelAxis // = 0
+    case heightAxis // = 1
+    case widthAxis // = 2
+    case UNRECOGNIZED(Int)
+
+    init() {
+      self = .channelAxis
+    }
+
+    init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .channelAxis
+      case 1: self = .heightAxis
+      case 2: self = .widthAxis
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    var rawValue: Int {
+      switch self {
+      case .channelAxis: return 0
+      case .heightAxis: return 1
+      case .widthAxis: return 2
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    static let allCases: [CoreML_Specification_SliceLayerParams.SliceAxis] = [
+      .channelAxis,
+      .heightAxis,
+      .widthAxis,
+    ]
+
+  }
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_EqualLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var alpha: Float = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 nonisolated struct CoreML_Specification_AddLayerParams: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -686,12 +1178,28 @@ nonisolated struct CoreML_Specification_NeuralNetworkLayer: Sendable {
     set {layer = .innerProduct(newValue)}
   }
 
+  var activation: CoreML_Specification_ActivationParams {
+    get {
+      if case .activation(let v)? = layer {return v}
+      return CoreML_Specification_ActivationParams()
+    }
+    set {layer = .activation(newValue)}
+  }
+
   var softmax: CoreML_Specification_SoftmaxLayerParams {
     get {
       if case .softmax(let v)? = layer {return v}
       return CoreML_Specification_SoftmaxLayerParams()
     }
     set {layer = .softmax(newValue)}
+  }
+
+  var upsample: CoreML_Specification_UpsampleLayerParams {
+    get {
+      if case .upsample(let v)? = layer {return v}
+      return CoreML_Specification_UpsampleLayerParams()
+    }
+    set {layer = .upsample(newValue)}
   }
 
   var add: CoreML_Specification_AddLayerParams {
@@ -702,6 +1210,62 @@ nonisolated struct CoreML_Specification_NeuralNetworkLayer: Sendable {
     set {layer = .add(newValue)}
   }
 
+  var multiply: CoreML_Specification_MultiplyLayerParams {
+    get {
+      if case .multiply(let v)? = layer {return v}
+      return CoreML_Specification_MultiplyLayerParams()
+    }
+    set {layer = .multiply(newValue)}
+  }
+
+  var scale: CoreML_Specification_ScaleLayerParams {
+    get {
+      if case .scale(let v)? = layer {return v}
+      return CoreML_Specification_ScaleLayerParams()
+    }
+    set {layer = .scale(newValue)}
+  }
+
+  var bias: CoreML_Specification_BiasLayerParams {
+    get {
+      if case .bias(let v)? = layer {return v}
+      return CoreML_Specification_BiasLayerParams()
+    }
+    set {layer = .bias(newValue)}
+  }
+
+  var reshape: CoreML_Specification_ReshapeLayerParams {
+    get {
+      if case .reshape(let v)? = layer {return v}
+      return CoreML_Specification_ReshapeLayerParams()
+    }
+    set {layer = .reshape(newValue)}
+  }
+
+  var permute: CoreML_Specification_PermuteLayerParams {
+    get {
+      if case .permute(let v)? = layer {return v}
+      return CoreML_Specification_PermuteLayerParams()
+    }
+    set {layer = .permute(newValue)}
+  }
+
+  var concat: CoreML_Specification_ConcatLayerParams {
+    get {
+      if case .concat(let v)? = layer {return v}
+      return CoreML_Specification_ConcatLayerParams()
+    }
+    set {layer = .concat(newValue)}
+  }
+
+  var slice: CoreML_Specification_SliceLayerParams {
+    get {
+      if case .slice(let v)? = layer {return v}
+      return CoreML_Specification_SliceLayerParams()
+    }
+    set {layer = .slice(newValue)}
+  }
+
   var clip: CoreML_Specification_ClipLayerParams {
     get {
       if case .clip(let v)? = layer {return v}
@@ -710,17 +1274,49 @@ nonisolated struct CoreML_Specification_NeuralNetworkLayer: Sendable {
     set {layer = .clip(newValue)}
   }
 
+  var equal: CoreML_Specification_EqualLayerParams {
+    get {
+      if case .equal(let v)? = layer {return v}
+      return CoreML_Specification_EqualLayerParams()
+    }
+    set {layer = .equal(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Layer: Equatable, Sendable {
     case convolution(CoreML_Specification_ConvolutionLayerParams)
     case pooling(CoreML_Specification_PoolingLayerParams)
     case innerProduct(CoreML_Specification_InnerProductLayerParams)
+    case activation(CoreML_Specification_ActivationParams)
     case softmax(CoreML_Specification_SoftmaxLayerParams)
+    case upsample(CoreML_Specification_UpsampleLayerParams)
     case add(CoreML_Specification_AddLayerParams)
+    case multiply(CoreML_Specification_MultiplyLayerParams)
+    case scale(CoreML_Specification_ScaleLayerParams)
+    case bias(CoreML_Specification_BiasLayerParams)
+    case reshape(CoreML_Specification_ReshapeLayerParams)
+    case permute(CoreML_Specification_PermuteLayerParams)
+    case concat(CoreML_Specification_ConcatLayerParams)
+    case slice(CoreML_Specification_SliceLayerParams)
     case clip(CoreML_Specification_ClipLayerParams)
+    case equal(CoreML_Specification_EqualLayerParams)
 
   }
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_NeuralNetwork: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var layers: [CoreML_Specification_NeuralNetworkLayer] = []
+
+  var preprocessing: [CoreML_Specification_NeuralNetworkPreprocessing] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 }
@@ -891,6 +1487,45 @@ nonisolated extension CoreML_Specification_ImageFeatureType.ColorSpace: SwiftPro
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INVALID_COLOR_SPACE\0\u{2}\u{a}GRAYSCALE\0\u{2}\u{a}RGB\0\u{2}\u{a}BGR\0")
 }
 
+nonisolated extension CoreML_Specification_ArrayFeatureType: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ArrayFeatureType"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shape\0\u{1}dataType\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedInt64Field(value: &self.shape) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.dataType) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.shape.isEmpty {
+      try visitor.visitPackedInt64Field(value: self.shape, fieldNumber: 1)
+    }
+    if self.dataType != .invalidArrayDataType {
+      try visitor.visitSingularEnumField(value: self.dataType, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ArrayFeatureType, rhs: CoreML_Specification_ArrayFeatureType) -> Bool {
+    if lhs.shape != rhs.shape {return false}
+    if lhs.dataType != rhs.dataType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ArrayFeatureType.ArrayDataType: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INVALID_ARRAY_DATA_TYPE\0\u{2}`@\u{10}FLOAT32\0\u{2} DOUBLE\0")
+}
+
 nonisolated extension CoreML_Specification_DictionaryFeatureType: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DictionaryFeatureType"
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}int64KeyType\0\u{1}stringKeyType\0")
@@ -960,7 +1595,7 @@ nonisolated extension CoreML_Specification_DictionaryFeatureType: SwiftProtobuf.
 
 nonisolated extension CoreML_Specification_FeatureType: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".FeatureType"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}int64Type\0\u{1}doubleType\0\u{1}stringType\0\u{1}imageType\0\u{2}\u{2}dictionaryType\0\u{2}b\u{f}isOptional\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}int64Type\0\u{1}doubleType\0\u{1}stringType\0\u{1}imageType\0\u{1}multiArrayType\0\u{1}dictionaryType\0\u{2}b\u{f}isOptional\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1020,6 +1655,19 @@ nonisolated extension CoreML_Specification_FeatureType: SwiftProtobuf.Message, S
           self.type = .imageType(v)
         }
       }()
+      case 5: try {
+        var v: CoreML_Specification_ArrayFeatureType?
+        var hadOneofValue = false
+        if let current = self.type {
+          hadOneofValue = true
+          if case .multiArrayType(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.type = .multiArrayType(v)
+        }
+      }()
       case 6: try {
         var v: CoreML_Specification_DictionaryFeatureType?
         var hadOneofValue = false
@@ -1060,6 +1708,10 @@ nonisolated extension CoreML_Specification_FeatureType: SwiftProtobuf.Message, S
     case .imageType?: try {
       guard case .imageType(let v)? = self.type else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .multiArrayType?: try {
+      guard case .multiArrayType(let v)? = self.type else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     }()
     case .dictionaryType?: try {
       guard case .dictionaryType(let v)? = self.type else { preconditionFailure() }
@@ -1229,9 +1881,9 @@ nonisolated extension CoreML_Specification_ModelDescription: SwiftProtobuf.Messa
   }
 }
 
-nonisolated extension CoreML_Specification_Model: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".Model"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}specificationVersion\0\u{1}description\0\u{2}Q\u{6}neuralNetworkClassifier\0")
+nonisolated extension CoreML_Specification_Pipeline: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Pipeline"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}models\0\u{1}names\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1239,21 +1891,226 @@ nonisolated extension CoreML_Specification_Model: SwiftProtobuf.Message, SwiftPr
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularInt32Field(value: &self.specificationVersion) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._description_p) }()
-      case 403: try {
-        var v: CoreML_Specification_NeuralNetworkClassifier?
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.models) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.names) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.models.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.models, fieldNumber: 1)
+    }
+    if !self.names.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.names, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_Pipeline, rhs: CoreML_Specification_Pipeline) -> Bool {
+    if lhs.models != rhs.models {return false}
+    if lhs.names != rhs.names {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_Model: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Model"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}specificationVersion\0\u{1}description\0\u{2}H\u{3}pipeline\0\u{2}I\u{3}neuralNetworkClassifier\0\u{2}a\u{1}neuralNetwork\0\u{2}n\u{1}nonMaximumSuppression\0")
+
+  fileprivate class _StorageClass {
+    var _specificationVersion: Int32 = 0
+    var _description_p: CoreML_Specification_ModelDescription? = nil
+    var _type: CoreML_Specification_Model.OneOf_Type?
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _specificationVersion = source._specificationVersion
+      _description_p = source._description_p
+      _type = source._type
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularInt32Field(value: &_storage._specificationVersion) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._description_p) }()
+        case 202: try {
+          var v: CoreML_Specification_Pipeline?
+          var hadOneofValue = false
+          if let current = _storage._type {
+            hadOneofValue = true
+            if case .pipeline(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._type = .pipeline(v)
+          }
+        }()
+        case 403: try {
+          var v: CoreML_Specification_NeuralNetworkClassifier?
+          var hadOneofValue = false
+          if let current = _storage._type {
+            hadOneofValue = true
+            if case .neuralNetworkClassifier(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._type = .neuralNetworkClassifier(v)
+          }
+        }()
+        case 500: try {
+          var v: CoreML_Specification_NeuralNetwork?
+          var hadOneofValue = false
+          if let current = _storage._type {
+            hadOneofValue = true
+            if case .neuralNetwork(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._type = .neuralNetwork(v)
+          }
+        }()
+        case 610: try {
+          var v: CoreML_Specification_NonMaximumSuppression?
+          var hadOneofValue = false
+          if let current = _storage._type {
+            hadOneofValue = true
+            if case .nonMaximumSuppression(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._type = .nonMaximumSuppression(v)
+          }
+        }()
+        default: break
+        }
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._specificationVersion != 0 {
+        try visitor.visitSingularInt32Field(value: _storage._specificationVersion, fieldNumber: 1)
+      }
+      try { if let v = _storage._description_p {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      switch _storage._type {
+      case .pipeline?: try {
+        guard case .pipeline(let v)? = _storage._type else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 202)
+      }()
+      case .neuralNetworkClassifier?: try {
+        guard case .neuralNetworkClassifier(let v)? = _storage._type else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 403)
+      }()
+      case .neuralNetwork?: try {
+        guard case .neuralNetwork(let v)? = _storage._type else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 500)
+      }()
+      case .nonMaximumSuppression?: try {
+        guard case .nonMaximumSuppression(let v)? = _storage._type else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 610)
+      }()
+      case nil: break
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_Model, rhs: CoreML_Specification_Model) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._specificationVersion != rhs_storage._specificationVersion {return false}
+        if _storage._description_p != rhs_storage._description_p {return false}
+        if _storage._type != rhs_storage._type {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_NonMaximumSuppression: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".NonMaximumSuppression"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pickTop\0\u{2}c\u{1}stringClassLabels\0\u{2}\u{a}iouThreshold\0\u{1}confidenceThreshold\0\u{2}Y\u{1}confidenceInputFeatureName\0\u{1}coordinatesInputFeatureName\0\u{1}iouThresholdInputFeatureName\0\u{1}confidenceThresholdInputFeatureName\0\u{2}\u{7}confidenceOutputFeatureName\0\u{1}coordinatesOutputFeatureName\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: CoreML_Specification_NonMaximumSuppression.PickTop?
         var hadOneofValue = false
-        if let current = self.type {
+        if let current = self.suppressionMethod {
           hadOneofValue = true
-          if case .neuralNetworkClassifier(let m) = current {v = m}
+          if case .pickTop(let m) = current {v = m}
         }
         try decoder.decodeSingularMessageField(value: &v)
         if let v = v {
           if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.type = .neuralNetworkClassifier(v)
+          self.suppressionMethod = .pickTop(v)
         }
       }()
+      case 100: try {
+        var v: CoreML_Specification_StringVector?
+        var hadOneofValue = false
+        if let current = self.classLabels {
+          hadOneofValue = true
+          if case .stringClassLabels(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.classLabels = .stringClassLabels(v)
+        }
+      }()
+      case 110: try { try decoder.decodeSingularDoubleField(value: &self.iouThreshold) }()
+      case 111: try { try decoder.decodeSingularDoubleField(value: &self.confidenceThreshold) }()
+      case 200: try { try decoder.decodeSingularStringField(value: &self.confidenceInputFeatureName) }()
+      case 201: try { try decoder.decodeSingularStringField(value: &self.coordinatesInputFeatureName) }()
+      case 202: try { try decoder.decodeSingularStringField(value: &self.iouThresholdInputFeatureName) }()
+      case 203: try { try decoder.decodeSingularStringField(value: &self.confidenceThresholdInputFeatureName) }()
+      case 210: try { try decoder.decodeSingularStringField(value: &self.confidenceOutputFeatureName) }()
+      case 211: try { try decoder.decodeSingularStringField(value: &self.coordinatesOutputFeatureName) }()
       default: break
       }
     }
@@ -1264,22 +2121,80 @@ nonisolated extension CoreML_Specification_Model: SwiftProtobuf.Message, SwiftPr
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
     // https://github.com/apple/swift-protobuf/issues/1182
-    if self.specificationVersion != 0 {
-      try visitor.visitSingularInt32Field(value: self.specificationVersion, fieldNumber: 1)
+    try { if case .pickTop(let v)? = self.suppressionMethod {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if case .stringClassLabels(let v)? = self.classLabels {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 100)
+    } }()
+    if self.iouThreshold.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.iouThreshold, fieldNumber: 110)
     }
-    try { if let v = self._description_p {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
-    try { if case .neuralNetworkClassifier(let v)? = self.type {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 403)
-    } }()
+    if self.confidenceThreshold.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.confidenceThreshold, fieldNumber: 111)
+    }
+    if !self.confidenceInputFeatureName.isEmpty {
+      try visitor.visitSingularStringField(value: self.confidenceInputFeatureName, fieldNumber: 200)
+    }
+    if !self.coordinatesInputFeatureName.isEmpty {
+      try visitor.visitSingularStringField(value: self.coordinatesInputFeatureName, fieldNumber: 201)
+    }
+    if !self.iouThresholdInputFeatureName.isEmpty {
+      try visitor.visitSingularStringField(value: self.iouThresholdInputFeatureName, fieldNumber: 202)
+    }
+    if !self.confidenceThresholdInputFeatureName.isEmpty {
+      try visitor.visitSingularStringField(value: self.confidenceThresholdInputFeatureName, fieldNumber: 203)
+    }
+    if !self.confidenceOutputFeatureName.isEmpty {
+      try visitor.visitSingularStringField(value: self.confidenceOutputFeatureName, fieldNumber: 210)
+    }
+    if !self.coordinatesOutputFeatureName.isEmpty {
+      try visitor.visitSingularStringField(value: self.coordinatesOutputFeatureName, fieldNumber: 211)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: CoreML_Specification_Model, rhs: CoreML_Specification_Model) -> Bool {
-    if lhs.specificationVersion != rhs.specificationVersion {return false}
-    if lhs._description_p != rhs._description_p {return false}
-    if lhs.type != rhs.type {return false}
+  static func ==(lhs: CoreML_Specification_NonMaximumSuppression, rhs: CoreML_Specification_NonMaximumSuppression) -> Bool {
+    if lhs.suppressionMethod != rhs.suppressionMethod {return false}
+    if lhs.classLabels != rhs.classLabels {return false}
+    if lhs.iouThreshold != rhs.iouThreshold {return false}
+    if lhs.confidenceThreshold != rhs.confidenceThreshold {return false}
+    if lhs.confidenceInputFeatureName != rhs.confidenceInputFeatureName {return false}
+    if lhs.coordinatesInputFeatureName != rhs.coordinatesInputFeatureName {return false}
+    if lhs.iouThresholdInputFeatureName != rhs.iouThresholdInputFeatureName {return false}
+    if lhs.confidenceThresholdInputFeatureName != rhs.confidenceThresholdInputFeatureName {return false}
+    if lhs.confidenceOutputFeatureName != rhs.confidenceOutputFeatureName {return false}
+    if lhs.coordinatesOutputFeatureName != rhs.coordinatesOutputFeatureName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_NonMaximumSuppression.PickTop: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = CoreML_Specification_NonMaximumSuppression.protoMessageName + ".PickTop"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}perClass\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBoolField(value: &self.perClass) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.perClass != false {
+      try visitor.visitSingularBoolField(value: self.perClass, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_NonMaximumSuppression.PickTop, rhs: CoreML_Specification_NonMaximumSuppression.PickTop) -> Bool {
+    if lhs.perClass != rhs.perClass {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1759,6 +2674,451 @@ nonisolated extension CoreML_Specification_SoftmaxLayerParams: SwiftProtobuf.Mes
   }
 }
 
+nonisolated extension CoreML_Specification_ActivationReLU: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ActivationReLU"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ActivationReLU, rhs: CoreML_Specification_ActivationReLU) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ActivationSigmoid: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ActivationSigmoid"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ActivationSigmoid, rhs: CoreML_Specification_ActivationSigmoid) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ActivationParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ActivationParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{a}ReLU\0\u{2}\u{1e}sigmoid\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 10: try {
+        var v: CoreML_Specification_ActivationReLU?
+        var hadOneofValue = false
+        if let current = self.nonlinearityType {
+          hadOneofValue = true
+          if case .reLu(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.nonlinearityType = .reLu(v)
+        }
+      }()
+      case 40: try {
+        var v: CoreML_Specification_ActivationSigmoid?
+        var hadOneofValue = false
+        if let current = self.nonlinearityType {
+          hadOneofValue = true
+          if case .sigmoid(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.nonlinearityType = .sigmoid(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.nonlinearityType {
+    case .reLu?: try {
+      guard case .reLu(let v)? = self.nonlinearityType else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .sigmoid?: try {
+      guard case .sigmoid(let v)? = self.nonlinearityType else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 40)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ActivationParams, rhs: CoreML_Specification_ActivationParams) -> Bool {
+    if lhs.nonlinearityType != rhs.nonlinearityType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_UpsampleLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".UpsampleLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}scalingFactor\0\u{2}\u{4}mode\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.scalingFactor) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.mode) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.scalingFactor.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.scalingFactor, fieldNumber: 1)
+    }
+    if self.mode != .nn {
+      try visitor.visitSingularEnumField(value: self.mode, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_UpsampleLayerParams, rhs: CoreML_Specification_UpsampleLayerParams) -> Bool {
+    if lhs.scalingFactor != rhs.scalingFactor {return false}
+    if lhs.mode != rhs.mode {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_UpsampleLayerParams.InterpolationMode: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NN\0\u{1}BILINEAR\0")
+}
+
+nonisolated extension CoreML_Specification_MultiplyLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".MultiplyLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alpha\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFloatField(value: &self.alpha) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.alpha.bitPattern != 0 {
+      try visitor.visitSingularFloatField(value: self.alpha, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_MultiplyLayerParams, rhs: CoreML_Specification_MultiplyLayerParams) -> Bool {
+    if lhs.alpha != rhs.alpha {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ScaleLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ScaleLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shapeScale\0\u{1}scale\0\u{1}hasBias\0\u{1}shapeBias\0\u{1}bias\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.shapeScale) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._scale) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.hasBias_p) }()
+      case 4: try { try decoder.decodeRepeatedUInt64Field(value: &self.shapeBias) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._bias) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.shapeScale.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.shapeScale, fieldNumber: 1)
+    }
+    try { if let v = self._scale {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.hasBias_p != false {
+      try visitor.visitSingularBoolField(value: self.hasBias_p, fieldNumber: 3)
+    }
+    if !self.shapeBias.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.shapeBias, fieldNumber: 4)
+    }
+    try { if let v = self._bias {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ScaleLayerParams, rhs: CoreML_Specification_ScaleLayerParams) -> Bool {
+    if lhs.shapeScale != rhs.shapeScale {return false}
+    if lhs._scale != rhs._scale {return false}
+    if lhs.hasBias_p != rhs.hasBias_p {return false}
+    if lhs.shapeBias != rhs.shapeBias {return false}
+    if lhs._bias != rhs._bias {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_BiasLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".BiasLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shape\0\u{1}bias\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.shape) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._bias) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.shape.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.shape, fieldNumber: 1)
+    }
+    try { if let v = self._bias {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_BiasLayerParams, rhs: CoreML_Specification_BiasLayerParams) -> Bool {
+    if lhs.shape != rhs.shape {return false}
+    if lhs._bias != rhs._bias {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ReshapeLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ReshapeLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}targetShape\0\u{1}mode\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedInt64Field(value: &self.targetShape) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.mode) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.targetShape.isEmpty {
+      try visitor.visitPackedInt64Field(value: self.targetShape, fieldNumber: 1)
+    }
+    if self.mode != .channelFirst {
+      try visitor.visitSingularEnumField(value: self.mode, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ReshapeLayerParams, rhs: CoreML_Specification_ReshapeLayerParams) -> Bool {
+    if lhs.targetShape != rhs.targetShape {return false}
+    if lhs.mode != rhs.mode {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ReshapeLayerParams.ReshapeOrder: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHANNEL_FIRST\0\u{1}CHANNEL_LAST\0")
+}
+
+nonisolated extension CoreML_Specification_PermuteLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".PermuteLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}axis\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.axis) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.axis.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.axis, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_PermuteLayerParams, rhs: CoreML_Specification_PermuteLayerParams) -> Bool {
+    if lhs.axis != rhs.axis {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_ConcatLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ConcatLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}d\u{1}sequenceConcat\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 100: try { try decoder.decodeSingularBoolField(value: &self.sequenceConcat) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.sequenceConcat != false {
+      try visitor.visitSingularBoolField(value: self.sequenceConcat, fieldNumber: 100)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_ConcatLayerParams, rhs: CoreML_Specification_ConcatLayerParams) -> Bool {
+    if lhs.sequenceConcat != rhs.sequenceConcat {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_SliceLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SliceLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}startIndex\0\u{1}endIndex\0\u{1}stride\0\u{1}axis\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.startIndex) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.endIndex) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.stride) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.axis) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.startIndex != 0 {
+      try visitor.visitSingularInt64Field(value: self.startIndex, fieldNumber: 1)
+    }
+    if self.endIndex != 0 {
+      try visitor.visitSingularInt64Field(value: self.endIndex, fieldNumber: 2)
+    }
+    if self.stride != 0 {
+      try visitor.visitSingularUInt64Field(value: self.stride, fieldNumber: 3)
+    }
+    if self.axis != .channelAxis {
+      try visitor.visitSingularEnumField(value: self.axis, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_SliceLayerParams, rhs: CoreML_Specification_SliceLayerParams) -> Bool {
+    if lhs.startIndex != rhs.startIndex {return false}
+    if lhs.endIndex != rhs.endIndex {return false}
+    if lhs.stride != rhs.stride {return false}
+    if lhs.axis != rhs.axis {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_SliceLayerParams.SliceAxis: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHANNEL_AXIS\0\u{1}HEIGHT_AXIS\0\u{1}WIDTH_AXIS\0")
+}
+
+nonisolated extension CoreML_Specification_EqualLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".EqualLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alpha\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFloatField(value: &self.alpha) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.alpha.bitPattern != 0 {
+      try visitor.visitSingularFloatField(value: self.alpha, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_EqualLayerParams, rhs: CoreML_Specification_EqualLayerParams) -> Bool {
+    if lhs.alpha != rhs.alpha {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension CoreML_Specification_AddLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".AddLayerParams"
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alpha\0")
@@ -1826,7 +3186,7 @@ nonisolated extension CoreML_Specification_ClipLayerParams: SwiftProtobuf.Messag
 
 nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".NeuralNetworkLayer"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}input\0\u{1}output\0\u{2}a\u{1}convolution\0\u{2}\u{14}pooling\0\u{2}\u{14}innerProduct\0\u{2}#softmax\0\u{2}7add\0\u{2}n\u{6}clip\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}input\0\u{1}output\0\u{2}a\u{1}convolution\0\u{2}\u{14}pooling\0\u{2}\u{a}activation\0\u{2}\u{a}innerProduct\0\u{2}#softmax\0\u{2}#upsample\0\u{2}\u{14}add\0\u{1}multiply\0\u{2}\u{e}scale\0\u{2}\u{5}bias\0\u{2}2reshape\0\u{2}\u{a}permute\0\u{2}\u{a}concat\0\u{2}\u{1e}slice\0\u{2}v\u{4}clip\0\u{2}[\u{2}equal\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1863,6 +3223,19 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
           self.layer = .pooling(v)
         }
       }()
+      case 130: try {
+        var v: CoreML_Specification_ActivationParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .activation(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .activation(v)
+        }
+      }()
       case 140: try {
         var v: CoreML_Specification_InnerProductLayerParams?
         var hadOneofValue = false
@@ -1889,6 +3262,19 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
           self.layer = .softmax(v)
         }
       }()
+      case 210: try {
+        var v: CoreML_Specification_UpsampleLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .upsample(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .upsample(v)
+        }
+      }()
       case 230: try {
         var v: CoreML_Specification_AddLayerParams?
         var hadOneofValue = false
@@ -1902,6 +3288,97 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
           self.layer = .add(v)
         }
       }()
+      case 231: try {
+        var v: CoreML_Specification_MultiplyLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .multiply(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .multiply(v)
+        }
+      }()
+      case 245: try {
+        var v: CoreML_Specification_ScaleLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .scale(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .scale(v)
+        }
+      }()
+      case 250: try {
+        var v: CoreML_Specification_BiasLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .bias(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .bias(v)
+        }
+      }()
+      case 300: try {
+        var v: CoreML_Specification_ReshapeLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .reshape(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .reshape(v)
+        }
+      }()
+      case 310: try {
+        var v: CoreML_Specification_PermuteLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .permute(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .permute(v)
+        }
+      }()
+      case 320: try {
+        var v: CoreML_Specification_ConcatLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .concat(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .concat(v)
+        }
+      }()
+      case 350: try {
+        var v: CoreML_Specification_SliceLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .slice(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .slice(v)
+        }
+      }()
       case 660: try {
         var v: CoreML_Specification_ClipLayerParams?
         var hadOneofValue = false
@@ -1913,6 +3390,19 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
         if let v = v {
           if hadOneofValue {try decoder.handleConflictingOneOf()}
           self.layer = .clip(v)
+        }
+      }()
+      case 815: try {
+        var v: CoreML_Specification_EqualLayerParams?
+        var hadOneofValue = false
+        if let current = self.layer {
+          hadOneofValue = true
+          if case .equal(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.layer = .equal(v)
         }
       }()
       default: break
@@ -1943,6 +3433,10 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
       guard case .pooling(let v)? = self.layer else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 120)
     }()
+    case .activation?: try {
+      guard case .activation(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 130)
+    }()
     case .innerProduct?: try {
       guard case .innerProduct(let v)? = self.layer else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 140)
@@ -1951,13 +3445,49 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
       guard case .softmax(let v)? = self.layer else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 175)
     }()
+    case .upsample?: try {
+      guard case .upsample(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 210)
+    }()
     case .add?: try {
       guard case .add(let v)? = self.layer else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 230)
     }()
+    case .multiply?: try {
+      guard case .multiply(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 231)
+    }()
+    case .scale?: try {
+      guard case .scale(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 245)
+    }()
+    case .bias?: try {
+      guard case .bias(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 250)
+    }()
+    case .reshape?: try {
+      guard case .reshape(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 300)
+    }()
+    case .permute?: try {
+      guard case .permute(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 310)
+    }()
+    case .concat?: try {
+      guard case .concat(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 320)
+    }()
+    case .slice?: try {
+      guard case .slice(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 350)
+    }()
     case .clip?: try {
       guard case .clip(let v)? = self.layer else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 660)
+    }()
+    case .equal?: try {
+      guard case .equal(let v)? = self.layer else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 815)
     }()
     case nil: break
     }
@@ -1969,6 +3499,41 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
     if lhs.input != rhs.input {return false}
     if lhs.output != rhs.output {return false}
     if lhs.layer != rhs.layer {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension CoreML_Specification_NeuralNetwork: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".NeuralNetwork"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}layers\0\u{1}preprocessing\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.layers) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.preprocessing) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.layers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.layers, fieldNumber: 1)
+    }
+    if !self.preprocessing.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.preprocessing, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_NeuralNetwork, rhs: CoreML_Specification_NeuralNetwork) -> Bool {
+    if lhs.layers != rhs.layers {return false}
+    if lhs.preprocessing != rhs.preprocessing {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

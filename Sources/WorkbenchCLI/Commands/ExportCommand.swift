@@ -13,10 +13,18 @@ struct ExportCommand: ParsableCommand {
             a neural-network classifier (iOS 13+) with image input "image" (RGB 224 x 224) and outputs "classLabel" \
             and "classLabelProbs", as Create ML's image classifiers have, so Vision's VNCoreMLRequest works unchanged.
 
+            A detector (train on annotations) exports to ONNX: input "image" [N, 3, S, S], the whole picture \
+            resized to its input side S; outputs "boxes" [N, cells, 4] and "scores" [N, cells, labels] per cell \
+            of the stride-16 grid (peaks only); metadata "decoding" and "score_threshold" give detect's selection. \
+            As Core ML it is the pipeline Vision's object detection reads (network, then non-maximum suppression; \
+            outputs "confidence" and "coordinates").
+
             Examples:
               workbench export Drawings.wbmodel --format onnx
               workbench export Drawings.wbmodel --format coreml -o Drawings.mlmodel
               workbench export Drawings.wbmodel --format onnx --tta -o Averaged.onnx
+              workbench export Shapes.wbmodel --format onnx
+              workbench export Shapes.wbmodel --format coreml
 
             --tta builds the test-time views (the image, its centre 7/8, both mirrored) into the ONNX graph, whose \
             output is then the mean of their probabilities, as classify --tta gives; a model trained with --tta \
@@ -37,9 +45,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let classifier = try Classifier.load(path: model)
             let destination = output ?? ExportWorkflow.defaultOutputPath(model: model, format: format)
-            for warning in try ExportWorkflow.export(classifier, format: format, to: destination,
+            for warning in try ExportWorkflow.export(modelAt: model, format: format, to: destination,
                                                      testTimeAugmentation: testTime.tta) {
                 Console.warn(warning)
             }
