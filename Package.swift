@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(name: "DetectionMetricsTests", dependencies: ["DetectionMetrics", "DetectionAnnotations", "FileFormats", "_TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectorTrainingTests", dependencies: [
-            "DetectorTraining", "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "Inference", "Models",
+            "DetectorTraining", "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference", "Models",
             "TrainableLayers", "TensorCore", "_TestSupport",
         ]),
         .testTarget(name: "CenterNetHeadTests", dependencies: ["CenterNetHead", "DetectionAnnotations", "_TestSupport"]),

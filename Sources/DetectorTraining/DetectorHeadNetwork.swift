@@ -179,6 +179,14 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
 
     /// The reference backward pass from the outputs' gradient.
     public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache) -> Gradients {
+        referenceBackward(outputGradient, cache: cache, computesCoarseGradient: false).gradients
+    }
+
+    /// The reference backward pass that also gives the gradient on the coarse input `[N, Hc, Wc, 320]` when
+    /// `computesCoarseGradient` (fine-tuning: it flows on into the blocks that made the coarse map). The fine
+    /// input's is never formed: the layers that make it stay frozen.
+    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
+                                  computesCoarseGradient: Bool) -> (gradients: Gradients, coarse: Tensor<Scalar>?) {
         let outputBiasStep = outputBias.referenceBackward(outputGradient, cache: cache.outputBias)
         let outputStep = output.referenceBackward(outputBiasStep.input!, cache: cache.output)
         let mixingActivated = ReLU6Layer<Scalar>().referenceBackward(outputStep.input!, cache: cache.mixingActivation)
@@ -189,11 +197,12 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
         let merged = mergeBiasStep.input!
         let fineStep = fineProjection.referenceBackward(merged, cache: cache.fineProjection, computesInputGradient: false)
         let coarseGradient = upsampling(fine: merged).backward(merged, coarseShape: cache.coarseShape.dropLast() + [width])
-        let coarseStep = coarseProjection.referenceBackward(coarseGradient, cache: cache.coarseProjection, computesInputGradient: false)
-        return Gradients(fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
+        let coarseStep = coarseProjection.referenceBackward(coarseGradient, cache: cache.coarseProjection,
+                                                            computesInputGradient: computesCoarseGradient)
+        return (Gradients(fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
                          mergeBias: mergeBiasStep.gradients.bias, mixing: mixingStep.gradients.weights,
                          mixingBias: mixingBiasStep.gradients.bias, output: outputStep.gradients.weights,
-                         outputBias: outputBiasStep.gradients.bias)
+                         outputBias: outputBiasStep.gradients.bias), coarseStep.input)
     }
 }
 
@@ -221,6 +230,13 @@ extension DetectorHeadNetwork where Scalar == Float {
 
     /// The fast backward pass.
     public func backward(_ outputGradient: Tensor<Float>, cache: Cache) -> Gradients {
+        backward(outputGradient, cache: cache, computesCoarseGradient: false).gradients
+    }
+
+    /// The fast backward pass, with the coarse input's gradient when `computesCoarseGradient` (as
+    /// `referenceBackward(_:cache:computesCoarseGradient:)`).
+    public func backward(_ outputGradient: Tensor<Float>, cache: Cache,
+                         computesCoarseGradient: Bool) -> (gradients: Gradients, coarse: Tensor<Float>?) {
         let outputBiasStep = outputBias.backward(outputGradient, cache: cache.outputBias)
         let outputStep = output.backward(outputBiasStep.input!, cache: cache.output)
         let mixingActivated = ReLU6Layer<Float>().backward(outputStep.input!, cache: cache.mixingActivation)
@@ -231,10 +247,11 @@ extension DetectorHeadNetwork where Scalar == Float {
         let merged = mergeBiasStep.input!
         let fineStep = fineProjection.backward(merged, cache: cache.fineProjection, computesInputGradient: false)
         let coarseGradient = upsampling(fine: merged).backward(merged, coarseShape: cache.coarseShape.dropLast() + [width])
-        let coarseStep = coarseProjection.backward(coarseGradient, cache: cache.coarseProjection, computesInputGradient: false)
-        return Gradients(fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
+        let coarseStep = coarseProjection.backward(coarseGradient, cache: cache.coarseProjection,
+                                                   computesInputGradient: computesCoarseGradient)
+        return (Gradients(fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
                          mergeBias: mergeBiasStep.gradients.bias, mixing: mixingStep.gradients.weights,
                          mixingBias: mixingBiasStep.gradients.bias, output: outputStep.gradients.weights,
-                         outputBias: outputBiasStep.gradients.bias)
+                         outputBias: outputBiasStep.gradients.bias), coarseStep.input)
     }
 }

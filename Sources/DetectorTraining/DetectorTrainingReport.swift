@@ -25,8 +25,30 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
     public struct Timings: Sendable, Equatable, Codable {
         /// Seconds to read or compute every view's maps.
         public var maps: Double
-        /// Seconds to train the head, score the held-out pictures each epoch and choose the threshold.
+        /// Seconds to train the head and score the held-out pictures each epoch.
         public var training: Double
+        /// Seconds of fine-tuning (its epochs, their held-out scoring, the kept backbone's held-out maps), when run.
+        public var fineTuning: Double?
+        /// Seconds of each fine-tuning epoch's training, when run.
+        public var fineTuningEpochs: [Double]?
+    }
+
+    /// What `--fine-tune` did (`DetectorFineTuningOutcome` without its timings).
+    public struct FineTuning: Sendable, Equatable, Codable {
+        /// The first MBConv block trained (`_blocks.N`); every later one trained too. The 1×1 head convolution
+        /// a classifier pools is not part of a detector and keeps its pretrained values.
+        public var firstTrainedBlock: Int
+        /// The settings it ran with.
+        public var settings: DetectorFineTuningSettings
+        /// The frozen head's held-out mAP@0.5 (epoch 0).
+        public var frozenHeldOutMeanAveragePrecision50: Double
+        /// Every fine-tuning epoch's loss and held-out mAP@0.5.
+        public var epochs: [DetectorEpoch]
+        /// The kept epoch, 0 when no epoch beat the frozen head on the held-out pictures (the frozen model is kept).
+        public var chosenEpoch: Int
+        /// The backbone tensors holding fine-tuned values (model file names without `backbone.`), sorted; empty
+        /// when the frozen model was kept.
+        public var trainedTensorNames: [String]
     }
 
     /// Always "detector": tells this report from a classifier's.
@@ -47,6 +69,8 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
     public var heldOut: DetectorScores
     /// Testing scores, when a testing set was given.
     public var testing: DetectorScores?
+    /// What fine-tuning did, with `--fine-tune`.
+    public var fineTuning: FineTuning?
     /// Seconds per phase; nil in the model file.
     public var timings: Timings?
 
@@ -64,6 +88,12 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
         threshold = result.detector.threshold
         heldOut = result.heldOut
         testing = result.testing
-        timings = Timings(maps: result.mapSeconds, training: result.trainingSeconds)
+        timings = Timings(maps: result.mapSeconds, training: result.trainingSeconds, fineTuning: result.fineTuning?.seconds,
+                          fineTuningEpochs: result.fineTuning?.epochSeconds)
+        fineTuning = result.fineTuning.map { outcome in
+            FineTuning(firstTrainedBlock: DetectorBackboneTop.firstBlock, settings: outcome.settings,
+                       frozenHeldOutMeanAveragePrecision50: outcome.frozenHeldOutMeanAveragePrecision50, epochs: outcome.epochs,
+                       chosenEpoch: outcome.chosenEpoch, trainedTensorNames: outcome.trainedTensorNames)
+        }
     }
 }

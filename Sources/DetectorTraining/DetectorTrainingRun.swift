@@ -26,6 +26,8 @@ public struct DetectorTrainingRequest: Sendable {
     public var heldOutFraction: Double
     /// Epochs, batch, learning rate, seed and threads.
     public var schedule: DetectorHeadSchedule
+    /// When set, the backbone's top (blocks 11–15) and the head are fine-tuned after the frozen head is trained.
+    public var fineTuning: DetectorFineTuningSettings?
 
     /// The default schedule: 30 epochs of 16 pictures a step at Adam's 0.002, seed 42, every core.
     public static let defaultSchedule = DetectorHeadSchedule(epochs: 30, batchSize: 16, learningRate: 2e-3, seed: 42,
@@ -42,7 +44,7 @@ public struct DetectorTrainingRequest: Sendable {
                 featureSettings: FeatureSettings = FeatureSettings(),
                 inputSide: Int = DetectionFeatureExtractor.defaultInputSide, headWidth: Int = defaultHeadWidth,
                 crops: Int = defaultCrops, heldOutFraction: Double = defaultHeldOutFraction,
-                schedule: DetectorHeadSchedule = defaultSchedule) {
+                schedule: DetectorHeadSchedule = defaultSchedule, fineTuning: DetectorFineTuningSettings? = nil) {
         self.training = training
         self.testing = testing
         self.backbone = backbone
@@ -52,6 +54,7 @@ public struct DetectorTrainingRequest: Sendable {
         self.crops = crops
         self.heldOutFraction = heldOutFraction
         self.schedule = schedule
+        self.fineTuning = fineTuning
     }
 }
 
@@ -71,6 +74,10 @@ public enum DetectorTrainingEvent: Sendable {
     case maps(done: Int, total: Int)
     /// An epoch ended.
     case epoch(DetectorEpoch, of: Int)
+    /// Fine-tuning starts from the frozen head, which scored this held-out mAP@0.5 (its epoch 0).
+    case fineTuningStarted(heldOutMeanAveragePrecision50: Double)
+    /// A fine-tuning epoch ended, having trained this many pictures a second.
+    case fineTuningEpoch(DetectorEpoch, of: Int, imagesPerSecond: Double)
     /// Something `--verbose` shows (negatives, boxes left out).
     case note(String)
 }
@@ -110,6 +117,28 @@ public struct DetectorTrainingResult: Sendable {
     public var trainingImageCount: Int, heldOutImageCount: Int
     /// Seconds spent on maps and on training the head.
     public var mapSeconds: Double, trainingSeconds: Double
+    /// The backbone the detector reads: the request's, or with its top fine-tuned (what the model file stores).
+    public var backbone: Backbone
+    /// What fine-tuning did, when asked for.
+    public var fineTuning: DetectorFineTuningOutcome?
+}
+
+/// What `--fine-tune` did: each epoch's figures and which was kept.
+public struct DetectorFineTuningOutcome: Sendable {
+    /// The settings it ran with.
+    public var settings: DetectorFineTuningSettings
+    /// The frozen head's held-out mAP@0.5: epoch 0, what an epoch must beat.
+    public var frozenHeldOutMeanAveragePrecision50: Double
+    /// Every fine-tuning epoch's loss and held-out mAP@0.5.
+    public var epochs: [DetectorEpoch]
+    /// The epoch kept (1-based), or 0 when none beat the frozen head on the held-out pictures (the frozen model is kept).
+    public var chosenEpoch: Int
+    /// The names of the backbone tensors that hold fine-tuned values (empty when the frozen model was kept).
+    public var trainedTensorNames: [String]
+    /// Seconds of the whole fine-tuning (training, held-out scoring, the kept backbone's maps).
+    public var seconds: Double
+    /// Seconds of each epoch's training.
+    public var epochSeconds: [Double]
 }
 
 /// The run of `workbench train` on an object-detection dataset, frozen backbone: held-out split, maps of every
@@ -183,13 +212,31 @@ public enum DetectorTrainingRun {
         }
         let chosen = best!
         var detector = TrainedDetector(head: chosen.head, labels: labels, inputSide: request.inputSide, threshold: 0.5)
+        let trainingSeconds = Date().timeIntervalSince(trainingStart)
+
+        var backbone = request.backbone, servingExtractor = extractor
+        var fineTuning: DetectorFineTuningOutcome?
+        if let settings = request.fineTuning {
+            let tuned = try fineTune(request: request, settings: settings, labels: labels, head: chosen.head,
+                                     frozenScore: chosen.score, examples: examples, heldOutMaps: heldOutMaps,
+                                     heldOutSizes: heldOutSizes, heldOutTruth: heldOutTruth, progress: progress)
+            fineTuning = tuned.outcome
+            if let kept = tuned.backbone {
+                backbone = kept
+                detector.head = tuned.head
+                servingExtractor = try DetectionFeatureExtractor(backbone: kept, inputSide: request.inputSide,
+                                                                 settings: request.featureSettings)
+                // The held-out maps again, through the stored backbone's inference path: what `detect` will compute.
+                heldOutMaps = try wholeViewMaps(heldOutTruth.map(\.path), extractor: servingExtractor).maps
+                fineTuning?.seconds = Date().timeIntervalSince(tuned.start)
+            }
+        }
         let heldOutImages = evaluated(detector, maps: heldOutMaps, sizes: heldOutSizes, truth: heldOutTruth)
         detector.threshold = OperatingPoint.bestF1(in: heldOutImages)?.threshold ?? 0.5
-        let trainingSeconds = Date().timeIntervalSince(trainingStart)
 
         var testingPictures: [ScoredPicture]?
         if let testing = request.testing {
-            testingPictures = try scoredPictures(detector, on: testing, extractor: extractor)
+            testingPictures = try scoredPictures(detector, on: testing, extractor: servingExtractor)
         }
         return DetectorTrainingResult(detector: detector, chosenEpoch: chosen.epoch, epochs: epochs,
                                       heldOut: DetectorScores(heldOutImages, labels: labels, threshold: detector.threshold),
@@ -198,7 +245,83 @@ public enum DetectorTrainingRun {
                                       },
                                       heldOutPictures: zip(heldOutTruth, heldOutImages).map { ScoredPicture(path: $0.path, evaluated: $1) },
                                       testingPictures: testingPictures, trainingImageCount: examples.count,
-                                      heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds)
+                                      heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds,
+                                      backbone: backbone, fineTuning: fineTuning)
+    }
+
+    /// Fine-tunes the backbone's top and the head from the frozen run's `head`, scoring the held-out pictures after
+    /// each epoch (the top's forward on their cached stride-16 maps). The frozen head is epoch 0: an epoch is kept
+    /// only when its held-out mAP@0.5 beats every earlier one and the frozen head's, so fine-tuning never does worse
+    /// there. Returns the kept epoch's backbone (nil when the frozen model stays) and head.
+    static func fineTune(request: DetectorTrainingRequest, settings: DetectorFineTuningSettings, labels: [String],
+                         head: DetectorHeadNetwork<Float>, frozenScore: Double, examples: [[DetectorExample]],
+                         heldOutMaps: [[Float]], heldOutSizes: [ImageSizeRecord], heldOutTruth: [AnnotatedImage],
+                         progress: (DetectorTrainingEvent) -> Void) throws(WorkbenchError)
+        -> (outcome: DetectorFineTuningOutcome, backbone: Backbone?, head: DetectorHeadNetwork<Float>, start: Date) {
+        if let problem = settings.problem { throw WorkbenchError(path: request.training.file, reason: problem) }
+        let start = Date()
+        var network = DetectorNetwork(top: DetectorBackboneTop(network: try request.backbone.makeNetwork()), head: head)
+        progress(.fineTuningStarted(heldOutMeanAveragePrecision50: frozenScore))
+        var best: (epoch: Int, score: Double, network: DetectorNetwork?) = (0, frozenScore, nil)
+        var epochs: [DetectorEpoch] = [], epochSeconds: [Double] = []
+        DetectorFineTuner.train(&network, examples: examples, schedule: request.schedule, settings: settings,
+                                inputSide: request.inputSide) { epoch, loss, seconds, trained in
+            let score = heldOutScore(trained, labels: labels, inputSide: request.inputSide, maps: heldOutMaps,
+                                     sizes: heldOutSizes, truth: heldOutTruth)
+            let record = DetectorEpoch(epoch: epoch, loss: loss, heldOutMeanAveragePrecision50: score)
+            epochs.append(record)
+            epochSeconds.append(seconds)
+            // Strictly better than the frozen head and every earlier epoch: of equal scores the fewer changes.
+            if score > best.score { best = (epoch, score, trained) }
+            progress(.fineTuningEpoch(record, of: settings.epochs, imagesPerSecond: seconds > 0 ? Double(examples.count) / seconds : 0))
+        }
+        var outcome = DetectorFineTuningOutcome(settings: settings, frozenHeldOutMeanAveragePrecision50: frozenScore, epochs: epochs,
+                                                chosenEpoch: best.epoch, trainedTensorNames: [],
+                                                seconds: Date().timeIntervalSince(start), epochSeconds: epochSeconds)
+        guard let kept = best.network else { return (outcome, nil, head, start) }
+        outcome.trainedTensorNames = kept.top.trainedTensorNames
+        let tensors = kept.top.backboneTensors(over: request.backbone.weights.tensors)
+        let backbone = Backbone(weights: SafetensorsFile(tensors: tensors), source: request.backbone.source,
+                                preprocessing: request.backbone.preprocessing)
+        return (outcome, backbone, kept.head, start)
+    }
+
+    /// Held-out mAP@0.5 of a network being fine-tuned, on the cached whole-view maps.
+    static func heldOutScore(_ network: DetectorNetwork, labels: [String], inputSide: Int, maps: [[Float]],
+                             sizes: [ImageSizeRecord], truth: [AnnotatedImage]) -> Double {
+        let chunk = 32
+        var images: [EvaluatedImage] = []
+        let detector = TrainedDetector(head: network.head, labels: labels, inputSide: inputSide, threshold: 0)
+        for first in stride(from: 0, to: maps.count, by: chunk) {
+            let range = first..<min(maps.count, first + chunk)
+            let outputs = network.outputs(for: Array(maps[range]), inputSide: inputSide)
+            for (item, index) in range.enumerated() {
+                let predictions = detector.objects(outputs: outputs, item: item, pictureWidth: sizes[index].width,
+                                                   pictureHeight: sizes[index].height)
+                images.append(EvaluatedImage(groundTruth: truth[index].objects, predictions: predictions))
+            }
+        }
+        return AveragePrecision.evaluate(images, labels: labels).meanAveragePrecision50 ?? 0
+    }
+
+    /// The whole view's maps of each picture at `paths` (from the cache when there) and its size, in order;
+    /// `progress` counts the pictures done.
+    static func wholeViewMaps(_ paths: [String], extractor: DetectionFeatureExtractor,
+                              progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(WorkbenchError)
+        -> (maps: [[Float]], sizes: [ImageSizeRecord]) {
+        var maps: [[Float]] = [], sizes: [ImageSizeRecord] = []
+        var failure: WorkbenchError?
+        extractor.extract(paths: paths, views: { _ in [DetectionView.whole] }) { index, result in
+            switch result {
+            case .failure(let error): if failure == nil { failure = error }
+            case .success(let (viewMaps, size)):
+                maps.append(viewMaps[0])
+                sizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
+            }
+            progress(index + 1, paths.count)
+        }
+        if let failure { throw failure }
+        return (maps, sizes)
     }
 
     /// Scores `detector` on every picture of `set` (whole views, maps from the cache when there).
@@ -214,18 +337,7 @@ public enum DetectorTrainingRun {
                                       progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
         throws(WorkbenchError) -> [ScoredPicture] {
         let pictures = set.images + set.negatives
-        var maps: [[Float]] = [], sizes: [ImageSizeRecord] = []
-        var failure: WorkbenchError?
-        extractor.extract(paths: pictures.map(\.path), views: { _ in [DetectionView.whole] }) { index, result in
-            switch result {
-            case .failure(let error): if failure == nil { failure = error }
-            case .success(let (viewMaps, size)):
-                maps.append(viewMaps[0])
-                sizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
-            }
-            progress(index + 1, pictures.count)
-        }
-        if let failure { throw failure }
+        let (maps, sizes) = try wholeViewMaps(pictures.map(\.path), extractor: extractor, progress: progress)
         let images = evaluated(detector, maps: maps, sizes: sizes, truth: pictures)
         return zip(pictures, images).map { ScoredPicture(path: $0.path, evaluated: $1) }
     }

@@ -131,6 +131,7 @@ extension CoreMLExporter {
                     "score_threshold": String(describing: plan.scoreThreshold),
                     "iou_threshold": String(describing: defaultIoUThreshold),
                     "backbone": detector.backboneName,
+                    "backbone_training": ExportMetadata.detectorBackboneTraining(detector),
                     "producer": ExportMetadata.producerName,
                     "producer_version": ExportMetadata.producerVersion,
                 ]

@@ -69,6 +69,19 @@ enum ExportMetadata {
         return "carried: the probabilities are the mean over \(views.count) views built inside the graph (\(which))"
     }
 
+    /// Metadata `backbone_training` of a detector: frozen, or the blocks its fine-tuning trained. Read from the
+    /// training report the file carries (`fineTuning.firstTrainedBlock` and `.chosenEpoch`, epoch 0 meaning the
+    /// frozen head was kept), so the exporter needs no training types.
+    static func detectorBackboneTraining(_ detector: DetectorModelFile) -> String {
+        let frozen = "pretrained ImageNet weights (frozen)"
+        guard let report = try? JSONSerialization.jsonObject(with: Data(detector.trainingReportJSON.utf8)) as? [String: Any],
+              let fineTuning = report["fineTuning"] as? [String: Any],
+              let firstBlock = fineTuning["firstTrainedBlock"] as? Int,
+              let epoch = fineTuning["chosenEpoch"] as? Int, epoch > 0
+        else { return frozen }
+        return "fine-tuned from block \(firstBlock) on the detector's training pictures (epoch \(epoch))"
+    }
+
     /// A detector's outputs and the selection that turns them into `detect --model`'s boxes, in words.
     static func detectorDecoding(_ plan: DetectorExportPlan) -> String {
         let grid = "\(plan.fineSide) x \(plan.fineSide)"

@@ -112,7 +112,7 @@ public enum ONNXExporter {
             ("maximum_detections", String(maximumDetections)),
             ("decoding", ExportMetadata.detectorDecoding(plan)),
             ("backbone", detector.backboneName),
-            ("backbone_training", "pretrained ImageNet weights (frozen)"),
+            ("backbone_training", ExportMetadata.detectorBackboneTraining(detector)),
             ("created", detector.creationDate),
             ("workbench_version", detector.workbenchVersion),
         ].map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }

@@ -16,6 +16,8 @@ public struct DetectorTrainingWorkflowRequest: Sendable {
     public var testingPath: String?
     /// Epochs, batch size, learning rate, seed, threads.
     public var schedule: DetectorHeadSchedule
+    /// With `--fine-tune`: how the backbone's top (blocks 11–15) and the head train after the frozen head.
+    public var fineTuning: DetectorFineTuningSettings?
     /// Side of the network input (a multiple of 32).
     public var inputSide: Int
     /// Random crops per training picture besides the whole picture and its mirror.
@@ -114,13 +116,13 @@ public enum DetectorTrainingWorkflow {
         let sets = try annotationSets(request)
         var training = DetectorTrainingRequest(training: sets.training, testing: sets.testing, backbone: try backbone.load(),
                                                featureSettings: features, inputSide: request.inputSide, crops: request.crops,
-                                               schedule: request.schedule)
+                                               schedule: request.schedule, fineTuning: request.fineTuning)
         training.schedule.threads = max(1, request.schedule.threads)
         let result = try DetectorTrainingRun.run(training, progress: events)
         let report = DetectorTrainingReport(result, request: training)
         var stored = report
         stored.timings = nil
-        let model = result.detector.modelFile(backbone: training.backbone, trainingReportJSON: try ReportJSON.text(stored),
+        let model = result.detector.modelFile(backbone: result.backbone, trainingReportJSON: try ReportJSON.text(stored),
                                               creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
         do {
             try model.write(path: modelPath)
@@ -141,6 +143,17 @@ public enum DetectorTrainingWorkflow {
         return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath, pagePath: pagePath)
     }
 
+    /// One sentence on what `--fine-tune` did, for the page; nil without it.
+    static func fineTuningLine(_ fineTuning: DetectorFineTuningOutcome?) -> String? {
+        guard let fineTuning else { return nil }
+        let frozen = String(format: "%.3f", fineTuning.frozenHeldOutMeanAveragePrecision50)
+        guard fineTuning.chosenEpoch > 0 else {
+            return "Fine-tuned blocks \(DetectorBackboneTop.firstBlock)–15 for \(fineTuning.epochs.count) epochs: none beat the frozen head's held-out mAP@0.5 (\(frozen)), so the frozen model is kept."
+        }
+        let kept = String(format: "%.3f", fineTuning.epochs[fineTuning.chosenEpoch - 1].heldOutMeanAveragePrecision50)
+        return "Fine-tuned blocks \(DetectorBackboneTop.firstBlock)–15 with the head: epoch \(fineTuning.chosenEpoch) of \(fineTuning.epochs.count) kept (held-out mAP@0.5 \(frozen) frozen, \(kept) fine-tuned)."
+    }
+
     /// The page: the testing pictures when there are any, else the held-out ones (which chose the epoch and the
     /// threshold, so their numbers flatter the detector, as the page says).
     static func page(_ result: DetectorTrainingResult, dataset: String, modelPath: String) -> DetectorReportPage {
@@ -149,8 +162,9 @@ public enum DetectorTrainingWorkflow {
             ?? (result.heldOutPictures, "the \(result.heldOutPictures.count) held-out pictures (they chose the epoch and the threshold: no testing pictures were given)")
         let subtitle = [
             "Model \(Markup.isolate(modelPath)), trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count), input \(detector.inputSide) × \(detector.inputSide).",
+            fineTuningLine(result.fineTuning),
             "Scored on \(which).",
-        ]
+        ].compactMap { $0 }
         return DetectorReports.page(title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,
                                     pictures: pictures.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
                                     labels: detector.labels, threshold: detector.threshold)

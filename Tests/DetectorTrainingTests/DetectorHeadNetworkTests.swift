@@ -53,6 +53,23 @@ final class DetectorHeadNetworkTests: XCTestCase {
         }
     }
 
+    func testTheCoarseInputsGradientMatchesCentralDifferences() throws {
+        // What fine-tuning sends on into the blocks: ∂loss/∂coarse, through the upsampling's adjoint and the projection.
+        let head = smallHead()
+        let fine = randomTensor([2, 4, 5, 5], seed: 21, scale: 0.8), coarse = randomTensor([2, 2, 3, 6], seed: 22, scale: 0.8)
+        let weights = randomTensor([2, 4, 5, 6], seed: 23)
+        let (_, cache) = head.referenceForward(fine: fine, coarse: coarse)
+        let step = head.referenceBackward(weights, cache: cache, computesCoarseGradient: true)
+        XCTAssertEqual(step.gradients, head.referenceBackward(weights, cache: cache), "the same parameter gradients")
+        let gradient = try XCTUnwrap(step.coarse)
+        XCTAssertEqual(gradient.shape, coarse.shape)
+        assertGradientMatchesCentralDifferences(gradient.scalars, of: { point in
+            let moved = Tensor(shape: coarse.shape, storage: point)
+            return zip(head.referenceForward(fine: fine, coarse: moved).output.scalars, weights.scalars).reduce(0) { $0 + $1.0 * $1.1 }
+        }, at: coarse.scalars, "coarse input")
+        XCTAssertNil(head.referenceBackward(weights, cache: cache, computesCoarseGradient: false).coarse)
+    }
+
     func testFastPassesMatchTheReferences() {
         let head = DetectorHeadNetwork<Float>(labelCount: 3, width: 16, seed: 9)
         var random = SplitMix64(seed: 4)
@@ -69,5 +86,10 @@ final class DetectorHeadNetworkTests: XCTestCase {
             // Sums over 98 pixels and up to 144 channels of products of values near 1: Float rounding.
             assertClose(fastPart.gradient.scalars, referencePart.gradient.scalars, absolute: 2e-3, relative: 1e-4, fastPart.name)
         }
+        let fastCoarse = head.backward(outputGradient, cache: cache!, computesCoarseGradient: true)
+        let referenceCoarse = head.referenceBackward(outputGradient, cache: referenceCache, computesCoarseGradient: true)
+        XCTAssertEqual(fastCoarse.gradients, fastGradients)
+        // Each coarse cell sums up to four fine cells' gradients over the head's 16 channels: Float rounding.
+        assertClose(fastCoarse.coarse!.scalars, referenceCoarse.coarse!.scalars, absolute: 1e-3, relative: 1e-4, "coarse input")
     }
 }

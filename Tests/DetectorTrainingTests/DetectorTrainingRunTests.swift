@@ -70,4 +70,57 @@ final class DetectorTrainingRunTests: XCTestCase {
         XCTAssertEqual(found, TrainedObjectDetector(loaded, threads: 2).detect(in: [picture, picture], minimumConfidence: Float(loaded.detector.threshold) / 2)[1]
             .filter { $0.confidence >= Float(loaded.detector.threshold) })
     }
+
+    func testFineTuningStartsFromTheFrozenHeadAndGivesTheSameFileTwice() throws {
+        var request = try request()
+        // A head stopped early and a fine-tuning that keeps teaching it at the head run's rate: the fine-tuned
+        // model wins on the held-out pictures, so the kept blocks are stored and loaded below.
+        request.schedule.epochs = 4
+        var settings = DetectorFineTuningSettings()
+        settings.epochs = 3
+        settings.headLearningRate = 3e-3
+        request.fineTuning = settings
+        var headEpochs: [DetectorEpoch] = [], fineTuningEpochs: [DetectorEpoch] = []
+        var started: Double?
+        let first = try DetectorTrainingRun.run(request) { event in
+            switch event {
+            case .epoch(let epoch, _): headEpochs.append(epoch)
+            case .fineTuningStarted(let score): started = score
+            case .fineTuningEpoch(let epoch, _, let imagesPerSecond):
+                XCTAssertGreaterThan(imagesPerSecond, 0)
+                fineTuningEpochs.append(epoch)
+            default: break
+            }
+        }
+        let outcome = try XCTUnwrap(first.fineTuning)
+        XCTAssertEqual(headEpochs.count, 4)
+        XCTAssertEqual(fineTuningEpochs, outcome.epochs)
+        XCTAssertEqual(outcome.epochs.map(\.epoch), [1, 2, 3])
+        // Epoch 0 is the frozen run's choice: the best head epoch's held-out score.
+        XCTAssertEqual(started, headEpochs.map(\.heldOutMeanAveragePrecision50).max())
+        XCTAssertEqual(outcome.frozenHeldOutMeanAveragePrecision50, started)
+        // The best held-out epoch, and better than the frozen head (0 here, 0.46 and 0.51 after fine-tuning epochs 2 and 3).
+        let kept = try XCTUnwrap(outcome.epochs.max { $0.heldOutMeanAveragePrecision50 < $1.heldOutMeanAveragePrecision50 })
+        XCTAssertEqual(outcome.chosenEpoch, kept.epoch)
+        XCTAssertGreaterThan(kept.heldOutMeanAveragePrecision50, try XCTUnwrap(started))
+        XCTAssertNotEqual(first.backbone.identifier, request.backbone.identifier, "the kept epoch's blocks are stored")
+        XCTAssertTrue(outcome.trainedTensorNames.contains("_blocks.15._project_conv.weight"))
+        XCTAssertFalse(outcome.trainedTensorNames.contains("_conv_head.weight"), "the classifier's 1×1 head does not train")
+
+        let second = try DetectorTrainingRun.run(request)
+        XCTAssertEqual(second.fineTuning?.epochs, outcome.epochs)
+        var files: [Data] = []
+        for (index, result) in [first, second].enumerated() {
+            let path = folder.appendingPathComponent("tuned-\(index).wbmodel").path
+            try result.detector.modelFile(backbone: result.backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
+                                          workbenchVersion: "0.1.0").write(path: path)
+            files.append(try XCTUnwrap(FileManager.default.contents(atPath: path)))
+        }
+        XCTAssertEqual(files[0], files[1], "same seed and threads: the same bytes")
+        // As `detect` loads it: the stored blocks give the maps the run scored its testing pictures with.
+        let loaded = try LoadedDetector.load(path: folder.appendingPathComponent("tuned-0.wbmodel").path,
+                                             settings: FeatureSettings(threads: 1, usesCache: false))
+        XCTAssertEqual(loaded.extractor.backbone.identifier, first.backbone.identifier)
+        XCTAssertEqual(loaded.detector.head.namedParameters.map(\.value), first.detector.head.namedParameters.map(\.value))
+    }
 }

@@ -157,4 +157,16 @@ final class DetectorONNXExportTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
+
+    /// `backbone_training` says what the file's training report says: frozen without fine-tuning or when it kept
+    /// epoch 0 (the frozen head), the first trained block and the epoch when a fine-tuned epoch was kept.
+    func testBackboneTrainingFollowsTheTrainingReport() throws {
+        var file = try Self.detectorFile()
+        XCTAssertEqual(ExportMetadata.detectorBackboneTraining(file), "pretrained ImageNet weights (frozen)")
+        file.trainingReportJSON = #"{"fineTuning": {"firstTrainedBlock": 11, "chosenEpoch": 0}}"#
+        XCTAssertEqual(ExportMetadata.detectorBackboneTraining(file), "pretrained ImageNet weights (frozen)")
+        file.trainingReportJSON = #"{"chosenEpoch": 8, "fineTuning": {"firstTrainedBlock": 11, "chosenEpoch": 4}}"#
+        XCTAssertEqual(ExportMetadata.detectorBackboneTraining(file),
+                       "fine-tuned from block 11 on the detector's training pictures (epoch 4)")
+    }
 }

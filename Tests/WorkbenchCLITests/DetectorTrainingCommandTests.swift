@@ -79,10 +79,54 @@ final class DetectorTrainingCommandTests: XCTestCase {
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try SyntheticDetectionDataset.write(to: folder, count: 3, side: 64, seed: 1)
-        let run = try WorkbenchBinary.run(["train", folder.path, "--fine-tune"])
+        let run = try WorkbenchBinary.run(["train", folder.path, "--fine-tune-auto"])
         XCTAssertNotEqual(run.status, 0)
-        XCTAssertTrue(run.standardError.contains("--fine-tune is for classifiers; \(folder.path) is an object-detection dataset"),
+        XCTAssertTrue(run.standardError.contains("--fine-tune-auto is for classifiers; \(folder.path) is an object-detection dataset"),
                       run.standardError)
+        for (arguments, message) in [
+            (["--fine-tune-epochs", "3"], "--fine-tune-epochs needs --fine-tune"),
+            (["--backbone-learning-rate", "0.001"], "--backbone-learning-rate needs --fine-tune"),
+            (["--fine-tune", "--fine-tune-epochs", "0"], "--fine-tune-epochs must be from 1 to 1000, got 0"),
+            (["--fine-tune", "--fine-tune-blocks", "3"], "--fine-tune-blocks is for classifiers; \(folder.path) is an object-detection dataset"),
+        ] {
+            let refused = try WorkbenchBinary.run(["train", folder.path] + arguments)
+            XCTAssertNotEqual(refused.status, 0, arguments.joined(separator: " "))
+            XCTAssertTrue(refused.standardError.contains(message), refused.standardError)
+        }
+    }
+
+    func testFineTuneTrainsTheTopBlocksAfterTheHead() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("shapes")
+        try SyntheticDetectionDataset.write(to: data, count: 16, side: 128, seed: 12)
+        let model = folder.appendingPathComponent("Tuned.wbmodel").path
+        let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
+        let trained = try WorkbenchBinary.run(["train", data.path, "-o", model, "--input-side", "128", "--epochs", "4", "--crops", "0",
+                                               "--fine-tune", "--fine-tune-epochs", "2", "--threads", "2", "--no-html", "--json"],
+                                              environment: environment)
+        XCTAssertEqual(trained.status, 0, trained.standardError)
+        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("fine-tuning blocks 11-15 and the head; frozen head (epoch 0): held-out mAP@0.5 ") },
+                      trained.standardError)
+        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("fine-tuning epoch 2/2: loss ") && $0.hasSuffix(" images/s") },
+                      trained.standardError)
+        XCTAssertTrue(trained.errorLines.contains { $0.contains(", fine-tuning ") && $0.hasPrefix("maps ") }, trained.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(trained.standardOutput.utf8)) as? [String: Any])
+        let fineTuning = try XCTUnwrap(report["fineTuning"] as? [String: Any])
+        XCTAssertEqual(fineTuning["firstTrainedBlock"] as? Int, 11)
+        XCTAssertEqual((fineTuning["epochs"] as? [Any])?.count, 2)
+        XCTAssertNotNil(fineTuning["chosenEpoch"] as? Int)
+
+        let detected = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-000.png").path, "--model", model,
+                                                "--json", "--threads", "2"])
+        XCTAssertEqual(detected.status, 0, detected.standardError)
+        let inspected = try WorkbenchBinary.run(["inspect", model])
+        XCTAssertEqual(inspected.status, 0, inspected.standardError)
+        XCTAssertTrue(inspected.standardOutput.contains("kind         detector"), inspected.standardOutput)
+        let kept = (fineTuning["chosenEpoch"] as? Int ?? 0) > 0
+        XCTAssertTrue(inspected.standardOutput.contains(kept ? "backbone     efficientnet-lite0, blocks 11-15 fine-tuned (epoch "
+                                                             : "backbone     efficientnet-lite0, pretrained, frozen (fine-tuning did not"),
+                      inspected.standardOutput)
     }
 }
 

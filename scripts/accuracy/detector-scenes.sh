@@ -8,20 +8,42 @@
 # `scripts/accuracy/detector-reference.sh --score FILE` scores them with pycocotools beside the YOLO reference.
 # The machine may be shared: the load average is printed before and after each run.
 #
-# Usage: scripts/accuracy/detector-scenes.sh [INPUT_SIDE ...]   (default 320)
+# With --fine-tune, each side is trained twice from the same cached maps: frozen, then with `--fine-tune` (blocks
+# 11-15 and the head after the frozen head; its epoch chosen on the same held-out pictures), and each run's wall and
+# CPU seconds (user + system, the process's) are printed beside its testing scores.
+#
+# Usage: scripts/accuracy/detector-scenes.sh [--fine-tune] [INPUT_SIDE ...]   (default 320)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python3  # set-up's venv
 scripts/setup.sh >/dev/null
 [ -f "datasets/scenes/Training Data/annotations.json" ] || "$python" datasets/build_scenes.py >/dev/null
+variants=(frozen)
+if [ "${1:-}" = "--fine-tune" ]; then
+    variants=(frozen fine-tuned)
+    shift
+fi
 work=.build/detector-scenes
 mkdir -p "$work"
 export WORKBENCH_CACHE="$PWD/$work/cache"
 for side in "${@:-320}"; do
-    echo "== input side $side, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    .build/release/workbench train datasets/scenes --input-side "$side" -o "$work/scenes-$side.wbmodel" 2> "$work/progress-$side.txt"
-    tail -1 "$work/progress-$side.txt"
-    (cd "datasets/scenes/Testing Data" && "$OLDPWD/.build/release/workbench" detect . --model "$OLDPWD/$work/scenes-$side.wbmodel" \
-        --json --min-score 0.001) > "$work/predictions-$side.json"
-    echo "testing predictions: $work/predictions-$side.json; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    for variant in "${variants[@]}"; do
+        name="$side"
+        options=()
+        if [ "$variant" = fine-tuned ]; then
+            name="$side-fine-tuned"
+            options=(--fine-tune)
+        fi
+        echo "== input side $side, $variant, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+        /usr/bin/time -f "train: %e s wall, %U s user + %S s system CPU" -o "$work/time-$name.txt" \
+            .build/release/workbench train datasets/scenes --input-side "$side" "${options[@]}" -o "$work/scenes-$name.wbmodel" \
+            > "$work/report-$name.txt" 2> "$work/progress-$name.txt"
+        grep -E '^(Chosen|Fine-tun)' "$work/report-$name.txt" || true
+        sed -n '/^Testing/,$p' "$work/report-$name.txt" | grep -E '^(Testing:|car |person |all )'
+        tail -1 "$work/progress-$name.txt"
+        cat "$work/time-$name.txt"
+        (cd "datasets/scenes/Testing Data" && "$OLDPWD/.build/release/workbench" detect . --model "$OLDPWD/$work/scenes-$name.wbmodel" \
+            --json --min-score 0.001) > "$work/predictions-$name.json"
+        echo "testing predictions: $work/predictions-$name.json; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    done
 done

@@ -20,6 +20,11 @@ final class DetectorTrainingProgress {
             bar?.finish()
             Console.warn(String(format: "epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f", epoch.epoch, total, epoch.loss,
                                 epoch.heldOutMeanAveragePrecision50))
+        case .fineTuningStarted(let score):
+            Console.warn(String(format: "fine-tuning blocks 11-15 and the head; frozen head (epoch 0): held-out mAP@0.5 %.3f", score))
+        case .fineTuningEpoch(let epoch, let total, let imagesPerSecond):
+            Console.warn(String(format: "fine-tuning epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f, %.1f images/s", epoch.epoch, total,
+                                epoch.loss, epoch.heldOutMeanAveragePrecision50, imagesPerSecond))
         }
     }
 }

@@ -10,8 +10,13 @@ enum DetectorTrainingRendering {
             Console.output(tables(outcome.report))
         }
         if let timings = outcome.report.timings {
-            Console.warn(String(format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
-                                timings.maps + timings.training))
+            if let fineTuning = timings.fineTuning {
+                Console.warn(String(format: "maps %.1f s, head %.1f s, fine-tuning %.1f s, total %.1f s", timings.maps, timings.training,
+                                    fineTuning, timings.maps + timings.training + fineTuning))
+            } else {
+                Console.warn(String(format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
+                                    timings.maps + timings.training))
+            }
         }
         // With --json, stdout is the report alone; the paths still come last, on stderr.
         for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + ["model written to \(outcome.modelPath)"] {
@@ -25,7 +30,18 @@ enum DetectorTrainingRendering {
             + "\(report.trainingImages) training and \(report.heldOutImages) held-out pictures, "
             + "\(report.settings.inputSide)×\(report.settings.inputSide) input\n"
         text += "Chosen on the held-out pictures: epoch \(report.chosenEpoch) of \(report.settings.epochs), "
-            + String(format: "score threshold %.3f (best F1)\n\n", report.threshold)
+            + String(format: "score threshold %.3f (best F1)\n", report.threshold)
+        if let fineTuning = report.fineTuning {
+            let frozen = String(format: "%.3f", fineTuning.frozenHeldOutMeanAveragePrecision50)
+            if fineTuning.chosenEpoch > 0 {
+                let kept = String(format: "%.3f", fineTuning.epochs[fineTuning.chosenEpoch - 1].heldOutMeanAveragePrecision50)
+                text += "Fine-tuned blocks \(fineTuning.firstTrainedBlock)-15 with the head: epoch \(fineTuning.chosenEpoch) of "
+                    + "\(fineTuning.epochs.count) kept, held-out mAP@0.5 \(frozen) frozen -> \(kept)\n"
+            } else {
+                text += "Fine-tuning: no epoch beat the frozen head's held-out mAP@0.5 (\(frozen)); the frozen model is kept\n"
+            }
+        }
+        text += "\n"
         text += scores(report.heldOut, title: "Held-out (where epoch and threshold were chosen)")
         if let testing = report.testing { text += "\n" + scores(testing, title: "Testing") }
         return text
