@@ -37,10 +37,7 @@ extension CoreMLExporter {
     /// Exports a trained detector on top of `network` as a Core ML pipeline to `path` (atomically).
     public static func export(detector: DetectorModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
         let plan = try DetectorExportPlan(model: detector, network: network, path: path)
-        guard Set(plan.standardDeviation).count == 1 else {
-            throw ExportError(path: path, reason: "Core ML's image scaler needs one standard deviation for all channels, "
-                              + "the model has \(plan.standardDeviation)")
-        }
+        let scaling = try imageScaling(mean: plan.mean, standardDeviation: plan.standardDeviation, path: path)
         let side = Int64(plan.inputSide), cells = Int64(plan.cellCount), labelCount = Int64(plan.labels.count)
         let image = CoreML_Specification_FeatureDescription.with {
             $0.name = inputName
@@ -80,16 +77,7 @@ extension CoreMLExporter {
             $0.output = [rawConfidence, rawCoordinates]
         }
         networkModel.neuralNetwork = CoreML_Specification_NeuralNetwork.with {
-            $0.preprocessing = [CoreML_Specification_NeuralNetworkPreprocessing.with {
-                let scale = 1 / plan.standardDeviation[0]
-                $0.featureName = inputName
-                $0.scaler = CoreML_Specification_NeuralNetworkImageScaler.with {
-                    $0.channelScale = scale
-                    $0.redBias = -plan.mean[0] * scale
-                    $0.greenBias = -plan.mean[1] * scale
-                    $0.blueBias = -plan.mean[2] * scale
-                }
-            }]
+            $0.preprocessing = [scaling]
             $0.layers = detectorLayers(plan)
         }
 

@@ -30,23 +30,8 @@ public enum CoreMLExporter {
     /// Exports `model`'s head on top of `network` to `path` (atomically; nothing is left behind on failure).
     public static func export(model: ModelFile, network: EfficientNetLite0, to path: String) throws(ExportError) {
         let plan = try ExportPlan(model: model, network: network, path: path)
-        // The scaler has one scale for all channels.
-        guard Set(plan.standardDeviation).count == 1 else {
-            throw ExportError(path: path, reason: "Core ML's image scaler needs one standard deviation for all channels, "
-                              + "the model has \(plan.standardDeviation)")
-        }
-        let scale = 1 / plan.standardDeviation[0]
-
         var classifier = CoreML_Specification_NeuralNetworkClassifier()
-        classifier.preprocessing = [CoreML_Specification_NeuralNetworkPreprocessing.with {
-            $0.featureName = inputName
-            $0.scaler = CoreML_Specification_NeuralNetworkImageScaler.with {
-                $0.channelScale = scale
-                $0.redBias = -plan.mean[0] * scale
-                $0.greenBias = -plan.mean[1] * scale
-                $0.blueBias = -plan.mean[2] * scale
-            }
-        }]
+        classifier.preprocessing = [try imageScaling(mean: plan.mean, standardDeviation: plan.standardDeviation, path: path)]
         classifier.layers = layers(plan)
         classifier.stringClassLabels = CoreML_Specification_StringVector.with { $0.vector = plan.labels }
         classifier.labelProbabilityLayerName = probabilitiesOutputName
@@ -218,5 +203,25 @@ public enum CoreMLExporter {
         layer.output = [output]
         configure(&layer)
         return layer
+    }
+
+    /// The image input's normalisation as Core ML's image scaler: `(pixel − mean) / std` as one scale and a bias per
+    /// channel. The scaler has one scale for all channels, so a preprocessing with per-channel deviations is refused.
+    static func imageScaling(mean: [Float], standardDeviation: [Float], path: String)
+        throws(ExportError) -> CoreML_Specification_NeuralNetworkPreprocessing {
+        guard Set(standardDeviation).count == 1 else {
+            throw ExportError(path: path, reason: "Core ML's image scaler needs one standard deviation for all channels, "
+                              + "the model has \(standardDeviation)")
+        }
+        let scale = 1 / standardDeviation[0]
+        return CoreML_Specification_NeuralNetworkPreprocessing.with {
+            $0.featureName = inputName
+            $0.scaler = CoreML_Specification_NeuralNetworkImageScaler.with {
+                $0.channelScale = scale
+                $0.redBias = -mean[0] * scale
+                $0.greenBias = -mean[1] * scale
+                $0.blueBias = -mean[2] * scale
+            }
+        }
     }
 }

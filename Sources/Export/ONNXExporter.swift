@@ -42,16 +42,9 @@ public enum ONNXExporter {
         var builder = ONNXGraphBuilder()
         builder.build(plan, views: views)
 
-        var onnxModel = Onnx_ModelProto()
-        onnxModel.irVersion = irVersion
-        onnxModel.producerName = ExportMetadata.producerName
-        onnxModel.producerVersion = ExportMetadata.producerVersion
-        onnxModel.modelVersion = 1
-        onnxModel.docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion); "
+        let docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion); "
             + "backbone: \(ExportMetadata.backboneTraining(model))"
-        onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
-        onnxModel.graph = builder.graph
-        onnxModel.metadataProps = ([
+        let metadata: [(String, String)] = [
             ("labels", ExportMetadata.labelsJSON(plan.labels)),
             ("preprocessing", ExportMetadata.preprocessingJSON(model.preprocessing)),
             ("preprocessing_summary", ExportMetadata.preprocessingSummary(model.preprocessing)),
@@ -62,10 +55,8 @@ public enum ONNXExporter {
             ("temperature", String(describing: model.temperature)),
         ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? [])
           + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? [])
-          + [("test_time_augmentation", ExportMetadata.testTimeAugmentation(views, carried: true))])
-        .map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
-
-        try ExportWriting.write(onnxModel, format: "ONNX", to: path)
+          + [("test_time_augmentation", ExportMetadata.testTimeAugmentation(views, carried: true))]
+        try write(graph: builder.graph, docString: docString, metadata: metadata, to: path)
     }
 
     /// Exports a trained detector with the backbone rebuilt from its own `backboneTensors` (atomically).
@@ -93,16 +84,9 @@ public enum ONNXExporter {
         var builder = ONNXGraphBuilder()
         builder.buildDetector(plan)
 
-        var onnxModel = Onnx_ModelProto()
-        onnxModel.irVersion = irVersion
-        onnxModel.producerName = ExportMetadata.producerName
-        onnxModel.producerVersion = ExportMetadata.producerVersion
-        onnxModel.modelVersion = 1
-        onnxModel.docString = "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
+        let docString = "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
             + "\(plan.inputSide) px) trained with Workbench \(detector.workbenchVersion)"
-        onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
-        onnxModel.graph = builder.graph
-        onnxModel.metadataProps = [
+        let metadata: [(String, String)] = [
             ("kind", "detector"),
             ("labels", ExportMetadata.labelsJSON(plan.labels)),
             ("preprocessing", ExportMetadata.detectorPreprocessingJSON(detector.preprocessing, inputSide: plan.inputSide)),
@@ -115,8 +99,23 @@ public enum ONNXExporter {
             ("backbone_training", ExportMetadata.detectorBackboneTraining(detector)),
             ("created", detector.creationDate),
             ("workbench_version", detector.workbenchVersion),
-        ].map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
+        ]
+        try write(graph: builder.graph, docString: docString, metadata: metadata, to: path)
+    }
 
+    /// The model around a built graph, the same for every kind: IR and opset versions, producer, `docString`, the
+    /// metadata props in the order given; written atomically.
+    private static func write(graph: Onnx_GraphProto, docString: String, metadata: [(String, String)],
+                              to path: String) throws(ExportError) {
+        var onnxModel = Onnx_ModelProto()
+        onnxModel.irVersion = irVersion
+        onnxModel.producerName = ExportMetadata.producerName
+        onnxModel.producerVersion = ExportMetadata.producerVersion
+        onnxModel.modelVersion = 1
+        onnxModel.docString = docString
+        onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
+        onnxModel.graph = graph
+        onnxModel.metadataProps = metadata.map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
         try ExportWriting.write(onnxModel, format: "ONNX", to: path)
     }
 }
