@@ -235,7 +235,8 @@ struct FineTunedModel {
                                 trainingImages: training.count, augmentations: augmentations)
         guard decision.keepsFineTuned else { return FineTunedModel(report: report, improved: nil) }
 
-        // The kept model: the one run's chosen epoch with a validation folder, else a refit on all training images.
+        // The kept model: the one run's chosen epoch with a validation folder, else a refit on all training images
+        // that follows the folds' schedule (settings.epochs long) and stops at the chosen epoch: the model they scored.
         var classifier = outcomes[0].classifier
         var standardizer = probes[0].floored
         if plan.refits {
@@ -247,7 +248,7 @@ struct FineTunedModel {
             do throws(FineTuningError) {
                 refitted = try FineTuningLoop.refit(
                     network: network, head: all.startHead, inputs: inputs, trainingSamples: Array(0..<training.count),
-                    trainingLabels: training.labels, settings: refitSettings
+                    trainingLabels: training.labels, settings: refitSettings, scheduleEpochs: settings.epochs
                 ) { event in
                     if case .epoch(let record, let imagesPerSecond, let secondsLeft) = event {
                         events(.fineTuning(.refitEpoch(epoch: record.epoch, epochs: decision.epoch, loss: record.loss,
