@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """A variant of datasets/scenes with real training pictures: frames of opencv-doc's vtest.avi labelled by the
-built-in person detector, to measure what in-domain real pictures do to issue 27's detector.
+built-in person detector, to measure what in-domain real pictures do to issue 27's detector; and beside it a
+validation folder of three hand-checked frames that chooses between configurations.
 
-The frames are taken every second of vtest.avi except within 4 s of a testing frame (the testing set holds its
-frames at 3, 16, 30, 45, 60 and 74 s), so no training frame is a testing frame's near-copy; the people in them are
-the same walkers, though, and the camera the same, so what this measures is "a few real pictures of the place",
-not generalisation. Each frame's people are the built-in detector's boxes (`workbench detect --tiles 2`, score at
-least --min-score; not checked by hand: some are missed or loose), its two parked vehicles the boxes that
-datasets/scenes-testing-boxes.json draws on every vtest.avi frame (they never move).
+The frames are taken every --step seconds of vtest.avi except within 4 s of a testing frame (the testing set holds
+its frames at 3, 16, 30, 45, 60 and 74 s) or of a validation frame (35, 37.5 and 40 s, in
+datasets/scenes-validation-boxes.json), so no training frame is a near-copy of a picture that scores or chooses;
+the people in them are the same walkers, though, and the camera the same, so what this measures is "real pictures
+of the place", not generalisation. Each training frame's people are the built-in detector's boxes
+(`workbench detect --tiles 2`, score at least --min-score; not checked by hand: some are missed, loose or two
+people in one box), its two parked vehicles the boxes that datasets/scenes-testing-boxes.json draws on every
+vtest.avi frame (they never move). The validation frames' boxes were checked and completed by hand.
 
 Usage: .venv/bin/python3 scripts/accuracy/detector-real-frames.py --workbench BIN [--out DIR] [--min-score 0.5]
-       (needs datasets/scenes built first; writes DIR, default datasets/scenes-real-frames)
+           [--step 0.5]
+       (needs datasets/scenes built first; writes DIR, default datasets/scenes-real-frames, and DIR-validation,
+       a Create ML folder for `workbench evaluate MODEL DIR-validation`)
 """
 import argparse
 import json
@@ -24,13 +29,21 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "datasets"))
 from build_scenes import TESTING_BOXES, opencv_file, video_frame  # noqa: E402
 
-VIDEO_SECONDS = 79  # vtest.avi: 795 frames at 10 frames/s
-TESTING_GAP = 4  # seconds kept clear around each testing frame
+VALIDATION_BOXES = ROOT / "datasets" / "scenes-validation-boxes.json"
+
+VIDEO_SECONDS = 79.4  # vtest.avi: 795 frames at 10 frames/s
+KEPT_CLEAR = 4  # seconds kept clear around each testing and validation frame
 
 
-def training_seconds(testing_seconds):
-    return [second for second in range(VIDEO_SECONDS + 1)
-            if all(abs(second - taken) > TESTING_GAP for taken in testing_seconds)]
+def training_seconds(kept_seconds, step):
+    """Every `step` seconds of the video more than KEPT_CLEAR seconds from each of `kept_seconds`."""
+    count = int(VIDEO_SECONDS / step) + 1
+    return [index * step for index in range(count)
+            if all(abs(index * step - kept) > KEPT_CLEAR for kept in kept_seconds)]
+
+
+def frame_name(prefix, second):
+    return f"{prefix}-{second:04.1f}s.png"
 
 
 def main() -> None:
@@ -38,6 +51,7 @@ def main() -> None:
     parser.add_argument("--workbench", required=True, type=pathlib.Path, help="the workbench binary")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "datasets" / "scenes-real-frames")
     parser.add_argument("--min-score", type=float, default=0.5)
+    parser.add_argument("--step", type=float, default=0.5, help="seconds between training frames")
     arguments = parser.parse_args()
     scenes = ROOT / "datasets" / "scenes"
     if not (scenes / "Training Data" / "annotations.json").is_file():
@@ -46,6 +60,9 @@ def main() -> None:
     vtest = [picture for picture in hand if picture["source"].get("path", "").endswith("vtest.avi")]
     parked = [box["box"] for box in vtest[0]["boxes"] if box["label"] == "car"]
     video = opencv_file("vtest.avi")
+    validation = json.loads(VALIDATION_BOXES.read_text())["pictures"]
+    kept_clear = [picture["source"]["seconds"] for picture in vtest + validation]
+    seconds = training_seconds(kept_clear, arguments.step)
 
     partial = arguments.out.with_name(arguments.out.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
@@ -54,8 +71,8 @@ def main() -> None:
     annotations = json.loads((training / "annotations.json").read_text())
     with tempfile.TemporaryDirectory() as frames_folder:
         frames = pathlib.Path(frames_folder)
-        for second in training_seconds([picture["source"]["seconds"] for picture in vtest]):
-            video_frame(video, second).save(frames / f"vtest-train-{second:02d}s.png")
+        for second in seconds:
+            video_frame(video, second).save(frames / frame_name("vtest-train", second))
         found = subprocess.run([str(arguments.workbench.resolve()), "detect", ".", "--json", "--tiles", "2", "--min-score",
                                 str(arguments.min_score)], cwd=frames, capture_output=True, text=True)
         if found.returncode != 0:
@@ -71,11 +88,27 @@ def main() -> None:
                       for left, top, right, bottom in parked]
             annotations.append({"image": name, "annotations": boxes})
     (training / "annotations.json").write_text(json.dumps(annotations, indent=1))
-    shutil.rmtree(arguments.out, ignore_errors=True)
-    partial.replace(arguments.out)
-    frame_count = len(training_seconds([picture["source"]["seconds"] for picture in vtest]))
-    print(f"{arguments.out}: {len(annotations)} training pictures ({frame_count} vtest.avi frames, {people} people "
-          f"from the built-in detector, {2 * frame_count} parked vehicles)")
+
+    # The validation folder: the hand-checked frames, in Create ML's layout.
+    held = partial.with_name(partial.name + "-validation")
+    shutil.rmtree(held, ignore_errors=True)
+    held.mkdir()
+    entries = []
+    for picture in validation:
+        video_frame(video, picture["source"]["seconds"]).save(held / picture["name"])
+        entries.append({"image": picture["name"], "annotations": [
+            {"label": box["label"], "coordinates": {"x": (left + right) / 2, "y": (top + bottom) / 2,
+                                                    "width": right - left, "height": bottom - top}}
+            for box in picture["boxes"] for left, top, right, bottom in [box["box"]]]})
+    (held / "annotations.json").write_text(json.dumps(entries, indent=1))
+
+    validation_out = arguments.out.with_name(arguments.out.name + "-validation")
+    for built, final in ((partial, arguments.out), (held, validation_out)):
+        shutil.rmtree(final, ignore_errors=True)
+        built.replace(final)
+    print(f"{arguments.out}: {len(annotations)} training pictures ({len(seconds)} vtest.avi frames, {people} people "
+          f"from the built-in detector, {2 * len(seconds)} parked vehicles); {validation_out}: "
+          f"{len(validation)} hand-checked frames, {sum(len(entry['annotations']) for entry in entries)} boxes")
 
 
 if __name__ == "__main__":
