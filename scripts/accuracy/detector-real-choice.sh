@@ -12,7 +12,8 @@
 # is trained once more with `--fine-tune` and kept only if its validation mAP@0.5 is higher. Only then are the
 # testing pictures scored, every run's printed and the chosen one marked: the testing pictures choose nothing.
 #
-# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]     (about 30-40 minutes on 2 cores; 60 with --fine-tune)
+# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]   (15-25 minutes on 2 cores, the first time more for the
+#        pictures' maps; --fine-tune adds about 10)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python3  # set-up's venv
