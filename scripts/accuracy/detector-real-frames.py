@@ -53,6 +53,8 @@ def main() -> None:
     parser.add_argument("--min-score", type=float, default=0.5)
     parser.add_argument("--step", type=float, default=0.5, help="seconds between training frames")
     arguments = parser.parse_args()
+    if not 0.1 <= arguments.step <= 10:
+        parser.error(f"--step {arguments.step}: give 0.1 to 10 seconds (the video has 10 frames a second)")
     scenes = ROOT / "datasets" / "scenes"
     if not (scenes / "Training Data" / "annotations.json").is_file():
         sys.exit(f"{scenes}: build it first (.venv/bin/python3 datasets/build_scenes.py)")

@@ -23,17 +23,32 @@
 # Usage: scripts/accuracy/detector-reference.sh [CPU_SECONDS] [IMAGE_SIZE]    (defaults 600 and 512)
 #        e.g. scripts/accuracy/detector-reference.sh 600      (10 CPU minutes: about 5 minutes on 2 idle cores)
 #        scripts/accuracy/detector-reference.sh --score predictions.json
+#        DATASET=datasets/scenes-real-frames scripts/accuracy/detector-reference.sh 600
+#            (another dataset of the same layout, e.g. the scenes with vtest.avi frames that
+#            scripts/accuracy/detector-real-frames.py builds; its work folder, predictions.json included, is then
+#            .build/detector-reference-NAME, NAME the dataset folder's name)
 # The dataset is built first if datasets/scenes is missing (see datasets/build_scenes.py).
 set -euo pipefail
+called_from=$PWD
 cd "$(dirname "$0")/../.."
 source scripts/accuracy/common.sh
+dataset=datasets/scenes
+if [ -n "${DATASET:-}" ]; then
+    case "$DATASET" in /*) given=$DATASET ;; *) given=$called_from/$DATASET ;; esac
+    [ -f "$given/Training Data/annotations.json" ] && [ -f "$given/Testing Data/annotations.json" ] || {
+        echo "detector-reference: $DATASET: no Training Data/ and Testing Data/ with annotations.json (build it first, e.g. scripts/accuracy/detector-real-frames.py)" >&2
+        exit 2
+    }
+    dataset=$(realpath "$given")
+    [ "$dataset" = "$(realpath -m datasets/scenes)" ] && dataset=datasets/scenes
+fi
 if [ "${1:-}" = --score ]; then
     [ -f "${2:-}" ] || { echo "detector-reference: --score needs a detect --json file" >&2; exit 2; }
     "$python" -c "import PIL" 2>/dev/null || scripts/setup.sh >&2
     "$python" -c "import pycocotools" 2>/dev/null ||
         "$python" -m pip install --quiet --disable-pip-version-check pycocotools==2.0.11
     build_dataset scenes detector-reference
-    exec "$python" scripts/accuracy/detector-reference.py --dataset datasets/scenes --score "$2"
+    exec "$python" scripts/accuracy/detector-reference.py --dataset "$dataset" --score "$2"
 fi
 budget=${1:-600}
 image_size=${2:-512}
@@ -47,7 +62,8 @@ source scripts/setup/torch-environment.sh
 torch_environment "ultralytics==$ultralytics_version" pycocotools==2.0.11
 
 work=.build/detector-reference
+[ "$dataset" = datasets/scenes ] || work=".build/detector-reference-$(basename "$dataset")"
 mkdir -p "$work"
 YOLO_OFFLINE=true YOLO_AUTOINSTALL=false YOLO_CONFIG_DIR="$PWD/$work/config" OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 \
-    "$torch_python" scripts/accuracy/detector-reference.py --dataset datasets/scenes --work "$work" \
+    "$torch_python" scripts/accuracy/detector-reference.py --dataset "$dataset" --work "$work" \
     --cpu-seconds "$budget" --image-size "$image_size" --threads 2
