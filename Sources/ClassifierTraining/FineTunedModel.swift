@@ -235,8 +235,7 @@ struct FineTunedModel {
                                 trainingImages: training.count, augmentations: augmentations)
         guard decision.keepsFineTuned else { return FineTunedModel(report: report, improved: nil) }
 
-        // The kept model: the one run's chosen epoch with a validation folder, else a refit on all training images
-        // that follows the folds' schedule (settings.epochs long) and stops at the chosen epoch: the model they scored.
+        // The kept model: the one run's chosen epoch with a validation folder, else a refit on all training images.
         var classifier = outcomes[0].classifier
         var standardizer = probes[0].floored
         if plan.refits {
@@ -248,7 +247,7 @@ struct FineTunedModel {
             do throws(FineTuningError) {
                 refitted = try FineTuningLoop.refit(
                     network: network, head: all.startHead, inputs: inputs, trainingSamples: Array(0..<training.count),
-                    trainingLabels: training.labels, settings: refitSettings, scheduleEpochs: settings.epochs
+                    trainingLabels: training.labels, settings: refitSettings
                 ) { event in
                     if case .epoch(let record, let imagesPerSecond, let secondsLeft) = event {
                         events(.fineTuning(.refitEpoch(epoch: record.epoch, epochs: decision.epoch, loss: record.loss,

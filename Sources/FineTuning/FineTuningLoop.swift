@@ -171,10 +171,12 @@ public enum FineTuningLoop {
 
     /// The refit after choosing: the same training as `run` over `trainingSamples` (all the training images) for
     /// `settings.epochs` epochs, with nothing held out, so the last epoch is the model. The warm-up and cosine
-    /// schedule is laid over `scheduleEpochs` epochs (at least `settings.epochs`; by default `settings.epochs`), so a
-    /// refit that stops at the epoch the folds chose from a longer run is trained as the model they scored was, not
-    /// with the schedule squeezed into fewer epochs. Its epochs' held-out figures are 0 (nothing to score). A
-    /// diverging refit stops as `run` does (`divergedAtEpoch`), its reference then the uniform guess's loss, ln(classes).
+    /// schedule is laid over `scheduleEpochs` epochs (at least `settings.epochs`; by default `settings.epochs`, the
+    /// schedule squeezed into the epochs run, which is what `train` uses). A longer `scheduleEpochs` stops the refit
+    /// at the point of the schedule where the folds scored the chosen epoch, with more steps per epoch (it trains on
+    /// every image) and the rate not yet annealed; measured on testing images only so far, not made the default.
+    /// Its epochs' held-out figures are 0 (nothing to score). A diverging refit stops as `run` does
+    /// (`divergedAtEpoch`), its reference then the uniform guess's loss, ln(classes).
     public static func refit(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
                              trainingSamples: [Int], trainingLabels: [Int], settings: FineTuningSettings,
                              scheduleEpochs: Int? = nil,

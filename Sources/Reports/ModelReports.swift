@@ -312,7 +312,7 @@ public enum ModelReports {
                      + "fine-tuned (\(epoch)) \(Markup.percent(fold.fineTunedHeldOutAccuracy, decimals: 1))")
                 }
                 rows.append(("fine-tuning decision", Markup.escape("\(decision.method): \(decision.reason)"
-                    + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs of the folds' schedule" : ""))))
+                    + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs" : ""))))
             }
         }
         if let choice = report.fineTuningChoice {

@@ -48,8 +48,8 @@ struct TrainCommand: ParsableCommand {
             over all folds; fine-tuning is kept only when, at that epoch, it gets at least 2 more held-out images \
             right than the frozen head over all folds and its mean gain exceeds the standard error of the folds' \
             gains; otherwise the frozen model is kept and the run says why. The kept model is then trained again on \
-            all training images for the chosen number of epochs, on the folds' schedule (warm-up and cosine over \
-            --fine-tune-epochs, stopped at the chosen one; not with a validation folder), and the temperature is fitted on the folds' held-out predictions. The same --seed \
+            all training images for the chosen number of epochs (warm-up and cosine over those epochs; not with a \
+            validation folder), and the temperature is fitted on the folds' held-out predictions. The same --seed \
             and --threads give the same model file.
 
             --fine-tune-auto fine-tunes as --fine-tune does only when the frozen head's cross-validated accuracy is \

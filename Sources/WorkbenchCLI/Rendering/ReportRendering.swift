@@ -119,7 +119,7 @@ enum ReportRendering {
         }
         if let decision = tuning.decision {
             return text + "decision (\(decision.method)): \(decision.reason)"
-                + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs of the folds' schedule" : "") + "\n\n"
+                + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs" : "") + "\n\n"
         }
         text += tuning.keptFrozenModel
             ? "fine-tuning did not beat the frozen head (\(points) points): kept the frozen model\n\n"
