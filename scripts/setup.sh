@@ -19,8 +19,8 @@ say() { printf 'setup: %s\n' "$*"; }
 #    python3 is "externally managed" (PEP 668), so the Python tools go into .venv/, never into the system.
 #    chromium renders the HTML reports in the tests; fonts-dejavu-core is the font ffmpeg burns labels in with
 #    (label --annotate). slurm-wlm and munge give the tests a one-node cluster, run from a temporary folder
-#    (scripts/setup/slurm-cluster.sh).
-read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core slurm-wlm munge}"
+#    (scripts/setup/slurm-cluster.sh). time is /usr/bin/time, which benchmark scripts read CPU seconds from.
+read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core slurm-wlm munge time}"
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
