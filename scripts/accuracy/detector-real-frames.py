@@ -27,7 +27,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "datasets"))
-from build_scenes import TESTING_BOXES, opencv_file, video_frame  # noqa: E402
+from build_scenes import TESTING_BOXES, centred, opencv_file, video_frame  # noqa: E402
 
 VALIDATION_BOXES = ROOT / "datasets" / "scenes-validation-boxes.json"
 
@@ -85,9 +85,7 @@ def main() -> None:
             shutil.copy(frames / name, training / name)
             boxes = [{"label": "person", "coordinates": found_box["coordinates"]} for found_box in entry["annotations"]]
             people += len(boxes)
-            boxes += [{"label": "car", "coordinates": {"x": (left + right) / 2, "y": (top + bottom) / 2,
-                                                        "width": right - left, "height": bottom - top}}
-                      for left, top, right, bottom in parked]
+            boxes += [centred("car", *box) for box in parked]
             annotations.append({"image": name, "annotations": boxes})
     (training / "annotations.json").write_text(json.dumps(annotations, indent=1))
 
@@ -98,10 +96,8 @@ def main() -> None:
     entries = []
     for picture in validation:
         video_frame(video, picture["source"]["seconds"]).save(held / picture["name"])
-        entries.append({"image": picture["name"], "annotations": [
-            {"label": box["label"], "coordinates": {"x": (left + right) / 2, "y": (top + bottom) / 2,
-                                                    "width": right - left, "height": bottom - top}}
-            for box in picture["boxes"] for left, top, right, bottom in [box["box"]]]})
+        entries.append({"image": picture["name"],
+                        "annotations": [centred(box["label"], *box["box"]) for box in picture["boxes"]]})
     (held / "annotations.json").write_text(json.dumps(entries, indent=1))
 
     validation_out = arguments.out.with_name(arguments.out.name + "-validation")
