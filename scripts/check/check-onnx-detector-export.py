@@ -21,18 +21,11 @@ import json
 import sys
 
 import numpy as np
-import onnx
 import onnxruntime
 
+from onnx_checks import checked_model, dimensions, failure, interface
 
-def fail(reason):
-    print(f"check-onnx-detector-export: {reason}", file=sys.stderr)
-    sys.exit(1)
-
-
-def dimensions(value_info):
-    return [d.dim_param if d.HasField("dim_param") else d.dim_value
-            for d in value_info.type.tensor_type.shape.dim]
+fail = failure("check-onnx-detector-export")
 
 
 def main(arguments):
@@ -40,12 +33,7 @@ def main(arguments):
         fail("usage: check-onnx-detector-export.py MODEL.onnx RESULT.json IMAGE.rgb [IMAGE.rgb ...]")
     model_path, result_path, image_paths = arguments[0], arguments[1], arguments[2:]
 
-    model = onnx.load(model_path)
-    onnx.checker.check_model(model, full_check=True)
-    onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
-    opsets = {o.domain: o.version for o in model.opset_import}
-    if opsets.get("", opsets.get("ai.onnx")) != 13:
-        fail(f"expected opset 13, found {opsets}")
+    model = checked_model(model_path, fail)
 
     metadata = {p.key: p.value for p in model.metadata_props}
     for key in ("kind", "labels", "preprocessing", "input_side", "score_threshold", "decoding"):
@@ -63,10 +51,7 @@ def main(arguments):
     cells = (side // 16) ** 2
 
     graph = model.graph
-    initializer_names = {t.name for t in graph.initializer}
-    inputs = [i for i in graph.input if i.name not in initializer_names]
-    if [i.name for i in inputs] != ["image"] or [o.name for o in graph.output] != ["boxes", "scores"]:
-        fail(f"interface is {[i.name for i in inputs]} -> {[o.name for o in graph.output]}")
+    inputs = interface(model, fail, inputs=["image"], outputs=["boxes", "scores"])
     input_shape = dimensions(inputs[0])
     if input_shape[1:] != [3, side, side] or not isinstance(input_shape[0], str) or not input_shape[0]:
         fail(f"input shape {input_shape} is not [N, 3, {side}, {side}] with a symbolic N")

@@ -23,17 +23,10 @@ import numpy as np
 import onnx
 import onnxruntime
 
+from onnx_checks import checked_model, dimensions, failure, interface
+
 SIDE = 224
-
-
-def fail(reason):
-    print(f"check-onnx-export: {reason}", file=sys.stderr)
-    sys.exit(1)
-
-
-def dimensions(value_info):
-    return [d.dim_param if d.HasField("dim_param") else d.dim_value
-            for d in value_info.type.tensor_type.shape.dim]
+fail = failure("check-onnx-export")
 
 
 def main(arguments):
@@ -41,18 +34,9 @@ def main(arguments):
         fail("usage: check-onnx-export.py MODEL.onnx RESULT.json IMAGE.rgb [IMAGE.rgb ...]")
     model_path, result_path, image_paths = arguments[0], arguments[1], arguments[2:]
 
-    model = onnx.load(model_path)
-    onnx.checker.check_model(model, full_check=True)
-    onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
-
-    opsets = {o.domain: o.version for o in model.opset_import}
-    if opsets.get("", opsets.get("ai.onnx")) != 13:
-        fail(f"expected opset 13, found {opsets}")
+    model = checked_model(model_path, fail)
     graph = model.graph
-    initializer_names = {t.name for t in graph.initializer}
-    inputs = [i for i in graph.input if i.name not in initializer_names]
-    if [i.name for i in inputs] != ["image"] or [o.name for o in graph.output] != ["probabilities"]:
-        fail(f"interface is {[i.name for i in inputs]} -> {[o.name for o in graph.output]}")
+    inputs = interface(model, fail, inputs=["image"], outputs=["probabilities"])
     if inputs[0].type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
         fail("input `image` is not float")
     input_shape = dimensions(inputs[0])
