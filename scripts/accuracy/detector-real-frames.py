@@ -8,12 +8,13 @@ its frames at 3, 16, 30, 45, 60 and 74 s) or of a validation frame (35, 37.5 and
 datasets/scenes-validation-boxes.json), so no training frame is a near-copy of a picture that scores or chooses;
 the people in them are the same walkers, though, and the camera the same, so what this measures is "real pictures
 of the place", not generalisation. Each training frame's people are the built-in detector's boxes
-(`workbench detect --tiles 2`, score at least --min-score; not checked by hand: some are missed, loose or two
-people in one box), its two parked vehicles the boxes that datasets/scenes-testing-boxes.json draws on every
+(`workbench detect --tiles 3`, score at least --min-score 0.5: the setting whose boxes best match the validation
+frames' hand-checked people, scripts/accuracy/detector-label-check.py; not checked by hand: some are missed, loose or
+two people in one box), its two parked vehicles the boxes that datasets/scenes-testing-boxes.json draws on every
 vtest.avi frame (they never move). The validation frames' boxes were checked and completed by hand.
 
 Usage: .venv/bin/python3 scripts/accuracy/detector-real-frames.py --workbench BIN [--out DIR] [--min-score 0.5]
-           [--step 0.5]
+           [--tiles 3] [--step 0.5]
        (needs datasets/scenes built first; writes DIR, default datasets/scenes-real-frames, and DIR-validation,
        a Create ML folder for `workbench evaluate MODEL DIR-validation`)
 """
@@ -51,10 +52,13 @@ def main() -> None:
     parser.add_argument("--workbench", required=True, type=pathlib.Path, help="the workbench binary")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "datasets" / "scenes-real-frames")
     parser.add_argument("--min-score", type=float, default=0.5)
+    parser.add_argument("--tiles", type=int, default=3, help="the built-in detector's --tiles (0: the whole frame only)")
     parser.add_argument("--step", type=float, default=0.5, help="seconds between training frames")
     arguments = parser.parse_args()
     if not 0.1 <= arguments.step <= 10:
         parser.error(f"--step {arguments.step}: give 0.1 to 10 seconds (the video has 10 frames a second)")
+    if not 0 <= arguments.tiles <= 8:
+        parser.error(f"--tiles {arguments.tiles}: give 0 (the whole frame only) to 8")
     scenes = ROOT / "datasets" / "scenes"
     if not (scenes / "Training Data" / "annotations.json").is_file():
         sys.exit(f"{scenes}: build it first (.venv/bin/python3 datasets/build_scenes.py)")
@@ -75,8 +79,9 @@ def main() -> None:
         frames = pathlib.Path(frames_folder)
         for second in seconds:
             video_frame(video, second).save(frames / frame_name("vtest-train", second))
-        found = subprocess.run([str(arguments.workbench.resolve()), "detect", ".", "--json", "--tiles", "2", "--min-score",
-                                str(arguments.min_score)], cwd=frames, capture_output=True, text=True)
+        command = [str(arguments.workbench.resolve()), "detect", ".", "--json", "--min-score", str(arguments.min_score)]
+        command += ["--tiles", str(arguments.tiles)] if arguments.tiles else []
+        found = subprocess.run(command, cwd=frames, capture_output=True, text=True)
         if found.returncode != 0:
             sys.exit(f"workbench detect failed: {found.stderr.strip()}")
         people = 0

@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/accuracy/common.sh
 datasets=("$@")
-[ ${#datasets[@]} -eq 0 ] && datasets=(emoticons weather folders photos drawings devices furniture filetypes clothes)
+[ ${#datasets[@]} -eq 0 ] && datasets=("${holds_datasets[@]}")
 read -r -a seeds <<< "${SEEDS:-42 7 3}"
 easy_from=${EASY_FROM:-0.90}
 work=.build/finetune-holds
