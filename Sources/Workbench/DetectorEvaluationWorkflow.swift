@@ -53,18 +53,14 @@ public enum DetectorEvaluationWorkflow {
     public static func annotationSet(dataset path: String) throws(WorkbenchError) -> AnnotationSet {
         let files = FileManager.default
         var isFolder: ObjCBool = false
-        guard files.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw WorkbenchError(path: path, reason: "no such file or folder")
+        // A file, or nothing there: the reader says which.
+        guard files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            return try AnnotationReader.readFileOrFolder(path)
         }
         func has(_ folder: String) -> Bool { files.fileExists(atPath: folder + "/" + AnnotationReader.fileName) }
         let testing = path + "/Testing Data"
-        do {
-            if !isFolder.boolValue { return try AnnotationReader.read(file: path) }
-            if has(testing) { return try AnnotationReader.read(folder: testing) }
-            if has(path) { return try AnnotationReader.read(folder: path) }
-        } catch {
-            throw WorkbenchError(error)
-        }
+        if has(testing) { return try AnnotationReader.readFileOrFolder(testing) }
+        if has(path) { return try AnnotationReader.readFileOrFolder(path) }
         if has(path + "/Training Data") {
             throw WorkbenchError(path: path, reason: "has no \"Testing Data/\(AnnotationReader.fileName)\" to score a detector on "
                                  + "(its training pictures would flatter it); give a folder or annotations file of other pictures")

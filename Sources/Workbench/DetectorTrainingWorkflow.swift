@@ -70,17 +70,7 @@ public enum DetectorTrainingWorkflow {
     /// The training set and the testing set (if any) that `request` names.
     public static func annotationSets(_ request: DetectorTrainingWorkflowRequest) throws(WorkbenchError)
         -> (training: AnnotationSet, testing: AnnotationSet?) {
-        func read(_ path: String) throws(WorkbenchError) -> AnnotationSet {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw WorkbenchError(path: path, reason: "no such file or folder")
-            }
-            do {
-                return isFolder.boolValue ? try AnnotationReader.read(folder: path) : try AnnotationReader.read(file: path)
-            } catch {
-                throw WorkbenchError(error)
-            }
-        }
+        func read(_ path: String) throws(WorkbenchError) -> AnnotationSet { try AnnotationReader.readFileOrFolder(path) }
         let path = request.datasetPath
         let trainingFolder = path + "/Training Data"
         if FileManager.default.fileExists(atPath: trainingFolder + "/" + AnnotationReader.fileName) {
