@@ -30,23 +30,14 @@ final class DetectorCoreMLExportTests: XCTestCase {
         XCTAssertEqual(metadata["score_threshold"], "0.375")
         XCTAssertEqual(metadata["iou_threshold"], "0.45")
 
-        let detector = TrainedDetector(modelFile: file)
-        let input = images.flatMap { image in image.pixels.map { (Float($0) - 127) / 128 } }
-        let pyramid = network.featurePyramid(input, batch: images.count, side: side)
-        let outputs = detector.outputs(for: images.indices.map { pyramid.packed(image: $0) })
-        let grid = detector.grid, cells = grid.cellCount, labelCount = file.labels.count
+        let expectedPeaks = DetectorONNXExportTests.workbenchPeaks(file: file, network: network, images: images)
+        let labelCount = file.labels.count
         let confidence = try XCTUnwrap(result["raw_confidence"] as? [[[Double]]])
         let coordinates = try XCTUnwrap(result["raw_coordinates"] as? [[[Double]]])
         let kept = try XCTUnwrap(result["detections"] as? [[[Double]]])
         var peaksCompared = 0
         for (item, image) in images.enumerated() {
-            let expected = CenterNetDecoder.reference(DetectorHeadOutputs.split(outputs, item: item, labelCount: labelCount),
-                                                      grid: grid, maximumCount: cells * labelCount)
-            var found: [(score: Double, label: Int, cell: Int)] = []
-            for cell in 0..<cells {
-                for label in 0..<labelCount where confidence[item][cell][label] > 0 { found.append((confidence[item][cell][label], label, cell)) }
-            }
-            found.sort { ($0.score, -$0.label, -$0.cell) > ($1.score, -$1.label, -$1.cell) }
+            let expected = expectedPeaks[item], found = DetectorONNXExportTests.peaks(confidence[item])
             XCTAssertEqual(found.count, expected.count, "\(image.name): peaks")
             for (peak, reference) in zip(found, expected) {
                 XCTAssertEqual(peak.label, reference.labelIndex, "\(image.name): label of a peak")

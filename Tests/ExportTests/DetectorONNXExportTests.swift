@@ -72,27 +72,13 @@ final class DetectorONNXExportTests: XCTestCase {
         XCTAssertEqual(metadata["score_threshold"], "0.375")
         XCTAssertEqual(metadata["input_side"], "96")
 
-        // Workbench: the backbone's maps, the head, the reference decoder with every peak kept.
-        let detector = TrainedDetector(modelFile: file)
-        let input = images.flatMap { image in image.pixels.map { (Float($0) - 127) / 128 } }
-        let pyramid = network.featurePyramid(input, batch: images.count, side: side)
-        let outputs = detector.outputs(for: images.indices.map { pyramid.packed(image: $0) })
-        let grid = detector.grid, cells = grid.cellCount, labelCount = file.labels.count
+        let expectedPeaks = Self.workbenchPeaks(file: file, network: network, images: images)
         var peaksCompared = 0
         for suffix in ["", "_unoptimized"] {
             let boxes = try XCTUnwrap(result["boxes" + suffix] as? [[[Double]]])
             let scores = try XCTUnwrap(result["scores" + suffix] as? [[[Double]]])
             for (item, image) in images.enumerated() {
-                let expected = CenterNetDecoder.reference(DetectorHeadOutputs.split(outputs, item: item, labelCount: labelCount),
-                                                          grid: grid, maximumCount: cells * labelCount)
-                // The graph's peaks, best first with the decoder's tie rule (lower label, then lower cell).
-                var found: [(score: Double, label: Int, cell: Int)] = []
-                for cell in 0..<cells {
-                    for label in 0..<labelCount where scores[item][cell][label] > 0 {
-                        found.append((scores[item][cell][label], label, cell))
-                    }
-                }
-                found.sort { ($0.score, -$0.label, -$0.cell) > ($1.score, -$1.label, -$1.cell) }
+                let expected = expectedPeaks[item], found = Self.peaks(scores[item])
                 XCTAssertEqual(found.count, expected.count, "\(image.name)\(suffix): peaks")
                 for (peak, reference) in zip(found, expected) {
                     XCTAssertEqual(peak.label, reference.labelIndex, "\(image.name)\(suffix): label of a peak")
@@ -168,5 +154,30 @@ final class DetectorONNXExportTests: XCTestCase {
         file.trainingReportJSON = #"{"chosenEpoch": 8, "fineTuning": {"firstTrainedBlock": 11, "chosenEpoch": 4}}"#
         XCTAssertEqual(ExportMetadata.detectorBackboneTraining(file),
                        "fine-tuned from block 11 on the detector's training pictures (epoch 4)")
+    }
+
+    /// Workbench's side of an export comparison: the backbone's maps at the detector's side, the head, and the
+    /// reference decoder with every peak kept, per image.
+    static func workbenchPeaks(file: DetectorModelFile, network: EfficientNetLite0,
+                               images: [ExportFixtures.TestImage]) -> [[CenterNetDetection]] {
+        let detector = TrainedDetector(modelFile: file)
+        let input = images.flatMap { image in image.pixels.map { (Float($0) - 127) / 128 } }
+        let pyramid = network.featurePyramid(input, batch: images.count, side: file.inputSide)
+        let outputs = detector.outputs(for: images.indices.map { pyramid.packed(image: $0) })
+        let labelCount = file.labels.count
+        return images.indices.map { item in
+            CenterNetDecoder.reference(DetectorHeadOutputs.split(outputs, item: item, labelCount: labelCount),
+                                       grid: detector.grid, maximumCount: detector.grid.cellCount * labelCount)
+        }
+    }
+
+    /// An export's per-cell scores `[cells][labels]` (non-peaks 0) as peaks, best first with the decoder's tie rule
+    /// (lower label, then lower cell).
+    static func peaks(_ scores: [[Double]]) -> [(score: Double, label: Int, cell: Int)] {
+        var found: [(score: Double, label: Int, cell: Int)] = []
+        for (cell, row) in scores.enumerated() {
+            for (label, score) in row.enumerated() where score > 0 { found.append((score, label, cell)) }
+        }
+        return found.sorted { ($0.score, -$0.label, -$0.cell) > ($1.score, -$1.label, -$1.cell) }
     }
 }
