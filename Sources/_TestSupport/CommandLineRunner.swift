@@ -67,6 +67,18 @@ public enum WorkbenchBinary {
                        standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
+    /// This process's environment without the variables that make `workbench` one shard of a job (Slurm's,
+    /// Kubernetes' `JOB_COMPLETION_INDEX`, `WORKBENCH_SHARD_COUNT`), with a private feature cache at `cache`: what a
+    /// test gives the binary when it must do all the work itself, however the suite was started.
+    public static func unshardedEnvironment(cache: URL) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in environment.keys where name.hasPrefix("SLURM_") || name == "JOB_COMPLETION_INDEX" || name == "WORKBENCH_SHARD_COUNT" {
+            environment[name] = nil
+        }
+        environment["WORKBENCH_CACHE"] = cache.path
+        return environment
+    }
+
     /// A fresh temporary folder, removed by the caller.
     public static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-test-\(UUID().uuidString)")

@@ -148,7 +148,7 @@ final class DetectCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("clips")), "nothing written")
 
         let empty = path("empty.mp4")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        try Data().write(to: URL(fileURLWithPath: empty))
         assertOneLine(try WorkbenchBinary.run(["detect", empty]), naming: empty, containing: "not a video file")
 
         // A video container holding no frame at all.
@@ -163,7 +163,7 @@ final class DetectCommandTests: XCTestCase {
         assertOneLine(try WorkbenchBinary.run(["detect", missing]), naming: missing, containing: "no such file")
 
         let corrupt = path("corrupt.jpg")
-        FileManager.default.createFile(atPath: corrupt, contents: Data([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]))
+        try Data([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]).write(to: URL(fileURLWithPath: corrupt))
         let broken = try WorkbenchBinary.run(["detect", corrupt])
         XCTAssertEqual(broken.status, 1)
         XCTAssertTrue(broken.standardError.contains("workbench: \(corrupt): "), broken.standardError)

@@ -30,11 +30,7 @@ final class ShardingCommandTests: XCTestCase {
 
     private static func makeFixture() throws -> Fixture {
         let base = try WorkbenchBinary.temporaryFolder()
-        var environment = ProcessInfo.processInfo.environment
-        for name in environment.keys where name.hasPrefix("SLURM_") || name == "JOB_COMPLETION_INDEX" || name == "WORKBENCH_SHARD_COUNT" {
-            environment[name] = nil
-        }
-        environment["WORKBENCH_CACHE"] = base.appendingPathComponent("cache").path
+        let environment = WorkbenchBinary.unshardedEnvironment(cache: base.appendingPathComponent("cache"))
         let dataset = base.appendingPathComponent("dataset")
         try TestMedia.tinyDataset(at: dataset, labels: ("Mammal", "Dessert"), environment: environment)
         let model = base.appendingPathComponent("Drawings.wbmodel")
