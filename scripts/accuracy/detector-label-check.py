@@ -10,7 +10,7 @@ missed. A training label that is spare teaches a false person; one that is misse
 background. The line with the highest F1 (then fewer tiles, then the higher threshold) is marked.
 
 Usage: .venv/bin/python3 scripts/accuracy/detector-label-check.py --workbench BIN
-       (build the validation folder first: scripts/accuracy/detector-real-frames.py)
+       (after scripts/accuracy/detector-real-choice.sh or detector-real-frames.py has built the validation folder)
 """
 import argparse
 import json
@@ -67,18 +67,22 @@ def main() -> None:
     arguments = parser.parse_args()
     annotations = VALIDATION / "annotations.json"
     if not annotations.is_file():
-        sys.exit(f"{annotations}: build it first (scripts/accuracy/detector-real-frames.py)")
+        sys.exit(f"{annotations}: build it first (scripts/accuracy/detector-real-choice.sh builds it; or "
+                 ".venv/bin/python3 datasets/build_scenes.py, then .venv/bin/python3 "
+                 "scripts/accuracy/detector-real-frames.py --workbench .build/release/workbench)")
     hand = {entry["image"]: [box["coordinates"] for box in entry["annotations"] if box["label"] == "person"]
             for entry in json.loads(annotations.read_text())}
     rows = []
     for tiles in TILES:
-        command = [str(arguments.workbench), "detect", str(VALIDATION), "--json", "--min-score", str(min(THRESHOLDS))]
-        command += ["--tiles", str(tiles)] if tiles else []
-        run = subprocess.run(command, capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"workbench detect failed: {run.stderr.strip()}")
-        found = json.loads(run.stdout)
         for threshold in THRESHOLDS:
+            # One run per threshold, as detector-real-frames.py labels: the tiles' merge drops a cut box that another
+            # box covers whatever that box's score, so filtering one low-threshold run would not give the same boxes.
+            command = [str(arguments.workbench), "detect", str(VALIDATION), "--json", "--min-score", str(threshold)]
+            command += ["--tiles", str(tiles)] if tiles else []
+            run = subprocess.run(command, capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"workbench detect failed: {run.stderr.strip()}")
+            found = json.loads(run.stdout)
             matched, spare, missed = count(found, hand, threshold)
             precision = matched / max(1, matched + spare)
             recall = matched / max(1, matched + missed)

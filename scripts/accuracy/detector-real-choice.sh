@@ -13,13 +13,13 @@
 # configuration is trained once more with `--fine-tune` and kept only if its validation mAP@0.5 is higher. The
 # chosen configuration is then trained again at seeds 7 and 3, and only then are the testing pictures scored, every
 # run's printed and the chosen one marked: the testing pictures choose nothing. The figure is the mean testing
-# mAP@0.5 of the chosen configuration over seeds 42, 7 and 3 (one seed's score moves by about 0.03).
+# mAP@0.5 of the chosen configuration over seeds 42, 7 and 3 (one seed's score moves by several hundredths).
 #
 # The models train on the dataset's "Training Data/" alone, so no training report holds a testing score either.
 # The validation set is small (3 frames 2.5 s apart, 18 boxes: 12 people, 6 parked vehicles): one person more or
 # less found moves its mAP@0.5 by about 0.04, so close choices are close calls.
 #
-# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]   (40-60 minutes on 2 cores, the first time more for
+# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]   (20-40 minutes on 2 cores, the first time more for
 #        the pictures' maps; --fine-tune adds about 10)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,7 +32,10 @@ case "$fine_tune" in
     *) echo "detector-real-choice: unknown argument $fine_tune (usage: detector-real-choice.sh [--fine-tune])" >&2; exit 2 ;;
 esac
 [ -f "datasets/scenes/Training Data/annotations.json" ] || "$python" datasets/build_scenes.py >/dev/null
-[ -f "datasets/scenes-real-frames-validation/annotations.json" ] && [ -f "datasets/scenes-real-frames/Training Data/annotations.json" ] ||
+# Rebuilt unless built with the labelling this measurement uses (the frames script writes its settings there).
+labelling="tiles 3, min-score 0.5, step 0.5"
+[ -f "datasets/scenes-real-frames-validation/annotations.json" ] && [ -f "datasets/scenes-real-frames/Training Data/annotations.json" ] &&
+    [ "$(cat datasets/scenes-real-frames/labelling.txt 2>/dev/null)" = "$labelling" ] ||
     "$python" scripts/accuracy/detector-real-frames.py --workbench "$workbench"
 work=.build/detector-real-choice
 mkdir -p "$work"
@@ -70,7 +73,7 @@ for side in 512 640 768; do
         runs+=("side$side-epochs$epochs")
     done
 done
-# The first strictly best in the grid's order (cheaper first) is the choice.
+# The first strictly best in the grid's order is the choice.
 chosen=${runs[0]}
 for name in "${runs[@]}"; do
     verdict=$(better "$work/$name.validation.json" "$work/$chosen.validation.json")

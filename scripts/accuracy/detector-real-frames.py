@@ -8,15 +8,15 @@ its frames at 3, 16, 30, 45, 60 and 74 s) or of a validation frame (35, 37.5 and
 datasets/scenes-validation-boxes.json), so no training frame is a near-copy of a picture that scores or chooses;
 the people in them are the same walkers, though, and the camera the same, so what this measures is "real pictures
 of the place", not generalisation. Each training frame's people are the built-in detector's boxes
-(`workbench detect --tiles 3`, score at least --min-score 0.5: the setting whose boxes best match the validation
-frames' hand-checked people, scripts/accuracy/detector-label-check.py; not checked by hand: some are missed, loose or
+(`workbench detect --tiles`, default 3, score at least --min-score, default 0.5: the setting whose boxes best match
+the validation frames' hand-checked people, scripts/accuracy/detector-label-check.py; not checked by hand: some are missed, loose or
 two people in one box), its two parked vehicles the boxes that datasets/scenes-testing-boxes.json draws on every
 vtest.avi frame (they never move). The validation frames' boxes were checked and completed by hand.
 
 Usage: .venv/bin/python3 scripts/accuracy/detector-real-frames.py --workbench BIN [--out DIR] [--min-score 0.5]
            [--tiles 3] [--step 0.5]
-       (needs datasets/scenes built first; writes DIR, default datasets/scenes-real-frames, and DIR-validation,
-       a Create ML folder for `workbench evaluate MODEL DIR-validation`)
+       (needs datasets/scenes built first; writes DIR, default datasets/scenes-real-frames, with its labelling
+       settings in DIR/labelling.txt, and DIR-validation, a Create ML folder for `workbench evaluate MODEL DIR-validation`)
 """
 import argparse
 import json
@@ -93,6 +93,8 @@ def main() -> None:
             boxes += [centred("car", *box) for box in parked]
             annotations.append({"image": name, "annotations": boxes})
     (training / "annotations.json").write_text(json.dumps(annotations, indent=1))
+    # What made the labels, so a script that needs other ones rebuilds instead of reusing these.
+    (partial / "labelling.txt").write_text(f"tiles {arguments.tiles}, min-score {arguments.min_score}, step {arguments.step}")
 
     # The validation folder: the hand-checked frames, in Create ML's layout.
     held = partial.with_name(partial.name + "-validation")

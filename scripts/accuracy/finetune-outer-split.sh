@@ -15,6 +15,7 @@
 # Usage: scripts/accuracy/finetune-outer-split.sh [DATASET ...]
 #            (default: the nine of finetune-holds.sh; 2-5 minutes per dataset and seed on 2 quiet cores)
 #        SEEDS="42 7" (default 42)   WORKBENCH=path/to/workbench   SUMMARY_ONLY=1 (print the table of the runs made)
+#        Runs already in .build/finetune-outer/ are reused: remove that folder after changing the build or its defaults.
 #        RECIPE_EASY="photos furniture clothes" (default)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,7 +36,7 @@ shutil.rmtree(target, ignore_errors=True)
 for label in sorted(path for path in source.iterdir() if path.is_dir()):
     files = sorted(path for path in label.iterdir() if path.is_file() and not path.name.startswith("."))
     random.Random(f"{seed}/{label.name}").shuffle(files)
-    outer = max(1, round(0.2 * len(files)))
+    outer = max(1, round(0.2 * len(files))) if len(files) >= 2 else 0  # a lone image stays in training
     for share, chosen in (("Testing Data", files[:outer]), ("Training Data", files[outer:])):
         folder = target / share / label.name
         folder.mkdir(parents=True, exist_ok=True)
@@ -89,7 +90,8 @@ for name in names:
         else:
             decision = tuning.get("decision") or {}
             verdict = "frozen kept" if tuning["keptFrozenModel"] else f"fine-tuned, epoch {decision.get('epoch', '?')}"
-            did = f"{verdict}; folds {decision.get('gainedImages', 0):+d} of {decision.get('heldOutImages', '?')}"
+            gained = decision.get("gainedImages")
+            did = f"{verdict}; folds {gained:+d} of {decision.get('heldOutImages', '?')}" if isinstance(gained, int) else verdict
         print(f"{name:10s} {kind:4s} {seed:>4s} {frozen['training']['count']:5d} {count:5d} "
               f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}% {100 * after:6.1f}% {images:+6d}  {did}")
 if differences:
