@@ -25,6 +25,15 @@ public enum TestMedia {
         ], environment: environment), "make-tiny-dataset.py (needs set-up's .venv)")
     }
 
+    /// The tiny dataset (labels `cat` and `espresso`) in `folder/tiny` and a model trained on it without the cache,
+    /// `folder/tiny.wbmodel`: the one model many end-to-end tests share.
+    public static func tinyModel(in folder: URL) throws -> (dataset: URL, model: String) {
+        let dataset = folder.appendingPathComponent("tiny"), model = folder.appendingPathComponent("tiny.wbmodel").path
+        try tinyDataset(at: dataset, labels: ("cat", "espresso"), environment: ProcessInfo.processInfo.environment)
+        try check(WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"]), "workbench train")
+        return (dataset, model)
+    }
+
     /// The PNG pictures of a folder, in name order.
     public static func pictures(_ folder: URL) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)

@@ -18,12 +18,7 @@ final class LabelRobustnessTests: XCTestCase {
         super.setUp()
         do {
             folder = try WorkbenchBinary.temporaryFolder()
-            dataset = folder.appendingPathComponent("tiny")
-            try tool(ProjectPython.path, [WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                                          fixtures.path, dataset.path])
-            model = folder.appendingPathComponent("tiny.wbmodel").path
-            let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"])
-            precondition(train.status == 0, train.standardError)
+            (dataset, model) = try TestMedia.tinyModel(in: folder)
         } catch {
             fatalError("LabelRobustnessTests set-up failed: \(error)")
         }

@@ -20,12 +20,7 @@ final class OutputConflictCommandTests: XCTestCase {
         super.setUp()
         do {
             root = try WorkbenchBinary.temporaryFolder()
-            dataset = root.appendingPathComponent("tiny")
-            try tool(ProjectPython.path, [WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                                          fixtures.path, dataset.path])
-            model = root.appendingPathComponent("tiny.wbmodel").path
-            let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"])
-            precondition(train.status == 0, train.standardError)
+            (dataset, model) = try TestMedia.tinyModel(in: root)
         } catch {
             fatalError("OutputConflictCommandTests set-up failed: \(error)")
         }
