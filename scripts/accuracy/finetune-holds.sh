@@ -13,6 +13,8 @@
 # (not tried / frozen kept / fine-tuned) with the folds' held-out gain in images, and the fine-tuning run's wall
 # time with the load average at its end (other jobs share this machine's cores). Then the issue's checks: the
 # worst difference in images (must be >= -1), the mean gain on hard sets (>= 5 points), on easy sets (>= 0).
+# Beside each difference, the testing images only one side gets right (auto's / the frozen head's) and the exact
+# two-sided sign test on them (McNemar's): how likely a split at least that uneven is if neither side is better.
 #
 # Usage: scripts/accuracy/finetune-holds.sh [DATASET ...]
 #            (default: emoticons weather folders photos drawings devices furniture filetypes clothes; about 3-8 minutes per fine-tuning run on 2 cores)
@@ -80,7 +82,7 @@ PY
 fi
 
 "$python" - "$work" "${seeds[*]}" "$easy_from" "${RECIPE_EASY-photos furniture clothes}" "${datasets[@]}" <<'PY'
-import json, pathlib, sys
+import json, math, pathlib, sys
 work, seeds, easy_from, recipe_easy, names = (pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3],
                                               set(sys.argv[4].split()), sys.argv[5:])
 
@@ -93,6 +95,19 @@ def load(name, seed, kind):
         return None
 
 
+def wrong(report):
+    return {entry["path"] for entry in report["testingEvaluation"]["misclassified"]}
+
+
+def sign_test(wins, losses):
+    """Exact two-sided p of a split at least this uneven between wins and losses, each side equally likely."""
+    total = wins + losses
+    if total == 0:
+        return 1.0
+    tail = sum(math.comb(total, count) for count in range(min(wins, losses) + 1)) / 2 ** total
+    return min(1.0, 2 * tail)
+
+
 def wall(name, seed, kind):
     path = work / f"{name}.{seed}.{kind}.seconds"
     if not path.exists():
@@ -103,7 +118,7 @@ def wall(name, seed, kind):
 
 print("frozen: workbench train DATASET --seed S --threads 2; auto: the same with --fine-tune-auto")
 print(f"{'dataset':10s} {'kind':4s} {'seed':>4s} {'train':>5s} {'test':>4s} {'CV':>6s} {'frozen':>7s} {'auto':>7s} "
-      f"{'images':>6s}  {'what --fine-tune-auto did':42s} {'auto wall time'}")
+      f"{'images':>6s} {'only':>7s} {'p':>4s}  {'what --fine-tune-auto did':42s} {'auto wall time'}")
 differences, gains, runs = [], {"hard": [], "easy": []}, []
 for name in names:
     kind_path = work / f"{name}.kind"
@@ -115,6 +130,7 @@ for name in names:
         count = frozen["testing"]["count"]
         before, after = frozen["testing"]["accuracy"], auto["testing"]["accuracy"]
         images = round((after - before) * count)
+        auto_only, frozen_only = len(wrong(frozen) - wrong(auto)), len(wrong(auto) - wrong(frozen))
         differences.append((images, name, seed))
         if kind in gains:
             gains[kind].append(after - before)
@@ -129,8 +145,8 @@ for name in names:
             verdict = "frozen kept" if tuning["keptFrozenModel"] else f"fine-tuned, epoch {decision.get('epoch', '?')}"
             did = f"{verdict}; folds {gained:+d} of {held}" if isinstance(gained, int) else verdict
         print(f"{name:10s} {kind:4s} {seed:>4s} {frozen['training']['count']:5d} {count:4d} "
-              f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}% {100 * after:6.1f}% {images:+6d}  "
-              f"{did:42s} {wall(name, seed, 'auto')}")
+              f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}% {100 * after:6.1f}% {images:+6d} "
+              f"{f'+{auto_only}/-{frozen_only}':>7s} {sign_test(auto_only, frozen_only):4.2f}  {did:42s} {wall(name, seed, 'auto')}")
 if differences:
     worst = min(differences)
     print(f"worst difference: {worst[0]:+d} testing images ({worst[1]}, seed {worst[2]}): "
