@@ -26,7 +26,7 @@ build_dataset() {
         emoticons | weather | folders | devices | filetypes) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
         photos) "$python" datasets/build_photos.py >/dev/null ;;
         drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        digits | footwear | fashion | fashion1000 | clothes) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
+        digits | footwear | fashion | fashion1000 | clothes | clothes-wide-test) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
         *)
             if [ -f "datasets/build_$1.py" ]; then
                 "$python" "datasets/build_$1.py" >/dev/null
