@@ -70,16 +70,15 @@ public enum DetectorTrainingWorkflow {
     /// The training set and the testing set (if any) that `request` names.
     public static func annotationSets(_ request: DetectorTrainingWorkflowRequest) throws(WorkbenchError)
         -> (training: AnnotationSet, testing: AnnotationSet?) {
-        func read(_ path: String) throws(WorkbenchError) -> AnnotationSet { try AnnotationReader.readFileOrFolder(path) }
         let path = request.datasetPath
         let trainingFolder = path + "/Training Data"
         if FileManager.default.fileExists(atPath: trainingFolder + "/" + AnnotationReader.fileName) {
             let testingFolder = path + "/Testing Data"
             let testingPath = request.testingPath
                 ?? (FileManager.default.fileExists(atPath: testingFolder + "/" + AnnotationReader.fileName) ? testingFolder : nil)
-            return (try read(trainingFolder), try testingPath.map { (path: String) throws(WorkbenchError) -> AnnotationSet in try read(path) })
+            return (try AnnotationReader.readFileOrFolder(trainingFolder), try testingPath.map(AnnotationReader.readFileOrFolder))
         }
-        return (try read(path), try request.testingPath.map { (path: String) throws(WorkbenchError) -> AnnotationSet in try read(path) })
+        return (try AnnotationReader.readFileOrFolder(path), try request.testingPath.map(AnnotationReader.readFileOrFolder))
     }
 
     /// Where the model goes by default: named after the dataset folder (an annotations file's folder), as a
