@@ -170,26 +170,20 @@ public enum FineTuningLoop {
     }
 
     /// The refit after choosing: the same training as `run` over `trainingSamples` (all the training images) for
-    /// `settings.epochs` epochs, with nothing held out, so the last epoch is the model. The warm-up and cosine
-    /// schedule is laid over `scheduleEpochs` epochs (at least `settings.epochs`; by default `settings.epochs`, the
-    /// schedule squeezed into the epochs run, which is what `train` uses). A longer `scheduleEpochs` stops the refit
-    /// at the point of the schedule where the folds scored the chosen epoch, with more steps per epoch (it trains on
-    /// every image) and the rate not yet annealed; measured on testing images only so far, not made the default.
-    /// Its epochs' held-out figures are 0 (nothing to score). A diverging refit stops as `run` does
+    /// `settings.epochs` epochs, with nothing held out, so the last epoch is the model; the warm-up and cosine
+    /// schedule is squeezed into those epochs. Its epochs' held-out figures are 0 (nothing to score). A diverging refit stops as `run` does
     /// (`divergedAtEpoch`), its reference then the uniform guess's loss, ln(classes).
     public static func refit(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
                              trainingSamples: [Int], trainingLabels: [Int], settings: FineTuningSettings,
-                             scheduleEpochs: Int? = nil,
                              events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
         try train(network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
-                  trainingLabels: trainingLabels, heldOutSamples: [], heldOutLabels: [], settings: settings,
-                  scheduleEpochs: max(settings.epochs, scheduleEpochs ?? settings.epochs), events: events)
+                  trainingLabels: trainingLabels, heldOutSamples: [], heldOutLabels: [], settings: settings, events: events)
     }
 
     /// `run` and `refit`: with no held-out samples every epoch replaces the kept model.
     private static func train(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
                               trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
-                              settings: FineTuningSettings, scheduleEpochs: Int? = nil,
+                              settings: FineTuningSettings,
                               events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
         if let problem = settings.problem { throw FineTuningError(reason: problem) }
         precondition(trainingSamples.count == trainingLabels.count && heldOutSamples.count == heldOutLabels.count,
@@ -233,7 +227,7 @@ public enum FineTuningLoop {
 
         let count = trainingSamples.count
         let stepsPerEpoch = (count + settings.batchSize - 1) / settings.batchSize
-        var trainer = FineTuningTrainer(classifier: start, settings: settings, totalSteps: stepsPerEpoch * (scheduleEpochs ?? settings.epochs))
+        var trainer = FineTuningTrainer(classifier: start, settings: settings, totalSteps: stepsPerEpoch * settings.epochs)
         var generator = SplitMix64(seed: settings.seed)
         var epochs: [FineTuningEpoch] = []
         var divergedAtEpoch: Int?

@@ -156,30 +156,6 @@ final class FineTuningLoopTests: XCTestCase {
         XCTAssertNotEqual(first.classifier.classifier.weights, Self.head(classes: 2, seed: 4).weights)
     }
 
-    /// A refit stopped at epoch 2 of a 4-epoch schedule trains its 2 epochs exactly as the first 2 epochs of the
-    /// 4-epoch refit (same shuffles, same rates), and not as a refit whose schedule is squeezed into 2 epochs.
-    func testARefitStoppedEarlyFollowsTheLongerSchedule() throws {
-        let network = try Self.network()
-        let samples = Array(0..<6)
-        func refit(epochs: Int, scheduleEpochs: Int?) throws -> FineTuningOutcome {
-            var settings = Self.smallSettings(threads: 2)
-            settings.epochs = epochs
-            return try FineTuningLoop.refit(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: true),
-                                            trainingSamples: samples, trainingLabels: samples.map(StripeImages.label),
-                                            settings: settings, scheduleEpochs: scheduleEpochs, events: { _ in })
-        }
-        let stopped = try refit(epochs: 2, scheduleEpochs: 4)
-        let full = try refit(epochs: 4, scheduleEpochs: nil)
-        let squeezed = try refit(epochs: 2, scheduleEpochs: nil)
-        XCTAssertEqual(stopped.epochs.map(\.epoch), [1, 2])
-        XCTAssertEqual(stopped.epochs.map(\.loss), Array(full.epochs.prefix(2).map(\.loss)))
-        XCTAssertNotEqual(stopped.epochs[1].loss, squeezed.epochs[1].loss, "the squeezed schedule's rates differ")
-        XCTAssertNotEqual(stopped.classifier.classifier.weights, squeezed.classifier.classifier.weights)
-        // A schedule shorter than the epochs run is no schedule: it is lengthened to them.
-        let clamped = try refit(epochs: 2, scheduleEpochs: 1)
-        XCTAssertEqual(clamped.classifier.classifier.weights, squeezed.classifier.classifier.weights)
-    }
-
     /// WiSE-FT: a run with `fineTunedWeight` w trains exactly as a plain run (same seed) and keeps the mix
     /// start + w · (trained − start), scored as that mix.
     func testAFineTunedWeightKeepsTheMixOfStartAndTrainedWeights() throws {
