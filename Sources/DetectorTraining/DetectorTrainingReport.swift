@@ -31,6 +31,20 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
         public var fineTuning: Double?
         /// Seconds of each fine-tuning epoch's training, when run.
         public var fineTuningEpochs: [Double]?
+        /// Seconds of the refit on every training picture, when run.
+        public var refit: Double?
+    }
+
+    /// The refit on every training picture (`DetectorRefit` without its timing).
+    public struct Refit: Sendable, Equatable, Codable {
+        /// "chosen" (the held-out pictures' epoch count) or "all" (the schedule's).
+        public var length: DetectorRefitLength
+        /// Pictures trained on: the training and the held-out ones.
+        public var pictures: Int
+        /// Epochs trained.
+        public var epochs: Int
+        /// Each epoch's mean training loss.
+        public var losses: [Double]
     }
 
     /// What `--fine-tune` did (`DetectorFineTuningOutcome` without its timings).
@@ -71,6 +85,8 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
     public var testing: DetectorScores?
     /// What fine-tuning did, with `--fine-tune`.
     public var fineTuning: FineTuning?
+    /// The refit, with `--refit chosen|all`: the stored head is the refit's; `heldOut` is the chosen epoch's, before it.
+    public var refit: Refit?
     /// Seconds per phase; nil in the model file.
     public var timings: Timings?
 
@@ -89,7 +105,8 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
         heldOut = result.heldOut
         testing = result.testing
         timings = Timings(maps: result.mapSeconds, training: result.trainingSeconds, fineTuning: result.fineTuning?.seconds,
-                          fineTuningEpochs: result.fineTuning?.epochSeconds)
+                          fineTuningEpochs: result.fineTuning?.epochSeconds, refit: result.refit?.seconds)
+        refit = result.refit.map { Refit(length: $0.length, pictures: $0.pictures, epochs: $0.epochs, losses: $0.losses) }
         fineTuning = result.fineTuning.map { outcome in
             FineTuning(firstTrainedBlock: DetectorBackboneTop.firstBlock, settings: outcome.settings,
                        frozenHeldOutMeanAveragePrecision50: outcome.frozenHeldOutMeanAveragePrecision50, epochs: outcome.epochs,

@@ -28,6 +28,10 @@ public struct DetectorTrainingRequest: Sendable {
     public var schedule: DetectorHeadSchedule
     /// When set, the backbone's top (blocks 11–15) and the head are fine-tuned after the frozen head is trained.
     public var fineTuning: DetectorFineTuningSettings?
+    /// When set, once the held-out pictures have chosen the epoch and the threshold, a new head (same seed) trains
+    /// on every training picture, held-out ones included, for this many epochs, and is kept with that threshold.
+    /// Frozen runs only.
+    public var refit: DetectorRefitLength?
 
     /// The default schedule: 30 epochs of 16 pictures a step at Adam's 0.002, seed 42, every core.
     public static let defaultSchedule = DetectorHeadSchedule(epochs: 30, batchSize: 16, learningRate: 2e-3, seed: 42,
@@ -38,13 +42,17 @@ public struct DetectorTrainingRequest: Sendable {
     public static let defaultCrops = 2
     /// The default held-out share.
     public static let defaultHeldOutFraction = 0.2
+    /// The default refit: every epoch of the schedule on every training picture (measured on the validation frames
+    /// by `scripts/accuracy/detector-refit-check.sh`: README, "Training a detector").
+    public static let defaultRefit: DetectorRefitLength? = .allEpochs
 
     /// The defaults measured for 300 pictures on two cores (README, "Training a detector").
     public init(training: AnnotationSet, testing: AnnotationSet? = nil, backbone: Backbone,
                 featureSettings: FeatureSettings = FeatureSettings(),
                 inputSide: Int = DetectionFeatureExtractor.defaultInputSide, headWidth: Int = defaultHeadWidth,
                 crops: Int = defaultCrops, heldOutFraction: Double = defaultHeldOutFraction,
-                schedule: DetectorHeadSchedule = defaultSchedule, fineTuning: DetectorFineTuningSettings? = nil) {
+                schedule: DetectorHeadSchedule = defaultSchedule, fineTuning: DetectorFineTuningSettings? = nil,
+                refit: DetectorRefitLength? = defaultRefit) {
         self.training = training
         self.testing = testing
         self.backbone = backbone
@@ -55,7 +63,19 @@ public struct DetectorTrainingRequest: Sendable {
         self.heldOutFraction = heldOutFraction
         self.schedule = schedule
         self.fineTuning = fineTuning
+        self.refit = refit
     }
+
+    /// Whether this run refits: asked for, and no fine-tuning (which chooses its own epoch on the held-out pictures).
+    public var refits: Bool { refit != nil && fineTuning == nil }
+}
+
+/// How long the refit on every training picture trains.
+public enum DetectorRefitLength: String, Sendable, Equatable, Codable, CaseIterable {
+    /// The epoch count the held-out pictures chose.
+    case chosenEpoch = "chosen"
+    /// The schedule's whole epoch count (`--epochs`): the held-out pictures choose only the threshold.
+    case allEpochs = "all"
 }
 
 /// One epoch's figures, for the progress line and the report.
@@ -78,6 +98,8 @@ public enum DetectorTrainingEvent: Sendable {
     case fineTuningStarted(heldOutMeanAveragePrecision50: Double)
     /// A fine-tuning epoch ended, having trained this many pictures a second.
     case fineTuningEpoch(DetectorEpoch, of: Int, imagesPerSecond: Double)
+    /// An epoch of the refit on every training picture ended.
+    case refitEpoch(epoch: Int, of: Int, loss: Double, pictures: Int)
     /// Something `--verbose` shows (negatives, boxes left out).
     case note(String)
 }
@@ -121,6 +143,23 @@ public struct DetectorTrainingResult: Sendable {
     public var backbone: Backbone
     /// What fine-tuning did, when asked for.
     public var fineTuning: DetectorFineTuningOutcome?
+    /// The refit on every training picture, when asked for: then `detector`'s head is the refit's, and `heldOut`
+    /// and `heldOutPictures` are still the chosen epoch's (the refit has seen those pictures).
+    public var refit: DetectorRefit?
+}
+
+/// The refit on every training picture: how many, for how many epochs, each epoch's mean loss.
+public struct DetectorRefit: Sendable, Equatable, Codable {
+    /// The chosen epoch count or the schedule's.
+    public var length: DetectorRefitLength
+    /// Pictures trained on: the training ones and the held-out ones.
+    public var pictures: Int
+    /// Epochs trained.
+    public var epochs: Int
+    /// Each epoch's mean training loss.
+    public var losses: [Double]
+    /// Seconds of training.
+    public var seconds: Double
 }
 
 /// What `--fine-tune` did: each epoch's figures and which was kept.
@@ -167,9 +206,21 @@ public enum DetectorTrainingRun {
         var heldOutMaps: [[Float]] = [], heldOutSizes: [ImageSizeRecord] = []
         let grid = CenterNetGrid(inputWidth: request.inputSide, inputHeight: request.inputSide, stride: 16, labelCount: labels.count)
         let heldOut = Set(split.heldOut)
+        // A held-out picture is seen whole, unless the refit will train on it: then it has every training view,
+        // the first of which is the whole picture.
+        let refits = request.refits
         let viewsOf = { @Sendable (index: Int) -> [DetectionView] in
-            heldOut.contains(index) ? [DetectionView.whole]
+            heldOut.contains(index) && !refits ? [DetectionView.whole]
                 : TrainingViews.views(name: pictures[index].name, crops: request.crops, seed: request.schedule.seed)
+        }
+        var heldOutExamples: [[DetectorExample]] = []
+        func trainingExamples(_ picture: AnnotatedImage, views: [DetectionView], maps: [[Float]],
+                              width: Int, height: Int) -> [DetectorExample] {
+            zip(views, maps).map { view, packed in
+                let objects = TrainingViews.objects(picture.objects, in: view, pictureWidth: width,
+                                                    pictureHeight: height, inputSide: request.inputSide, labels: labels)
+                return DetectorExample(maps: packed, targets: CenterNetTargets(objects: objects, grid: grid))
+            }
         }
         var failure: WorkbenchError?
         extractor.extract(paths: pictures.map(\.path), views: viewsOf) { index, result in
@@ -181,13 +232,9 @@ public enum DetectorTrainingRun {
                 if heldOut.contains(index) {
                     heldOutMaps.append(maps[0])
                     heldOutSizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
+                    if refits { heldOutExamples.append(trainingExamples(picture, views: viewsOf(index), maps: maps, width: size.width, height: size.height)) }
                 } else {
-                    let views = viewsOf(index)
-                    examples.append(zip(views, maps).map { view, packed in
-                        let objects = TrainingViews.objects(picture.objects, in: view, pictureWidth: size.width,
-                                                            pictureHeight: size.height, inputSide: request.inputSide, labels: labels)
-                        return DetectorExample(maps: packed, targets: CenterNetTargets(objects: objects, grid: grid))
-                    })
+                    examples.append(trainingExamples(picture, views: viewsOf(index), maps: maps, width: size.width, height: size.height))
                 }
                 progress(.maps(done: index + 1, total: pictures.count))
             }
@@ -234,6 +281,25 @@ public enum DetectorTrainingRun {
         let heldOutImages = evaluated(detector, maps: heldOutMaps, sizes: heldOutSizes, truth: heldOutTruth)
         detector.threshold = OperatingPoint.bestF1(in: heldOutImages)?.threshold ?? 0.5
 
+        var refit: DetectorRefit?
+        if refits, let length = request.refit {
+            // A new head from the same start, on every picture, its learning rate schedule run whole over the
+            // refit's epochs; the threshold stays the one the held-out pictures chose.
+            let refitStart = Date()
+            let everyPicture = examples + heldOutExamples
+            var refitSchedule = request.schedule
+            refitSchedule.epochs = length == .chosenEpoch ? chosen.epoch : request.schedule.epochs
+            var refitHead = DetectorHeadNetwork<Float>(labelCount: labels.count, width: request.headWidth, seed: request.schedule.seed)
+            var losses: [Double] = []
+            DetectorHeadTrainer.train(&refitHead, examples: everyPicture, schedule: refitSchedule, inputSide: request.inputSide) { epoch, loss, _ in
+                losses.append(loss)
+                progress(.refitEpoch(epoch: epoch, of: refitSchedule.epochs, loss: loss, pictures: everyPicture.count))
+            }
+            detector.head = refitHead
+            refit = DetectorRefit(length: length, pictures: everyPicture.count, epochs: refitSchedule.epochs, losses: losses,
+                                  seconds: Date().timeIntervalSince(refitStart))
+        }
+
         var testingPictures: [ScoredPicture]?
         if let testing = request.testing {
             testingPictures = try scoredPictures(detector, on: testing, extractor: servingExtractor)
@@ -246,7 +312,7 @@ public enum DetectorTrainingRun {
                                       heldOutPictures: zip(heldOutTruth, heldOutImages).map { ScoredPicture(path: $0.path, evaluated: $1) },
                                       testingPictures: testingPictures, trainingImageCount: examples.count,
                                       heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds,
-                                      backbone: backbone, fineTuning: fineTuning)
+                                      backbone: backbone, fineTuning: fineTuning, refit: refit)
     }
 
     /// Fine-tunes the backbone's top and the head from the frozen run's `head`, scoring the held-out pictures after

@@ -18,6 +18,8 @@ public struct DetectorTrainingWorkflowRequest: Sendable {
     public var schedule: DetectorHeadSchedule
     /// With `--fine-tune`: how the backbone's top (blocks 11–15) and the head train after the frozen head.
     public var fineTuning: DetectorFineTuningSettings?
+    /// After the held-out choice, train again on every training picture for the chosen or every epoch (frozen runs).
+    public var refit: DetectorRefitLength? = DetectorTrainingRequest.defaultRefit
     /// Side of the network input (a multiple of 32).
     public var inputSide: Int
     /// Random crops per training picture besides the whole picture and its mirror.
@@ -105,7 +107,8 @@ public enum DetectorTrainingWorkflow {
         let sets = try annotationSets(request)
         var training = DetectorTrainingRequest(training: sets.training, testing: sets.testing, backbone: try backbone.load(),
                                                featureSettings: features, inputSide: request.inputSide, crops: request.crops,
-                                               schedule: request.schedule, fineTuning: request.fineTuning)
+                                               schedule: request.schedule, fineTuning: request.fineTuning,
+                                               refit: request.refit)
         training.schedule.threads = max(1, request.schedule.threads)
         let result = try DetectorTrainingRun.run(training, progress: events)
         let report = DetectorTrainingReport(result, request: training)
@@ -152,6 +155,7 @@ public enum DetectorTrainingWorkflow {
         let subtitle = [
             "Model \(Markup.isolate(modelPath)), trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count), input \(detector.inputSide) × \(detector.inputSide).",
             fineTuningLine(result.fineTuning),
+            result.refit.map { "Refitted on all \($0.pictures) training pictures for \($0.epochs) epochs (\($0.length == .chosenEpoch ? "the chosen count" : "the whole schedule")); the held-out scores are the chosen epoch's, before the refit." },
             "Scored on \(which).",
         ].compactMap { $0 }
         return DetectorReports.page(title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,

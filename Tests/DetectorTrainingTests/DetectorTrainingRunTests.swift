@@ -11,14 +11,24 @@ import _TestSupport
 /// The whole run on a tiny synthetic dataset made in the test: it must find the objects, and give the same bits
 /// for the same seed and threads.
 final class DetectorTrainingRunTests: XCTestCase {
-    private var folder: URL!
+    /// One dataset and one map cache for the class: the maps dominate these tests in a debug build, and every test
+    /// trains on the same pictures (the first test to run computes them; each test's own files get unique names).
+    private static let sharedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("detector-run-\(UUID().uuidString)")
+    private var folder: URL { Self.sharedFolder }
 
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("detector-run-\(UUID().uuidString)")
-        try SyntheticDetectionDataset.write(to: folder.appendingPathComponent("data"), count: 20, side: 128, seed: 7)
+    override class func setUp() {
+        super.setUp()
+        do {
+            try SyntheticDetectionDataset.write(to: sharedFolder.appendingPathComponent("data"), count: 20, side: 128, seed: 7)
+        } catch {
+            XCTFail("could not write the dataset: \(error)")
+        }
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+    override class func tearDown() {
+        try? FileManager.default.removeItem(at: sharedFolder)
+        super.tearDown()
+    }
 
     private func request() throws -> DetectorTrainingRequest {
         let set = try AnnotationReader.read(folder: folder.appendingPathComponent("data").path)
@@ -122,5 +132,50 @@ final class DetectorTrainingRunTests: XCTestCase {
                                              settings: FeatureSettings(threads: 1, usesCache: false))
         XCTAssertEqual(loaded.extractor.backbone.identifier, first.backbone.identifier)
         XCTAssertEqual(loaded.detector.head.namedParameters.map(\.value), first.detector.head.namedParameters.map(\.value))
+    }
+
+    func testRefitTrainsANewHeadOnEveryPictureForTheChosenEpochCount() throws {
+        var request = try request()
+        request.schedule.epochs = 6
+        request.refit = nil
+        let plain = try DetectorTrainingRun.run(request)
+        XCTAssertNil(plain.refit)
+        request.refit = .chosenEpoch
+        var refitEpochs: [(epoch: Int, total: Int, pictures: Int)] = []
+        let refitted = try DetectorTrainingRun.run(request) { event in
+            if case .refitEpoch(let epoch, let total, _, let pictures) = event { refitEpochs.append((epoch, total, pictures)) }
+        }
+        let refit = try XCTUnwrap(refitted.refit)
+        // The choice is made as before (the same epochs, held-out scores and threshold), then a new head learns
+        // from all 20 pictures, held-out ones included, for the chosen number of epochs.
+        XCTAssertEqual(refitted.epochs, plain.epochs)
+        XCTAssertEqual(refitted.chosenEpoch, plain.chosenEpoch)
+        XCTAssertEqual(refitted.heldOut, plain.heldOut)
+        XCTAssertEqual(refitted.detector.threshold, plain.detector.threshold)
+        XCTAssertEqual(refit.pictures, plain.trainingImageCount + plain.heldOutImageCount)
+        XCTAssertEqual(refit.epochs, plain.chosenEpoch)
+        XCTAssertEqual(refit.losses.count, plain.chosenEpoch)
+        XCTAssertEqual(refitEpochs.map(\.epoch), Array(1...plain.chosenEpoch))
+        XCTAssertTrue(refitEpochs.allSatisfy { $0.total == plain.chosenEpoch && $0.pictures == 20 })
+        XCTAssertNotEqual(refitted.detector.head.namedParameters.map(\.value), plain.detector.head.namedParameters.map(\.value))
+        // Deterministic: the same seed and threads give the same refitted head, bit for bit.
+        let again = try DetectorTrainingRun.run(request)
+        XCTAssertEqual(again.detector.head.namedParameters.map(\.value), refitted.detector.head.namedParameters.map(\.value))
+        XCTAssertEqual(again.refit?.losses, refit.losses)
+        XCTAssertEqual(refit.length, .chosenEpoch)
+
+        // `all`: the same choice of threshold, then the whole schedule on every picture.
+        request.refit = .allEpochs
+        let whole = try XCTUnwrap(try DetectorTrainingRun.run(request).refit)
+        XCTAssertEqual(whole.length, .allEpochs)
+        XCTAssertEqual(whole.epochs, 6)
+        XCTAssertEqual(whole.losses.count, 6)
+        if plain.chosenEpoch == 6 { XCTAssertEqual(whole.losses, refit.losses) }
+
+        // Fine-tuning chooses its own epoch on the held-out pictures: no refit then.
+        var settings = DetectorFineTuningSettings()
+        settings.epochs = 1
+        request.fineTuning = settings
+        XCTAssertFalse(request.refits)
     }
 }

@@ -25,9 +25,17 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("epoch 8/8: loss ") && $0.contains("held-out mAP@0.5") },
                       trained.standardError)
         XCTAssertEqual(trained.errorLines.suffix(2), ["report written to \(folder.path)/Shapes.html", "model written to \(model)"])
+        // The default refit: a new head on all 24 pictures for the 8 epochs, after the held-out choice.
+        let refit = try XCTUnwrap(report["refit"] as? [String: Any])
+        XCTAssertEqual(refit["length"] as? String, "all")
+        XCTAssertEqual(refit["pictures"] as? Int, 24)
+        XCTAssertEqual((refit["losses"] as? [Double])?.count, 8)
+        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("refit on all 24 pictures, epoch 8/8: loss ") }, trained.standardError)
+        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("maps ") && $0.contains(", refit ") }, trained.standardError)
         // The page beside the model: the held-out pictures (no testing folder here) with their boxes drawn.
         let page = try String(contentsOfFile: folder.appendingPathComponent("Shapes.html").path, encoding: .utf8)
-        for text in ["Detector: ", "shapes", "held-out pictures", "mAP@0.5", "disc", "square", "data:image/jpeg;base64,", "<svg"] {
+        for text in ["Detector: ", "shapes", "held-out pictures", "Refitted on all 24 training pictures for 8 epochs", "mAP@0.5", "disc",
+                     "square", "data:image/jpeg;base64,", "<svg"] {
             XCTAssertTrue(page.contains(text), text)
         }
 
@@ -88,6 +96,7 @@ final class DetectorTrainingCommandTests: XCTestCase {
             (["--backbone-learning-rate", "0.001"], "--backbone-learning-rate needs --fine-tune"),
             (["--fine-tune", "--fine-tune-epochs", "0"], "--fine-tune-epochs must be from 1 to 1000, got 0"),
             (["--fine-tune", "--fine-tune-blocks", "3"], "--fine-tune-blocks is for classifiers; \(folder.path) is an object-detection dataset"),
+            (["--fine-tune", "--refit", "chosen"], "--refit is for the frozen head: --fine-tune chooses its own epoch on the held-out pictures"),
         ] {
             let refused = try WorkbenchBinary.run(["train", folder.path] + arguments)
             XCTAssertNotEqual(refused.status, 0, arguments.joined(separator: " "))

@@ -147,6 +147,7 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             (["--fine-tune", "--validation-fraction", "0"], "--fine-tune needs held-out images to choose its epoch"),
             (["--fine-tune-auto", "--validation-fraction", "0"], "--fine-tune-auto needs held-out images to choose its epoch"),
             (["--fine-tune", "--fine-tune-auto"], "--fine-tune and --fine-tune-auto exclude each other"),
+            (["--refit", "all"], "--refit is for detectors: DATASET has no annotations.json"),
         ]
         for (options, message) in cases {
             let outcome = try run(["train", dataset.path, "-o", model] + options)

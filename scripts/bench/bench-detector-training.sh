@@ -2,7 +2,7 @@
 # How long `workbench train` takes on an object-detection dataset (issue 27: 300 pictures at the default settings
 # should train in under 5 minutes on 2 cores, frozen backbone), and what a 384-pixel input costs beside the
 # default 320: the same 300 synthetic pictures (make-detector-bench.py), each side with a cold feature cache (maps
-# computed), then 320 again with the cache warm (training alone). Prints the phases' seconds from the report and
+# computed), then 320 again with the cache warm (training alone; the head, then its refit on every picture). Prints the phases' seconds from the report and
 # the 384 / 320 ratios measured in this run. The machine is shared: the load average is printed before and after.
 #
 # Usage: scripts/bench/bench-detector-training.sh [COUNT]   (default 300)
@@ -27,7 +27,9 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 wall = float(sys.argv[4]) - float(sys.argv[3])
 held = report["heldOut"]
-print(f"{sys.argv[2]:>10}: wall {wall:6.1f} s, maps {report['timings']['maps']:6.1f} s, head {report['timings']['training']:6.1f} s, "
+timings = report["timings"]
+refit = f", refit {timings['refit']:6.1f} s" if timings.get("refit") is not None else ""
+print(f"{sys.argv[2]:>10}: wall {wall:6.1f} s, maps {timings['maps']:6.1f} s, head {timings['training']:6.1f} s{refit}, "
       f"held-out mAP@0.5 {held['meanAveragePrecision50']:.3f}, mAP@0.5:0.95 {held['meanAveragePrecision']:.3f}")
 PY
 }

@@ -2,6 +2,21 @@ import ArgumentParser
 import Foundation
 import Workbench
 
+/// `--refit`'s values: the library's refit lengths, and none.
+enum RefitOption: String, ExpressibleByArgument, CaseIterable {
+    case all, chosen
+    case off = "none"
+
+    /// The library's setting: nil for none.
+    var length: DetectorRefitLength? {
+        switch self {
+        case .all: .allEpochs
+        case .chosen: .chosenEpoch
+        case .off: nil
+        }
+    }
+}
+
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
@@ -62,9 +77,11 @@ struct TrainCommand: ParsableCommand {
             frozen backbone's stride-16 and stride-32 maps of each picture, its mirror and --crops random crops \
             (maps cached), with Adam for --epochs (default 30) at --batch-size (16) and --learning-rate (0.002); a \
             seeded 20 % of the annotated pictures is held out to choose the epoch (best mAP@0.5) and the score \
-            threshold (best F1). The report gives mAP@0.5 and mAP@0.5:0.95 overall and per label, and precision \
-            and recall at that threshold, on the held-out pictures and on the testing ones (--test, or the \
-            dataset's "Testing Data/"). The examples' shapes/ is such a folder \
+            threshold (best F1). Then a new head trains on every picture, held-out ones included, for all --epochs \
+            (--refit all, the default; --refit chosen: for the chosen epoch count; --refit none keeps the chosen \
+            epoch's head) and is stored with that threshold. The report gives mAP@0.5 and mAP@0.5:0.95 overall and \
+            per label, and precision and recall at that threshold, on the held-out pictures (before the refit) and \
+            on the testing ones (--test, or the dataset's "Testing Data/"). The examples' shapes/ is such a folder \
             (.venv/bin/python3 scripts/bench/make-detector-bench.py shapes 300 makes one). With --fine-tune the \
             backbone's blocks 11-15 (everything after the stride-16 map) then train together with the head, starting \
             from the frozen head, for --fine-tune-epochs (default 10) with AdamW (head 0.0003, backbone 0.0001: \
@@ -159,6 +176,9 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Detector: the side of the square network input, a multiple of 32 (default 320).", valueName: "pixels"))
     var inputSide: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Detector: after the held-out pictures choose the threshold, train a new head on all training pictures for --epochs (all, the default), for the epoch they chose (chosen), or keep the chosen epoch's head (none); --fine-tune implies none.", valueName: "all|chosen|none"))
+    var refit: RefitOption?
+
     @Flag(name: .long, help: "Store test-time augmentation as the model's default (classify, evaluate and label average over its views unless --no-tta).")
     var tta = false
 
@@ -175,7 +195,8 @@ struct TrainCommand: ParsableCommand {
 
     func validate() throws {
         if DetectorTrainingWorkflow.isDetectionDataset(dataset) { return try validateDetector() }
-        for (name, given) in [("--crops", crops != nil), ("--input-side", inputSide != nil), ("--fine-tune-epochs", fineTuneEpochs != nil)]
+        for (name, given) in [("--crops", crops != nil), ("--input-side", inputSide != nil), ("--fine-tune-epochs", fineTuneEpochs != nil),
+                              ("--refit", refit != nil)]
         where given {
             throw ValidationError("\(name) is for detectors: DATASET has no annotations.json")
         }
@@ -256,6 +277,7 @@ struct TrainCommand: ParsableCommand {
         if let learningRate, !(learningRate > 0 && learningRate <= 1) {
             throw ValidationError("--learning-rate must be above 0 and at most 1, got \(learningRate)")
         }
+        if fineTune, let refit, refit != .off { throw ValidationError("--refit is for the frozen head: --fine-tune chooses its own epoch on the held-out pictures") }
         if !fineTune {
             for (name, given) in [("--fine-tune-epochs", fineTuneEpochs != nil), ("--backbone-learning-rate", backboneLearningRate != nil)]
             where given {
@@ -284,6 +306,8 @@ struct TrainCommand: ParsableCommand {
         request.schedule.threads = compute.threads ?? Parallel.coreCount
         if let crops { request.crops = crops }
         if let inputSide { request.inputSide = inputSide }
+        if let refit { request.refit = refit.length }
+        if fineTune { request.refit = nil }
         if fineTune {
             var settings = DetectorFineTuningSettings()
             if let fineTuneEpochs { settings.epochs = fineTuneEpochs }

@@ -25,6 +25,8 @@ final class DetectorTrainingProgress {
         case .fineTuningEpoch(let epoch, let total, let imagesPerSecond):
             Console.warn(String(format: "fine-tuning epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f, %.1f images/s", epoch.epoch, total,
                                 epoch.loss, epoch.heldOutMeanAveragePrecision50, imagesPerSecond))
+        case .refitEpoch(let epoch, let total, let loss, let pictures):
+            Console.warn(String(format: "refit on all %d pictures, epoch %d/%d: loss %.4f", pictures, epoch, total, loss))
         }
     }
 }

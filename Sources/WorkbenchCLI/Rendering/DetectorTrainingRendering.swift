@@ -10,7 +10,10 @@ enum DetectorTrainingRendering {
             Console.output(tables(outcome.report))
         }
         if let timings = outcome.report.timings {
-            if let fineTuning = timings.fineTuning {
+            if let refit = timings.refit {
+                Console.warn(String(format: "maps %.1f s, head %.1f s, refit %.1f s, total %.1f s", timings.maps, timings.training,
+                                    refit, timings.maps + timings.training + refit))
+            } else if let fineTuning = timings.fineTuning {
                 Console.warn(String(format: "maps %.1f s, head %.1f s, fine-tuning %.1f s, total %.1f s", timings.maps, timings.training,
                                     fineTuning, timings.maps + timings.training + fineTuning))
             } else {
@@ -40,6 +43,11 @@ enum DetectorTrainingRendering {
             } else {
                 text += "Fine-tuning: no epoch beat the frozen head's held-out mAP@0.5 (\(frozen)); the frozen model is kept\n"
             }
+        }
+        if let refit = report.refit {
+            text += "Refitted on all \(refit.pictures) training pictures for \(refit.epochs) epochs "
+                + "(\(refit.length == .chosenEpoch ? "the chosen count" : "the whole schedule")); the held-out scores below are "
+                + "the chosen epoch's, before the refit\n"
         }
         text += "\n"
         text += scores(report.heldOut, title: "Held-out (where epoch and threshold were chosen)")
