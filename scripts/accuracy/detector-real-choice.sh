@@ -8,7 +8,8 @@
 # every testing and training frame.
 #
 # The grid, fixed before any of its runs: input side 512, 640 or 768, 30 or 60 epochs, every other setting the
-# default (frozen backbone, seed 42). Each model is scored on the validation frames (`workbench evaluate ... --json`);
+# default (frozen backbone, seed 42; since a476c60 the default includes the refit on every training picture,
+# `--refit all`, except with --fine-tune). Each model is scored on the validation frames (`workbench evaluate ... --json`);
 # the highest validation mAP@0.5 is chosen (a tie goes to the cheaper run). With --fine-tune, the chosen
 # configuration is trained once more with `--fine-tune` and kept only if its validation mAP@0.5 is higher. The
 # chosen configuration is then trained again at seeds 7 and 3, and only then are the testing pictures scored, every

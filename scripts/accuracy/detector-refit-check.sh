@@ -35,8 +35,9 @@ tag=$(printf '%s' "${options[*]}" | sed -E 's/--//g; s/[^A-Za-z0-9]+/-/g')
 for seed in ${SEEDS:-42 7 3}; do
     for variant in no-refit refit-chosen refit-all; do
         name="$tag-seed$seed-$variant"
-        extra=()
-        [ "$variant" = no-refit ] || extra=(--refit "${variant#refit-}")
+        refit=${variant#refit-}
+        [ "$variant" = no-refit ] && refit=none
+        extra=(--refit "$refit")
         if [ ! -f "$work/$name.validation.json" ]; then
             echo "== $name: load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
             "$workbench" train "datasets/scenes-real-frames/Training Data" "${options[@]}" --seed "$seed" "${extra[@]}" \
