@@ -29,8 +29,8 @@ public struct DetectorTrainingRequest: Sendable {
     /// When set, the backbone's top (blocks 11–15) and the head are fine-tuned after the frozen head is trained.
     public var fineTuning: DetectorFineTuningSettings?
     /// When set, once the held-out pictures have chosen the epoch and the threshold, a new head (same seed) trains
-    /// on every training picture, held-out ones included, for this many epochs, and is kept with that threshold.
-    /// Frozen runs only.
+    /// on every training picture, held-out ones included, for the chosen epoch count or the whole schedule, and is
+    /// kept with that threshold. Frozen runs only.
     public var refit: DetectorRefitLength?
 
     /// The default schedule: 30 epochs of 16 pictures a step at Adam's 0.002, seed 42, every core.
@@ -76,6 +76,9 @@ public enum DetectorRefitLength: String, Sendable, Equatable, Codable, CaseItera
     case chosenEpoch = "chosen"
     /// The schedule's whole epoch count (`--epochs`): the held-out pictures choose only the threshold.
     case allEpochs = "all"
+
+    /// How many epochs, in words, for the report's text and page.
+    public var phrase: String { self == .chosenEpoch ? "the chosen count" : "the whole schedule" }
 }
 
 /// One epoch's figures, for the progress line and the report.

@@ -155,7 +155,7 @@ public enum DetectorTrainingWorkflow {
         let subtitle = [
             "Model \(Markup.isolate(modelPath)), trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count), input \(detector.inputSide) × \(detector.inputSide).",
             fineTuningLine(result.fineTuning),
-            result.refit.map { "Refitted on all \($0.pictures) training pictures for \($0.epochs) epochs (\($0.length == .chosenEpoch ? "the chosen count" : "the whole schedule")); the held-out scores are the chosen epoch's, before the refit." },
+            result.refit.map { "Refitted on all \($0.pictures) training pictures for \($0.epochs) epochs (\($0.length.phrase)); the held-out scores are the chosen epoch's, before the refit." },
             "Scored on \(which).",
         ].compactMap { $0 }
         return DetectorReports.page(title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,

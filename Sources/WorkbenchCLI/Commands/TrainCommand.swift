@@ -77,7 +77,7 @@ struct TrainCommand: ParsableCommand {
             frozen backbone's stride-16 and stride-32 maps of each picture, its mirror and --crops random crops \
             (maps cached), with Adam for --epochs (default 30) at --batch-size (16) and --learning-rate (0.002); a \
             seeded 20 % of the annotated pictures is held out to choose the epoch (best mAP@0.5) and the score \
-            threshold (best F1). Then a new head trains on every picture, held-out ones included, for all --epochs \
+            threshold (best F1). Then a new head trains on every training picture, held-out ones included, for all --epochs \
             (--refit all, the default; --refit chosen: for the chosen epoch count; --refit none keeps the chosen \
             epoch's head) and is stored with that threshold. The report gives mAP@0.5 and mAP@0.5:0.95 overall and \
             per label, and precision and recall at that threshold, on the held-out pictures (before the refit) and \

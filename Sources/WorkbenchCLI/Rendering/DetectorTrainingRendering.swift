@@ -46,7 +46,7 @@ enum DetectorTrainingRendering {
         }
         if let refit = report.refit {
             text += "Refitted on all \(refit.pictures) training pictures for \(refit.epochs) epochs "
-                + "(\(refit.length == .chosenEpoch ? "the chosen count" : "the whole schedule")); the held-out scores below are "
+                + "(\(refit.length.phrase)); the held-out scores below are "
                 + "the chosen epoch's, before the refit\n"
         }
         text += "\n"
