@@ -103,6 +103,7 @@ final class DetectorTrainingRunTests: XCTestCase {
             }
         }
         let outcome = try XCTUnwrap(first.fineTuning)
+        XCTAssertNil(first.refit, "fine-tuning chooses its own epoch: no refit, whatever the default")
         XCTAssertEqual(headEpochs.count, 4)
         XCTAssertEqual(fineTuningEpochs, outcome.epochs)
         XCTAssertEqual(outcome.epochs.map(\.epoch), [1, 2, 3])
@@ -138,6 +139,8 @@ final class DetectorTrainingRunTests: XCTestCase {
         var request = try request()
         request.schedule.epochs = 6
         request.refit = nil
+        // The training pictures again as testing pictures: which head scores them is what is checked.
+        request.testing = request.training
         let plain = try DetectorTrainingRun.run(request)
         XCTAssertNil(plain.refit)
         request.refit = .chosenEpoch
@@ -158,15 +161,26 @@ final class DetectorTrainingRunTests: XCTestCase {
         XCTAssertEqual(refitEpochs.map(\.epoch), Array(1...plain.chosenEpoch))
         XCTAssertTrue(refitEpochs.allSatisfy { $0.total == plain.chosenEpoch && $0.pictures == 20 })
         XCTAssertNotEqual(refitted.detector.head.namedParameters.map(\.value), plain.detector.head.namedParameters.map(\.value))
+        // The held-out pictures keep the chosen head's boxes; the testing pictures get the stored (refitted) head's.
+        XCTAssertEqual(refitted.heldOutPictures.map(\.evaluated), plain.heldOutPictures.map(\.evaluated))
+        let plainTesting = try XCTUnwrap(plain.testingPictures).map(\.evaluated)
+        let refittedTesting = try XCTUnwrap(refitted.testingPictures).map(\.evaluated)
+        XCTAssertEqual(refittedTesting.count, 20)
+        XCTAssertNotEqual(refittedTesting, plainTesting, "the testing pictures are scored with the refitted head")
         // Deterministic: the same seed and threads give the same refitted head, bit for bit.
         let again = try DetectorTrainingRun.run(request)
         XCTAssertEqual(again.detector.head.namedParameters.map(\.value), refitted.detector.head.namedParameters.map(\.value))
         XCTAssertEqual(again.refit?.losses, refit.losses)
+        XCTAssertEqual(try XCTUnwrap(again.testingPictures).map(\.evaluated), refittedTesting)
         XCTAssertEqual(refit.length, .chosenEpoch)
 
         // `all`: the same choice of threshold, then the whole schedule on every picture.
         request.refit = .allEpochs
-        let whole = try XCTUnwrap(try DetectorTrainingRun.run(request).refit)
+        let wholeRun = try DetectorTrainingRun.run(request)
+        let whole = try XCTUnwrap(wholeRun.refit)
+        XCTAssertEqual(wholeRun.heldOut, plain.heldOut)
+        XCTAssertEqual(wholeRun.detector.threshold, plain.detector.threshold)
+        XCTAssertNotEqual(wholeRun.detector.head.namedParameters.map(\.value), plain.detector.head.namedParameters.map(\.value))
         XCTAssertEqual(whole.length, .allEpochs)
         XCTAssertEqual(whole.epochs, 6)
         XCTAssertEqual(whole.losses.count, 6)

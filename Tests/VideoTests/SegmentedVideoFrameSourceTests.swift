@@ -3,6 +3,10 @@ import XCTest
 import ImageCodecs
 @testable import Video
 
+/// A small crop: these tests compare decoders frame for frame and read a slide's colour, which no output size
+/// changes, and the 224-pixel crop's resizing in a debug build was about half of their time.
+private let sampleOptions = DecodeOptions(cropAndResize: CropAndResize(outputSide: 32, padding: 4))
+
 final class SegmentedVideoFrameSourceTests: XCTestCase {
     private func drain(_ source: FrameSource) throws -> [Frame] {
         var frames: [Frame] = []
@@ -20,10 +24,10 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
             let video = folder + "/moving-\(preset).mp4"
             try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=11", "-c:v", "libx264", "-preset", preset,
                         "-g", "50", "-bf", "3", "-pix_fmt", "yuv420p", video])
-            let whole = try drain(VideoFrameSource(path: video, every: 1, options: networkOptions))
+            let whole = try drain(VideoFrameSource(path: video, every: 1, options: sampleOptions))
             XCTAssertEqual(whole.count, 11)
             for (longest, parallelism, segmentCount) in [(3, 2, 4), (2, 3, 6), (300, 2, 2)] {
-                let source = try SegmentedVideoFrameSource(path: video, every: 1, options: networkOptions, maximumSegmentFrames: longest,
+                let source = try SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
                                                            parallelism: parallelism)
                 let context = "\(preset), segments of at most \(longest) s, \(parallelism) decoders"
                 XCTAssertEqual(source.segments.count, segmentCount, context)
@@ -89,11 +93,11 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
                                          ("slides.mkv", ["-fps_mode", "vfr", "-c:v", "libx264", "-bf", "2"], [(2, 3)]),
                                          ("slides.avi", ["-fps_mode", "vfr", "-c:v", "mpeg4"], [(3, 2)])] {
             let video = try makeSlideShow(in: folder, name: name, arguments: arguments)
-            let whole = try drain(VideoFrameSource(path: video, every: 1, options: networkOptions))
+            let whole = try drain(VideoFrameSource(path: video, every: 1, options: sampleOptions))
             XCTAssertEqual(whole.map(slide), truth, "\(name), one decoder")
             XCTAssertEqual(whole.map(\.second), truth.indices.map(Double.init), name)
             for (longest, parallelism) in plans {
-                let source = try SegmentedVideoFrameSource(path: video, every: 1, options: networkOptions, maximumSegmentFrames: longest,
+                let source = try SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
                                                            parallelism: parallelism)
                 let context = "\(name), segments of at most \(longest) s, \(parallelism) decoders"
                 XCTAssertGreaterThan(source.segments.count, 1, context)
@@ -110,7 +114,7 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         let video = try makeSlideShow(in: folder, name: "slides.mp4", arguments: ["-fps_mode", "vfr", "-c:v", "libx264"])
         let truth = (0...Int(Self.slideShowEnd * 2)).map { half in Self.slideStarts.lastIndex { $0 <= Double(half) / 2 }! }
-        let frames = try drain(SegmentedVideoFrameSource(path: video, every: 0.5, options: networkOptions, maximumSegmentFrames: 4, parallelism: 3))
+        let frames = try drain(SegmentedVideoFrameSource(path: video, every: 0.5, options: sampleOptions, maximumSegmentFrames: 4, parallelism: 3))
         XCTAssertEqual(frames.map(slide), truth)
         XCTAssertEqual(frames.map(\.second), truth.indices.map { Double($0) * 0.5 })
     }
@@ -124,11 +128,11 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let times = "if(lt(N,100),N/25,if(lt(N,140),4+(N-100)/5,12+(N-140)*0.08))"
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-vf", "setpts='\(times)/TB'",
                     "-fps_mode", "vfr", "-c:v", "libx264", "-g", "30", "-bf", "2", "-pix_fmt", "yuv420p", video])
-        let whole = try drain(VideoFrameSource(path: video, every: 1, options: networkOptions))
+        let whole = try drain(VideoFrameSource(path: video, every: 1, options: sampleOptions))
         // 200 frames: the last at 12 + 59 · 0.08 = 16.72 s, so samples at 0 … 16 s.
         XCTAssertEqual(whole.map(\.second), (0...16).map(Double.init))
         for (longest, parallelism) in [(2, 2), (3, 3), (4, 2)] {
-            let frames = try drain(SegmentedVideoFrameSource(path: video, every: 1, options: networkOptions, maximumSegmentFrames: longest,
+            let frames = try drain(SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
                                                              parallelism: parallelism))
             let context = "segments of at most \(longest) s, \(parallelism) decoders"
             XCTAssertEqual(frames.map(\.second), whole.map(\.second), context)
@@ -145,13 +149,13 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let video = try makeSlideShow(in: folder, name: "slides.mp4", arguments: ["-fps_mode", "cfr", "-r", "25", "-c:v", "libx264", "-g", "25"])
         let transport = folder + "/slides.ts"
         try ffmpeg(["-i", video, "-c", "copy", transport])
-        let source = try SegmentedVideoFrameSource(path: transport, every: 1, options: networkOptions, maximumSegmentFrames: 3, parallelism: 2)
+        let source = try SegmentedVideoFrameSource(path: transport, every: 1, options: sampleOptions, maximumSegmentFrames: 3, parallelism: 2)
         XCTAssertFalse(source.probe.seeksByIndex)
         XCTAssertEqual(source.segments.count, 1)
         XCTAssertEqual(source.segments.first?.runsToEnd, true)
         let truth = (0...Int(Self.slideShowEnd)).map { second in Self.slideStarts.lastIndex { $0 <= Double(second) }! }
         XCTAssertEqual(try drain(source).map(slide).prefix(truth.count), ArraySlice(truth))
-        XCTAssertTrue(try SegmentedVideoFrameSource(path: video, every: 1, options: networkOptions).probe.seeksByIndex)
+        XCTAssertTrue(try SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions).probe.seeksByIndex)
     }
 
     /// Over a grid of sample counts, segment caps and decoder counts: contiguous, in order, every sample once,
@@ -212,7 +216,7 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         let video = folder + "/long.mp4"
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=5:duration=300", "-c:v", "mpeg4", video])
-        let source = try SegmentedVideoFrameSource(path: video, every: 1, options: networkOptions, maximumSegmentFrames: 30, parallelism: 2)
+        let source = try SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: 30, parallelism: 2)
         let started = Date()
         XCTAssertNotNil(try source.nextFrame())
         source.close()

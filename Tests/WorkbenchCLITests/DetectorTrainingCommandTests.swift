@@ -34,7 +34,7 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("maps ") && $0.contains(", refit ") }, trained.standardError)
         // The page beside the model: the held-out pictures (no testing folder here) with their boxes drawn.
         let page = try String(contentsOfFile: folder.appendingPathComponent("Shapes.html").path, encoding: .utf8)
-        for text in ["Detector: ", "shapes", "held-out pictures", "Refitted on all 24 training pictures for 8 epochs", "mAP@0.5", "disc",
+        for text in ["Detector: ", "shapes", "held-out pictures", "chosen on the held-out pictures", "Refitted on all 24 training pictures for 8 epochs", "mAP@0.5", "disc",
                      "square", "data:image/jpeg;base64,", "<svg"] {
             XCTAssertTrue(page.contains(text), text)
         }
@@ -77,6 +77,8 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertEqual(inspected.status, 0, inspected.standardError)
         XCTAssertTrue(inspected.standardOutput.contains("kind         detector"), inspected.standardOutput)
         XCTAssertTrue(inspected.standardOutput.contains("labels       disc, square (2)"), inspected.standardOutput)
+        XCTAssertTrue(inspected.standardOutput.contains("; the stored head was then refitted on all 24 pictures for 8 epochs)"),
+                      inspected.standardOutput)
 
         let classified = try WorkbenchBinary.run(["classify", model, data.appendingPathComponent("picture-000.png").path])
         XCTAssertNotEqual(classified.status, 0)

@@ -155,5 +155,11 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             XCTAssertTrue(outcome.standardError.contains(message), "\(options): \(outcome.standardError)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: model), "\(options) wrote a model")
         }
+        // A dataset that is not there is named as missing, whatever detector option comes with it.
+        let nowhere = folder.appendingPathComponent("nowhere").path
+        let missing = try run(["train", nowhere, "-o", model, "--refit", "all"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertEqual(missing.errorLines.count, 1, missing.standardError)
+        XCTAssertTrue(missing.standardError.contains(nowhere) && !missing.standardError.contains("is for detectors"), missing.standardError)
     }
 }

@@ -146,14 +146,15 @@ final class ReviewPagesTests: XCTestCase {
         XCTAssertTrue(both.standardError.contains("--html and --no-html exclude each other"), both.standardError)
     }
 
-    /// 20 s of cat pictures then 20 s of espresso, 640 × 360 H.264 like a movie (as LabelCommandTests makes it).
-    private func makeMovie(_ name: String) throws -> String {
+    /// Four cat pictures then four espresso pictures, `secondsEach` seconds each (20 s + 20 s at the default 5),
+    /// 640 × 360 H.264 like a movie (as LabelCommandTests makes it).
+    private func makeMovie(_ name: String, secondsEach: Int = 5) throws -> String {
         var list = ""
         for label in ["cat", "espresso"] {
             let pictures = try FileManager.default.contentsOfDirectory(atPath: Self.dataset.appendingPathComponent("Training Data/\(label)").path)
                 .filter { $0.hasSuffix(".png") }.sorted().prefix(4)
             for picture in pictures {
-                list += "file '\(Self.dataset.appendingPathComponent("Training Data/\(label)/\(picture)").path)'\nduration 5\n"
+                list += "file '\(Self.dataset.appendingPathComponent("Training Data/\(label)/\(picture)").path)'\nduration \(secondsEach)\n"
             }
         }
         let listPath = folder.appendingPathComponent("\(name).txt").path
@@ -161,7 +162,7 @@ final class ReviewPagesTests: XCTestCase {
         let movie = folder.appendingPathComponent(name).path
         try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
                                       "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
-                                      "-r", "25", "-t", "40", "-c:v", "libx264", "-movflags", "+faststart", movie])
+                                      "-r", "25", "-t", "\(8 * secondsEach)", "-c:v", "libx264", "-movflags", "+faststart", movie])
         return movie
     }
 
@@ -245,7 +246,8 @@ final class ReviewPagesTests: XCTestCase {
     }
 
     func testSeveralMoviesWriteOneFilePerMovieIntoAFolder() throws {
-        let first = try makeMovie("first.mp4"), second = try makeMovie("second.mp4")
+        // Short movies: only the files written per movie are checked here.
+        let first = try makeMovie("first.mp4", secondsEach: 1), second = try makeMovie("second.mp4", secondsEach: 1)
         let refused = try WorkbenchBinary.run(["label", model, first, second, "--vtt", folder.appendingPathComponent("both.vtt").path])
         XCTAssertEqual(refused.status, 64)
         XCTAssertTrue(refused.standardError.contains("--vtt takes an existing folder when labelling several movies"), refused.standardError)

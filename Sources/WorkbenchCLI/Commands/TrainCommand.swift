@@ -197,7 +197,8 @@ struct TrainCommand: ParsableCommand {
         if DetectorTrainingWorkflow.isDetectionDataset(dataset) { return try validateDetector() }
         for (name, given) in [("--crops", crops != nil), ("--input-side", inputSide != nil), ("--fine-tune-epochs", fineTuneEpochs != nil),
                               ("--refit", refit != nil)]
-        where given {
+        // A missing DATASET is named as missing by the run, not called a classifier dataset here.
+        where given && FileManager.default.fileExists(atPath: dataset) {
             throw ValidationError("\(name) is for detectors: DATASET has no annotations.json")
         }
         if let validationFraction, !(0..<1).contains(validationFraction) {

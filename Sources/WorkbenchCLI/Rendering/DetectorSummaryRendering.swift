@@ -28,6 +28,10 @@ enum DetectorSummaryRendering {
             if let fineTuning = report.fineTuning, fineTuning.chosenEpoch > 0 {
                 chosen = "head epoch \(report.chosenEpoch) of \(report.settings.epochs), then fine-tuning epoch \(fineTuning.chosenEpoch) of \(fineTuning.epochs.count)"
             }
+            if let refit = report.refit {
+                // The stored head is the refit's; the held-out pictures scored the chosen head, which it replaced.
+                chosen += "; the stored head was then refitted on all \(refit.pictures) pictures for \(refit.epochs) epochs"
+            }
             text += "\n" + DetectorTrainingRendering.scores(report.heldOut, title: "Held-out (\(chosen))")
             if let testing = report.testing { text += "\n" + DetectorTrainingRendering.scores(testing, title: "Testing") }
         }

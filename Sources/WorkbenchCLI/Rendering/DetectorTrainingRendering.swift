@@ -30,7 +30,7 @@ enum DetectorTrainingRendering {
     /// Counts, the choice (epoch and threshold), then the held-out and testing scores.
     static func tables(_ report: DetectorTrainingReport) -> String {
         var text = "Detector: \(report.labels.count) label\(report.labels.count == 1 ? "" : "s"), "
-            + "\(report.trainingImages) training and \(report.heldOutImages) held-out pictures, "
+            + "\(report.trainingImages) training and \(report.heldOutImages) held-out pictures\(report.refit == nil ? "" : " (then all refitted)"), "
             + "\(report.settings.inputSide)×\(report.settings.inputSide) input\n"
         text += "Chosen on the held-out pictures: epoch \(report.chosenEpoch) of \(report.settings.epochs), "
             + String(format: "score threshold %.3f (best F1)\n", report.threshold)
