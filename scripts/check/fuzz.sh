@@ -2,6 +2,7 @@
 # Builds the libFuzzer harnesses in Tests/Fuzz and runs each for SECONDS (default 30).
 #
 #   scripts/check/fuzz.sh [SECONDS] [HARNESS ...]   e.g. scripts/check/fuzz.sh 600, scripts/check/fuzz.sh 60 movie_data
+#   scripts/check/fuzz.sh --build-only [HARNESS ...]   builds and stops (scripts/test.sh builds beside the suite)
 #
 # Harnesses: png_shim, jpeg_shim (C, clang -fsanitize=fuzzer,address,undefined), model_file, movie_data,
 # frame_number, result_folder, detection_annotations (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
@@ -17,6 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 
+build_only=false
+if [ "${1:-}" = "--build-only" ]; then build_only=true; shift; set -- 1 "$@"; fi
 seconds=${1:-30}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
 shift || true
@@ -164,6 +167,7 @@ if needs detection_annotations; then
     harness detection_annotations Tests/Fuzz/DetectionAnnotationsFuzz.swift FileFormats ImageCodecs Datasets DetectionAnnotations Crypto
 fi
 echo "fuzz: built ${harnesses[*]} in $(( $(date +%s) - build_started )) s"
+"$build_only" && exit 0
 
 # ---- Run.
 # Swift's crash reporter would race libFuzzer's handler on a trap; libFuzzer reports it (and keeps the input).
