@@ -20,7 +20,7 @@
 # The validation set is small (3 frames 2.5 s apart, 18 boxes: 12 people, 6 parked vehicles): one person more or
 # less found moves its mAP@0.5 by about 0.04, so close choices are close calls.
 #
-# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]   (20-40 minutes on 2 cores, the first time more for
+# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]   (1-2 hours on 2 cores with the refit, the first time more for
 #        the pictures' maps; --fine-tune adds about 10)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
