@@ -32,7 +32,9 @@ status=0
 if ! "$quick"; then
     # The C sanitizer checks and the fuzz harnesses' builds run beside XCTest at the lowest priority: they take the
     # core time the suite leaves idle (waiting on ffmpeg, Chromium, Slurm, its own subprocesses), not the suite's.
-    nice -n 19 scripts/check/sanitize-c.sh > .build/sanitize.log 2>&1 &
+    rm -f .build/sanitize.ended
+    ( status=0; nice -n 19 scripts/check/sanitize-c.sh > .build/sanitize.log 2>&1 || status=$?
+      date +%s > .build/sanitize.ended; exit "$status" ) &
     sanitize_pid=$!
     nice -n 19 scripts/check/fuzz.sh --build-only > .build/fuzz-build.log 2>&1 &
     fuzz_build_pid=$!
@@ -44,15 +46,20 @@ executed=$(printf '%s' "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
 failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 
 # The C shims and kernels once under AddressSanitizer + UBSan, and every fuzz harness briefly (FUZZ_SECONDS
-# each, 5 by default) so a regression in a parser shows up here; each counts as one test in the summary. The two
-# are independent and each mostly keeps one core busy (one clang compile, then one program; swiftc's modules one
-# after the other, then one harness at a time), so they run side by side, each into its log, shown when both end.
+# each, 5 by default) so a regression in a parser shows up here; each counts as one test in the summary. The
+# sanitizer checks and the harnesses' build started beside the suite (above); the fuzzing itself runs now, on cores
+# the suite no longer needs. Their logs are shown when both end.
 extra_passed=0
 extra_failed=0
 if ! "$quick"; then
     suite_ended=$(date +%s)
-    # A failed background build shows in the run below, which builds again (with the log) before fuzzing.
-    wait "$fuzz_build_pid" || true
+    # A failed background build is built again below (its error then in fuzz.log); its own log is shown too.
+    fuzz_build_status=0
+    wait "$fuzz_build_pid" || fuzz_build_status=$?
+    if [ "$fuzz_build_status" -ne 0 ]; then
+        echo "fuzz: the build beside the suite failed; its last lines (.build/fuzz-build.log):"
+        tail -n 20 .build/fuzz-build.log
+    fi
     fuzz_status=0
     scripts/check/fuzz.sh "${FUZZ_SECONDS:-5}" > .build/fuzz.log 2>&1 || fuzz_status=$?
     fuzz_seconds=$(( $(date +%s) - suite_ended ))
@@ -60,7 +67,8 @@ if ! "$quick"; then
     wait "$sanitize_pid" || sanitize_status=$?
     cat .build/sanitize.log
     if [ "$sanitize_status" -eq 0 ]; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
-    echo "c-sanitizers: ended $(( $(date +%s) - suite_ended )) s after XCTest (started $(( suite_ended - started )) s before its end, beside it)"
+    sanitize_ended=$(cat .build/sanitize.ended 2>/dev/null || date +%s)
+    echo "c-sanitizers: $(( sanitize_ended - started )) s from the suite's start, ending $(( sanitize_ended - suite_ended )) s after XCTest's end"
     cat .build/fuzz.log
     echo "fuzz: $fuzz_seconds s after XCTest"
     harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)

@@ -155,11 +155,13 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             XCTAssertTrue(outcome.standardError.contains(message), "\(options): \(outcome.standardError)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: model), "\(options) wrote a model")
         }
-        // A dataset that is not there is named as missing, whatever detector option comes with it.
+        // A dataset that is not there is named as missing, not called a classifier dataset, with a detector option.
         let nowhere = folder.appendingPathComponent("nowhere").path
-        let missing = try run(["train", nowhere, "-o", model, "--refit", "all"])
-        XCTAssertNotEqual(missing.status, 0)
-        XCTAssertEqual(missing.errorLines.count, 1, missing.standardError)
-        XCTAssertTrue(missing.standardError.contains(nowhere) && !missing.standardError.contains("is for detectors"), missing.standardError)
+        for option in [["--refit", "all"], ["--crops", "2"]] {
+            let missing = try run(["train", nowhere, "-o", model] + option)
+            XCTAssertNotEqual(missing.status, 0)
+            XCTAssertEqual(missing.errorLines, ["workbench: \(nowhere): folder does not exist"], "\(option)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: model))
+        }
     }
 }

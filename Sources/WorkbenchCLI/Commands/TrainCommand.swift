@@ -197,7 +197,7 @@ struct TrainCommand: ParsableCommand {
         if DetectorTrainingWorkflow.isDetectionDataset(dataset) { return try validateDetector() }
         for (name, given) in [("--crops", crops != nil), ("--input-side", inputSide != nil), ("--fine-tune-epochs", fineTuneEpochs != nil),
                               ("--refit", refit != nil)]
-        // A missing DATASET is named as missing by the run, not called a classifier dataset here.
+        // A DATASET that is not there is not called a classifier dataset here: the run names it missing.
         where given && FileManager.default.fileExists(atPath: dataset) {
             throw ValidationError("\(name) is for detectors: DATASET has no annotations.json")
         }
