@@ -68,7 +68,9 @@ if ! "$quick"; then
     cat .build/sanitize.log
     if [ "$sanitize_status" -eq 0 ]; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
     sanitize_ended=$(cat .build/sanitize.ended 2>/dev/null || date +%s)
-    echo "c-sanitizers: $(( sanitize_ended - started )) s from the suite's start, ending $(( sanitize_ended - suite_ended )) s after XCTest's end"
+    after=$(( sanitize_ended - suite_ended ))
+    if [ "$after" -lt 0 ]; then when="$(( -after )) s before XCTest's end"; else when="$after s after XCTest's end"; fi
+    echo "c-sanitizers: $(( sanitize_ended - started )) s from the suite's start, ending $when"
     cat .build/fuzz.log
     echo "fuzz: $fuzz_seconds s after XCTest"
     harnesses=$(grep -cE '^fuzz: [a-z_]+ +[0-9?]+ +[0-9?]+ ' .build/fuzz.log || true)

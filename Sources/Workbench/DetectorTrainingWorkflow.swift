@@ -153,9 +153,11 @@ public enum DetectorTrainingWorkflow {
         let (pictures, which) = result.testingPictures.map { ($0, "the \($0.count) testing pictures") }
             ?? (result.heldOutPictures, "the \(result.heldOutPictures.count) held-out pictures (they chose the epoch and the threshold: no testing pictures were given)")
         let subtitle = [
-            result.refit == nil
-                ? "Model \(Markup.isolate(modelPath)), trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count), input \(detector.inputSide) × \(detector.inputSide)."
-                : "Model \(Markup.isolate(modelPath)), from \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count) chosen on the held-out pictures, input \(detector.inputSide) × \(detector.inputSide).",
+            "Model \(Markup.isolate(modelPath)), "
+                + (result.refit == nil
+                    ? "trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count)"
+                    : "from \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count) chosen on the held-out pictures")
+                + ", input \(detector.inputSide) × \(detector.inputSide).",
             fineTuningLine(result.fineTuning),
             result.refit.map { "Refitted on all \($0.pictures) training pictures for \($0.epochs) epochs (\($0.length.phrase)); the held-out scores are the chosen epoch's, before the refit." },
             "Scored on \(which).",
