@@ -373,41 +373,46 @@ public enum DetectorTrainingRun {
         return AveragePrecision.evaluate(images, labels: labels).meanAveragePrecision50 ?? 0
     }
 
-    /// The whole view's maps of each picture at `paths` (from the cache when there) and its size, in order;
-    /// `progress` counts the pictures done.
-    static func wholeViewMaps(_ paths: [String], extractor: DetectionFeatureExtractor,
+    /// The whole view's maps of each picture at `paths` (from the cache when there) and its size, in order, and with
+    /// `mirror` the mirrored view's maps too (else `mirrored` is empty); `progress` counts the pictures done.
+    static func wholeViewMaps(_ paths: [String], extractor: DetectionFeatureExtractor, mirror: Bool = false,
                               progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(WorkbenchError)
-        -> (maps: [[Float]], sizes: [ImageSizeRecord]) {
-        var maps: [[Float]] = [], sizes: [ImageSizeRecord] = []
+        -> (maps: [[Float]], mirrored: [[Float]], sizes: [ImageSizeRecord]) {
+        var maps: [[Float]] = [], mirrored: [[Float]] = [], sizes: [ImageSizeRecord] = []
         var failure: WorkbenchError?
-        extractor.extract(paths: paths, views: { _ in [DetectionView.whole] }) { index, result in
+        let views = mirror ? [DetectionView.whole, DetectionView.mirror] : [DetectionView.whole]
+        extractor.extract(paths: paths, views: { _ in views }) { index, result in
             switch result {
             case .failure(let error): if failure == nil { failure = error }
             case .success(let (viewMaps, size)):
                 maps.append(viewMaps[0])
+                if mirror { mirrored.append(viewMaps[1]) }
                 sizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
             }
             progress(index + 1, paths.count)
         }
         if let failure { throw failure }
-        return (maps, sizes)
+        return (maps, mirrored, sizes)
     }
 
     /// Scores `detector` on every picture of `set` (whole views, maps from the cache when there).
-    public static func score(_ detector: TrainedDetector, on set: AnnotationSet,
-                             extractor: DetectionFeatureExtractor) throws(WorkbenchError) -> DetectorScores {
-        let pictures = try scoredPictures(detector, on: set, extractor: extractor)
+    /// With `mirror`, each picture's boxes come from it and its mirror averaged (`MirrorAveraging`, `--tta`).
+    public static func score(_ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
+                             mirror: Bool = false) throws(WorkbenchError) -> DetectorScores {
+        let pictures = try scoredPictures(detector, on: set, extractor: extractor, mirror: mirror)
         return DetectorScores(pictures.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
     }
 
     /// The boxes `detector` finds on every picture of `set`, beside the picture's objects; `progress` counts the
-    /// pictures whose maps are ready, in order, on the calling thread.
+    /// pictures whose maps are ready, in order, on the calling thread. With `mirror`, each picture's boxes come from
+    /// it and its mirror averaged (`MirrorAveraging`, `--tta`).
     public static func scoredPictures(_ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
-                                      progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
+                                      mirror: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
         throws(WorkbenchError) -> [ScoredPicture] {
         let pictures = set.images + set.negatives
-        let (maps, sizes) = try wholeViewMaps(pictures.map(\.path), extractor: extractor, progress: progress)
-        let images = evaluated(detector, maps: maps, sizes: sizes, truth: pictures)
+        let (maps, mirrored, sizes) = try wholeViewMaps(pictures.map(\.path), extractor: extractor, mirror: mirror,
+                                                        progress: progress)
+        let images = evaluated(detector, maps: maps, mirrored: mirrored, sizes: sizes, truth: pictures)
         return zip(pictures, images).map { ScoredPicture(path: $0.path, evaluated: $1) }
     }
 
@@ -423,17 +428,19 @@ public enum DetectorTrainingRun {
         return (heldOut, (0..<count).filter { !held.contains($0) })
     }
 
-    /// Predictions of `detector` on whole-view maps, paired with each picture's ground truth.
-    static func evaluated(_ detector: TrainedDetector, maps: [[Float]], sizes: [ImageSizeRecord],
+    /// Predictions of `detector` on whole-view maps (averaged with the mirrored views' when `mirrored` has them),
+    /// paired with each picture's ground truth.
+    static func evaluated(_ detector: TrainedDetector, maps: [[Float]], mirrored: [[Float]] = [], sizes: [ImageSizeRecord],
                           truth: [AnnotatedImage]) -> [EvaluatedImage] {
         let chunk = 32
         var images: [EvaluatedImage] = []
         for first in stride(from: 0, to: maps.count, by: chunk) {
             let range = first..<min(maps.count, first + chunk)
             let outputs = detector.outputs(for: Array(maps[range]))
+            let mirroredOutputs = mirrored.isEmpty ? nil : detector.outputs(for: Array(mirrored[range]))
             for (item, index) in range.enumerated() {
-                let predictions = detector.objects(outputs: outputs, item: item, pictureWidth: sizes[index].width,
-                                                   pictureHeight: sizes[index].height)
+                let predictions = detector.objects(outputs: outputs, mirroredOutputs: mirroredOutputs, item: item,
+                                                   pictureWidth: sizes[index].width, pictureHeight: sizes[index].height)
                 images.append(EvaluatedImage(groundTruth: truth[index].objects, predictions: predictions))
             }
         }

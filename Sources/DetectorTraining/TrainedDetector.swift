@@ -44,9 +44,15 @@ public struct TrainedDetector: Sendable {
 
     /// The boxes of the whole-picture view whose maps are `maps`, in pixels of a `pictureWidth × pictureHeight`
     /// picture (the view's pixels scaled back and cut to the picture), best first, scoring at least `minimumScore`.
-    public func objects(outputs: Tensor<Float>, item: Int, pictureWidth: Int, pictureHeight: Int,
-                        minimumScore: Double = 0) -> [PredictedObject] {
-        let maps = DetectorHeadOutputs.split(outputs, item: item, labelCount: labels.count)
+    /// With `mirroredOutputs` (the head's outputs on the mirrored views, same items), the two are averaged first
+    /// (`MirrorAveraging`: `--tta`).
+    public func objects(outputs: Tensor<Float>, mirroredOutputs: Tensor<Float>? = nil, item: Int, pictureWidth: Int,
+                        pictureHeight: Int, minimumScore: Double = 0) -> [PredictedObject] {
+        var maps = DetectorHeadOutputs.split(outputs, item: item, labelCount: labels.count)
+        if let mirroredOutputs {
+            maps = MirrorAveraging.average(maps, mirrored: DetectorHeadOutputs.split(mirroredOutputs, item: item, labelCount: labels.count),
+                                           grid: grid)
+        }
         let found = CenterNetDecoder.decode(maps, grid: grid, maximumCount: Self.maximumBoxes, minimumScore: Float(minimumScore))
         let scaleX = Double(pictureWidth) / Double(inputSide), scaleY = Double(pictureHeight) / Double(inputSide)
         return found.compactMap { detection in

@@ -11,11 +11,14 @@ public struct TrainedObjectDetector: ObjectDetecting {
     public let loaded: LoadedDetector
     /// Pictures run at once by `detect(in: [RGBImage], …)`, each on its own thread.
     public let threads: Int
+    /// Whether each picture's boxes come from it and its mirror averaged (`MirrorAveraging`, `--tta`): twice the work.
+    public let mirror: Bool
 
-    /// A detector over `loaded` for `threads` worker threads.
-    public init(_ loaded: LoadedDetector, threads: Int) {
+    /// A detector over `loaded` for `threads` worker threads, averaging each picture with its mirror when `mirror`.
+    public init(_ loaded: LoadedDetector, threads: Int, mirror: Bool = false) {
         self.loaded = loaded
         self.threads = max(1, threads)
+        self.mirror = mirror
     }
 
     /// The model's labels.
@@ -26,10 +29,12 @@ public struct TrainedObjectDetector: ObjectDetecting {
 
     /// Boxes on `image`, best first. A picture the network cannot read into finite maps has none.
     public func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject] {
-        guard let maps = try? loaded.extractor.maps(of: image, views: [.whole], path: "") else { return [] }
-        let outputs = loaded.detector.outputs(for: maps)
-        return loaded.detector.objects(outputs: outputs, item: 0, pictureWidth: image.width, pictureHeight: image.height,
-                                       minimumScore: Double(minimumConfidence)).map { object in
+        let views = mirror ? [DetectionView.whole, DetectionView.mirror] : [DetectionView.whole]
+        guard let maps = try? loaded.extractor.maps(of: image, views: views, path: "") else { return [] }
+        let outputs = loaded.detector.outputs(for: [maps[0]])
+        let mirroredOutputs = mirror ? loaded.detector.outputs(for: [maps[1]]) : nil
+        return loaded.detector.objects(outputs: outputs, mirroredOutputs: mirroredOutputs, item: 0, pictureWidth: image.width,
+                                       pictureHeight: image.height, minimumScore: Double(minimumConfidence)).map { object in
             DetectedObject(label: object.label, confidence: Float(object.score),
                            box: BoundingBox(left: object.box.left, top: object.box.top, right: object.box.right,
                                             bottom: object.box.bottom))

@@ -19,7 +19,7 @@ public enum TrainingViews {
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         var random = SplitMix64(seed: SplitMix64.mix(seed ^ hash))
         func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
-        var views = [DetectionView.whole, DetectionView(left: 0, top: 0, width: 1, height: 1, mirrored: true)]
+        var views = [DetectionView.whole, DetectionView.mirror]
         for _ in 0..<max(0, crops) {
             let width = 0.6 + 0.4 * unit(), height = 0.6 + 0.4 * unit()
             let left = (1 - width) * unit(), top = (1 - height) * unit()

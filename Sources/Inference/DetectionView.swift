@@ -27,6 +27,8 @@ public struct DetectionView: Sendable, Hashable, Codable {
 
     /// The whole picture, not mirrored: what `detect` sees.
     public static let whole = DetectionView(left: 0, top: 0, width: 1, height: 1, mirrored: false)
+    /// The whole picture mirrored left to right: training's second view, and `--tta`'s.
+    public static let mirror = DetectionView(left: 0, top: 0, width: 1, height: 1, mirrored: true)
 
     /// The view's rectangle in whole pixels of a `pictureWidth × pictureHeight` picture (edges rounded to the nearest
     /// pixel, at least one pixel a side). Rendering and the box transform both go through it, so boxes move exactly

@@ -18,6 +18,8 @@ public struct DetectorEvaluationRequest: Sendable {
     public var minimumScore: Double?
     /// Also write the detector page (`DetectorReports`) here; checked before the pictures are read.
     public var page: String?
+    /// Average each picture's boxes with its mirror's (`MirrorAveraging`, `--tta`): twice the network's work.
+    public var mirror = false
 
     /// Scores the model at `modelPath` on `datasetPath` at its stored threshold, writing no page.
     public init(modelPath: String, datasetPath: String) {
@@ -87,7 +89,8 @@ public enum DetectorEvaluationWorkflow {
             throw WorkbenchError(path: set.file, reason: "label '\(unknown)' is not one of the model's labels "
                                  + "(\(detector.labels.joined(separator: ", ")))")
         }
-        let scored = try DetectorTrainingRun.scoredPictures(detector, on: set, extractor: loaded.extractor, progress: progress)
+        let scored = try DetectorTrainingRun.scoredPictures(detector, on: set, extractor: loaded.extractor, mirror: request.mirror,
+                                                            progress: progress)
         let threshold = request.minimumScore ?? detector.threshold
         let scores = DetectorScores(scored.map(\.evaluated), labels: detector.labels, threshold: threshold)
         if let page = request.page {

@@ -127,7 +127,6 @@ final class DetectorEvaluateCommandTests: XCTestCase {
                 + "training pictures would flatter it); give a folder or annotations file of other pictures"),
             ([work.appendingPathComponent("nowhere").path], "workbench: \(work.path)/nowhere: no such file or folder"),
             ([unknown.path], "workbench: \(unknown.path): label 'triangle' is not one of the model's labels (disc, square)"),
-            ([fixture.dataset.path, "--tta"], "Error: --tta is for classifiers; \(fixture.model) is a detector model"),
             ([fixture.dataset.path, "--shard", "1/2"], "Error: --shard is for classifiers; \(fixture.model) is a detector model"),
             ([fixture.dataset.path, "--min-score", "2"], "Error: --min-score must be between 0 and 1, got 2.0"),
         ]

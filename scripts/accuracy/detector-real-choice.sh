@@ -20,26 +20,35 @@
 # The validation set is small (3 frames 2.5 s apart, 18 boxes: 12 people, 6 parked vehicles): one person more or
 # less found moves its mAP@0.5 by about 0.04, so close choices are close calls.
 #
-# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune]   (1-2 hours on 2 cores with the refit, the first time more for
-#        the pictures' maps; --fine-tune adds about 10)
+# With --tta every model (grid, fine-tuned and seeds alike) is scored with `evaluate --tta` (each picture averaged
+# with its mirror), on the validation frames for the choice and on the testing pictures after it; the models are the
+# same, only the scoring differs, so the choice is made again under that scoring. Its results go to
+# .build/detector-real-choice-tta.
+#
+# Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune] [--tta]   (1-2 hours on 2 cores with the refit, the
+#        first time more for the pictures' maps; --fine-tune adds about 10)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python3  # set-up's venv
 workbench=.build/release/workbench
+fine_tune="" scoring=()
+for argument in "$@"; do
+    case "$argument" in
+        --fine-tune) fine_tune=--fine-tune ;;
+        --tta) scoring=(--tta) ;;
+        *) echo "detector-real-choice: unknown argument $argument (usage: detector-real-choice.sh [--fine-tune] [--tta])" >&2; exit 2 ;;
+    esac
+done
 scripts/setup.sh >/dev/null
-fine_tune=${1:-}
-case "$fine_tune" in
-    "" | --fine-tune) ;;
-    *) echo "detector-real-choice: unknown argument $fine_tune (usage: detector-real-choice.sh [--fine-tune])" >&2; exit 2 ;;
-esac
 [ -f "datasets/scenes/Training Data/annotations.json" ] || "$python" datasets/build_scenes.py >/dev/null
 # Rebuilt unless built with the labelling this measurement uses (the frames script writes its settings there).
 labelling="tiles 3, min-score 0.5, step 0.5"
 [ -f "datasets/scenes-real-frames-validation/annotations.json" ] && [ -f "datasets/scenes-real-frames/Training Data/annotations.json" ] &&
     [ "$(cat datasets/scenes-real-frames/labelling.txt 2>/dev/null)" = "$labelling" ] ||
     "$python" scripts/accuracy/detector-real-frames.py --workbench "$workbench"
-work=.build/detector-real-choice
+work=.build/detector-real-choice${scoring:+-tta}
 mkdir -p "$work"
+echo "scoring: workbench evaluate --json ${scoring[*]}; results in $work"
 export WORKBENCH_CACHE="$PWD/.build/detector-scenes/cache"  # the synthetic pictures' maps, shared with detector-scenes.sh
 
 # map50 REPORT.json: the mean AP@0.5 of an `evaluate --json` report
@@ -62,7 +71,7 @@ train() {
     "$workbench" train "datasets/scenes-real-frames/Training Data" "$@" --no-html -o "$work/$name.wbmodel" \
         > "$work/$name.report" 2> "$work/$name.progress" || { tail -n 20 "$work/$name.progress" >&2; exit 1; }
     echo "$(($(date +%s) - started)) s wall" > "$work/$name.time"
-    "$workbench" evaluate "$work/$name.wbmodel" datasets/scenes-real-frames-validation --json > "$work/$name.validation.json"
+    "$workbench" evaluate "$work/$name.wbmodel" datasets/scenes-real-frames-validation --json "${scoring[@]}" > "$work/$name.validation.json"
     score=$(map50 "$work/$name.validation.json")
     echo "   $(cat "$work/$name.time"); validation mAP@0.5 $score"
 }
@@ -101,7 +110,7 @@ echo
 echo "| run | validation mAP@0.5 | testing mAP@0.5 | testing mAP@0.5:0.95 | car / person AP@0.5 | train time |"
 echo "| --- | --- | --- | --- | --- | --- |"
 for name in "${runs[@]}"; do
-    "$workbench" evaluate "$work/$name.wbmodel" "datasets/scenes-real-frames/Testing Data" --json > "$work/$name.testing.json"
+    "$workbench" evaluate "$work/$name.wbmodel" "datasets/scenes-real-frames/Testing Data" --json "${scoring[@]}" > "$work/$name.testing.json"
     "$python" - "$work/$name.validation.json" "$work/$name.testing.json" "$name" "$chosen" "$(cat "$work/$name.time")" <<'EOF'
 import json, sys
 validation, testing = (json.load(open(path)) for path in sys.argv[1:3])

@@ -56,8 +56,7 @@ struct EvaluateCommand: ParsableCommand {
             throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
         }
         if DetectorModelFile.isDetector(path: model) {
-            for (name, given) in [("--tta", testTime.tta == true), ("--no-tta", testTime.tta == false), ("--strict", skipping.strict),
-                                  ("--shard", sharding.shard != nil)] where given {
+            for (name, given) in [("--strict", skipping.strict), ("--shard", sharding.shard != nil)] where given {
                 throw ValidationError("\(name) is for classifiers; \(model) is a detector model")
             }
         } else if minScore != nil, FileManager.default.fileExists(atPath: model) {
@@ -91,6 +90,7 @@ struct EvaluateCommand: ParsableCommand {
         var request = DetectorEvaluationRequest(modelPath: model, datasetPath: folder)
         request.minimumScore = minScore
         request.page = html
+        request.mirror = testTime.tta == true
         let progress = EvaluationProgress()
         let outcome = try DetectorEvaluationWorkflow.evaluate(request, features: compute.settings(usesCache: !cache.noCache),
                                                               progress: progress.update)
