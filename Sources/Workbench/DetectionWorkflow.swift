@@ -31,6 +31,9 @@ public struct DetectionRequest: Sendable {
     public var html: String?
     /// Pictures over this many pixels are refused from their header.
     public var maximumPixels = 300_000_000
+    /// A trained detector model's boxes on each picture or frame averaged with its mirror's (`--tta`): twice the
+    /// network's work. The built-in person detector refuses it.
+    public var mirror = false
 
     /// A request over `inputs` with the defaults.
     public init(inputs: [String]) {
@@ -129,6 +132,9 @@ public enum DetectionWorkflow {
     /// else the installed or set-up copy), loaded for `threads` worker threads.
     public static func run(_ request: DetectionRequest, detectorPath: String?, threads: Int,
                            events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
+        if request.mirror {
+            throw WorkbenchError("--tta (mirror averaging) is for detector models trained by workbench train (--model), not the built-in person detector")
+        }
         let path = try DetectorLocation.resolve(explicit: detectorPath)
         let detector: ObjectDetector
         do {
@@ -144,7 +150,7 @@ public enum DetectionWorkflow {
     public static func run(_ request: DetectionRequest, modelPath: String, threads: Int,
                            events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
         let loaded = try LoadedDetector.load(path: modelPath, settings: FeatureSettings(threads: 1, usesCache: false))
-        return try run(request, detector: TrainedObjectDetector(loaded, threads: threads), events: events)
+        return try run(request, detector: TrainedObjectDetector(loaded, threads: threads, mirror: request.mirror), events: events)
     }
 
     /// Runs `request` with `detector` (any `ObjectDetecting`; the command line's is the person detector).

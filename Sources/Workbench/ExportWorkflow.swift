@@ -39,7 +39,7 @@ public enum ExportWorkflow {
                               testTimeAugmentation: testTimeAugmentation)
         }
         if testTimeAugmentation == true {
-            throw WorkbenchError(path: modelPath, reason: "is a detector: test-time augmentation (--tta) is for classifiers")
+            throw WorkbenchError(path: modelPath, reason: "is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)")
         }
         let detector: DetectorModelFile
         do {

@@ -74,4 +74,19 @@ public enum SyntheticDetectionDataset {
         try Data(("[\n" + entries.joined(separator: ",\n") + "\n]\n").utf8).write(to: folder.appendingPathComponent("annotations.json"))
         return all
     }
+
+    /// Writes the picture at `source` mirrored left to right as a PNG at `destination`, for tests of `--tta`.
+    public static func writeMirror(of source: URL, to destination: URL) throws {
+        let image = try ImageLoader.load(path: source.path)
+        var pixels = image.pixels
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                for channel in 0..<3 {
+                    pixels[(y * image.width + x) * 3 + channel] = image.pixels[(y * image.width + image.width - 1 - x) * 3 + channel]
+                }
+            }
+        }
+        let bytes = try PNGEncoder.encode(RGBImage(width: image.width, height: image.height, pixels: pixels), name: destination.path)
+        try Data(bytes).write(to: destination)
+    }
 }

@@ -97,6 +97,54 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(atLower["recall"] as? Double), try XCTUnwrap(fixture.testing["recall"] as? Double))
     }
 
+    func testTTAAveragesEachPictureWithItsMirror() throws {
+        let fixture = try fixture()
+        let work = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let original = fixture.dataset.appendingPathComponent("Testing Data/picture-000.png")
+        let mirror = work.appendingPathComponent("mirror.png")
+        try SyntheticDetectionDataset.writeMirror(of: original, to: mirror)
+
+        /// Each picture's boxes, best first: label, score, centre x, centre y, width, height.
+        func boxes(_ options: [String]) throws -> [[(label: String, values: [Double])]] {
+            let run = try WorkbenchBinary.run(["detect", original.path, mirror.path, "--model", fixture.model, "--json",
+                                               "--min-score", "0.05", "--threads", "2"] + options)
+            XCTAssertEqual(run.status, 0, run.standardError)
+            let pictures = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+            return try pictures.map { picture in
+                try XCTUnwrap(picture["annotations"] as? [[String: Any]]).map { box in
+                    let at = try XCTUnwrap(box["coordinates"] as? [String: Double])
+                    return (try XCTUnwrap(box["label"] as? String),
+                            [try XCTUnwrap(box["confidence"] as? Double), at["x"] ?? .nan, at["y"] ?? .nan, at["width"] ?? .nan, at["height"] ?? .nan])
+                }
+            }
+        }
+        /// Whether the mirror's boxes are the picture's mirrored (x → 96 − x), scores equal.
+        func symmetric(_ found: [[(label: String, values: [Double])]]) -> Bool {
+            guard found.count == 2, found[0].count == found[1].count else { return false }
+            return zip(found[0], found[1]).allSatisfy { here, there in
+                here.label == there.label && abs(here.values[0] - there.values[0]) < 1e-4 && abs(here.values[1] - (96 - there.values[1])) < 0.01
+                    && zip(here.values.dropFirst(2), there.values.dropFirst(2)).allSatisfy { abs($0 - $1) < 0.01 }
+            }
+        }
+        // Averaged with its mirror, a picture and its mirror image get the same answer, mirrored; the network alone
+        // does not (its stride-2 padding is one-sided), so this tells the averaging apart from a plain run.
+        let averaged = try boxes(["--tta"])
+        XCTAssertFalse(averaged[0].isEmpty)
+        XCTAssertTrue(symmetric(averaged), "\(averaged)")
+        XCTAssertFalse(symmetric(try boxes([])))
+
+        let scored = try evaluate([fixture.dataset.path, "--json", "--tta"], fixture)
+        XCTAssertEqual(scored.status, 0, scored.standardError)
+        let scores = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(scored.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(scores["imageCount"] as? Int, 6)
+        XCTAssertTrue((0...1).contains(try XCTUnwrap(scores["meanAveragePrecision50"] as? Double)))
+
+        let person = try WorkbenchBinary.run(["detect", original.path, "--tta"])
+        XCTAssertNotEqual(person.status, 0)
+        XCTAssertEqual(person.errorLines.first, "Error: --tta is for detector models (--model), not the built-in person detector")
+    }
+
     func testBadInputIsOneLine() throws {
         let fixture = try fixture()
         let files = FileManager.default

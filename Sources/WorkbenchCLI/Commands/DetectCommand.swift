@@ -34,7 +34,9 @@ struct DetectCommand: ParsableCommand {
             found as --backbone is: --detector FILE, else $WORKBENCH_DETECTOR, else the installed \
             share/workbench/ or the clone's models/ copy; or your own with --model M.wbmodel (workbench train on \
             Create ML annotations makes one), whose labels, boxes and stored score threshold (the default --min-score) \
-            are used the same way for pictures, videos, --annotate and --clips.
+            are used the same way for pictures, videos, --annotate and --clips. With --tta a model also runs on \
+            each picture's mirror, and the two answers are averaged before the boxes are drawn out of them \
+            (CenterNet's flip testing): tighter boxes for twice the work. The exports do not carry it.
 
             Examples:
               workbench detect photo.jpg
@@ -46,6 +48,7 @@ struct DetectCommand: ParsableCommand {
               workbench detect movie.mp4 --html people.html --vtt people.vtt
               workbench detect movie.mp4 --annotate movie-boxes.mp4
               workbench detect photos/ --model Shapes.wbmodel --json
+              workbench detect photos/ --model Shapes.wbmodel --tta
               workbench detect movie.mp4 --model Shapes.wbmodel --clips found/
               workbench detect photo.jpg --model Shapes.wbmodel --label disc
             """)
@@ -92,6 +95,9 @@ struct DetectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A detector model trained by workbench train on annotations, instead of the person detector.", valueName: "model"))
     var model: String?
 
+    @Flag(name: .long, help: "With --model: average each picture's (or frame's) boxes with its mirror's, for tighter boxes; twice the network's work.")
+    var tta = false
+
     @OptionGroup var compute: ComputeOptions
 
     func validate() throws {
@@ -99,6 +105,7 @@ struct DetectCommand: ParsableCommand {
             throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
         }
         if model != nil && detector != nil { throw ValidationError("--model and --detector exclude each other") }
+        if tta && model == nil { throw ValidationError("--tta is for detector models (--model), not the built-in person detector") }
         guard (1...TileGrid.maximumTilesPerSide).contains(tiles) else {
             throw ValidationError("--tiles must be between 1 and \(TileGrid.maximumTilesPerSide), got \(tiles)")
         }
@@ -123,6 +130,7 @@ struct DetectCommand: ParsableCommand {
             request.clipRule = PresenceClips.Rule(maximumLength: maxLength, stopAfter: stopAfter)
             (request.annotate, request.clips, request.vtt, request.html) = (annotate, clips, vtt, html)
             request.maximumPixels = compute.maxMegapixels * 1_000_000
+            request.mirror = tta
             let progress = DetectionProgress(json: json)
             let threads = compute.threads ?? Parallel.coreCount
             let outcome = if let model {

@@ -26,6 +26,7 @@ struct EvaluateCommand: ParsableCommand {
               workbench evaluate Drawings.wbmodel "Testing Data" --shard 1/2
               workbench evaluate Drawings.wbmodel datasets/drawings --tta
               workbench evaluate Shapes.wbmodel shapes
+              workbench evaluate Shapes.wbmodel shapes --tta
               workbench evaluate Shapes.wbmodel shapes/annotations.json --json
               workbench evaluate Shapes.wbmodel shapes --min-score 0.3 --html boxes.html
             """)
