@@ -31,8 +31,8 @@ public struct DetectionRequest: Sendable {
     public var html: String?
     /// Pictures over this many pixels are refused from their header.
     public var maximumPixels = 300_000_000
-    /// A trained detector model's boxes on each picture or frame averaged with its mirror's (`--tta`): twice the
-    /// network's work. The built-in person detector refuses it.
+    /// A trained detector model's answer on each picture, frame or tile averaged with its mirror's before the boxes
+    /// are read (`--tta`, `MirrorAveraging`): twice the network's work. The person detector refuses it.
     public var mirror = false
 
     /// A request over `inputs` with the defaults.
@@ -133,7 +133,7 @@ public enum DetectionWorkflow {
     public static func run(_ request: DetectionRequest, detectorPath: String?, threads: Int,
                            events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
         if request.mirror {
-            throw WorkbenchError("--tta (mirror averaging) is for detector models trained by workbench train (--model), not the built-in person detector")
+            throw WorkbenchError("--tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector")
         }
         let path = try DetectorLocation.resolve(explicit: detectorPath)
         let detector: ObjectDetector

@@ -41,13 +41,16 @@ public struct DetectorEvaluationOutcome: Sendable {
     public var storedThreshold: Double
     /// Each picture with its objects and the boxes found, for a caller that wants to look closer.
     public var pictures: [ScoredPicture]
+    /// Whether each picture's answer was averaged with its mirror's (`DetectorEvaluationRequest.mirror`).
+    public var mirrored: Bool
     /// The page written, if one was asked for.
     public var pagePath: String?
 }
 
 /// `workbench evaluate MODEL DATASET` when MODEL is a detector: the model's boxes on every picture of the
 /// dataset's annotations, scored as `train` scores its testing pictures (`DetectorTrainingRun.scoredPictures`,
-/// the same maps, decoding and metrics), so the same model on the same pictures gives the same numbers.
+/// the same maps, decoding and metrics), so the same model on the same pictures gives the same numbers (unless
+/// `mirror` averages each picture with its mirror, which training's scores do not).
 public enum DetectorEvaluationWorkflow {
     /// Reads the boxes `dataset` names (see `DetectorEvaluationRequest.datasetPath`). A folder without
     /// annotations (a classifier's folder of label subfolders, say) and a dataset with training annotations but
@@ -97,7 +100,8 @@ public enum DetectorEvaluationWorkflow {
             try ModelReports.write(self.page(scored, request: request, detector: detector, annotationsFile: set.file).html(), to: page)
         }
         return DetectorEvaluationOutcome(scores: scores, annotationsFile: set.file, labels: detector.labels,
-                                         storedThreshold: detector.threshold, pictures: scored, pagePath: request.page)
+                                         storedThreshold: detector.threshold, pictures: scored, mirrored: request.mirror,
+                                         pagePath: request.page)
     }
 
     /// The page: train's detector page over these pictures, its subtitle naming the model, the annotations and
@@ -110,7 +114,7 @@ public enum DetectorEvaluationWorkflow {
             "Model \(Markup.isolate(request.modelPath)), input \(detector.inputSide) × \(detector.inputSide), on the "
                 + "\(scored.count) pictures of \(Markup.isolate(annotationsFile)).",
             String(format: "Precision and recall at score %.3f: ", threshold) + which + ".",
-        ]
+        ] + (request.mirror ? ["Each picture's answer averaged with its mirror's (--tta); the stored threshold was chosen without it."] : [])
         let name = (request.datasetPath as NSString).lastPathComponent
         return DetectorReports.page(title: "Detector evaluation: \(Markup.isolate(name))", subtitle: subtitle,
                                     pictures: scored.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },

@@ -64,7 +64,13 @@ final class MirrorAveragingTests: XCTestCase {
         mirrored.heatLogits[3] = 30
         let guarded = MirrorAveraging.average(plain, mirrored: mirrored, grid: grid)
         XCTAssertEqual(1 / (1 + exp(-guarded.heatLogits[0])), 0.5, accuracy: 1e-5)
-        XCTAssertTrue(guarded.heatLogits.allSatisfy(\.isFinite))
+        XCTAssertEqual(guarded.heatLogits.filter(\.isNaN).count, 0)
+        // Both broken: NaN stays, so a diverged head still decodes into nothing.
+        let broken = CenterNetOutputs<Float>(heatLogits: [Float](repeating: .nan, count: grid.heatMapCount),
+                                             size: plain.size, offset: plain.offset)
+        let nothing = MirrorAveraging.average(broken, mirrored: broken, grid: grid)
+        XCTAssertTrue(nothing.heatLogits.allSatisfy(\.isNaN))
+        XCTAssertEqual(CenterNetDecoder.decode(nothing, grid: grid, minimumScore: 0), [])
     }
 
     func testPerfectAnswersForAPictureAndItsMirrorAverageIntoThePicturesBoxes() {

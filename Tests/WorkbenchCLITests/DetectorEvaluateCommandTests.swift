@@ -129,20 +129,35 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         }
         // Averaged with its mirror, a picture and its mirror image get the same answer, mirrored; the network alone
         // does not (its stride-2 padding is one-sided), so this tells the averaging apart from a plain run.
-        let averaged = try boxes(["--tta"])
+        let averaged = try boxes(["--tta"]), plain = try boxes([])
         XCTAssertFalse(averaged[0].isEmpty)
+        XCTAssertFalse(plain[0].isEmpty)
         XCTAssertTrue(symmetric(averaged), "\(averaged)")
-        XCTAssertFalse(symmetric(try boxes([])))
+        XCTAssertFalse(symmetric(plain))
 
-        let scored = try evaluate([fixture.dataset.path, "--json", "--tta"], fixture)
-        XCTAssertEqual(scored.status, 0, scored.standardError)
-        let scores = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(scored.standardOutput.utf8)) as? [String: Any])
-        XCTAssertEqual(scores["imageCount"] as? Int, 6)
-        XCTAssertTrue((0...1).contains(try XCTUnwrap(scores["meanAveragePrecision50"] as? Double)))
+        // evaluate --tta finds detect --tta's boxes exactly: scored against them as the truth, every box matches at
+        // every IoU up to 0.95; the plain run's boxes sit elsewhere.
+        let truth = work.appendingPathComponent("averaged.json")
+        let found = try WorkbenchBinary.run(["detect", original.path, mirror.path, "--model", fixture.model, "--json", "--tta",
+                                             "--min-score", "0.05", "--threads", "2"])
+        XCTAssertEqual(found.status, 0, found.standardError)
+        try Data(found.standardOutput.utf8).write(to: truth)
+        func strictMeanAP(_ options: [String]) throws -> Double {
+            let run = try evaluate([truth.path, "--json"] + options, fixture)
+            XCTAssertEqual(run.status, 0, run.standardError)
+            let scores = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+            XCTAssertEqual(scores["imageCount"] as? Int, 2)
+            return try XCTUnwrap(scores["meanAveragePrecision"] as? Double)
+        }
+        XCTAssertEqual(try strictMeanAP(["--tta"]), 1, accuracy: 1e-9)
+        XCTAssertLessThan(try strictMeanAP([]), 0.99)
+        let text = try evaluate([truth.path, "--tta"], fixture)
+        XCTAssertTrue(text.standardOutput.contains("; each picture averaged with its mirror (--tta)"), text.standardOutput)
 
         let person = try WorkbenchBinary.run(["detect", original.path, "--tta"])
         XCTAssertNotEqual(person.status, 0)
-        XCTAssertEqual(person.errorLines.first, "Error: --tta is for detector models (--model), not the built-in person detector")
+        XCTAssertEqual(person.errorLines.first,
+                       "Error: --tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector")
     }
 
     func testBadInputIsOneLine() throws {

@@ -35,8 +35,9 @@ struct DetectCommand: ParsableCommand {
             share/workbench/ or the clone's models/ copy; or your own with --model M.wbmodel (workbench train on \
             Create ML annotations makes one), whose labels, boxes and stored score threshold (the default --min-score) \
             are used the same way for pictures, videos, --annotate and --clips. With --tta a model also runs on \
-            each picture's mirror, and the two answers are averaged before the boxes are drawn out of them \
-            (CenterNet's flip testing): tighter boxes for twice the work. The exports do not carry it.
+            each picture's mirror (each tile's, with --tiles), and the two answers are averaged before the boxes \
+            are read (CenterNet's flip testing), for twice the work; the stored threshold was chosen without it, \
+            and the exports do not carry it.
 
             Examples:
               workbench detect photo.jpg
@@ -95,7 +96,7 @@ struct DetectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A detector model trained by workbench train on annotations, instead of the person detector.", valueName: "model"))
     var model: String?
 
-    @Flag(name: .long, help: "With --model: average each picture's (or frame's) boxes with its mirror's, for tighter boxes; twice the network's work.")
+    @Flag(name: .long, help: "With --model: run the model on each picture (frame, tile) and its mirror and average the two answers before the boxes are read; twice the network's work.")
     var tta = false
 
     @OptionGroup var compute: ComputeOptions
@@ -105,7 +106,7 @@ struct DetectCommand: ParsableCommand {
             throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
         }
         if model != nil && detector != nil { throw ValidationError("--model and --detector exclude each other") }
-        if tta && model == nil { throw ValidationError("--tta is for detector models (--model), not the built-in person detector") }
+        if tta && model == nil { throw ValidationError("--tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector") }
         guard (1...TileGrid.maximumTilesPerSide).contains(tiles) else {
             throw ValidationError("--tiles must be between 1 and \(TileGrid.maximumTilesPerSide), got \(tiles)")
         }

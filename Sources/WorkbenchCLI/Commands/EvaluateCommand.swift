@@ -17,7 +17,9 @@ struct EvaluateCommand: ParsableCommand {
             annotations file (detect --json's output, corrected). Prints mAP@0.5 and mAP@0.5:0.95 overall and per \
             label, and precision, recall and F1 at the model's stored score threshold (or --min-score): the table \
             of train's testing section, with the same numbers for the same pictures. --json prints that section's \
-            JSON; --html writes train's detector page for these pictures.
+            JSON; --html writes train's detector page for these pictures. With --tta the model also runs on each \
+            picture's mirror and the two answers are averaged before the boxes are read (twice the work; then the \
+            numbers are no longer train's, and the stored threshold was chosen without it).
 
             Examples:
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"

@@ -5,7 +5,6 @@ struct TestTimeAugmentationOptions: ParsableArguments {
     @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp(
         "Average each answer over the model's test-time views: the image, its centre 7/8, and both mirrored "
             + "(never mirrored for a model trained with --no-flip). Costs 4 times the network work (2 without "
-            + "mirrors). --no-tta turns off a default stored by train --tta (default: the model's). A detector "
-            + "model (evaluate, detect): the picture and its mirror, 2 times the work (default: off)."))
+            + "mirrors). --no-tta turns off a default stored by train --tta (default: the model's)."))
     var tta: Bool?
 }
