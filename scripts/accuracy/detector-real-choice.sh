@@ -23,7 +23,8 @@
 # With --tta every model (grid, fine-tuned and seeds alike) is scored with `evaluate --tta` (each picture averaged
 # with its mirror), on the validation frames for the choice and on the testing pictures after it; the models are the
 # same, only the scoring differs, so the choice is made again under that scoring. Its results go to
-# .build/detector-real-choice-tta.
+# .build/detector-real-choice-tta, and it trains every model again there (the same seeds give the same heads, and
+# the maps come from the shared cache).
 #
 # Usage: scripts/accuracy/detector-real-choice.sh [--fine-tune] [--tta]   (1-2 hours on 2 cores with the refit, the
 #        first time more for the pictures' maps; --fine-tune adds about 10)
@@ -48,7 +49,7 @@ labelling="tiles 3, min-score 0.5, step 0.5"
     "$python" scripts/accuracy/detector-real-frames.py --workbench "$workbench"
 work=.build/detector-real-choice${scoring:+-tta}
 mkdir -p "$work"
-echo "scoring: workbench evaluate --json ${scoring[*]}; results in $work"
+echo "scoring: workbench evaluate --json${scoring:+ --tta}; results in $work"
 export WORKBENCH_CACHE="$PWD/.build/detector-scenes/cache"  # the synthetic pictures' maps, shared with detector-scenes.sh
 
 # map50 REPORT.json: the mean AP@0.5 of an `evaluate --json` report
