@@ -29,7 +29,7 @@ public enum ExportWorkflow {
     ///
     /// A classifier goes through `export(_:format:to:testTimeAugmentation:)`. A detector is exported as
     /// `ONNXExporter.export(detector:to:)` and `CoreMLExporter.export(detector:to:)` describe (the Core ML file is the
-    /// pipeline Vision reads); test-time augmentation is a classifier's, so `--tta` is refused for one.
+    /// pipeline Vision reads); neither carries `detect --tta`'s mirror averaging, so `--tta` is refused for one.
     @discardableResult
     public static func export(
         modelAt modelPath: String, format: Format, to output: String, testTimeAugmentation: Bool? = nil
