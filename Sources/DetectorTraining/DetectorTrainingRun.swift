@@ -380,7 +380,7 @@ public enum DetectorTrainingRun {
         -> (maps: [[Float]], mirrored: [[Float]], sizes: [ImageSizeRecord]) {
         var maps: [[Float]] = [], mirrored: [[Float]] = [], sizes: [ImageSizeRecord] = []
         var failure: WorkbenchError?
-        let views = mirror ? [DetectionView.whole, DetectionView.mirror] : [DetectionView.whole]
+        let views = DetectionView.answering(mirror: mirror)
         extractor.extract(paths: paths, views: { _ in views }) { index, result in
             switch result {
             case .failure(let error): if failure == nil { failure = error }

@@ -29,8 +29,7 @@ public struct TrainedObjectDetector: ObjectDetecting {
 
     /// Boxes on `image`, best first. A picture the network cannot read into finite maps has none.
     public func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject] {
-        let views = mirror ? [DetectionView.whole, DetectionView.mirror] : [DetectionView.whole]
-        guard let maps = try? loaded.extractor.maps(of: image, views: views, path: "") else { return [] }
+        guard let maps = try? loaded.extractor.maps(of: image, views: DetectionView.answering(mirror: mirror), path: "") else { return [] }
         let outputs = loaded.detector.outputs(for: [maps[0]])
         let mirroredOutputs = mirror ? loaded.detector.outputs(for: [maps[1]]) : nil
         return loaded.detector.objects(outputs: outputs, mirroredOutputs: mirroredOutputs, item: 0, pictureWidth: image.width,

@@ -30,6 +30,9 @@ public struct DetectionView: Sendable, Hashable, Codable {
     /// The whole picture mirrored left to right: training's second view, and `--tta`'s.
     public static let mirror = DetectionView(left: 0, top: 0, width: 1, height: 1, mirrored: true)
 
+    /// The views a trained detector answers on: the whole picture, then with `mirror` (`--tta`) its mirror.
+    public static func answering(mirror: Bool) -> [DetectionView] { mirror ? [.whole, .mirror] : [.whole] }
+
     /// The view's rectangle in whole pixels of a `pictureWidth × pictureHeight` picture (edges rounded to the nearest
     /// pixel, at least one pixel a side). Rendering and the box transform both go through it, so boxes move exactly
     /// as the pixels do.

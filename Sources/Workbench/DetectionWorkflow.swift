@@ -128,13 +128,14 @@ public enum DetectionWorkflow {
         case videos([String])
     }
 
+    /// Why the person detector refuses `DetectionRequest.mirror`; `detect`'s option check says the same.
+    public static let mirrorRefusal = "--tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector"
+
     /// Runs `request` with the detector file `DetectorLocation` finds (`detectorPath`, else `$WORKBENCH_DETECTOR`,
     /// else the installed or set-up copy), loaded for `threads` worker threads.
     public static func run(_ request: DetectionRequest, detectorPath: String?, threads: Int,
                            events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
-        if request.mirror {
-            throw WorkbenchError("--tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector")
-        }
+        if request.mirror { throw WorkbenchError(mirrorRefusal) }
         let path = try DetectorLocation.resolve(explicit: detectorPath)
         let detector: ObjectDetector
         do {

@@ -106,7 +106,7 @@ struct DetectCommand: ParsableCommand {
             throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
         }
         if model != nil && detector != nil { throw ValidationError("--model and --detector exclude each other") }
-        if tta && model == nil { throw ValidationError("--tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector") }
+        if tta && model == nil { throw ValidationError(DetectionWorkflow.mirrorRefusal) }
         guard (1...TileGrid.maximumTilesPerSide).contains(tiles) else {
             throw ValidationError("--tiles must be between 1 and \(TileGrid.maximumTilesPerSide), got \(tiles)")
         }
