@@ -3,8 +3,8 @@
 ///
 /// - Room: the frozen head's cross-validated (held-out) accuracy is below `roomBelow`; above it there are too few
 ///   errors left for a held-out decision to see a gain.
-/// - Time: `images × epochs × (splits + 1)` image-steps (every split trains and scores about one pass over the
-///   images per epoch, the refit one more) at `imagesPerSecondPerThread × threads` must fit in `budgetSeconds`.
+/// - Time: `images × epochs × (splits + refits)` image-steps (every split trains and scores about one pass over the
+///   images per epoch, each refit one more) at `imagesPerSecondPerThread × threads` must fit in `budgetSeconds`.
 public enum AutomaticFineTuning {
     /// Held-out accuracy of the frozen head from which fine-tuning is not tried.
     public static let roomBelow = 0.95
@@ -15,16 +15,16 @@ public enum AutomaticFineTuning {
     public static let imagesPerSecondPerThread = 12.0
 
     /// The estimated seconds of fine-tuning `images` training images for `epochs` epochs over `splits` held-out
-    /// splits plus the refit, on `threads` threads.
-    public static func estimatedSeconds(images: Int, epochs: Int, splits: Int, threads: Int) -> Double {
-        Double(images * epochs * (splits + 1)) / (imagesPerSecondPerThread * Double(max(1, threads)))
+    /// splits plus `refits` refits, on `threads` threads.
+    public static func estimatedSeconds(images: Int, epochs: Int, splits: Int, refits: Int = 1, threads: Int) -> Double {
+        Double(images * epochs * (splits + refits)) / (imagesPerSecondPerThread * Double(max(1, threads)))
     }
 
     /// Whether to fine-tune, and why in one line.
-    public static func choose(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int,
+    public static func choose(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int = 1,
                               threads: Int) -> TrainingReport.FineTuningChoice {
-        let seconds = estimatedSeconds(images: images, epochs: epochs, splits: splits, threads: threads)
-        let time = "about \(Int(seconds.rounded())) s for \(images) images × \(epochs) epochs × \(splits + 1) runs on \(threads) threads"
+        let seconds = estimatedSeconds(images: images, epochs: epochs, splits: splits, refits: refits, threads: threads)
+        let time = "about \(Int(seconds.rounded())) s for \(images) images × \(epochs) epochs × \(splits + refits) runs on \(threads) threads"
         guard let accuracy = frozenHeldOutAccuracy else {
             return .init(fineTunes: false, reason: "not fine-tuned: nothing held out to judge the frozen head on", estimatedSeconds: seconds)
         }

@@ -25,8 +25,9 @@ public enum FineTuningProgress: Sendable {
                secondsLeft: Double)
     /// The decision between the frozen head and fine-tuning, in one sentence (`FineTuningDecision.reason`).
     case decision(String)
-    /// An epoch of the refit on all training images finished (nothing is held out).
-    case refitEpoch(epoch: Int, epochs: Int, loss: Double, imagesPerSecond: Double, secondsLeft: Double)
+    /// An epoch of a refit on all training images finished (nothing is held out); `refit` (from 1) is nil when
+    /// there is one refit.
+    case refitEpoch(refit: Int?, refits: Int, epoch: Int, epochs: Int, loss: Double, imagesPerSecond: Double, secondsLeft: Double)
     /// `train --fine-tune-auto` chose, in one line (`AutomaticFineTuning`).
     case automaticChoice(fineTunes: Bool, reason: String)
     /// The fine-tuned backbone's features of every image, computed so far (for the report and the head's inputs).
@@ -89,6 +90,21 @@ struct AugmentedImageInputs: FineTuningInputSource {
         } catch {
             throw FineTuningError(path: error.path, reason: error.reason)
         }
+    }
+}
+
+/// Refit `refit`'s view of the inputs: training epoch `e` reads the base's epoch `e + refit × 1,000` (past any
+/// run's epochs), so each refit of a soup sees augmented views of its own without decoding the images again; the
+/// first refit (0) reads the base unchanged, and plain inputs are the same every epoch anyway.
+struct ShiftedEpochInputs: FineTuningInputSource {
+    let base: any FineTuningInputSource
+    let refit: Int
+
+    var variesByEpoch: Bool { base.variesByEpoch }
+    var augmentationSummary: String { base.augmentationSummary }
+
+    func networkInputs(for samples: [Int], epoch: Int?) throws(FineTuningError) -> [Float] {
+        try base.networkInputs(for: samples, epoch: epoch.map { $0 + refit * FineTuningSettings.epochRange.upperBound })
     }
 }
 
@@ -241,32 +257,20 @@ struct FineTunedModel {
         if plan.refits {
             let all = LinearProbe.fit(samples: Array(0..<training.count), features: allFeatures, labels: allLabels,
                                       classCount: classCount, head: head, allTraining: true)
-            var refitSettings = settings
-            refitSettings.epochs = decision.epoch
-            let refitted: FineTuningOutcome
-            do throws(FineTuningError) {
-                refitted = try FineTuningLoop.refit(
-                    network: network, head: all.startHead, inputs: inputs, trainingSamples: Array(0..<training.count),
-                    trainingLabels: training.labels, settings: refitSettings
-                ) { event in
-                    if case .epoch(let record, let imagesPerSecond, let secondsLeft) = event {
-                        events(.fineTuning(.refitEpoch(epoch: record.epoch, epochs: decision.epoch, loss: record.loss,
-                                                       imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
-                    }
-                }
-            } catch {
-                throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
-            }
-            report.refitLosses = refitted.epochs.map(\.loss)
-            if let diverged = refitted.divergedAtEpoch, let record = refitted.epochs.last {
-                warnDiverged(at: diverged, record: record, reference: refitted.divergenceReference, events: events)
+            let refits = try refit(settings, epochs: decision.epoch, start: all.startHead, network: network, inputs: inputs,
+                                   training: training, request: request, events: events)
+            report.refitLosses = refits[0].epochs.map(\.loss)
+            report.refits = settings.refits > 1 ? settings.refits : nil
+            if let diverged = refits.first(where: { $0.divergedAtEpoch != nil }), let epoch = diverged.divergedAtEpoch,
+               let record = diverged.epochs.last {
+                warnDiverged(at: epoch, record: record, reference: diverged.divergenceReference, events: events)
                 report.keptFrozenModel = true
                 report.bestEpoch = 0
                 report.decision?.keptFineTuned = false
-                report.decision?.reason += "; the refit diverged at epoch \(diverged): kept the frozen head"
+                report.decision?.reason += "; the refit diverged at epoch \(epoch): kept the frozen head"
                 return FineTunedModel(report: report, improved: nil)
             }
-            classifier = refitted.classifier
+            classifier = TrainableClassifier.averaged(refits.map(\.classifier))
             standardizer = all.floored
         }
 
@@ -299,6 +303,52 @@ struct FineTunedModel {
                                                                  trainingNetworkLogits: pooledLogits,
                                                                  heldOutPaths: heldOutSamples.map { paths[$0] },
                                                                  refitted: plan.refits))
+    }
+
+    /// The refits on every training image for the chosen `epochs` (`settings.refits` of them, each with its own
+    /// seed and augmented views, at once on a share of the threads like the folds), in refit order.
+    private static func refit(
+        _ settings: FineTuningSettings, epochs: Int, start: DenseLayer<Float>, network: EfficientNetLite0,
+        inputs: any FineTuningInputSource, training: LabeledFeatures, request: TrainingRequest, events: (TrainingEvent) -> Void
+    ) throws(WorkbenchError) -> [FineTuningOutcome] {
+        let count = settings.refits
+        var refitSettings = settings
+        refitSettings.epochs = epochs
+        let concurrent = count > 1 && settings.threads > 1
+        if concurrent { refitSettings.threads = max(1, settings.threads / count) }
+        var results = [Result<FineTuningOutcome, FineTuningError>](repeating: .failure(FineTuningError(reason: "not run")), count: count)
+        let lock = NSLock()
+        withoutActuallyEscaping(events) { events in
+            results.withUnsafeMutableBufferPointer { slots in
+                let shared = UncheckedSendable(slots)
+                let body: (Int) -> Void = { index in
+                    var own = refitSettings
+                    own.seed = settings.seed &+ UInt64(index)
+                    shared.value[index] = Result { () throws(FineTuningError) -> FineTuningOutcome in
+                        try FineTuningLoop.refit(
+                            network: network, head: start, inputs: ShiftedEpochInputs(base: inputs, refit: index),
+                            trainingSamples: Array(0..<training.count), trainingLabels: training.labels, settings: own
+                        ) { event in
+                            guard case .epoch(let record, let imagesPerSecond, let secondsLeft) = event else { return }
+                            lock.lock()
+                            defer { lock.unlock() }
+                            events(.fineTuning(.refitEpoch(refit: count > 1 ? index + 1 : nil, refits: count, epoch: record.epoch,
+                                                           epochs: epochs, loss: record.loss, imagesPerSecond: imagesPerSecond,
+                                                           secondsLeft: secondsLeft)))
+                        }
+                    }
+                }
+                if concurrent { Self.concurrently(count, body) } else { (0..<count).forEach(body) }
+            }
+        }
+        var outcomes: [FineTuningOutcome] = []
+        for result in results {
+            switch result {
+            case .success(let outcome): outcomes.append(outcome)
+            case .failure(let error): throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
+            }
+        }
+        return outcomes
     }
 
     /// The report's section: each split, their pooled curve (what the page draws), the decision.

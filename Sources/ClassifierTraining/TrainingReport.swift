@@ -210,6 +210,15 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         /// The refit's training loss per epoch (all training images, the chosen epoch count); nil without a refit
         /// (a validation folder: the chosen epoch of the one run is the model) or when the frozen head was kept.
         public var refitLosses: [Double]? = nil
+        /// How many refits the kept model averages (`FineTuningSettings.refits`; `refitLosses` is the first's); nil
+        /// for one.
+        public var refits: Int? = nil
+
+        /// "refitted on all 250 training images for 6 epochs", with "(the average of 3 refits)" for a soup.
+        public func refitSummary(epochs: Int) -> String {
+            "refitted on all \(trainingImages) training images for \(epochs) epochs"
+                + (refits.map { " (the average of \($0) refits with their own seeds)" } ?? "")
+        }
 
         /// One held-out split: the frozen head fitted on its training part, and fine-tuning from it.
         public struct Fold: Sendable, Codable, Equatable {

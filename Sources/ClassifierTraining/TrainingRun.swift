@@ -153,7 +153,7 @@ public enum TrainingRun {
                 || features.training.count >= FineTuningSplits.foldLimit ? 1 : FineTuningSplits.foldCount
             let made = AutomaticFineTuning.choose(
                 frozenHeldOutAccuracy: selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
-                epochs: settings.epochs, splits: splits, threads: settings.threads)
+                epochs: settings.epochs, splits: splits, refits: settings.refits, threads: settings.threads)
             events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason)))
             choice = made
         }

@@ -21,6 +21,11 @@ public struct FineTuningSettings: Sendable, Equatable {
     /// fine-tuning; below 1 is WiSE-FT's weight-space ensemble, which on small data can keep what the start knew.
     /// Every epoch is scored, chosen and kept as this mix.
     public var fineTunedWeight: Double = 1
+    /// How many refits on all training images (after the held-out splits chose the epoch) are averaged into the
+    /// kept model, each from the same start with its own seed (`seed`, `seed + 1`, ...: batch order and augmented
+    /// views): 1 is a single refit; more is a model soup (`TrainableClassifier.averaged`), which varies less from
+    /// seed to seed at the cost of one more refit each.
+    public var refits: Int = 1
     /// Weight decay of convolution and dense weights (scales and biases are not decayed); decoupled for AdamW.
     public var weightDecay: Double = 0.01
     /// ε of the smoothed targets.
@@ -48,6 +53,8 @@ public struct FineTuningSettings: Sendable, Equatable {
     public static let batchSizeRange = 1...1024
     /// Learning rates.
     public static let learningRateRange = 1e-7...1.0
+    /// Refits averaged into the kept model.
+    public static let refitRange = 1...8
 
     /// The index of the first trained block.
     public var firstTrainedBlock: Int { Self.maximumTrainedBlocks - trainedBlocks }
@@ -65,6 +72,7 @@ public struct FineTuningSettings: Sendable, Equatable {
             return "the \(name) learning rate must be from \(Self.learningRateRange.lowerBound) to \(Self.learningRateRange.upperBound), got \(rate)"
         }
         if !(fineTunedWeight > 0 && fineTunedWeight <= 1) { return "the fine-tuned weight must be above 0 and at most 1, got \(fineTunedWeight)" }
+        if !Self.refitRange.contains(refits) { return "the refits must be from 1 to \(Self.refitRange.upperBound), got \(refits)" }
         if !(weightDecay >= 0 && weightDecay < 1) { return "the weight decay must be at least 0 and below 1, got \(weightDecay)" }
         if !(labelSmoothing >= 0 && labelSmoothing < 1) { return "label smoothing must be at least 0 and below 1, got \(labelSmoothing)" }
         if !(warmupFraction >= 0 && warmupFraction <= 1) { return "the warm-up share must be from 0 to 1, got \(warmupFraction)" }

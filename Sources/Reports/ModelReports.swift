@@ -312,7 +312,7 @@ public enum ModelReports {
                      + "fine-tuned (\(epoch)) \(Markup.percent(fold.fineTunedHeldOutAccuracy, decimals: 1))")
                 }
                 rows.append(("fine-tuning decision", Markup.escape("\(decision.method): \(decision.reason)"
-                    + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs" : ""))))
+                    + (decision.refit ? "; \(tuning.refitSummary(epochs: decision.epoch))" : ""))))
             }
         }
         if let choice = report.fineTuningChoice {

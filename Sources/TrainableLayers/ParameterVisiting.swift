@@ -97,4 +97,26 @@ extension TrainableClassifier {
         }
         return mixed
     }
+
+    /// The uniform average of `classifiers` (the same network trained several times from one start): every
+    /// parameter the mean of theirs, summed in `Double` in the given order, so the same members in the same order
+    /// give the same bits. A "model soup" (Wortsman et al. 2022): runs from one start stay in one basin, and their
+    /// mean is usually at least as good as a typical member and varies less from seed to seed. Every member must
+    /// have the same parameters and shapes; one member is returned unchanged.
+    public static func averaged(_ classifiers: [TrainableClassifier]) -> TrainableClassifier {
+        guard var mean = classifiers.first else { preconditionFailure("averaged: no classifiers") }
+        guard classifiers.count > 1 else { return mean }
+        let members = classifiers.map(\.parameters)
+        let count = Double(classifiers.count)
+        mean.visitParameters { name, parameter in
+            var sums = [Double](repeating: 0, count: parameter.scalars.count)
+            for member in members {
+                guard let values = member[name] else { preconditionFailure("averaged: \(name) is missing from a member") }
+                precondition(values.shape == parameter.shape, "averaged: \(name) is \(parameter.shape) in the first member, \(values.shape) in another")
+                for (index, value) in values.scalars.enumerated() { sums[index] += Double(value) }
+            }
+            parameter = Tensor(shape: parameter.shape, storage: sums.map { Float($0 / count) })
+        }
+        return mean
+    }
 }

@@ -49,4 +49,28 @@ final class ParameterVisitingTests: XCTestCase {
         }
         XCTAssertNotEqual(half["classifier.weights"], from["classifier.weights"])
     }
+
+    func testASoupIsEachParametersMeanOverItsMembers() throws {
+        let start = try TrainableNetworkTests.smallClassifier(trainableFrom: .block(14))
+        let members = [trained(start, seed: 1), trained(start, seed: 2), trained(start, seed: 3)]
+        XCTAssertEqual(TrainableClassifier.averaged([members[0]]).parameters, members[0].parameters, "one member is itself")
+        let soup = TrainableClassifier.averaged(members).parameters
+        let each = members.map(\.parameters)
+        XCTAssertEqual(Set(soup.keys), Set(start.parameters.keys))
+        for (name, tensor) in soup {
+            // The exact mean, rounded once to Float.
+            let columns = each.map { $0[name]!.scalars }
+            let means = tensor.scalars.indices.map { index in Float(columns.reduce(0.0) { $0 + Double($1[index]) } / 3) }
+            XCTAssertEqual(tensor.scalars, means, name)
+        }
+        // Two members: the midpoint WiSE-FT's mix at 0.5 gives, to a rounding.
+        let pair = TrainableClassifier.averaged(Array(members.prefix(2))).parameters
+        let half = members[0].interpolated(toward: members[1], weight: 0.5).parameters
+        for (name, tensor) in pair {
+            let worst = zip(tensor.scalars, half[name]!.scalars).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+            XCTAssertLessThan(worst, 1e-6, name)
+        }
+        // The same members in the same order give the same bits.
+        XCTAssertEqual(TrainableClassifier.averaged(members).parameters, soup)
+    }
 }

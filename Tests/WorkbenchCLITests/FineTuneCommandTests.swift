@@ -80,6 +80,32 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         }
     }
 
+    func testRefitsAreAveragedIntoOneRepeatableModel() throws {
+        let soup = folder.appendingPathComponent("soup.wbmodel").path, again = folder.appendingPathComponent("again.wbmodel").path
+        let single = folder.appendingPathComponent("single.wbmodel").path
+        let reportPath = folder.appendingPathComponent("soup.json").path
+        let trained = try fineTune(soup, extra: ["--refits", "2", "--report", reportPath])
+        XCTAssertEqual(trained.status, 0, trained.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
+        XCTAssertEqual(section["refits"] as? Int, 2)
+        let epoch = try XCTUnwrap((section["decision"] as? [String: Any])?["epoch"] as? Int)
+        // Each refit names itself in the progress, for every chosen epoch; the text says the model is their average.
+        for refit in 1...2 {
+            let lines = trained.errorLines.filter { $0.hasPrefix("refit \(refit)/2 epoch ") }
+            XCTAssertEqual(lines.count, epoch, "refit \(refit): \(trained.standardError)")
+        }
+        XCTAssertTrue(trained.standardOutput.contains("for \(epoch) epochs (the average of 2 refits with their own seeds)"),
+                      trained.standardOutput)
+        // The same seed and threads give the same soup; one refit alone is another model.
+        XCTAssertEqual(try fineTune(again, extra: ["--refits", "2"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: soup)), try Data(contentsOf: URL(fileURLWithPath: again)))
+        XCTAssertEqual(try fineTune(single).status, 0)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: soup)), try Data(contentsOf: URL(fileURLWithPath: single)))
+        let classified = try run(["classify", soup, dataset.appendingPathComponent("Testing Data").path, "--json"])
+        XCTAssertEqual(classified.status, 0, classified.standardError)
+    }
+
     func testAValidationFolderChoosesTheEpochAndAllTrainingImagesTrain() throws {
         let model = folder.appendingPathComponent("v.wbmodel").path, reportPath = folder.appendingPathComponent("v.json").path
         let validation = dataset.appendingPathComponent("Testing Data").path
@@ -144,6 +170,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             (["--fine-tune", "--fine-tuned-weight", "0"], "--fine-tuned-weight must be above 0 and at most 1, got 0.0"),
             (["--fine-tune", "--fine-tuned-weight", "1.5"], "--fine-tuned-weight must be above 0 and at most 1, got 1.5"),
             (["--fine-tuned-weight", "0.5"], "--fine-tuned-weight needs --fine-tune"),
+            (["--fine-tune", "--refits", "0"], "--refits must be from 1 to 8, got 0"),
+            (["--fine-tune", "--refits", "9"], "--refits must be from 1 to 8, got 9"),
+            (["--refits", "3"], "--refits needs --fine-tune"),
             (["--fine-tune", "--validation-fraction", "0"], "--fine-tune needs held-out images to choose its epoch"),
             (["--fine-tune-auto", "--validation-fraction", "0"], "--fine-tune-auto needs held-out images to choose its epoch"),
             (["--fine-tune", "--fine-tune-auto"], "--fine-tune and --fine-tune-auto exclude each other"),

@@ -17,6 +17,8 @@
 #        SEEDS="42 7" (default 42)   WORKBENCH=path/to/workbench   SUMMARY_ONLY=1 (print the table of the runs made)
 #        Runs already in .build/finetune-outer/ are reused: remove that folder after changing the build or its defaults.
 #        RECIPE_EASY="photos furniture clothes" (default)
+#        VARIANT=NAME AUTO_OPTIONS="--refits 3"   (a fine-tuning variant: its --fine-tune-auto runs are kept as
+#            NAME.SEED.auto.NAME.json beside the default's and the table compares the two; the frozen runs are shared)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/accuracy/common.sh
@@ -25,6 +27,9 @@ datasets=("$@")
 read -r -a seeds <<< "${SEEDS:-42}"
 work=.build/finetune-outer
 mkdir -p "$work"
+variant=${VARIANT:-}
+read -r -a auto_options <<< "${AUTO_OPTIONS:-}"
+[ -n "$variant" ] || [ ${#auto_options[@]} -eq 0 ] || { echo "finetune-outer-split: AUTO_OPTIONS needs a VARIANT name" >&2; exit 2; }
 [ -z "${SUMMARY_ONLY:-}" ] && accuracy_workbench finetune-outer-split
 
 # split NAME SEED: the inner and outer shares of datasets/NAME's training images, as links
@@ -62,42 +67,59 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
             [ -d "$work/$name.$seed/Testing Data" ] || split "$name" "$seed"
             [ -s "$work/$name.$seed.frozen.json" ] || run "$name" "$seed" frozen
             [ -s "$work/$name.$seed.auto.json" ] || run "$name" "$seed" auto --fine-tune-auto
+            if [ -n "$variant" ] && [ ! -s "$work/$name.$seed.auto.$variant.json" ]; then
+                run "$name" "$seed" "auto.$variant" --fine-tune-auto "${auto_options[@]}"
+            fi
         done
     done
 fi
 
-"$python" - "$work" "${seeds[*]}" "${RECIPE_EASY-photos furniture clothes}" "${datasets[@]}" <<'PY'
+"$python" - "$work" "${seeds[*]}" "${RECIPE_EASY-photos furniture clothes}" "$variant" "${datasets[@]}" <<'PY'
 import json, pathlib, sys
-work, seeds, easy, names = pathlib.Path(sys.argv[1]), sys.argv[2].split(), set(sys.argv[3].split()), sys.argv[4:]
+work, seeds, easy, variant, names = (pathlib.Path(sys.argv[1]), sys.argv[2].split(), set(sys.argv[3].split()), sys.argv[4],
+                                     sys.argv[5:])
+sides = ["auto"] + ([f"auto.{variant}"] if variant else [])
+
+def did(report):
+    tuning = report.get("fineTuning")
+    if tuning is None:
+        return "not tried"
+    decision = tuning.get("decision") or {}
+    verdict = "frozen kept" if tuning["keptFrozenModel"] else f"fine-tuned, epoch {decision.get('epoch', '?')}"
+    gained = decision.get("gainedImages")
+    return f"{verdict}; folds {gained:+d} of {decision.get('heldOutImages', '?')}" if isinstance(gained, int) else verdict
+
+variant_columns = f" {variant[:7]:>7s} {'images':>6s}" if variant else ""
 print(f"{'dataset':10s} {'kind':4s} {'seed':>4s} {'inner':>5s} {'outer':>5s} {'CV':>6s} {'frozen':>7s} {'auto':>7s} "
-      f"{'images':>6s}  what --fine-tune-auto did")
-differences, gains = [], {"hard": [], "easy": []}
+      f"{'images':>6s}{variant_columns}  what --fine-tune-auto did")
+differences = {side: [] for side in sides}
+gains = {side: {"hard": [], "easy": []} for side in sides}
 for name in names:
     kind = "easy" if name in easy else "hard"
     for seed in seeds:
         try:
-            frozen, auto = (json.loads((work / f"{name}.{seed}.{side}.json").read_text()) for side in ("frozen", "auto"))
+            frozen = json.loads((work / f"{name}.{seed}.frozen.json").read_text())
+            runs = {side: json.loads((work / f"{name}.{seed}.{side}.json").read_text()) for side in sides}
         except (OSError, ValueError):
             continue
         count = frozen["testing"]["count"]
-        before, after = frozen["testing"]["accuracy"], auto["testing"]["accuracy"]
-        images = round((after - before) * count)
-        differences.append((images, name, seed))
-        gains[kind].append(after - before)
-        tuning = auto.get("fineTuning")
-        if tuning is None:
-            did = "not tried"
-        else:
-            decision = tuning.get("decision") or {}
-            verdict = "frozen kept" if tuning["keptFrozenModel"] else f"fine-tuned, epoch {decision.get('epoch', '?')}"
-            gained = decision.get("gainedImages")
-            did = f"{verdict}; folds {gained:+d} of {decision.get('heldOutImages', '?')}" if isinstance(gained, int) else verdict
+        before = frozen["testing"]["accuracy"]
+        columns = ""
+        for side in sides:
+            after = runs[side]["testing"]["accuracy"]
+            images = round((after - before) * count)
+            differences[side].append((images, name, seed))
+            gains[side][kind].append(after - before)
+            columns += f" {100 * after:6.1f}% {images:+6d}"
         print(f"{name:10s} {kind:4s} {seed:>4s} {frozen['training']['count']:5d} {count:5d} "
-              f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}% {100 * after:6.1f}% {images:+6d}  {did}")
-if differences:
-    worst = min(differences)
-    print(f"worst difference: {worst[0]:+d} outer images ({worst[1]}, seed {worst[2]})")
-for kind, values in gains.items():
-    if values:
-        print(f"mean gain on {kind} sets: {100 * sum(values) / len(values):+.1f} points over {len(values)} runs")
+              f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}%{columns}  {did(runs['auto'])}")
+for side in sides:
+    label = "default" if side == "auto" else variant
+    if differences[side]:
+        worst = min(differences[side])
+        print(f"{label}: worst difference {worst[0]:+d} outer images ({worst[1]}, seed {worst[2]}), "
+              f"{sum(d[0] for d in differences[side]):+d} in all")
+    for kind, values in gains[side].items():
+        if values:
+            print(f"{label}: mean gain on {kind} sets {100 * sum(values) / len(values):+.1f} points over {len(values)} runs")
 PY

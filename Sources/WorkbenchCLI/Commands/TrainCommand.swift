@@ -64,11 +64,12 @@ struct TrainCommand: ParsableCommand {
             right than the frozen head over all folds and its mean gain exceeds the standard error of the folds' \
             gains; otherwise the frozen model is kept and the run says why. The kept model is then trained again on \
             all training images for the chosen number of epochs (warm-up and cosine over those epochs; not with a \
-            validation folder), and the temperature is fitted on the folds' held-out predictions. The same --seed \
+            validation folder; --refits N trains N such refits, each with its own seed, and keeps the average of \
+            their weights), and the temperature is fitted on the folds' held-out predictions. The same --seed \
             and --threads give the same model file.
 
             --fine-tune-auto fine-tunes as --fine-tune does only when the frozen head's cross-validated accuracy is \
-            below 95 % and the estimated time (images x epochs x (folds + 1) at 12 images/s per thread) is within \
+            below 95 % and the estimated time (images x epochs x (folds + refits) at 12 images/s per thread) is within \
             10 minutes, and says in one line why it did or did not.
 
             A detector is trained instead when DATASET is an object-detection dataset: a folder with Create ML's \
@@ -144,6 +145,9 @@ struct TrainCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: keep this share of what fine-tuning changed, from above 0 to 1 (default 1; 0.5 is WiSE-FT's halfway mix with the start).", valueName: "w"))
     var fineTunedWeight: Double?
+
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: after the folds choose the epoch, refit this many times on all training images, each with its own seed, and keep the average of their weights (a model soup; default \(FineTuningSettings().refits), at most \(FineTuningSettings.refitRange.upperBound)).", valueName: "n"))
+    var refits: Int?
 
     @Flag(name: .long, help: "With --fine-tune: keep the best fine-tuned epoch even when it does not beat the frozen head on the held-out images.")
     var keepFineTuned = false
@@ -223,7 +227,7 @@ struct TrainCommand: ParsableCommand {
             for (name, given) in [("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
                                   ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
                                   ("--backbone-learning-rate", backboneLearningRate != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
-                                  ("--keep-fine-tuned", keepFineTuned)] where given {
+                                  ("--refits", refits != nil), ("--keep-fine-tuned", keepFineTuned)] where given {
                 throw ValidationError("\(name) needs --fine-tune")
             }
         }
@@ -258,6 +262,9 @@ struct TrainCommand: ParsableCommand {
         if let fineTunedWeight, !(fineTunedWeight > 0 && fineTunedWeight <= 1) {
             throw ValidationError("--fine-tuned-weight must be above 0 and at most 1, got \(fineTunedWeight)")
         }
+        if let refits, !FineTuningSettings.refitRange.contains(refits) {
+            throw ValidationError("--refits must be from 1 to \(FineTuningSettings.refitRange.upperBound), got \(refits)")
+        }
     }
 
     /// A detector takes the schedule's options and refuses the classifier's own.
@@ -266,7 +273,7 @@ struct TrainCommand: ParsableCommand {
             ("--validation", validation != nil), ("--validation-fraction", validationFraction != nil), ("--l2", l2 != nil),
             ("--target-precision", targetPrecision != nil), ("--class-weights", classWeights != "uniform"),
             ("--fine-tune-auto", fineTuneAuto), ("--fine-tune-blocks", fineTuneBlocks != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
-            ("--keep-fine-tuned", keepFineTuned), ("--tta", tta), ("--augment", augmentationOptions.augment > 0),
+            ("--refits", refits != nil), ("--keep-fine-tuned", keepFineTuned), ("--tta", tta), ("--augment", augmentationOptions.augment > 0),
         ]
         for (name, given) in classifierOnly where given {
             throw ValidationError("\(name) is for classifiers; \(dataset) is an object-detection dataset")
@@ -331,6 +338,7 @@ struct TrainCommand: ParsableCommand {
         if let learningRate { (settings.backboneLearningRate, settings.headLearningRate) = (learningRate, learningRate) }
         if let backboneLearningRate { settings.backboneLearningRate = backboneLearningRate }
         if let fineTunedWeight { settings.fineTunedWeight = fineTunedWeight }
+        if let refits { settings.refits = refits }
         settings.seed = seed
         settings.requiresGain = !keepFineTuned
         settings.threads = compute.threads ?? Parallel.coreCount

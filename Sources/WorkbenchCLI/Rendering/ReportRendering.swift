@@ -65,8 +65,9 @@ enum ReportRendering {
             let prefix = fold.map { "fold \($0)/\(folds) " } ?? ""
             return "\(prefix)epoch \(padded(epoch, to: epochs))/\(epochs)  loss \(String(format: "%.4f", loss))  held-out \(percent(accuracy))  "
                 + "\(String(format: "%.1f", imagesPerSecond)) images/s  \(duration(secondsLeft)) left"
-        case .refitEpoch(let epoch, let epochs, let loss, let imagesPerSecond, let secondsLeft):
-            return "refit epoch \(padded(epoch, to: epochs))/\(epochs)  loss \(String(format: "%.4f", loss))  "
+        case .refitEpoch(let refit, let refits, let epoch, let epochs, let loss, let imagesPerSecond, let secondsLeft):
+            let which = refit.map { " \($0)/\(refits)" } ?? ""
+            return "refit\(which) epoch \(padded(epoch, to: epochs))/\(epochs)  loss \(String(format: "%.4f", loss))  "
                 + "\(String(format: "%.1f", imagesPerSecond)) images/s  \(duration(secondsLeft)) left"
         case .decision(let reason):
             return "decision: \(reason)"
@@ -119,7 +120,7 @@ enum ReportRendering {
         }
         if let decision = tuning.decision {
             return text + "decision (\(decision.method)): \(decision.reason)"
-                + (decision.refit ? "; refitted on all \(tuning.trainingImages) training images for \(decision.epoch) epochs" : "") + "\n\n"
+                + (decision.refit ? "; \(tuning.refitSummary(epochs: decision.epoch))" : "") + "\n\n"
         }
         text += tuning.keptFrozenModel
             ? "fine-tuning did not beat the frozen head (\(points) points): kept the frozen model\n\n"
