@@ -39,7 +39,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertTrue(line.contains("held-out ") && line.contains("images/s") && line.hasSuffix(" left"), line)
         let decisionLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("decision: ") }, trained.standardError)
         XCTAssertTrue(lines[decisionLine].hasSuffix("kept fine-tuning as asked (--keep-fine-tuned)"), lines[decisionLine])
-        let refitLines = lines.indices.filter { lines[$0].hasPrefix("refit epoch ") }
+        // The default refits are several, each naming itself.
+        let refits = 3  // train --help's default
+        let refitLines = lines.indices.filter { lines[$0].hasPrefix("refit ") && lines[$0].contains(" epoch ") }
         XCTAssertFalse(refitLines.isEmpty, trained.standardError)
         XCTAssertGreaterThan(refitLines[0], decisionLine)
         XCTAssertTrue(trained.standardOutput.contains("Fine-tuning (blocks 14-15, the final 1x1 convolution and the head"),
@@ -62,7 +64,11 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(decision["refit"] as? Bool, true)
         XCTAssertEqual(decision["method"] as? String, "3 stratified folds")
         let epoch = try XCTUnwrap(decision["epoch"] as? Int)
-        XCTAssertEqual(refitLines.count, epoch, "the refit runs the chosen epochs")
+        XCTAssertEqual(refitLines.count, epoch * refits, "each refit runs the chosen epochs")
+        for refit in 1...refits {
+            XCTAssertEqual(lines.filter { $0.hasPrefix("refit \(refit)/\(refits) epoch ") }.count, epoch, trained.standardError)
+        }
+        XCTAssertEqual(section["refits"] as? Int, refits)
         XCTAssertEqual((section["refitLosses"] as? [Double])?.count, epoch)
         XCTAssertNil(section["heldOutPredictions"], "after a refit the held-out predictions are the folds' models', not the file's")
 
@@ -100,7 +106,7 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         // The same seed and threads give the same soup; one refit alone is another model.
         XCTAssertEqual(try fineTune(again, extra: ["--refits", "2"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: soup)), try Data(contentsOf: URL(fileURLWithPath: again)))
-        XCTAssertEqual(try fineTune(single).status, 0)
+        XCTAssertEqual(try fineTune(single, extra: ["--refits", "1"]).status, 0)
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: soup)), try Data(contentsOf: URL(fileURLWithPath: single)))
         let classified = try run(["classify", soup, dataset.appendingPathComponent("Testing Data").path, "--json"])
         XCTAssertEqual(classified.status, 0, classified.standardError)
