@@ -1,0 +1,29 @@
+@testable import ClassifierTraining
+import XCTest
+
+/// `--fine-tune-auto`'s choice: the time estimate counts every fold and every refit at their rates, and the choice
+/// follows room and budget, each case computed by hand.
+final class AutomaticFineTuningTests: XCTestCase {
+    func testTheEstimateCountsEachFoldAndEachRefitAsAPass() {
+        // 250 images × 10 epochs = 2,500 image-passes; 3 folds at 15/s and 3 refits at 20/s: 2,500 × (0.2 + 0.15)
+        // = 875 thread-seconds, over 2 threads 437.5 s.
+        XCTAssertEqual(AutomaticFineTuning.estimatedSeconds(images: 250, epochs: 10, splits: 3, refits: 3, threads: 2), 437.5,
+                       accuracy: 1e-9)
+        // One refit: 2,500 × (0.2 + 0.05) / 2 = 312.5 s.
+        XCTAssertEqual(AutomaticFineTuning.estimatedSeconds(images: 250, epochs: 10, splits: 3, refits: 1, threads: 2), 312.5,
+                       accuracy: 1e-9)
+    }
+
+    func testRoomAndBudgetDecide() {
+        let fits = AutomaticFineTuning.choose(frozenHeldOutAccuracy: 0.8, images: 250, epochs: 10, splits: 3, refits: 3, threads: 2)
+        XCTAssertTrue(fits.fineTunes)
+        XCTAssertTrue(fits.reason.contains("about 438 s for 250 images × 10 epochs × 6 runs on 2 threads"), fits.reason)
+        let noRoom = AutomaticFineTuning.choose(frozenHeldOutAccuracy: 0.96, images: 250, epochs: 10, splits: 3, refits: 3, threads: 2)
+        XCTAssertFalse(noRoom.fineTunes)
+        XCTAssertTrue(noRoom.reason.contains("at least 95 % leaves little room"), noRoom.reason)
+        // 400 images: 4,000 × 0.35 / 2 = 700 s, over the 600-s budget.
+        let tooLong = AutomaticFineTuning.choose(frozenHeldOutAccuracy: 0.8, images: 400, epochs: 10, splits: 3, refits: 3, threads: 2)
+        XCTAssertFalse(tooLong.fineTunes)
+        XCTAssertTrue(tooLong.reason.contains("about 700 s") && tooLong.reason.contains("over the 10-minute budget"), tooLong.reason)
+    }
+}
