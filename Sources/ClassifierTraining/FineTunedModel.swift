@@ -193,44 +193,25 @@ struct FineTunedModel {
         let splitCount = plan.splits.count
         var splitSettings = settings
         splitSettings.requiresGain = false
-        let concurrent = splitCount > 1 && settings.threads > 1
-        if concurrent { splitSettings.threads = max(1, settings.threads / splitCount) }
-        var results = [Result<FineTuningOutcome, FineTuningError>](repeating: .failure(FineTuningError(reason: "not run")), count: splitCount)
-        let lock = NSLock()
-        withoutActuallyEscaping(events) { events in
-            func forward(_ split: Int, _ event: FineTuningEvent) {
-                lock.lock()
-                defer { lock.unlock() }
+        let outcomes = try runs(splitCount, threads: settings.threads, request: request, events: events) {
+            (index: Int, threads: Int, forward: (TrainingEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome in
+            var own = splitSettings
+            own.threads = threads
+            let split = plan.splits[index]
+            return try FineTuningLoop.run(
+                network: network, head: probes[index].startHead, inputs: inputs, trainingSamples: split.training,
+                trainingLabels: split.training.map { allLabels[$0] }, heldOutSamples: split.heldOut,
+                heldOutLabels: split.heldOut.map { allLabels[$0] }, settings: own
+            ) { event in
                 switch event {
                 case .preparing(let done, let total):
-                    if split == 0 { events(.fineTuning(.preparing(done: done, total: total))) }
+                    if index == 0 { forward(.fineTuning(.preparing(done: done, total: total))) }
                 case .started: break
                 case .epoch(let record, let imagesPerSecond, let secondsLeft):
-                    events(.fineTuning(.epoch(fold: splitCount > 1 ? split + 1 : nil, folds: splitCount, epoch: record.epoch,
-                                              epochs: settings.epochs, loss: record.loss, heldOutAccuracy: record.heldOutAccuracy,
-                                              imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
+                    forward(.fineTuning(.epoch(fold: splitCount > 1 ? index + 1 : nil, folds: splitCount, epoch: record.epoch,
+                                               epochs: settings.epochs, loss: record.loss, heldOutAccuracy: record.heldOutAccuracy,
+                                               imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
                 }
-            }
-            results.withUnsafeMutableBufferPointer { slots in
-                let shared = UncheckedSendable(slots)
-                let body: (Int) -> Void = { index in
-                    let split = plan.splits[index]
-                    shared.value[index] = Result { () throws(FineTuningError) -> FineTuningOutcome in
-                        try FineTuningLoop.run(
-                            network: network, head: probes[index].startHead, inputs: inputs, trainingSamples: split.training,
-                            trainingLabels: split.training.map { allLabels[$0] }, heldOutSamples: split.heldOut,
-                            heldOutLabels: split.heldOut.map { allLabels[$0] }, settings: splitSettings) { forward(index, $0) }
-                    }
-                }
-                if concurrent { Self.concurrently(splitCount, body) } else { (0..<splitCount).forEach(body) }
-            }
-        }
-        var outcomes: [FineTuningOutcome] = []
-        for result in results {
-            switch result {
-            case .success(let outcome): outcomes.append(outcome)
-            case .failure(let error):
-                throw WorkbenchError(path: error.path ?? request.datasetPath, reason: error.reason)
             }
         }
         // One description per transform, as the model file's record lists them.
@@ -312,33 +293,49 @@ struct FineTunedModel {
         inputs: any FineTuningInputSource, training: LabeledFeatures, request: TrainingRequest, events: (TrainingEvent) -> Void
     ) throws(WorkbenchError) -> [FineTuningOutcome] {
         let count = settings.refits
-        var refitSettings = settings
-        refitSettings.epochs = epochs
-        let concurrent = count > 1 && settings.threads > 1
-        if concurrent { refitSettings.threads = max(1, settings.threads / count) }
+        return try runs(count, threads: settings.threads, request: request, events: events) {
+            (index: Int, threads: Int, forward: (TrainingEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome in
+            var own = settings
+            own.epochs = epochs
+            own.threads = threads
+            own.seed = settings.seed &+ UInt64(index)
+            return try FineTuningLoop.refit(
+                network: network, head: start, inputs: ShiftedEpochInputs(base: inputs, refit: index),
+                trainingSamples: Array(0..<training.count), trainingLabels: training.labels, settings: own
+            ) { event in
+                guard case .epoch(let record, let imagesPerSecond, let secondsLeft) = event else { return }
+                forward(.fineTuning(.refitEpoch(refit: count > 1 ? index + 1 : nil, refits: count, epoch: record.epoch, epochs: epochs,
+                                                loss: record.loss, imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
+            }
+        }
+    }
+
+    /// `count` fine-tuning runs (the folds, or the refits): at once, each on its share of `threads`, when there are
+    /// several and threads to share, else one after another. `run` gets its index, its threads and a `forward` that
+    /// passes its events on one at a time. The outcomes in index order, or the first failure named by its file.
+    private static func runs(
+        _ count: Int, threads: Int, request: TrainingRequest, events: (TrainingEvent) -> Void,
+        _ run: (_ index: Int, _ threads: Int, _ forward: (TrainingEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome
+    ) throws(WorkbenchError) -> [FineTuningOutcome] {
+        let concurrent = count > 1 && threads > 1
+        let share = concurrent ? max(1, threads / count) : threads
         var results = [Result<FineTuningOutcome, FineTuningError>](repeating: .failure(FineTuningError(reason: "not run")), count: count)
         let lock = NSLock()
         withoutActuallyEscaping(events) { events in
-            results.withUnsafeMutableBufferPointer { slots in
-                let shared = UncheckedSendable(slots)
-                let body: (Int) -> Void = { index in
-                    var own = refitSettings
-                    own.seed = settings.seed &+ UInt64(index)
-                    shared.value[index] = Result { () throws(FineTuningError) -> FineTuningOutcome in
-                        try FineTuningLoop.refit(
-                            network: network, head: start, inputs: ShiftedEpochInputs(base: inputs, refit: index),
-                            trainingSamples: Array(0..<training.count), trainingLabels: training.labels, settings: own
-                        ) { event in
-                            guard case .epoch(let record, let imagesPerSecond, let secondsLeft) = event else { return }
-                            lock.lock()
-                            defer { lock.unlock() }
-                            events(.fineTuning(.refitEpoch(refit: count > 1 ? index + 1 : nil, refits: count, epoch: record.epoch,
-                                                           epochs: epochs, loss: record.loss, imagesPerSecond: imagesPerSecond,
-                                                           secondsLeft: secondsLeft)))
-                        }
-                    }
+            withoutActuallyEscaping(run) { run in
+                func forward(_ event: TrainingEvent) {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    events(event)
                 }
-                if concurrent { Self.concurrently(count, body) } else { (0..<count).forEach(body) }
+                results.withUnsafeMutableBufferPointer { slots in
+                    let shared = UncheckedSendable(slots)
+                    // Each index writes only its own slot.
+                    let body: (Int) -> Void = { index in
+                        shared.value[index] = Result { () throws(FineTuningError) -> FineTuningOutcome in try run(index, share, forward) }
+                    }
+                    if concurrent { Self.concurrently(count, body) } else { (0..<count).forEach(body) }
+                }
             }
         }
         var outcomes: [FineTuningOutcome] = []
