@@ -242,13 +242,17 @@ struct FineTunedModel {
                                    training: training, request: request, events: events)
             report.refitLosses = refits[0].epochs.map(\.loss)
             report.refits = settings.refits > 1 ? settings.refits : nil
-            if let diverged = refits.first(where: { $0.divergedAtEpoch != nil }), let epoch = diverged.divergedAtEpoch,
-               let record = diverged.epochs.last {
-                warnDiverged(at: epoch, record: record, reference: diverged.divergenceReference, events: events)
+            // The earliest divergence is the one named, as for the folds; its losses replace the first refit's.
+            let divergences = refits.indices.compactMap { index in refits[index].divergedAtEpoch.map { (index: index, epoch: $0) } }
+            if let first = divergences.min(by: { $0.epoch < $1.epoch }), let record = refits[first.index].epochs.last {
+                let diverged = refits[first.index]
+                warnDiverged(at: first.epoch, record: record, reference: diverged.divergenceReference, events: events)
+                report.refitLosses = diverged.epochs.map(\.loss)
                 report.keptFrozenModel = true
                 report.bestEpoch = 0
                 report.decision?.keptFineTuned = false
-                report.decision?.reason += "; the refit diverged at epoch \(epoch): kept the frozen head"
+                let which = refits.count > 1 ? "refit \(first.index + 1)/\(refits.count)" : "the refit"
+                report.decision?.reason += "; \(which) diverged at epoch \(first.epoch): kept the frozen head"
                 return FineTunedModel(report: report, improved: nil)
             }
             classifier = TrainableClassifier.averaged(refits.map(\.classifier))

@@ -207,14 +207,16 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var folds: [Fold]? = nil
         /// How the frozen head and fine-tuning were compared, and what was kept; nil in older reports.
         public var decision: Decision? = nil
-        /// The refit's training loss per epoch (all training images, the chosen epoch count); nil without a refit
-        /// (a validation folder: the chosen epoch of the one run is the model) or when the frozen head was kept.
+        /// The refit's training loss per epoch (all training images, the chosen epoch count): the first refit's, or
+        /// the one that diverged; nil without a refit (a validation folder: the chosen epoch of the one run is the
+        /// model, or the folds kept the frozen head).
         public var refitLosses: [Double]? = nil
         /// How many refits the kept model averages (`FineTuningSettings.refits`; `refitLosses` is the first's); nil
         /// for one.
         public var refits: Int? = nil
 
-        /// "refitted on all 250 training images for 6 epochs", with "(the average of 3 refits)" for a soup.
+        /// "refitted on all 250 training images for 6 epochs", with "(the average of 3 refits with their own
+        /// seeds)" for a soup.
         public func refitSummary(epochs: Int) -> String {
             "refitted on all \(trainingImages) training images for \(epochs) epochs"
                 + (refits.map { " (the average of \($0) refits with their own seeds)" } ?? "")

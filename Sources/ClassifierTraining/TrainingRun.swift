@@ -153,7 +153,8 @@ public enum TrainingRun {
                 || features.training.count >= FineTuningSplits.foldLimit ? 1 : FineTuningSplits.foldCount
             let made = AutomaticFineTuning.choose(
                 frozenHeldOutAccuracy: selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
-                epochs: settings.epochs, splits: splits, refits: settings.refits, threads: settings.threads)
+                epochs: settings.epochs, splits: splits, refits: scan.layout.validation != nil ? 0 : settings.refits,
+                threads: settings.threads)
             events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason)))
             choice = made
         }

@@ -17,8 +17,9 @@
 #        SEEDS="42 7" (default 42)   WORKBENCH=path/to/workbench   SUMMARY_ONLY=1 (print the table of the runs made)
 #        Runs already in .build/finetune-outer/ are reused: remove that folder after changing the build or its defaults.
 #        RECIPE_EASY="photos furniture clothes" (default)
-#        VARIANT=NAME AUTO_OPTIONS="--refits 3"   (a fine-tuning variant: its --fine-tune-auto runs are kept as
-#            NAME.SEED.auto.NAME.json beside the default's and the table compares the two; the frozen runs are shared)
+#        VARIANT=NAME AUTO_OPTIONS="--refits 1"   (a fine-tuning variant: its --fine-tune-auto runs are kept as
+#            DATASET.SEED.auto.NAME.json beside the default's and the table compares the two; the frozen runs are
+#            shared; a run whose variant report is missing shows "-" there)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/accuracy/common.sh
@@ -68,7 +69,7 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
             [ -s "$work/$name.$seed.frozen.json" ] || run "$name" "$seed" frozen
             [ -s "$work/$name.$seed.auto.json" ] || run "$name" "$seed" auto --fine-tune-auto
             if [ -n "$variant" ] && [ ! -s "$work/$name.$seed.auto.$variant.json" ]; then
-                run "$name" "$seed" "auto.$variant" --fine-tune-auto "${auto_options[@]}"
+                run "$name" "$seed" "auto.$variant" --fine-tune-auto ${auto_options[@]+"${auto_options[@]}"}
             fi
         done
     done
@@ -97,15 +98,22 @@ gains = {side: {"hard": [], "easy": []} for side in sides}
 for name in names:
     kind = "easy" if name in easy else "hard"
     for seed in seeds:
-        try:
-            frozen = json.loads((work / f"{name}.{seed}.frozen.json").read_text())
-            runs = {side: json.loads((work / f"{name}.{seed}.{side}.json").read_text()) for side in sides}
-        except (OSError, ValueError):
+        runs = {}
+        for side in ["frozen"] + sides:
+            try:
+                runs[side] = json.loads((work / f"{name}.{seed}.{side}.json").read_text())
+            except (OSError, ValueError):
+                pass
+        if "frozen" not in runs or "auto" not in runs:
             continue
+        frozen = runs["frozen"]
         count = frozen["testing"]["count"]
         before = frozen["testing"]["accuracy"]
         columns = ""
         for side in sides:
+            if side not in runs:
+                columns += f" {'-':>7s} {'-':>6s}"
+                continue
             after = runs[side]["testing"]["accuracy"]
             images = round((after - before) * count)
             differences[side].append((images, name, seed))
