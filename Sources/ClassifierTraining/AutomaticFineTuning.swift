@@ -21,14 +21,14 @@ public enum AutomaticFineTuning {
 
     /// The estimated seconds of fine-tuning `images` training images for `epochs` epochs over `splits` held-out
     /// splits plus `refits` refits, on `threads` threads.
-    public static func estimatedSeconds(images: Int, epochs: Int, splits: Int, refits: Int = 1, threads: Int) -> Double {
+    public static func estimatedSeconds(images: Int, epochs: Int, splits: Int, refits: Int, threads: Int) -> Double {
         let passes = Double(images * epochs)
         return passes * (Double(splits) / foldImagesPerSecondPerThread + Double(refits) / refitImagesPerSecondPerThread)
             / Double(max(1, threads))
     }
 
     /// Whether to fine-tune, and why in one line.
-    public static func choose(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int = 1,
+    public static func choose(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int,
                               threads: Int) -> TrainingReport.FineTuningChoice {
         let seconds = estimatedSeconds(images: images, epochs: epochs, splits: splits, refits: refits, threads: threads)
         let time = "about \(Int(seconds.rounded())) s for \(images) images × \(epochs) epochs × \(splits + refits) runs on \(threads) threads"
