@@ -393,7 +393,7 @@ struct FineTunedModel {
             optimizer: settings.optimizer.summary, threads: settings.threads)
         section.folds = folds
         section.fineTunedWeight = settings.fineTunedWeight == 1 ? nil : settings.fineTunedWeight
-        section.decision = .init(method: plan.method, epoch: decision.epoch, gainedImages: decision.gainedImages,
+        section.decision = .init(method: plan.method.description, epoch: decision.epoch, gainedImages: decision.gainedImages,
                                  heldOutImages: heldOutImages, meanGain: decision.meanGain, standardError: decision.standardError,
                                  keptFineTuned: decision.keepsFineTuned, reason: decision.reason,
                                  refit: plan.refits && decision.keepsFineTuned)

@@ -149,11 +149,11 @@ public enum TrainingRun {
         var choice: TrainingReport.FineTuningChoice?
         if let settings = request.fineTuning, request.fineTunesAutomatically {
             let selection = heldOut.selection
-            let splits = scan.layout.validation != nil || request.validationFraction != nil
-                || features.training.count >= FineTuningSplits.foldLimit ? 1 : FineTuningSplits.foldCount
+            let method = FineTuningSplits.Method(trainingCount: features.training.count, hasValidationFolder: scan.layout.validation != nil,
+                                                 fraction: request.validationFraction)
             let made = AutomaticFineTuning.choose(
                 frozenHeldOutAccuracy: selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
-                epochs: settings.epochs, splits: splits, refits: scan.layout.validation != nil ? 0 : settings.refits,
+                epochs: settings.epochs, splits: method.splitCount, refits: method.refits ? settings.refits : 0,
                 threads: settings.threads)
             events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason)))
             choice = made

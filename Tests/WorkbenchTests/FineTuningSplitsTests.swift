@@ -11,7 +11,8 @@ final class FineTuningSplitsTests: XCTestCase {
                                              fraction: nil, seed: 42)
         XCTAssertEqual(plan.splits.count, 3)
         XCTAssertTrue(plan.refits)
-        XCTAssertEqual(plan.method, "3 stratified folds")
+        XCTAssertEqual(plan.method, .folds(3))
+        XCTAssertEqual("\(plan.method)", "3 stratified folds")
         XCTAssertEqual(plan.splits.flatMap(\.heldOut).sorted(), Array(labels.indices), "each image held out exactly once")
         for split in plan.splits {
             XCTAssertTrue(Set(split.training).isDisjoint(with: split.heldOut))
@@ -37,7 +38,7 @@ final class FineTuningSplitsTests: XCTestCase {
                                               fraction: nil, seed: 42)
         XCTAssertEqual(share.splits.count, 1)
         XCTAssertEqual(share.splits[0].heldOut.count, 200)
-        XCTAssertEqual(share.method, "stratified 20 % held out")
+        XCTAssertEqual("\(share.method)", "stratified 20 % held out")
         let asked = try FineTuningSplits.make(trainingLabels: Array(large.prefix(100)), classCount: 4, validationCount: 0,
                                               hasValidationFolder: false, fraction: 0.3, seed: 42)
         XCTAssertEqual(asked.splits.count, 1)
@@ -47,6 +48,23 @@ final class FineTuningSplitsTests: XCTestCase {
         XCTAssertEqual(folder.splits.map(\.training), [[0, 1, 2, 3]])
         XCTAssertEqual(folder.splits.map(\.heldOut), [[4, 5, 6]])
         XCTAssertFalse(folder.refits)
+    }
+
+    /// `train --fine-tune-auto` estimates its time from the method before any split is dealt: the method made from
+    /// the counts alone must be the one `make` deals, at the fold limit's edge too.
+    func testTheMethodFromCountsIsTheOneTheSplitsUse() throws {
+        let cases: [(count: Int, folder: Bool, fraction: Double?, splits: Int, refits: Bool)] = [
+            (999, false, nil, 3, true), (1000, false, nil, 1, true), (120, false, 0.25, 1, true), (120, true, nil, 1, false),
+        ]
+        for (count, folder, fraction, splits, refits) in cases {
+            let method = FineTuningSplits.Method(trainingCount: count, hasValidationFolder: folder, fraction: fraction)
+            let plan = try FineTuningSplits.make(trainingLabels: (0..<count).map { $0 % 4 }, classCount: 4, validationCount: folder ? 8 : 0,
+                                                 hasValidationFolder: folder, fraction: fraction, seed: 3)
+            XCTAssertEqual(plan.method, method, "\(count) images")
+            XCTAssertEqual(method.splitCount, splits, "\(count) images")
+            XCTAssertEqual(plan.splits.count, splits, "\(count) images")
+            XCTAssertEqual(method.refits, refits, "\(count) images")
+        }
     }
 
     func testTooFewImagesToHoldOutIsAnError() {
