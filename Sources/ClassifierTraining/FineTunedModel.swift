@@ -282,7 +282,7 @@ struct FineTunedModel {
         tunedHead.outcome = TrainingOutcome(model: model, iterations: head.outcome.iterations, finalLoss: head.outcome.finalLoss,
                                             converged: head.outcome.converged)
         let record = FineTuningRecord(firstTrainedBlock: settings.firstTrainedBlock, trainedTensorNames: trained.trainedTensorNames,
-                                      epochs: decision.epoch, augmentations: augmentations)
+                                      epochs: decision.epoch, augmentations: augmentations, refits: plan.refits ? settings.refits : nil)
         return FineTunedModel(report: report, improved: Improved(backboneTensors: tensors, features: tunedFeatures,
                                                                  head: tunedHead, heldOut: tunedHeldOut, record: record,
                                                                  trainingNetworkLogits: pooledLogits,

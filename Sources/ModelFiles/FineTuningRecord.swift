@@ -7,7 +7,7 @@
 /// exports can tell a person; nothing computes with it. A frozen-backbone model has no record (`nil`).
 ///
 /// Stored as JSON with sorted keys under the metadata key `fine_tuning`, for example
-/// `{"augmentations":["horizontal flip"],"epochs":10,"firstTrainedBlock":13,"trainedTensorNames":[...]}`.
+/// `{"augmentations":["horizontal flip"],"epochs":10,"firstTrainedBlock":13,"refits":3,"trainedTensorNames":[...]}`.
 public struct FineTuningRecord: Sendable, Equatable, Codable {
     /// Index `N` of the first trained MBConv block (`_blocks.N`); every block from it to the last trained too.
     /// Equal to the backbone's block count (16 for EfficientNet-Lite0) when only the final 1×1 convolution trained.
@@ -20,13 +20,17 @@ public struct FineTuningRecord: Sendable, Equatable, Codable {
     /// The augmentations applied during fine-tuning, one human-readable description each (for example
     /// "horizontal flip", "rotation ±10°"); empty when none was used.
     public var augmentations: [String]
+    /// How many refits on all training images were averaged into the trained values (1: a single refit); nil when
+    /// the model is one run's chosen epoch (a validation folder chose it) and in files written before it was recorded.
+    public var refits: Int?
 
     /// Creates a record; the names are kept sorted so that equal content gives equal bytes.
-    public init(firstTrainedBlock: Int, trainedTensorNames: [String], epochs: Int, augmentations: [String]) {
+    public init(firstTrainedBlock: Int, trainedTensorNames: [String], epochs: Int, augmentations: [String], refits: Int? = nil) {
         self.firstTrainedBlock = firstTrainedBlock
         self.trainedTensorNames = trainedTensorNames.sorted()
         self.epochs = epochs
         self.augmentations = augmentations
+        self.refits = refits
     }
 
     /// The first rule this record breaks for a model with these backbone tensor names, or nil.
@@ -43,6 +47,7 @@ public struct FineTuningRecord: Sendable, Equatable, Codable {
             return "fine_tuning: trained tensor '\(missing)' is not a backbone tensor of this model"
         }
         if augmentations.contains(where: { $0.isEmpty }) { return "fine_tuning: an augmentation is the empty string" }
+        if let refits, refits < 1 { return "fine_tuning: refits \(refits) is not a positive number" }
         return nil
     }
 
@@ -56,7 +61,8 @@ public struct FineTuningRecord: Sendable, Equatable, Codable {
         } else {
             blocks = "blocks \(firstTrainedBlock)–\(blockCount - 1) and the final 1×1 convolution"
         }
-        let epochText = epochs == 1 ? "1 epoch" : "\(epochs) epochs"
+        var epochText = epochs == 1 ? "1 epoch" : "\(epochs) epochs"
+        if let refits, refits > 1 { epochText += " (the average of \(refits) refits)" }
         let augmentationText = augmentations.isEmpty ? "no augmentation" : "augmentations: " + augmentations.joined(separator: ", ")
         return "\(blocks), \(epochText), \(augmentationText)"
     }

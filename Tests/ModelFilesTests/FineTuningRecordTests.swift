@@ -16,6 +16,15 @@ final class FineTuningRecordTests: XCTestCase {
         XCTAssertEqual(text, #"{"augmentations":["horizontal flip","rotation ±10°"],"epochs":10,"firstTrainedBlock":13,"#
                        + #""trainedTensorNames":["stem.bn.bias","stem.conv.weight"]}"#)
         XCTAssertEqual(try JSONDecoder().decode(FineTuningRecord.self, from: Data(text.utf8)), record)
+
+        // The refits count sorts between firstTrainedBlock and trainedTensorNames, and a record without it (as
+        // written before it was kept) reads as nil.
+        var averaged = record
+        averaged.refits = 3
+        let averagedText = String(decoding: try encoder.encode(averaged), as: UTF8.self)
+        XCTAssertTrue(averagedText.contains(#""firstTrainedBlock":13,"refits":3,"trainedTensorNames""#), averagedText)
+        XCTAssertEqual(try JSONDecoder().decode(FineTuningRecord.self, from: Data(averagedText.utf8)), averaged)
+        XCTAssertNil(try JSONDecoder().decode(FineTuningRecord.self, from: Data(text.utf8)).refits)
     }
 
     func testModelFileRoundTripKeepsTheRecord() throws {
@@ -47,6 +56,8 @@ final class FineTuningRecordTests: XCTestCase {
              "fine_tuning: firstTrainedBlock -1 is negative"),
             (FineTuningRecord(firstTrainedBlock: 1, trainedTensorNames: [], epochs: 1, augmentations: []),
              "fine_tuning: trainedTensorNames is empty"),
+            (FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["stem.bn.bias"], epochs: 1, augmentations: [], refits: 0),
+             "fine_tuning: refits 0 is not a positive number"),
         ]
         for (bad, message) in cases {
             var model = sampleModel()
@@ -81,6 +92,10 @@ final class FineTuningRecordTests: XCTestCase {
         XCTAssertEqual(last.summary(blockCount: 16), "block 15 and the final 1×1 convolution, 1 epoch, no augmentation")
         let headOnly = FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: ["a"], epochs: 2, augmentations: [])
         XCTAssertEqual(headOnly.summary(blockCount: 16), "the final 1×1 convolution, 2 epochs, no augmentation")
+        let soup = FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: ["a"], epochs: 2, augmentations: [], refits: 3)
+        XCTAssertEqual(soup.summary(blockCount: 16), "the final 1×1 convolution, 2 epochs (the average of 3 refits), no augmentation")
+        let single = FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: ["a"], epochs: 2, augmentations: [], refits: 1)
+        XCTAssertEqual(single.summary(blockCount: 16), "the final 1×1 convolution, 2 epochs, no augmentation")
     }
 
     /// A version-2 file, laid out by hand as Workbench 2 wrote it (not by the current writer), loads with no record.

@@ -77,6 +77,8 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: second)))
         let inspect = try run(["inspect", first])
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
+        XCTAssertTrue(inspect.standardOutput.contains("\(epoch == 1 ? "1 epoch" : "\(epoch) epochs") (the average of \(refits) refits)"),
+                      "the model file records the soup: \(inspect.standardOutput)")
 
         // The page shows each fold and the decision, and renders clean.
         let check = try PageCheck.run(page: pagePath)
@@ -130,6 +132,12 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(section["augmentations"] as? [String], [])
         XCTAssertEqual(section["firstTrainedBlock"] as? Int, 15)
         XCTAssertEqual((section["decision"] as? [String: Any])?["refit"] as? Bool, false, "the validation folder's run is the model")
+        let inspected = try run(["inspect", model, "--json"])
+        XCTAssertEqual(inspected.status, 0, inspected.standardError)
+        let record = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])?["fineTuning"]
+                                   as? [String: Any])
+        XCTAssertEqual(record["epochs"] as? Int, section["bestEpoch"] as? Int)
+        XCTAssertNil(record["refits"], "no refit, so the record counts none")
 
         // classify reproduces training's held-out probabilities: no refit, so they are the written model's own.
         let predictions = try XCTUnwrap(section["heldOutPredictions"] as? [[String: Any]])
@@ -183,6 +191,7 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             (["--fine-tune", "--refits", "0"], "--refits must be from 1 to 8, got 0"),
             (["--fine-tune", "--refits", "9"], "--refits must be from 1 to 8, got 9"),
             (["--refits", "3"], "--refits needs --fine-tune"),
+            (["--fine-tune", "--refits", "2", "--validation", dataset.path], "--refits averages refits on all training images, and with --validation there is none"),
             (["--fine-tune", "--validation-fraction", "0"], "--fine-tune needs held-out images to choose its epoch"),
             (["--fine-tune-auto", "--validation-fraction", "0"], "--fine-tune-auto needs held-out images to choose its epoch"),
             (["--fine-tune", "--fine-tune-auto"], "--fine-tune and --fine-tune-auto exclude each other"),
