@@ -8,7 +8,7 @@
 
 python=.venv/bin/python3  # set-up's venv
 # shellcheck disable=SC2034  # read by the sourcing scripts
-holds_datasets=(emoticons weather folders photos drawings devices furniture filetypes clothes)
+holds_datasets=(emoticons weather folders photos drawings devices furniture filetypes clothes tops shapes)
 
 accuracy_workbench() {
     if [ -n "${WORKBENCH:-}" ]; then
@@ -26,7 +26,7 @@ build_dataset() {
         emoticons | weather | folders | devices | filetypes) "$python" datasets/build_icons.py --recipe "$1" >/dev/null ;;
         photos) "$python" datasets/build_photos.py >/dev/null ;;
         drawings) "$python" datasets/build_clipart.py --recipe drawings >/dev/null ;;
-        digits | footwear | fashion | fashion1000 | clothes | clothes-wide-test) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
+        digits | footwear | fashion | fashion1000 | clothes | clothes-wide-test | tops | shapes) "$python" datasets/build_grayscale.py --recipe "$1" >/dev/null ;;
         *)
             if [ -f "datasets/build_$1.py" ]; then
                 "$python" "datasets/build_$1.py" >/dev/null
