@@ -8,8 +8,13 @@
 ///   all `epochs` are counted), on `threads` threads; the sum must fit in `budgetSeconds`. Counting every split as a
 ///   whole pass (a fold trains on two thirds) keeps the estimate above the measured time.
 public enum AutomaticFineTuning {
-    /// Held-out accuracy of the frozen head from which fine-tuning is not tried.
-    public static let roomBelow = 0.95
+    /// Held-out accuracy of the frozen head from which fine-tuning is not tried. Chosen on the outer split
+    /// (`scripts/accuracy/finetune-outer-split.sh`, training images only; `keep-rule-outer.py` tallies it): over 36
+    /// runs, every run whose frozen head was below 80 % gained or tied (+56 outer images in 10 runs), while the 15
+    /// fine-tuned runs from 82 % up came to 0 in all (from −3 to +3; −4 on the easy sets); no run fell between 77 %
+    /// and 82 %. Where the frozen head is that good, the folds' few images of gain do not carry over, so the minutes
+    /// are not spent (`--fine-tune` still insists).
+    public static let roomBelow = 0.80
     /// The time budget: ten minutes.
     public static let budgetSeconds = 600.0
     /// A fold's speed per thread, images per second through the trained top and the frozen layers below (default

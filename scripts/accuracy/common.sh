@@ -4,7 +4,7 @@
 #   accuracy_workbench CALLER   sets $workbench: $WORKBENCH when given (set-up is then skipped, but its .venv must
 #                               exist), else runs scripts/setup.sh and uses its release build
 #   build_dataset NAME CALLER   builds datasets/NAME from its recipe in datasets/ unless it is built already
-#   $holds_datasets             issue 26's nine datasets (finetune-holds.sh, finetune-outer-split.sh), in table order
+#   $holds_datasets             issue 26's datasets (finetune-holds.sh, finetune-outer-split.sh), in table order
 
 python=.venv/bin/python3  # set-up's venv
 # shellcheck disable=SC2034  # read by the sourcing scripts
