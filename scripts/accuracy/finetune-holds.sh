@@ -17,13 +17,17 @@
 # two-sided sign test on them (McNemar's): how likely a split at least that uneven is if neither side is better.
 #
 # Usage: scripts/accuracy/finetune-holds.sh [DATASET ...]
-#            (default: emoticons weather folders photos drawings devices furniture filetypes clothes; about 3-8 minutes per fine-tuning run on 2 cores)
+#            (default: emoticons weather folders photos drawings devices furniture filetypes clothes tops shapes; 1-8 minutes per fine-tuning run on 2 cores)
 #        SEEDS="42 7 3" (default) scripts/accuracy/finetune-holds.sh emoticons
 #        WORKBENCH=path/to/workbench scripts/accuracy/finetune-holds.sh    (another build; set-up is skipped)
 #        SUMMARY_ONLY=1 scripts/accuracy/finetune-holds.sh ...              (print the table of the runs made so far)
 #        JOBS=2 scripts/accuracy/finetune-holds.sh                          (two fine-tuning runs at once)
-#        RECIPE_EASY="photos furniture clothes" (default)   the sets the recipes meant as easy: the means are printed for
+#        RECIPE_EASY="photos furniture clothes clothes-wide-test shapes" (default)   the sets the recipes meant as easy: the means are printed for
 #                                                   this grouping too, beside the cross-validated one
+#        VARIANT=single AUTO_OPTIONS="--refits 1" scripts/accuracy/finetune-holds.sh clothes-wide-test
+#            (a variant of --fine-tune-auto against the same frozen runs: its runs are kept as DATASET.SEED.auto.NAME.json
+#            beside the default's, and the table shows the variant in the auto column; never a way to choose a default,
+#            which is chosen on the outer split, scripts/accuracy/finetune-outer-split.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/accuracy/common.sh
@@ -33,6 +37,10 @@ read -r -a seeds <<< "${SEEDS:-42 7 3}"
 easy_from=${EASY_FROM:-0.90}
 work=.build/finetune-holds
 mkdir -p "$work"
+variant=${VARIANT:-}
+auto_options=${AUTO_OPTIONS:-}
+[ -n "$variant" ] || [ -z "$auto_options" ] || { echo "finetune-holds: AUTO_OPTIONS needs a VARIANT name" >&2; exit 2; }
+auto_kind=auto${variant:+.$variant}
 
 [ -z "${SUMMARY_ONLY:-}" ] && accuracy_workbench finetune-holds
 
@@ -73,18 +81,18 @@ PY
     # Seeds outside, datasets inside: a run cut short still has every dataset at the first seeds. JOBS runs at once
     # (default 1; their wall times then include each other's load).
     export -f run
-    export work workbench
+    export work workbench auto_kind auto_options
     for seed in "${seeds[@]}"; do
         for name in "${datasets[@]}"; do
-            [ -s "$work/$name.$seed.auto.json" ] || echo "$name $seed"
+            [ -s "$work/$name.$seed.$auto_kind.json" ] || echo "$name $seed"
         done
-    done | xargs -P "${JOBS:-1}" -L 1 bash -c 'run "$0" "$1" auto --fine-tune-auto' 
+    done | xargs -P "${JOBS:-1}" -L 1 bash -c 'read -r -a options <<< "$auto_options"; run "$0" "$1" "$auto_kind" --fine-tune-auto ${options[@]+"${options[@]}"}' 
 fi
 
-"$python" - "$work" "${seeds[*]}" "$easy_from" "${RECIPE_EASY-photos furniture clothes}" "${datasets[@]}" <<'PY'
+"$python" - "$work" "${seeds[*]}" "$easy_from" "${RECIPE_EASY-photos furniture clothes clothes-wide-test shapes}" "$auto_kind" "${auto_options}" "${datasets[@]}" <<'PY'
 import json, math, pathlib, sys
-work, seeds, easy_from, recipe_easy, names = (pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3],
-                                              set(sys.argv[4].split()), sys.argv[5:])
+work, seeds, easy_from, recipe_easy, auto_kind, auto_options, names = (
+    pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3], set(sys.argv[4].split()), sys.argv[5], sys.argv[6], sys.argv[7:])
 
 
 def load(name, seed, kind):
@@ -116,7 +124,8 @@ def wall(name, seed, kind):
     return f"{float(seconds):.0f} s (load {load_average})"
 
 
-print("frozen: workbench train DATASET --seed S --threads 2; auto: the same with --fine-tune-auto")
+print("frozen: workbench train DATASET --seed S --threads 2; auto: the same with --fine-tune-auto"
+      + (f" {auto_options}".rstrip() + f" (variant {auto_kind[5:]})" if auto_kind != "auto" else ""))
 print(f"{'dataset':10s} {'kind':4s} {'seed':>4s} {'train':>5s} {'test':>4s} {'CV':>6s} {'frozen':>7s} {'auto':>7s} "
       f"{'images':>6s} {'only':>7s} {'p':>4s}  {'what --fine-tune-auto did':42s} {'auto wall time'}")
 differences, gains, runs = [], {"hard": [], "easy": []}, []
@@ -124,7 +133,7 @@ for name in names:
     kind_path = work / f"{name}.kind"
     kind = kind_path.read_text() if kind_path.exists() else "?"
     for seed in seeds:
-        frozen, auto = load(name, seed, "frozen"), load(name, seed, "auto")
+        frozen, auto = load(name, seed, "frozen"), load(name, seed, auto_kind)
         if frozen is None or auto is None:
             continue
         count = frozen["testing"]["count"]
@@ -146,7 +155,7 @@ for name in names:
             did = f"{verdict}; folds {gained:+d} of {held}" if isinstance(gained, int) else verdict
         print(f"{name:10s} {kind:4s} {seed:>4s} {frozen['training']['count']:5d} {count:4d} "
               f"{100 * frozen['validation']['accuracy']:5.1f}% {100 * before:6.1f}% {100 * after:6.1f}% {images:+6d} "
-              f"{f'+{auto_only}/-{frozen_only}':>7s} {sign_test(auto_only, frozen_only):4.2f}  {did:42s} {wall(name, seed, 'auto')}")
+              f"{f'+{auto_only}/-{frozen_only}':>7s} {sign_test(auto_only, frozen_only):4.2f}  {did:42s} {wall(name, seed, auto_kind)}")
 if differences:
     worst = min(differences)
     print(f"worst difference: {worst[0]:+d} testing images ({worst[1]}, seed {worst[2]}): "

@@ -13,10 +13,10 @@
 # then the worst difference and the mean gain on the sets the recipes meant as easy and as hard.
 #
 # Usage: scripts/accuracy/finetune-outer-split.sh [DATASET ...]
-#            (default: the nine of finetune-holds.sh; 2-5 minutes per dataset and seed on 2 quiet cores)
+#            (default: the eleven of finetune-holds.sh; 2-5 minutes per dataset and seed on 2 quiet cores)
 #        SEEDS="42 7" (default 42)   WORKBENCH=path/to/workbench   SUMMARY_ONLY=1 (print the table of the runs made)
 #        Runs already in .build/finetune-outer/ are reused: remove that folder after changing the build or its defaults.
-#        RECIPE_EASY="photos furniture clothes" (default)
+#        RECIPE_EASY="photos furniture clothes shapes" (default)
 #        VARIANT=NAME AUTO_OPTIONS="--refits 1"   (a fine-tuning variant: its --fine-tune-auto runs are kept as
 #            DATASET.SEED.auto.NAME.json beside the default's and the table compares the two; the frozen runs are
 #            shared; a run whose variant report is missing shows "-" there)
@@ -75,7 +75,7 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
     done
 fi
 
-"$python" - "$work" "${seeds[*]}" "${RECIPE_EASY-photos furniture clothes}" "$variant" "${datasets[@]}" <<'PY'
+"$python" - "$work" "${seeds[*]}" "${RECIPE_EASY-photos furniture clothes shapes}" "$variant" "${datasets[@]}" <<'PY'
 import json, pathlib, sys
 work, seeds, easy, variant, names = (pathlib.Path(sys.argv[1]), sys.argv[2].split(), set(sys.argv[3].split()), sys.argv[4],
                                      sys.argv[5:])

@@ -19,7 +19,7 @@ import math
 import os
 import sys
 
-EASY = {"photos", "furniture", "clothes"}
+EASY = {"photos", "furniture", "clothes", "shapes"}
 NOISE_MULTIPLES = (0, 1, 1.5, 2, 3)
 MINIMUM_GAINED_IMAGES = 2
 
