@@ -32,6 +32,14 @@ public enum AutomaticFineTuning {
             / Double(max(1, threads))
     }
 
+    /// After a plain `train` (no fine-tuning asked for): a one-line hint when the frozen head leaves the room
+    /// `--fine-tune-auto` fine-tunes in, else nil (nil too without a held-out accuracy).
+    public static func hint(frozenHeldOutAccuracy: Double?) -> String? {
+        guard let accuracy = frozenHeldOutAccuracy, accuracy < roomBelow else { return nil }
+        return "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
+            + "\(Int(roomBelow * 100)) %, where fine-tuning has paid: --fine-tune-auto tries it (minutes, not seconds)"
+    }
+
     /// Whether to fine-tune, and why in one line.
     public static func choose(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int,
                               threads: Int) -> TrainingReport.FineTuningChoice {

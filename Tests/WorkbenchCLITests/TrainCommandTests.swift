@@ -68,6 +68,8 @@ final class TrainCommandTests: TinyDatasetTestCase {
         for fragment in ["validation (5-fold)", "95 % interval", "l2 chosen:", "calibration: temperature", "confidence ≥"] {
             XCTAssertTrue(train.standardOutput.contains(fragment), "\(fragment) missing from: \(train.standardOutput)")
         }
+        XCTAssertEqual(train.standardOutput.contains("--fine-tune-auto tries it"), (validation["accuracy"] as! Double) < 0.8,
+                       "the fine-tuning hint follows the held-out accuracy: \(train.standardOutput)")
 
         let evaluate = try run(["evaluate", model, dataset.appendingPathComponent("Testing Data").path, "--json"])
         XCTAssertEqual(evaluate.status, 0, evaluate.standardError)
@@ -167,6 +169,34 @@ final class TrainCommandTests: TinyDatasetTestCase {
     /// `--target-precision` stores a threshold; `classify --abstain` and `label --min-confidence auto` answer below it
     /// with "unknown" and the fallback label. A strong penalty keeps confidences well short of 1, and the stored
     /// threshold is then moved (with Python's safetensors) to the middle of them, so that both sides are exercised.
+    /// Where the frozen head is weak, a plain `train` says that `--fine-tune-auto` would try fine-tuning.
+    func testAPlainTrainingHintsAtFineTuningWhereTheFrozenHeadIsWeak() throws {
+        // The tiny set's pictures dealt alternately into two new labels: nothing to learn, held-out accuracy near chance.
+        let mixed = folder.appendingPathComponent("mixed"), source = dataset.appendingPathComponent("Training Data")
+        let files = FileManager.default
+        var index = 0
+        for label in try files.contentsOfDirectory(atPath: source.path).sorted() {
+            for name in try files.contentsOfDirectory(atPath: source.appendingPathComponent(label).path).sorted() {
+                let target = mixed.appendingPathComponent("Training Data").appendingPathComponent(index % 2 == 0 ? "left" : "right")
+                try files.createDirectory(at: target, withIntermediateDirectories: true)
+                try files.copyItem(at: source.appendingPathComponent(label).appendingPathComponent(name),
+                                   to: target.appendingPathComponent("\(index)-\(name)"))
+                index += 1
+            }
+        }
+        let reportPath = folder.appendingPathComponent("mixed.json").path
+        let train = try run(["train", mixed.path, "-o", folder.appendingPathComponent("mixed.wbmodel").path, "--no-html",
+                             "--report", reportPath])
+        XCTAssertEqual(train.status, 0, train.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
+        let accuracy = try XCTUnwrap((report["validation"] as? [String: Any])?["accuracy"] as? Double)
+        XCTAssertLessThan(accuracy, 0.8, "labels dealt at random leave room")
+        let hint = String(format: "hint: the frozen head's held-out accuracy is %.1f %%, below 80 %%, where fine-tuning has paid: "
+                          + "--fine-tune-auto tries it (minutes, not seconds)", accuracy * 100)
+        XCTAssertTrue(train.standardOutput.contains(hint), train.standardOutput)
+        XCTAssertNil(report["fineTuning"], "a hint, not a fine-tuning")
+    }
+
     func testTargetPrecisionThresholdDrivesAbstainAndAutoMinimumConfidence() throws {
         let model = folder.appendingPathComponent("Sure.wbmodel").path
         let train = try run(["train", dataset.path, "-o", model, "--l2", "10000", "--target-precision", "0.9", "--json"])

@@ -30,4 +30,13 @@ final class AutomaticFineTuningTests: XCTestCase {
         XCTAssertFalse(tooLong.fineTunes)
         XCTAssertTrue(tooLong.reason.contains("about 700 s") && tooLong.reason.contains("over the 10-minute budget"), tooLong.reason)
     }
+
+    func testAPlainTrainingHintsAtFineTuningOnlyBelowTheRoomThreshold() {
+        XCTAssertEqual(AutomaticFineTuning.hint(frozenHeldOutAccuracy: 0.644),
+                       "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: "
+                       + "--fine-tune-auto tries it (minutes, not seconds)")
+        XCTAssertNil(AutomaticFineTuning.hint(frozenHeldOutAccuracy: 0.80))
+        XCTAssertNil(AutomaticFineTuning.hint(frozenHeldOutAccuracy: 0.93))
+        XCTAssertNil(AutomaticFineTuning.hint(frozenHeldOutAccuracy: nil), "nothing held out: nothing to judge by")
+    }
 }

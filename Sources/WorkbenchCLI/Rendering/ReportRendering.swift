@@ -92,7 +92,11 @@ enum ReportRendering {
     /// What fine-tuning gained over the frozen head, or that the frozen model was kept; empty without fine-tuning.
     static func fineTuning(_ report: TrainingReport) -> String {
         let choice = report.fineTuningChoice.map { "--fine-tune-auto: \($0.reason)\n" } ?? ""
-        guard let tuning = report.fineTuning else { return choice.isEmpty ? "" : choice + "\n" }
+        guard let tuning = report.fineTuning else {
+            if !choice.isEmpty { return choice + "\n" }
+            let heldOut = report.validation.count > 0 ? report.validation.accuracy : nil
+            return AutomaticFineTuning.hint(frozenHeldOutAccuracy: heldOut).map { $0 + "\n\n" } ?? ""
+        }
         let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
         let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
         var text = choice + "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
