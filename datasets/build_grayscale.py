@@ -25,8 +25,9 @@ Recipes:
   shapes    4 Fashion-MNIST labels with unlike outlines (Trouser, Pullover, Sandal, Bag): 50 of each for training
             and 30 for testing (200 / 120), after the first 700 / 560 of each label (none another recipe uses,
             tops included). Meant to be easy.
-            tops and shapes were added for issue 26's confirmation after --fine-tune-auto's room threshold moved
-            to 80 %: datasets nobody had looked at, committed before any training ran on them.
+            tops and shapes were added for issue 26's confirmation once --fine-tune-auto's room threshold of 80 %
+            had been chosen (committed just before it): datasets nobody had looked at, committed before any
+            training ran on them.
 
 The splits depend on nothing but the source files, so a rebuild gives the same dataset.
 

@@ -1,8 +1,8 @@
 /// The choice `train --fine-tune-auto` makes after the frozen head is chosen: fine-tune only when the frozen head
 /// leaves room and the data is small enough to finish within the time budget.
 ///
-/// - Room: the frozen head's cross-validated (held-out) accuracy is below `roomBelow`; above it there are too few
-///   errors left for a held-out decision to see a gain.
+/// - Room: the frozen head's cross-validated (held-out) accuracy is below `roomBelow`; above it, measured on held-out
+///   images, the folds' few images of gain did not carry over.
 /// - Time: every split trains and scores about one pass over the images per epoch at `foldImagesPerSecondPerThread`,
 ///   each refit one pass per epoch at `refitImagesPerSecondPerThread` (the chosen epoch count is not known yet, so
 ///   all `epochs` are counted), on `threads` threads; the sum must fit in `budgetSeconds`. Counting every split as a
@@ -33,11 +33,17 @@ public enum AutomaticFineTuning {
     }
 
     /// After a plain `train` (no fine-tuning asked for): a one-line hint when the frozen head leaves the room
-    /// `--fine-tune-auto` fine-tunes in, else nil (nil too without a held-out accuracy).
-    public static func hint(frozenHeldOutAccuracy: Double?) -> String? {
+    /// `--fine-tune-auto` fine-tunes in, else nil (nil too without a held-out accuracy). Over the time budget
+    /// `--fine-tune-auto` would decline, so the hint names `--fine-tune` and the estimate instead.
+    public static func hint(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int, threads: Int) -> String? {
         guard let accuracy = frozenHeldOutAccuracy, accuracy < roomBelow else { return nil }
-        return "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
-            + "\(Int(roomBelow * 100)) %, where fine-tuning has paid: --fine-tune-auto tries it (minutes, not seconds)"
+        let room = "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
+            + "\(Int(roomBelow * 100)) %, where fine-tuning has paid: "
+        let seconds = estimatedSeconds(images: images, epochs: epochs, splits: splits, refits: refits, threads: threads)
+        if seconds > budgetSeconds {
+            return room + "--fine-tune tries it (about \(Int((seconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
+        }
+        return room + "--fine-tune-auto tries it (minutes, not seconds)"
     }
 
     /// Whether to fine-tune, and why in one line.

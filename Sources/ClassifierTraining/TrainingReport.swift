@@ -292,6 +292,8 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     public var fineTuning: FineTuning?
     /// What `train --fine-tune-auto` chose and why; nil when fine-tuning was asked for or not at all.
     public var fineTuningChoice: FineTuningChoice? = nil
+    /// Without fine-tuning: a one-line hint when the frozen head leaves room for it (`AutomaticFineTuning.hint`).
+    public var fineTuningHint: String? = nil
 
     /// The automatic choice of `train --fine-tune-auto` (`AutomaticFineTuning`).
     public struct FineTuningChoice: Sendable, Codable, Equatable {

@@ -126,6 +126,10 @@ public enum TrainingRun {
         if let problem = request.fineTuning?.problem { throw WorkbenchError("fine-tuning: \(problem)") }
 
         let scan = try TrainingScan.scan(request, events: events)
+        if let settings = request.fineTuning, let folder = scan.layout.validation, settings.refits != FineTuningSettings().refits {
+            // The dataset's own validation folder chooses the epoch and that run is the model: no refit to count.
+            throw WorkbenchError("\(folder.path): with a validation folder fine-tuning does not refit, so --refits \(settings.refits) would do nothing; drop it")
+        }
         let scanned = clock.now
         var features = try TrainingFeatures.extract(scan, extractor: extractor, events: events)
         let extracted = clock.now
@@ -182,6 +186,16 @@ public enum TrainingRun {
                                                                                classCount: classCount)
         }
         report.fineTuningChoice = choice
+        if request.fineTuning == nil {
+            // What --fine-tune-auto would do with its defaults here, as a hint.
+            let settings = FineTuningSettings()
+            let method = FineTuningSplits.Method(trainingCount: features.training.count, hasValidationFolder: scan.layout.validation != nil,
+                                                 fraction: request.validationFraction)
+            report.fineTuningHint = AutomaticFineTuning.hint(
+                frozenHeldOutAccuracy: heldOut.selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
+                epochs: settings.epochs, splits: method.splitCount, refits: method.refits ? settings.refits : 0,
+                threads: extractor.settings.threads)
+        }
         report.fineTuning = fineTuned.map { tuned in
             var section = tuned.report
             for index in section.epochs.indices { section.epochs[index].seconds = nil }

@@ -318,6 +318,9 @@ public enum ModelReports {
         if let choice = report.fineTuningChoice {
             rows.append(("--fine-tune-auto", Markup.escape(choice.reason)))
         }
+        if let hint = report.fineTuningHint {
+            rows.append(("fine-tuning", Markup.escape(hint)))
+        }
         return rows
     }
 }

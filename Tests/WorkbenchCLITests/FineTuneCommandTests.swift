@@ -79,6 +79,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
         XCTAssertTrue(inspect.standardOutput.contains("\(epoch == 1 ? "1 epoch" : "\(epoch) epochs") (the average of \(refits) refits)"),
                       "the model file records the soup: \(inspect.standardOutput)")
+        let inspected = try run(["inspect", first, "--json"])
+        let record = (try JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])?["fineTuning"] as? [String: Any]
+        XCTAssertEqual(record?["refits"] as? Int, refits, inspected.standardOutput)
 
         // The page shows each fold and the decision, and renders clean.
         let check = try PageCheck.run(page: pagePath)
@@ -170,6 +173,20 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         let fineTunes = try XCTUnwrap(choice["fineTunes"] as? Bool)
         XCTAssertEqual(report["fineTuning"] != nil, fineTunes)
         XCTAssertTrue(reason.hasPrefix(fineTunes ? "fine-tuning: " : "not fine-tuned: "), reason)
+    }
+
+    /// A dataset's own val/ folder chooses the epoch as --validation does: no refit, so --refits is refused there too.
+    func testRefitsAreRefusedWithTheDatasetsOwnValidationFolder() throws {
+        let split = folder.appendingPathComponent("split"), files = FileManager.default
+        try files.createDirectory(at: split, withIntermediateDirectories: true)
+        try files.copyItem(at: dataset.appendingPathComponent("Training Data"), to: split.appendingPathComponent("train"))
+        try files.copyItem(at: dataset.appendingPathComponent("Testing Data"), to: split.appendingPathComponent("val"))
+        let model = folder.appendingPathComponent("split.wbmodel").path
+        let outcome = try run(["train", split.path, "-o", model, "--no-html", "--fine-tune", "--epochs", "1", "--refits", "2"])
+        XCTAssertNotEqual(outcome.status, 0)
+        XCTAssertEqual(outcome.errorLines.last, "workbench: \(split.path)/val: with a validation folder fine-tuning does not refit, "
+                       + "so --refits 2 would do nothing; drop it", outcome.standardError)
+        XCTAssertFalse(files.fileExists(atPath: model))
     }
 
     func testBadFineTuningOptionsAreRefusedWithOneLine() throws {

@@ -166,12 +166,10 @@ final class TrainCommandTests: TinyDatasetTestCase {
         XCTAssertTrue(auto.standardError.contains("no confidence threshold to take as the minimum confidence"), auto.standardError)
     }
 
-    /// `--target-precision` stores a threshold; `classify --abstain` and `label --min-confidence auto` answer below it
-    /// with "unknown" and the fallback label. A strong penalty keeps confidences well short of 1, and the stored
-    /// threshold is then moved (with Python's safetensors) to the middle of them, so that both sides are exercised.
     /// Where the frozen head is weak, a plain `train` says that `--fine-tune-auto` would try fine-tuning.
     func testAPlainTrainingHintsAtFineTuningWhereTheFrozenHeadIsWeak() throws {
-        // The tiny set's pictures dealt alternately into two new labels: nothing to learn, held-out accuracy near chance.
+        // The tiny set's pictures dealt alternately, in file order, into two new labels that each hold both kinds:
+        // little to learn, held-out accuracy well below 80 %.
         let mixed = folder.appendingPathComponent("mixed"), source = dataset.appendingPathComponent("Training Data")
         let files = FileManager.default
         var index = 0
@@ -185,7 +183,8 @@ final class TrainCommandTests: TinyDatasetTestCase {
             }
         }
         let reportPath = folder.appendingPathComponent("mixed.json").path
-        let train = try run(["train", mixed.path, "-o", folder.appendingPathComponent("mixed.wbmodel").path, "--no-html",
+        let pagePath = folder.appendingPathComponent("mixed.html").path
+        let train = try run(["train", mixed.path, "-o", folder.appendingPathComponent("mixed.wbmodel").path, "--html", pagePath,
                              "--report", reportPath])
         XCTAssertEqual(train.status, 0, train.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
@@ -194,9 +193,15 @@ final class TrainCommandTests: TinyDatasetTestCase {
         let hint = String(format: "hint: the frozen head's held-out accuracy is %.1f %%, below 80 %%, where fine-tuning has paid: "
                           + "--fine-tune-auto tries it (minutes, not seconds)", accuracy * 100)
         XCTAssertTrue(train.standardOutput.contains(hint), train.standardOutput)
+        XCTAssertEqual(report["fineTuningHint"] as? String, hint)
         XCTAssertNil(report["fineTuning"], "a hint, not a fine-tuning")
+        let page = try String(contentsOfFile: pagePath, encoding: .utf8)
+        XCTAssertTrue(page.contains("--fine-tune-auto tries it (minutes, not seconds)"), "the page carries the hint too")
     }
 
+    /// `--target-precision` stores a threshold; `classify --abstain` and `label --min-confidence auto` answer below it
+    /// with "unknown" and the fallback label. A strong penalty keeps confidences well short of 1, and the stored
+    /// threshold is then moved (with Python's safetensors) to the middle of them, so that both sides are exercised.
     func testTargetPrecisionThresholdDrivesAbstainAndAutoMinimumConfidence() throws {
         let model = folder.appendingPathComponent("Sure.wbmodel").path
         let train = try run(["train", dataset.path, "-o", model, "--l2", "10000", "--target-precision", "0.9", "--json"])

@@ -53,17 +53,19 @@ final class FineTuningSplitsTests: XCTestCase {
     /// `train --fine-tune-auto` estimates its time from the method before any split is dealt: the method made from
     /// the counts alone must be the one `make` deals, at the fold limit's edge too.
     func testTheMethodFromCountsIsTheOneTheSplitsUse() throws {
-        let cases: [(count: Int, folder: Bool, fraction: Double?, splits: Int, refits: Bool)] = [
-            (999, false, nil, 3, true), (1000, false, nil, 1, true), (120, false, 0.25, 1, true), (120, true, nil, 1, false),
+        let cases: [(count: Int, folder: Bool, fraction: Double?, expected: FineTuningSplits.Method, splits: Int, refits: Bool)] = [
+            (999, false, nil, .folds(3), 3, true), (1000, false, nil, .heldOutShare(0.2), 1, true),
+            (120, false, 0.25, .heldOutShare(0.25), 1, true), (120, true, nil, .validationFolder, 1, false),
         ]
-        for (count, folder, fraction, splits, refits) in cases {
+        for (count, folder, fraction, expected, splits, refits) in cases {
             let method = FineTuningSplits.Method(trainingCount: count, hasValidationFolder: folder, fraction: fraction)
+            XCTAssertEqual(method, expected, "\(count) images")
             let plan = try FineTuningSplits.make(trainingLabels: (0..<count).map { $0 % 4 }, classCount: 4, validationCount: folder ? 8 : 0,
                                                  hasValidationFolder: folder, fraction: fraction, seed: 3)
-            XCTAssertEqual(plan.method, method, "\(count) images")
             XCTAssertEqual(method.splitCount, splits, "\(count) images")
-            XCTAssertEqual(plan.splits.count, splits, "\(count) images")
+            XCTAssertEqual(plan.splits.count, splits, "\(count) images: the splits dealt are the ones counted")
             XCTAssertEqual(method.refits, refits, "\(count) images")
+            XCTAssertEqual(plan.refits, refits, "\(count) images")
         }
     }
 

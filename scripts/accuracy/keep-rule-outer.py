@@ -19,9 +19,11 @@ Printed per run: the frozen head's cross-validated accuracy, the outer differenc
 rules' decisions and the cross-checked gain; then, per rule and for the room threshold, the total, the worst run and
 the mean gain in points on the easy and the hard sets (EASY below).
 
-Usage: .venv/bin/python3 scripts/accuracy/keep-rule-outer.py [FOLDER] [AUTO_KIND]
-       (default .build/finetune-outer and "auto": NAME.SEED.frozen.json beside NAME.SEED.AUTO_KIND.json;
-       the reports must come from a build that tried fine-tuning on them, i.e. a room threshold above ROOM)
+Usage: .venv/bin/python3 scripts/accuracy/keep-rule-outer.py [FOLDER] [AUTO_KIND[,FALLBACK...]]
+       (default .build/finetune-outer and "auto": NAME.SEED.frozen.json beside NAME.SEED.AUTO_KIND.json; with a list,
+       each run's first kind that exists, e.g. "auto.soup3,auto" where seeds 42 and 7 were run as VARIANT=soup3 and
+       the others with that default; the reports must come from a build that tried fine-tuning on them, i.e. a room
+       threshold above ROOM, such as commit b9c9135's)
        ROOM=0.80 (default) the room threshold to check
 """
 import glob
@@ -76,15 +78,16 @@ def cross_checked_gain(folds):
 
 def main() -> None:
     folder = sys.argv[1] if len(sys.argv) > 1 else ".build/finetune-outer"
-    kind = sys.argv[2] if len(sys.argv) > 2 else "auto"
+    kinds = (sys.argv[2] if len(sys.argv) > 2 else "auto").split(",")
     room = float(os.environ.get("ROOM", "0.80"))
     rows = []
-    for path in sorted(glob.glob(os.path.join(folder, f"*.*.{kind}.json"))):
-        name, seed = os.path.basename(path).split(".")[:2]
-        if os.path.basename(path) != f"{name}.{seed}.{kind}.json":
+    for frozen_path in sorted(glob.glob(os.path.join(folder, "*.*.frozen.json"))):
+        name, seed = os.path.basename(frozen_path).split(".")[:2]
+        if os.path.basename(frozen_path) != f"{name}.{seed}.frozen.json":
             continue
-        frozen_path = os.path.join(folder, f"{name}.{seed}.frozen.json")
-        if not os.path.exists(frozen_path):
+        path = next((candidate for candidate in (os.path.join(folder, f"{name}.{seed}.{kind}.json") for kind in kinds)
+                     if os.path.exists(candidate)), None)
+        if path is None:
             continue
         auto, frozen = json.load(open(path)), json.load(open(frozen_path))
         count = frozen["testing"]["count"]
@@ -100,7 +103,7 @@ def main() -> None:
         checked = cross_checked_gain(folds)
         rows.append((name, seed, count, difference, kept, kept and checked >= MINIMUM_GAINED_IMAGES, checked, validation))
     if not rows:
-        sys.exit(f"keep-rule-outer: no NAME.SEED.{kind}.json beside a frozen report in {folder}")
+        sys.exit(f"keep-rule-outer: no NAME.SEED.{{{','.join(kinds)}}}.json beside a frozen report in {folder}")
 
     rows.sort(key=lambda row: row[7])
     print(f"| dataset | seed | frozen CV | outer images | auto - frozen | current rule | cross-checked gain | variant |")

@@ -147,7 +147,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: keep this share of what fine-tuning changed, from above 0 to 1 (default 1; 0.5 is WiSE-FT's halfway mix with the start).", valueName: "w"))
     var fineTunedWeight: Double?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: after the folds choose the epoch, refit this many times on all training images, each with its own seed, and keep the average of their weights (a model soup; default \(FineTuningSettings().refits), at most \(FineTuningSettings.refitRange.upperBound); each gets --threads / n threads; not with --validation, where there is no refit).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --fine-tune: after the folds choose the epoch, refit this many times on all training images, each with its own seed, and keep the average of their weights (a model soup; default \(FineTuningSettings().refits), at most \(FineTuningSettings.refitRange.upperBound); each gets --threads / n threads; not with a validation folder, --validation or the dataset's val/, where there is no refit).", valueName: "n"))
     var refits: Int?
 
     @Flag(name: .long, help: "With --fine-tune: keep the best fine-tuned epoch even when it does not beat the frozen head on the held-out images.")

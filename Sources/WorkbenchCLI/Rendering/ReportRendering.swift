@@ -94,8 +94,7 @@ enum ReportRendering {
         let choice = report.fineTuningChoice.map { "--fine-tune-auto: \($0.reason)\n" } ?? ""
         guard let tuning = report.fineTuning else {
             if !choice.isEmpty { return choice + "\n" }
-            let heldOut = report.validation.count > 0 ? report.validation.accuracy : nil
-            return AutomaticFineTuning.hint(frozenHeldOutAccuracy: heldOut).map { $0 + "\n\n" } ?? ""
+            return report.fineTuningHint.map { $0 + "\n\n" } ?? ""
         }
         let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
         let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
