@@ -33,15 +33,15 @@ public enum AutomaticFineTuning {
     }
 
     /// After a plain `train` (no fine-tuning asked for): a one-line hint when the frozen head leaves the room
-    /// `--fine-tune-auto` fine-tunes in, else nil (nil too without a held-out accuracy). Over the time budget
-    /// `--fine-tune-auto` would decline, so the hint names `--fine-tune` and the estimate instead.
-    public static func hint(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int, threads: Int) -> String? {
+    /// `--fine-tune-auto` fine-tunes in, else nil (nil too without a held-out accuracy). `choice` is what
+    /// `choose` makes of the same data with the default settings: below the room threshold it declines only over
+    /// the time budget, and then the hint names `--fine-tune` and the estimate instead.
+    public static func hint(after choice: TrainingReport.FineTuningChoice, frozenHeldOutAccuracy: Double?) -> String? {
         guard let accuracy = frozenHeldOutAccuracy, accuracy < roomBelow else { return nil }
         let room = "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
             + "\(Int(roomBelow * 100)) %, where fine-tuning has paid: "
-        let seconds = estimatedSeconds(images: images, epochs: epochs, splits: splits, refits: refits, threads: threads)
-        if seconds > budgetSeconds {
-            return room + "--fine-tune tries it (about \(Int((seconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
+        if !choice.fineTunes {
+            return room + "--fine-tune tries it (about \(Int((choice.estimatedSeconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
         }
         return room + "--fine-tune-auto tries it (minutes, not seconds)"
     }

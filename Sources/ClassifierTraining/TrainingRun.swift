@@ -151,14 +151,18 @@ public enum TrainingRun {
         var backboneTensors = extractor.backbone.weights.tensors
         var fineTuned: FineTunedModel?
         var choice: TrainingReport.FineTuningChoice?
-        if let settings = request.fineTuning, request.fineTunesAutomatically {
-            let selection = heldOut.selection
+        // What --fine-tune-auto decides with `settings` on this data: the frozen head's held-out accuracy, and the
+        // splits and refits the run would make (`FineTuningSplits.Method`) for the time estimate.
+        let frozenHeldOutAccuracy = heldOut.selection.map { $0.candidates[$0.chosenIndex].accuracy }
+        func automaticChoice(_ settings: FineTuningSettings) -> TrainingReport.FineTuningChoice {
             let method = FineTuningSplits.Method(trainingCount: features.training.count, hasValidationFolder: scan.layout.validation != nil,
                                                  fraction: request.validationFraction)
-            let made = AutomaticFineTuning.choose(
-                frozenHeldOutAccuracy: selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
-                epochs: settings.epochs, splits: method.splitCount, refits: method.refits ? settings.refits : 0,
-                threads: settings.threads)
+            return AutomaticFineTuning.choose(
+                frozenHeldOutAccuracy: frozenHeldOutAccuracy, images: features.training.count, epochs: settings.epochs,
+                splits: method.splitCount, refits: method.refits ? settings.refits : 0, threads: settings.threads)
+        }
+        if let settings = request.fineTuning, request.fineTunesAutomatically {
+            let made = automaticChoice(settings)
             events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason)))
             choice = made
         }
@@ -188,13 +192,9 @@ public enum TrainingRun {
         report.fineTuningChoice = choice
         if request.fineTuning == nil {
             // What --fine-tune-auto would do with its defaults here, as a hint.
-            let settings = FineTuningSettings()
-            let method = FineTuningSplits.Method(trainingCount: features.training.count, hasValidationFolder: scan.layout.validation != nil,
-                                                 fraction: request.validationFraction)
-            report.fineTuningHint = AutomaticFineTuning.hint(
-                frozenHeldOutAccuracy: heldOut.selection.map { $0.candidates[$0.chosenIndex].accuracy }, images: features.training.count,
-                epochs: settings.epochs, splits: method.splitCount, refits: method.refits ? settings.refits : 0,
-                threads: extractor.settings.threads)
+            var defaults = FineTuningSettings()
+            defaults.threads = extractor.settings.threads
+            report.fineTuningHint = AutomaticFineTuning.hint(after: automaticChoice(defaults), frozenHeldOutAccuracy: frozenHeldOutAccuracy)
         }
         report.fineTuning = fineTuned.map { tuned in
             var section = tuned.report

@@ -33,7 +33,8 @@ final class AutomaticFineTuningTests: XCTestCase {
 
     func testAPlainTrainingHintsAtFineTuningOnlyBelowTheRoomThreshold() {
         func hint(_ accuracy: Double?, images: Int = 250) -> String? {
-            AutomaticFineTuning.hint(frozenHeldOutAccuracy: accuracy, images: images, epochs: 10, splits: 3, refits: 3, threads: 2)
+            let choice = AutomaticFineTuning.choose(frozenHeldOutAccuracy: accuracy, images: images, epochs: 10, splits: 3, refits: 3, threads: 2)
+            return AutomaticFineTuning.hint(after: choice, frozenHeldOutAccuracy: accuracy)
         }
         XCTAssertEqual(hint(0.644), "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: "
                        + "--fine-tune-auto tries it (minutes, not seconds)")
