@@ -24,9 +24,10 @@ public struct FineTuningSettings: Sendable, Equatable {
     /// How many refits on all training images (after the held-out splits chose the epoch) are averaged into the
     /// kept model, each from the same start with its own seed (`seed`, `seed + 1`, ...: the batch order) and its own
     /// augmented views (`ClassifierTraining`'s `ShiftedEpochInputs`): 1 is a single refit; more is a model soup
-    /// (`TrainableClassifier.averaged`), which varies less from seed to seed at the cost of one more refit each. 3 became the default after it matched or beat a single
-    /// refit on held-out images the folds never saw (`scripts/accuracy/finetune-outer-split.sh`, 18 runs: +64
-    /// outer images over the frozen heads against +60, worst run 0 against −1).
+    /// (`TrainableClassifier.averaged`), which varies less from seed to seed at the cost of one more refit each.
+    /// 3 became the default after it matched or beat a single refit on held-out images the folds never saw
+    /// (`scripts/accuracy/finetune-outer-split.sh`, 18 runs: +64 outer images over the frozen heads against +60,
+    /// worst run 0 against −1).
     public var refits: Int = 3
     /// Weight decay of convolution and dense weights (scales and biases are not decayed); decoupled for AdamW.
     public var weightDecay: Double = 0.01
