@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs", "Phases"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "TensorCore"], exclude: ["README.md"]),
         // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
-        .target(name: "Detection", dependencies: ["FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore"],
+        .target(name: "Detection", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore", "Video"],
                 exclude: ["README.md"]),
         // Object-detection datasets: Create ML's annotations.json (and detect --json's output) read against the
         // pictures' headers; boxes as edges, negatives, one-line errors naming the entry.

@@ -26,12 +26,9 @@ public enum AugmentedViewFeatures {
         precondition((0...maximumViews).contains(views), "AugmentedViewFeatures: views out of range")
         if views == 0 || paths.isEmpty { return .none }
         let threads = max(1, extractor.settings.threads)
-        let inputs: AugmentedInputs
-        do {
-            inputs = try AugmentedInputs(paths: paths, policy: policy, seed: seed, preprocessing: extractor.preprocessing,
-                                         maximumPixels: extractor.settings.maximumPixels, threads: threads)
-        } catch {
-            throw WorkbenchError(error)
+        let inputs = try WorkbenchError.passingOn {
+            try AugmentedInputs(paths: paths, policy: policy, seed: seed, preprocessing: extractor.preprocessing,
+                                maximumPixels: extractor.settings.maximumPixels, threads: threads)
         }
         let network = try extractor.loadedNetwork()
         GEMM.setBLASThreads(1)

@@ -9,11 +9,8 @@ public enum InputSharding {
     public static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(WorkbenchError) -> (shard: Shard, source: ShardSource)?
     {
-        do {
-            return try Shard.resolve(option: option, environment: environment)
-        } catch {
-            throw WorkbenchError(error.reason)
-        }
+        // A shard's errors name no file.
+        try WorkbenchError.passingOn { try Shard.resolve(option: option, environment: environment) }
     }
 
     /// What embedding one image costs beside its decoding, in bytes of JPEG decoded in the same time: measured

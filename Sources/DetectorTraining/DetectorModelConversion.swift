@@ -43,12 +43,7 @@ public struct LoadedDetector: Sendable {
 
     /// Reads `path` strictly (backbone shapes included) and checks the backbone against its stored identifier.
     public static func load(path: String, settings: FeatureSettings) throws(WorkbenchError) -> LoadedDetector {
-        let file: DetectorModelFile
-        do {
-            file = try DetectorModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        let file: DetectorModelFile = try WorkbenchError.passingOn { try DetectorModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes) }
         let backbone = Backbone(weights: SafetensorsFile(tensors: file.backboneTensors), source: path, preprocessing: file.preprocessing)
         guard backbone.identifier == file.backboneIdentifier else {
             throw WorkbenchError(path: path, reason: "the backbone's tensors do not match the stored backbone_sha256: the file was altered")

@@ -161,7 +161,7 @@ public final class ConfinedFolder {
 
     /// A new file beside `name` holding `bytes`, synced and closed; its name.
     private func writeTemporary(_ bytes: [UInt8], for name: String) throws(Failure) -> String {
-        let temporary = ".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = TemporaryFileName.beside(name)
         let file = retrying { openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o666) }
         if file < 0 { throw Failure(.failed, path: entryPath(name), reason: "cannot write: \(SystemError.describe(errno))") }
         var failure: Int32 = 0

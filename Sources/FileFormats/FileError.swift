@@ -104,3 +104,61 @@ extension OptionalPathError {
         self.init(path: error.path ?? path, reason: error.reason)
     }
 }
+
+/// An error that can be passed on keeping what the user reads (the file, if any, and the reason) without being a
+/// `PathReportingError`: every `OptionalPathError` domain, and an error that names no file in some of its cases.
+public protocol PassableError: Error {
+    /// This error as `Domain`'s.
+    func passed<Domain>(as type: OptionalPathError<Domain>.Type) -> OptionalPathError<Domain>
+}
+
+extension OptionalPathError: PassableError {
+    /// This error as `Other`'s, through `init(_:)`.
+    public func passed<Other>(as type: OptionalPathError<Other>.Type) -> OptionalPathError<Other> { OptionalPathError<Other>(self) }
+}
+
+extension OptionalPathError {
+    /// `error` as this domain's error: a `PathReportingError` or `PassableError` keeps its path and reason (through
+    /// this type's own initialisers); any other error (none of Workbench's own) is worded by its description.
+    public init(passing error: any Error) {
+        if let error = error as? Self {
+            self = error
+        } else if let error = error as? any PathReportingError {
+            self.init(error)
+        } else if let error = error as? any PassableError {
+            self = error.passed(as: Self.self)
+        } else {
+            self.init("\(error)")
+        }
+    }
+
+    /// Runs `body` and passes any error it throws on as this domain's (`init(passing:)`): the one way a workflow
+    /// lifts the errors of the modules it calls, instead of a `catch` per kind of error at every call.
+    public static func passingOn<Value>(_ body: () throws -> Value) throws(Self) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw Self(passing: error)
+        }
+    }
+
+    /// `passingOn(_:)` with `context` before the passed error's reason: "path: context: reason".
+    public static func passingOn<Value>(context: String, _ body: () throws -> Value) throws(Self) -> Value {
+        do {
+            return try body()
+        } catch {
+            let passed = Self(passing: error)
+            throw Self(path: passed.path, reason: "\(context): \(passed.reason)")
+        }
+    }
+
+    /// `passingOn(_:)`, an error of no known kind (none of Workbench's own) naming `path`.
+    public static func passingOn<Value>(naming path: String, _ body: () throws -> Value) throws(Self) -> Value {
+        do {
+            return try body()
+        } catch {
+            if error is any PassableError || error is any PathReportingError { throw Self(passing: error) }
+            throw Self(path: path, reason: "\(error)")
+        }
+    }
+}

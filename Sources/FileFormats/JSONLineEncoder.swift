@@ -6,16 +6,37 @@
 /// NaN and infinities. Strings are quoted by `JSONText.quoted`. A synthesised `encode(to:)` encodes in declaration
 /// order and leaves out nil optionals; a value that needs members named at run time (label → probability) encodes
 /// them through a keyed container with its own `CodingKey`, in the order it chooses.
+///
+/// It is the one writer of Workbench's own JSON layouts: `Layout.line` for JSON Lines, `Layout.document` for a small
+/// file a person reads and edits (a phase file); reports, whose keys are sorted, go through `ReportJSON`.
 public struct JSONLineEncoder {
-    /// An encoder.
-    public init() {}
+    /// How the text is laid out.
+    public enum Layout: Sendable {
+        /// One line, no spaces: `{"a":1,"b":[1,2]}`.
+        case line
+        /// A top-level object with a member a line (two spaces in); an array of objects inside it with an element
+        /// a line (four spaces in), each element on one line with `", "` and `": "` between its parts; other
+        /// arrays on one line. Ends with a line feed.
+        case document
+    }
 
-    /// `value` as compact JSON, without a trailing newline.
+    /// The layout this encoder writes.
+    public var layout: Layout
+
+    /// An encoder writing `layout` (by default one line).
+    public init(layout: Layout = .line) { self.layout = layout }
+
+    /// `value` as JSON in `layout`: a line without a trailing newline, or a document ending with one.
     public func encode<Value: Encodable>(_ value: Value) throws -> String {
         let root = JSONLineNode()
         try value.encode(to: JSONLineNodeEncoder(node: root, codingPath: []))
         var text = ""
-        root.write(into: &text)
+        switch layout {
+        case .line: root.write(into: &text)
+        case .document:
+            root.writeDocument(into: &text)
+            text += "\n"
+        }
         return text
     }
 }
@@ -51,6 +72,44 @@ private final class JSONLineNode {
             }
             text += "]"
         }
+    }
+
+    /// One line with a space after each `,` and `:`, as a document's innermost values are written.
+    func writeSpaced(into text: inout String) {
+        switch content {
+        case .object(let members):
+            text += "{" + members.map { member in
+                var value = ""
+                member.value.writeSpaced(into: &value)
+                return JSONText.quoted(member.key) + ": " + value
+            }.joined(separator: ", ") + "}"
+        case .array(let elements):
+            text += "[" + elements.map { element in
+                var value = ""
+                element.writeSpaced(into: &value)
+                return value
+            }.joined(separator: ", ") + "]"
+        default: write(into: &text)
+        }
+    }
+
+    /// `Layout.document`: members of a top-level object a line each, arrays of objects an element a line.
+    func writeDocument(into text: inout String) {
+        guard case .object(let members) = content else { return writeSpaced(into: &text) }
+        text += "{\n" + members.map { member in
+            var value = ""
+            if case .array(let elements) = member.value.content, !elements.isEmpty,
+               elements.allSatisfy({ if case .object = $0.content { true } else { false } }) {
+                value = "[\n" + elements.map { element in
+                    var line = "    "
+                    element.writeSpaced(into: &line)
+                    return line
+                }.joined(separator: ",\n") + "\n  ]"
+            } else {
+                member.value.writeSpaced(into: &value)
+            }
+            return "  " + JSONText.quoted(member.key) + ": " + value
+        }.joined(separator: ",\n") + "\n}"
     }
 
     /// Becomes an object (if it is not one yet) and adds an empty member.

@@ -203,7 +203,7 @@ public final class OutputFile {
         guard stat(folder, &folderInformation) == 0, (folderInformation.st_mode & S_IFMT) == S_IFDIR else {
             throw fail("cannot write: folder \(folder) does not exist")
         }
-        let temporary = (folder == "/" ? "" : folder) + "/.\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = TemporaryFileName.beside(name, in: folder)
         var descriptor: Int32
         repeat {
             descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0o666)

@@ -70,21 +70,11 @@ public final class DetectionFeatureExtractor: Sendable {
     /// The packed maps of each of `views` of the picture at `path`, and the picture's decoded size (the size the
     /// views' pixel regions were taken in). Cached views are read, the others computed as one batch.
     public func maps(ofImageAt path: String, views: [DetectionView]) throws(WorkbenchError) -> (maps: [[Float]], size: ImageSize) {
-        let file: InputFile
-        do {
-            file = try ImageLoader.open(path: path, options: decodeOptions)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        let file: InputFile = try WorkbenchError.passingOn { try ImageLoader.open(path: path, options: decodeOptions) }
         var keys: [FeatureCacheKey?] = Array(repeating: nil, count: views.count)
         var results: [[Float]?] = Array(repeating: nil, count: views.count)
         if let cache {
-            let content: ContentHash
-            do {
-                content = try ContentHash.of(file: file)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            let content: ContentHash = try WorkbenchError.passingOn { try ContentHash.of(file: file) }
             for (index, view) in views.enumerated() {
                 let key = FeatureCacheKey(contentHash: content, preprocessingID: cacheDescription(of: view),
                                           backboneID: backboneIdentifier)
@@ -92,17 +82,12 @@ public final class DetectionFeatureExtractor: Sendable {
                 if let cached = cache.lookup(key), cached.count == floatsPerView { results[index] = cached }
             }
         }
-        let image: RGBImage
-        do {
-            // The size is needed even when every view is cached; the header alone gives the displayed size.
-            if results.allSatisfy({ $0 != nil }) {
-                let size = try ImageLoader.size(path: path, options: decodeOptions)
-                return (results.map { $0! }, size)
-            }
-            image = try ImageLoader.decode(file: file, options: decodeOptions)
-        } catch {
-            throw WorkbenchError(error)
+        // The size is needed even when every view is cached; the header alone gives the displayed size.
+        if results.allSatisfy({ $0 != nil }) {
+            let size = try WorkbenchError.passingOn { try ImageLoader.size(path: path, options: decodeOptions) }
+            return (results.map { $0! }, size)
         }
+        let image = try WorkbenchError.passingOn { try ImageLoader.decode(file: file, options: decodeOptions) }
         let missing = views.indices.filter { results[$0] == nil }
         let computed = try maps(of: image, views: missing.map { views[$0] }, path: path)
         for (slot, index) in missing.enumerated() {

@@ -180,16 +180,10 @@ func quoted(_ label: String) -> String { "\"\(label)\"" }
 
 extension PhaseTimeline {
     /// The timeline as the documented JSON, members in the documented order (`video`, `order`, `phases`; each phase
-    /// `label`, `start`, `end`, `confidence` when known), pretty-printed, ending in a line feed.
+    /// `label`, `start`, `end`, `confidence` when known), a member a line and a phase a line, ending in a line feed
+    /// (`JSONLineEncoder`'s document layout).
     public func jsonText() -> String {
-        var text = "{\n  \"video\": \(JSONText.quoted(video)),\n  \"order\": ["
-        text += order.map { JSONText.quoted($0) }.joined(separator: ", ")
-        text += "],\n  \"phases\": [\n"
-        text += phases.map { phase in
-            var line = "    {\"label\": \(JSONText.quoted(phase.label)), \"start\": \(JSONText.number(phase.start)), \"end\": \(JSONText.number(phase.end))"
-            if let confidence = phase.confidence { line += ", \"confidence\": \(JSONText.number(confidence))" }
-            return line + "}"
-        }.joined(separator: ",\n")
-        return text + "\n  ]\n}\n"
+        // Strings, finite or null numbers and arrays: nothing here can fail to encode.
+        (try? JSONLineEncoder(layout: .document).encode(self)) ?? ""
     }
 }

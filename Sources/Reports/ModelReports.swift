@@ -84,11 +84,7 @@ public enum ModelReports {
 
     /// Writes a page atomically (a temporary file beside it, renamed into place).
     public static func write(_ html: String, to path: String) throws(WorkbenchError) {
-        do {
-            try AtomicFile.write(text: html, to: path)
-        } catch {
-            throw WorkbenchError(error, context: "cannot write the report")
-        }
+        try WorkbenchError.passingOn(context: "cannot write the report") { try AtomicFile.write(text: html, to: path) }
     }
 
     // MARK: Pieces

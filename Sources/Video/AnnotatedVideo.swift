@@ -57,9 +57,8 @@ public enum AnnotatedVideo {
         guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(captions).utf8)) else {
             throw VideoError(.writeFailed, path: commandsPath, reason: "cannot write the caption commands")
         }
-        let extensionPart = outputURL.pathExtension.isEmpty ? ".mp4" : "." + outputURL.pathExtension
-        let partial = folder + "/." + outputURL.deletingPathExtension().lastPathComponent
-            + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" + extensionPart
+        let partial = TemporaryFileName.beside(outputURL.lastPathComponent, in: folder,
+                                               ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
         let fontSize = max(16, probe.height / 18)
         // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
         let filter = "sendcmd=f=\(commandsPath),drawtext=fontfile=\(font):expansion=none:text=…:fontsize=\(fontSize)"

@@ -158,9 +158,8 @@ public enum BoxOverlay {
             graph += ",drawtext@t\(slot)=fontfile=\(font):expansion=none:text=.:x=\(Style.parked):y=\(Style.parked)"
                 + ":fontsize=\(style.fontSize):fontcolor=black:box=1:boxcolor=\(color):boxborderw=\(style.border)"
         }
-        let extensionPart = outputURL.pathExtension.isEmpty ? "" : "." + outputURL.pathExtension
-        let partial = folder + "/." + outputURL.deletingPathExtension().lastPathComponent
-            + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" + extensionPart
+        let partial = TemporaryFileName.beside(outputURL.lastPathComponent, in: folder,
+                                               ending: outputURL.pathExtension.isEmpty ? nil : outputURL.pathExtension)
         do {
             try encode(Filter(graph: graph, workFolder: workFolder), partial)
         } catch {

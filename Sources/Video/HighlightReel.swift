@@ -1,4 +1,5 @@
 import ExternalProcesses
+import FileFormats
 import Foundation
 
 /// A piece of a video to put in a highlights reel.
@@ -80,9 +81,8 @@ public enum HighlightReel {
         guard FileManager.default.createFile(atPath: listPath, contents: Data(list.utf8)) else {
             throw VideoError(.writeFailed, path: listPath, reason: "cannot write the segment list")
         }
-        let extensionPart = outputURL.pathExtension.isEmpty ? "" : "." + outputURL.pathExtension
-        let partial = folder + "/." + outputURL.deletingPathExtension().lastPathComponent
-            + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" + (extensionPart.isEmpty ? ".mp4" : extensionPart)
+        let partial = TemporaryFileName.beside(outputURL.lastPathComponent, in: folder,
+                                               ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
         do {
             try run(resolvedTools.ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
                                            "-f", "concat", "-safe", "0", "-i", MediaPath.url(listPath), "-c", "copy", MediaPath.url(partial)],

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// Where ffmpeg writes a rendered video, so that the named output is never left half-written.
@@ -38,8 +39,7 @@ struct RenderTarget {
             throw VideoError(.writeFailed, path: output, reason: "cannot write: folder \(folder) does not exist")
         }
         let ending = url.pathExtension.isEmpty ? "mp4" : url.pathExtension
-        writtenPath = folder + "/." + url.deletingPathExtension().lastPathComponent
-            + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))." + ending
+        writtenPath = TemporaryFileName.beside(url.lastPathComponent, in: folder, ending: ending)
         isTemporary = true
     }
 

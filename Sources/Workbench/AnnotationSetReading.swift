@@ -9,10 +9,6 @@ extension AnnotationReader {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw WorkbenchError(path: path, reason: "no such file or folder")
         }
-        do {
-            return isFolder.boolValue ? try read(folder: path) : try read(file: path)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        return try WorkbenchError.passingOn { isFolder.boolValue ? try read(folder: path) : try read(file: path) }
     }
 }

@@ -47,16 +47,9 @@ public enum ClassificationWorkflow {
             throw WorkbenchError(path: folder, reason: "is an object-detection dataset (\(AnnotationReader.fileName)); "
                                  + "\(classifier.path) is a classifier, evaluated on folders of labelled images")
         }
-        let labelled: ImageFolder
-        do throws(DatasetError) {
-            // A whole dataset folder is evaluated on its testing split; otherwise the folder's own label subfolders.
-            if let testing = (try? DatasetLayout.resolve(path: folder))?.testing {
-                labelled = testing
-            } else {
-                labelled = try ImageFolder.scan(path: folder)
-            }
-        } catch {
-            throw WorkbenchError(error)
+        // A whole dataset folder is evaluated on its testing split; otherwise the folder's own label subfolders.
+        let labelled = try WorkbenchError.passingOn {
+            try (try? DatasetLayout.resolve(path: folder))?.testing ?? ImageFolder.scan(path: folder)
         }
         let labelIndex = Dictionary(uniqueKeysWithValues: classifier.labels.enumerated().map { ($1, $0) })
         var paths: [String] = [], truths: [Int] = []

@@ -116,18 +116,10 @@ public enum DetectorTrainingWorkflow {
         stored.timings = nil
         let model = result.detector.modelFile(backbone: result.backbone, trainingReportJSON: try ReportJSON.text(stored),
                                               creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
-        do {
-            try model.write(path: modelPath)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        try WorkbenchError.passingOn { try model.write(path: modelPath) }
         if let reportPath = request.reportPath {
             let text = try ReportJSON.text(report)
-            do {
-                try AtomicFile.write(text: text, to: reportPath)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            try WorkbenchError.passingOn { try AtomicFile.write(text: text, to: reportPath) }
         }
         if let pagePath {
             try ModelReports.write(page(result, dataset: request.datasetPath, modelPath: modelPath).html(), to: pagePath)

@@ -41,20 +41,13 @@ public enum ExportWorkflow {
         if testTimeAugmentation == true {
             throw WorkbenchError(path: modelPath, reason: "is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)")
         }
-        let detector: DetectorModelFile
-        do {
-            detector = try DetectorModelFile.read(path: modelPath, expectedBackboneShapes: BackboneWeights.expectedShapes)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        let detector: DetectorModelFile = try WorkbenchError.passingOn { try DetectorModelFile.read(path: modelPath, expectedBackboneShapes: BackboneWeights.expectedShapes) }
         try WritableOutput.checkConflicts(inputs: [modelPath], outputs: [output])
-        do {
+        try WorkbenchError.passingOn {
             switch format {
             case .onnx: try ONNXExporter.export(detector: detector, to: output)
             case .coreml: try CoreMLExporter.export(detector: detector, to: output)
             }
-        } catch {
-            throw WorkbenchError(error)
         }
         return []
     }
@@ -73,7 +66,7 @@ public enum ExportWorkflow {
         let network = try classifier.backbone.makeNetwork()
         let views = classifier.testTimeViews(requested: testTimeAugmentation)
         var warnings: [String] = []
-        do {
+        try WorkbenchError.passingOn {
             switch format {
             case .onnx: try ONNXExporter.export(model: classifier.modelFile, network: network, views: views, to: output)
             case .coreml:
@@ -85,8 +78,6 @@ public enum ExportWorkflow {
                                     + "image alone, not the mean of \(views.count) views (its metadata says so)")
                 }
             }
-        } catch {
-            throw WorkbenchError(error)
         }
         return warnings
     }

@@ -25,11 +25,7 @@ public struct ImageFileList: Sendable {
                 files.append(input)
                 continue
             }
-            do {
-                files += try walk.imageFiles(under: input)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            files += try WorkbenchError.passingOn { try walk.imageFiles(under: input) }
         }
         return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) })
     }

@@ -37,11 +37,7 @@ extension LabelingRequest {
             try LabelingReview.outputPaths(movies: movies, destination: destination, fileExtension: "mp4")
         } ?? []
         for video in copies + [highlights?.output].compactMap({ $0 }) {
-            do {
-                try VideoContainer.check(output: video)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            try WorkbenchError.passingOn { try VideoContainer.check(output: video) }
         }
         var outputs = [movieData?.path, review.html, highlights?.output] + (copies as [String?])
         if let vtt = review.vtt {
@@ -240,11 +236,7 @@ extension LabelingWorkflow {
             if let entry = request.movieData, let id = movieIDs?[position] {
                 let update = MovieUpdate(id: id, markers: markers, title: entry.title,
                                          description: entry.description, poster: entry.poster)
-                do {
-                    try MovieData.update(path: entry.path, with: update)
-                } catch {
-                    throw WorkbenchError(error)
-                }
+                try WorkbenchError.passingOn { try MovieData.update(path: entry.path, with: update) }
                 events(.movieDataWritten(markers: markers.count, path: entry.path, id: id))
             }
             if !result.skippedFrames.isEmpty { events(.warning("\(result.skippedFrames.count) unreadable frames skipped in \(movie)")) }
@@ -253,11 +245,7 @@ extension LabelingWorkflow {
             let selection: HighlightSelection = highlights.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
             let clips = Highlights.choose(label: highlights.label, from: summaries, selection: selection)
             guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label: ask for the best-scoring videos instead") }
-            do {
-                try HighlightReel.render(clips: clips, to: highlights.output)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            try WorkbenchError.passingOn { try HighlightReel.render(clips: clips, to: highlights.output) }
             events(.highlightsWritten(clips: clips.count, label: highlights.label, path: highlights.output))
         }
         if let review { try write(review, files: request.review, modelPath: classifier.path, events: events) }

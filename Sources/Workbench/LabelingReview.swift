@@ -212,10 +212,8 @@ public final class LabelingReview {
     public func writeSubtitles(to destination: String) throws(WorkbenchError) -> [String] {
         let paths = try outputPaths(destination: destination, fileExtension: "vtt")
         for (movie, path) in zip(movies, paths) {
-            do {
+            try WorkbenchError.passingOn(context: "cannot write the subtitles") {
                 try AtomicFile.write(text: WebVTT.document(stretches: movie.stretches), to: path)
-            } catch {
-                throw WorkbenchError(error, context: "cannot write the subtitles")
             }
         }
         return paths
@@ -234,11 +232,7 @@ public final class LabelingReview {
                 let probability = labels.firstIndex(of: label).map { frame.probabilities[$0] } ?? frame.confidence
                 return AnnotatedVideo.Caption(second: frame.second, text: "\(DisplayText.isolated(label))  \(Int((Double(probability) * 100).rounded())) %")
             }
-            do {
-                try AnnotatedVideo.render(video: movie.result.path, captions: captions, to: path)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            try WorkbenchError.passingOn { try AnnotatedVideo.render(video: movie.result.path, captions: captions, to: path) }
         }
         return paths
     }

@@ -48,8 +48,7 @@ public enum LabelingWorkflow {
         let threads = extractor.workerCount
         var skipped: [SkippedFrame] = []
         var unreadableEntries: [WorkbenchError] = []
-        let source: FrameSource
-        do {
+        let source: FrameSource = try WorkbenchError.passingOn { () throws -> FrameSource in
             if isDirectory.boolValue {
                 // Straight to the network's input while decoding: a frame never holds more than its crop.
                 let options = extractor.decodeOptions
@@ -57,16 +56,14 @@ public enum LabelingWorkflow {
                                              load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
                                              onSkip: { skipped.append($0) })
                 unreadableEntries = folder.unreadableEntries.map { WorkbenchError(path: $0.path, reason: $0.reason) }
-                source = folder
+                return folder
             } else if threads > 1 {
                 // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
-                source = try SegmentedVideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions,
-                                                       parallelism: min(threads, Parallel.coreCount))
+                return try SegmentedVideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions,
+                                                     parallelism: min(threads, Parallel.coreCount))
             } else {
-                source = try VideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions)
+                return try VideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions)
             }
-        } catch {
-            throw WorkbenchError(error)
         }
         // Decoding starts now, while the network is built; closing twice is harmless, so every exit closes it.
         let frameSource = PrefetchingFrameSource(source)
@@ -76,9 +73,8 @@ public enum LabelingWorkflow {
         // Built now, so a broken backbone fails before the first batch.
         _ = try extractor.loadedNetwork()
         let classCount = classifier.labels.count
-        let frames: [LabeledFrame]
-        do {
-            frames = try labeler.label(frameSource, sourcePath: path, classify: { batch in
+        let frames: [LabeledFrame] = try WorkbenchError.passingOn(naming: path) {
+            try labeler.label(frameSource, sourcePath: path, classify: { batch in
                 let features = try extractor.features(ofDecoded: batch.map(\.image), views: views)
                 let probabilities = views.map { classifier.probabilities(features: features, count: batch.count, views: $0) }
                     ?? classifier.probabilities(features: features, count: batch.count)
@@ -86,12 +82,6 @@ public enum LabelingWorkflow {
                 if let observe { for (frame, row) in zip(batch, rows) { observe(frame, row) } }
                 return rows
             }, progress: { update in progress(update.framesDone, update.totalFrames) })
-        } catch let error as WorkbenchError {
-            throw error
-        } catch let error as LabelingError {
-            throw WorkbenchError(error)
-        } catch {
-            throw WorkbenchError(path: path, reason: "\(error)")
         }
         return MovieResult(path: path, frames: frames, skippedFrames: skipped, unreadableEntries: unreadableEntries,
                            seconds: Date().timeIntervalSince(started))

@@ -94,11 +94,7 @@ public enum PhasesWorkflow {
                                           outputs: [request.output, request.subtitles, request.page])
         let probe = try probeVideo(request.video)
         let every = request.every ?? defaultInterval(frameRate: probe.frameRate)
-        do {
-            try SamplingLimits.check(every: every, video: probe, path: request.video)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        try WorkbenchError.passingOn { try SamplingLimits.check(every: every, video: probe, path: request.video) }
         let minimumSamples = PhaseFinder.minimumSamples(minimumLength: request.minimumLength, interval: every)
         // A video whose stated length cannot hold the phases is refused before a frame is decoded.
         if let duration = probe.duration, duration.isFinite,
@@ -114,12 +110,9 @@ public enum PhasesWorkflow {
                                                   sampling: .init(every: every), observe: pictures?.observer, progress: progress)
         let samples = PhaseFinder.Samples(times: labelled.frames.map(\.second), probabilities: labelled.frames.map(\.probabilities),
                                           interval: every, videoDuration: probe.duration)
-        let timeline: PhaseTimeline
-        do {
-            timeline = try PhaseFinder.timeline(video: request.video, samples: samples, labels: classifier.labels, order: request.order,
-                                                modelPath: classifier.path, minimumLength: request.minimumLength)
-        } catch {
-            throw WorkbenchError(error)
+        let timeline = try WorkbenchError.passingOn {
+            try PhaseFinder.timeline(video: request.video, samples: samples, labels: classifier.labels, order: request.order,
+                                     modelPath: classifier.path, minimumLength: request.minimumLength)
         }
         try write(timeline, request: request, duration: samples.end, every: every, modelPath: classifier.path, pictures: pictures)
         return Result(timeline: timeline, every: every, sampleCount: samples.times.count, minimumSamples: minimumSamples,
@@ -128,11 +121,7 @@ public enum PhasesWorkflow {
 
     /// Refuses an empty order, a label twice, or a label the model does not know, naming the model.
     static func checkOrder(_ order: [String], classifier: Classifier) throws(WorkbenchError) {
-        do {
-            _ = try PhaseScores(probabilities: [], labels: classifier.labels, order: order, modelPath: classifier.path)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        _ = try WorkbenchError.passingOn { try PhaseScores(probabilities: [], labels: classifier.labels, order: order, modelPath: classifier.path) }
     }
 
     private static func probeVideo(_ path: String) throws(WorkbenchError) -> VideoProbe {
@@ -143,20 +132,14 @@ public enum PhasesWorkflow {
         guard !isDirectory.boolValue else {
             throw WorkbenchError(path: path, reason: "is a folder: phases are found in a video file")
         }
-        do {
-            return try VideoProbe.probe(path: path, tools: try ExternalTools.locate(for: path))
-        } catch {
-            throw WorkbenchError(error)
-        }
+        return try WorkbenchError.passingOn { try VideoProbe.probe(path: path, tools: try ExternalTools.locate(for: path)) }
     }
 
     private static func write(_ timeline: PhaseTimeline, request: Request, duration: Double, every: Double, modelPath: String,
                               pictures: StartPictures?) throws(WorkbenchError) {
-        do {
+        try WorkbenchError.passingOn(context: "cannot write") {
             if let output = request.output { try AtomicFile.write(text: timeline.jsonText(), to: output) }
             if let subtitles = request.subtitles { try AtomicFile.write(text: Self.subtitles(timeline), to: subtitles) }
-        } catch {
-            throw WorkbenchError(error, context: "cannot write")
         }
         if let page = request.page {
             let html = Self.page(timeline, duration: duration, every: every, modelPath: modelPath,
@@ -191,19 +174,13 @@ public enum PhasesWorkflow {
     /// when `video` is given, that its phases fit in that video's length. The file's own `"video"` member is
     /// informational: the video checked is the one given here.
     public static func check(phases path: String, video: String?) throws(WorkbenchError) -> PhaseTimeline {
-        do {
+        try WorkbenchError.passingOn(naming: path) {
             let timeline = try PhaseTimeline.read(path: path)
             if let video {
                 let probe = try probeVideo(video)
                 if let duration = probe.duration { try timeline.checkFits(videoDuration: duration, path: path) }
             }
             return timeline
-        } catch let error as WorkbenchError {
-            throw error
-        } catch let error as PhaseError {
-            throw WorkbenchError(error)
-        } catch {
-            throw WorkbenchError(path: path, reason: "\(error)")
         }
     }
 }
@@ -247,14 +224,5 @@ extension PhasesWorkflow {
             let confidence = phase.confidence.map { String(format: "%.3f", $0) } ?? "-"
             return "\(DisplayText.terminal(phase.label))\t\(String(format: "%.3f", phase.start))\t\(String(format: "%.3f", phase.end))\t\(confidence)"
         }
-    }
-
-    /// One line for stderr: what was classified and what was written.
-    public static func summary(_ result: Result, request: Request) -> String {
-        var line = "\(result.sampleCount) frames classified (one every \(String(format: "%g", result.every)) s, phases of at least "
-            + "\(result.minimumSamples) frame\(result.minimumSamples == 1 ? "" : "s")) in \(String(format: "%.1f", result.seconds)) s"
-        let written = [request.output, request.subtitles, request.page].compactMap { $0 }
-        if !written.isEmpty { line += "; wrote " + written.joined(separator: ", ") }
-        return line
     }
 }

@@ -36,18 +36,9 @@ public enum ShardedLabeling {
     @discardableResult
     public static func prepare(results: String, movies: [Movie], modelPath: String,
                                settings: LabelSettings) throws(WorkbenchError) -> MovieResultFolder.Origin {
-        let model: ContentHash
-        do {
-            model = try ContentHash.ofFile(path: modelPath)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        let model: ContentHash = try WorkbenchError.passingOn { try ContentHash.ofFile(path: modelPath) }
         let origin = MovieResultFolder.Origin(modelPath: absolutePath(modelPath), modelSHA256: model.hex, settings: settings.summary)
-        do {
-            try MovieResultFolder(path: absolutePath(results)).prepare(.init(origin: origin, movies: movies))
-        } catch {
-            throw WorkbenchError(error)
-        }
+        try WorkbenchError.passingOn { try MovieResultFolder(path: absolutePath(results)).prepare(.init(origin: origin, movies: movies)) }
         return origin
     }
 
@@ -95,12 +86,7 @@ public enum ShardedLabeling {
         for movie in movies where mine.contains(movie.path) {
             do throws(WorkbenchError) {
                 // A link or FIFO in the result's place fails this movie, before any labeling.
-                let done: Bool
-                do {
-                    done = try folder.hasResult(for: movie, origin: origin)
-                } catch {
-                    throw WorkbenchError(error)
-                }
+                let done: Bool = try WorkbenchError.passingOn { try folder.hasResult(for: movie, origin: origin) }
                 if done {
                     outcome.alreadyDone += 1
                     events(.alreadyDone(movie))
@@ -112,11 +98,7 @@ public enum ShardedLabeling {
                                                         progress: { events(.progress(done: $0, expected: $1)) })
                 for skipped in result.skippedFrames { events(.skippedFrame(movie, reason: "\(skipped.error)")) }
                 let markers = policy.markerObject(result.frames)
-                do {
-                    try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count, origin: origin))
-                } catch {
-                    throw WorkbenchError(error)
-                }
+                try WorkbenchError.passingOn { try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count, origin: origin)) }
                 outcome.labeled += 1
                 events(.labeled(movie, markers: markers.count, frames: result.frames.count, resultPath: folder.resultPath(id: movie.id)))
             } catch {
@@ -141,27 +123,14 @@ public enum ShardedLabeling {
     /// result was made by another model or other settings than the run's; the player file is then untouched.
     public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeOutcome {
         try WritableOutput.checkConflicts(inputs: [results], outputs: [movieData])
-        let collected: [MovieResultFolder.Result]
-        do {
-            collected = try MovieResultFolder(path: results).allResults().results
-        } catch {
-            throw WorkbenchError(error)
-        }
-        do {
-            try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) })
-        } catch {
-            throw WorkbenchError(error)
-        }
+        let collected: [MovieResultFolder.Result] = try WorkbenchError.passingOn { try MovieResultFolder(path: results).allResults().results }
+        try WorkbenchError.passingOn { try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) }) }
         return MergeOutcome(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
     }
 
     /// Reads the player file at `path`, so a broken one is reported before any labeling rather than at the merge.
     public static func checkMovieData(_ path: String) throws(WorkbenchError) {
-        do {
-            _ = try MovieData.load(path: path)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        _ = try WorkbenchError.passingOn { try MovieData.load(path: path) }
     }
 
     /// `path` made absolute against the working folder and tidied (`.`, `..`, doubled `/`), so every task names a

@@ -155,21 +155,11 @@ public enum SlurmWorkflow {
     /// jobs already submitted, so they can be cancelled.
     public static func submit(_ plan: SlurmPlan, submitter: SlurmSubmitter? = nil) throws(WorkbenchError) -> [Submitted] {
         let sbatch: SlurmSubmitter
-        if let submitter {
-            sbatch = submitter
-        } else {
-            do {
-                sbatch = try SlurmSubmitter.locate()
-            } catch {
-                throw WorkbenchError(error.reason)
-            }
-        }
+        if let submitter { sbatch = submitter } else { sbatch = try WorkbenchError.passingOn { try SlurmSubmitter.locate() } }
         for job in plan.jobs {
-            do {
+            try WorkbenchError.passingOn {
                 try FolderCreation.create((job.logPattern as NSString).deletingLastPathComponent)
                 try AtomicFile.write(text: job.script, to: job.scriptPath)
-            } catch {
-                throw WorkbenchError(error)
             }
         }
         try plan.prepare()
@@ -206,10 +196,8 @@ public enum SlurmWorkflow {
     }
 
     private static func resources(_ request: SlurmRequest) throws(WorkbenchError) -> SlurmResources {
-        do {
-            return try SlurmResources(partition: request.partition, timeLimit: request.timeLimit, cpusPerTask: request.cpusPerTask)
-        } catch {
-            throw WorkbenchError(error.reason)
+        try WorkbenchError.passingOn {
+            try SlurmResources(partition: request.partition, timeLimit: request.timeLimit, cpusPerTask: request.cpusPerTask)
         }
     }
 

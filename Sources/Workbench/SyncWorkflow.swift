@@ -100,7 +100,7 @@ public enum SyncWorkflow {
         if let model { try PhasesWorkflow.checkOrder(model.order, classifier: model.classifier) }
         // Named in the plan's errors: the phase file, or the video whose phases the model found.
         let sources = model == nil ? request.phaseFiles : request.videos
-        do {
+        return try WorkbenchError.passingOn {
             let tools = try ExternalTools.locate(for: request.videos[0])
             var timelines: [PhaseTimeline] = []
             if let model {
@@ -123,14 +123,6 @@ public enum SyncWorkflow {
                                        to: request.output, tools: tools) { progress(.rendering($0)) }
             return SyncResult(plan: plan, timelines: timelines, output: request.output,
                               renderSeconds: Date().timeIntervalSince(started))
-        } catch let error as PhaseError {
-            throw WorkbenchError(error)
-        } catch let error as WorkbenchError {
-            throw error
-        } catch let error as VideoError {
-            throw WorkbenchError(error)
-        } catch {
-            throw WorkbenchError("\(error)")
         }
     }
 }

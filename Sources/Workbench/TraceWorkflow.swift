@@ -71,7 +71,7 @@ public enum TraceWorkflow {
         }
         try WritableOutput.check(request.output)
         try WritableOutput.checkConflicts(inputs: [request.video], outputs: [request.output])
-        do {
+        return try WorkbenchError.passingOn {
             let tools = try ExternalTools.locate(for: request.video)
             let input = try SideBySideVideo.probe(videos: [request.video], tools: tools)[0]
             let size = input.probe.uprightSize
@@ -94,12 +94,6 @@ public enum TraceWorkflow {
                                   point: curve.point(at: share))
             }
             return TraceResult(animation: animation, frames: frames, output: request.output)
-        } catch let error as CurveAnimation.Failure {
-            throw WorkbenchError(error)
-        } catch let error as VideoError {
-            throw WorkbenchError(error)
-        } catch {
-            throw WorkbenchError("\(error)")
         }
     }
 }

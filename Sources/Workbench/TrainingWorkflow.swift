@@ -81,18 +81,10 @@ public enum TrainingWorkflow {
 
         let extractor = FeatureExtractor(backbone: try backbone.load(), settings: features)
         let result = try run(request, extractor: extractor, events: events)
-        do {
-            try result.modelFile.write(path: modelPath)
-        } catch {
-            throw WorkbenchError(error)
-        }
+        try WorkbenchError.passingOn { try result.modelFile.write(path: modelPath) }
         if let report = output.report {
             let text = try ReportJSON.text(result.report)
-            do {
-                try AtomicFile.write(text: text, to: report)
-            } catch {
-                throw WorkbenchError(error)
-            }
+            try WorkbenchError.passingOn { try AtomicFile.write(text: text, to: report) }
         }
         if let pagePath {
             try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: pagePath)

@@ -24,10 +24,6 @@ public enum WritableOutput {
     /// or, not there yet, by resolved path: `OutputConflicts`), naming both. Files read and written by design (the
     /// player's MovieData.json) are listed once, as outputs.
     public static func checkConflicts(inputs: [String], outputs: [String?]) throws(WorkbenchError) {
-        do {
-            try OutputConflicts.check(inputs: inputs, outputs: outputs.compactMap { $0 })
-        } catch {
-            throw WorkbenchError(error)
-        }
+        try WorkbenchError.passingOn { try OutputConflicts.check(inputs: inputs, outputs: outputs.compactMap { $0 }) }
     }
 }

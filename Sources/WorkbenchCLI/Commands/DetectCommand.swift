@@ -101,12 +101,15 @@ struct DetectCommand: ParsableCommand {
 
     @OptionGroup var compute: ComputeOptions
 
+    /// Why the person detector refuses `--tta` (the library refuses `DetectionRequest.mirror` for it too).
+    static let mirrorRefusal = "--tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector"
+
     func validate() throws {
         if let minScore, !(minScore.isFinite && (0...1).contains(minScore)) {
             throw ValidationError("--min-score must be between 0 and 1, got \(minScore)")
         }
         if model != nil && detector != nil { throw ValidationError("--model and --detector exclude each other") }
-        if tta && model == nil { throw ValidationError(DetectionWorkflow.mirrorRefusal) }
+        if tta && model == nil { throw ValidationError(Self.mirrorRefusal) }
         guard (1...TileGrid.maximumTilesPerSide).contains(tiles) else {
             throw ValidationError("--tiles must be between 1 and \(TileGrid.maximumTilesPerSide), got \(tiles)")
         }
@@ -132,14 +135,10 @@ struct DetectCommand: ParsableCommand {
             (request.annotate, request.clips, request.vtt, request.html) = (annotate, clips, vtt, html)
             request.maximumPixels = compute.maxMegapixels * 1_000_000
             request.mirror = tta
+            request.detector = model.map { .model(path: $0) } ?? .person(path: detector)
+            request.threads = compute.threads ?? Parallel.coreCount
             let progress = DetectionProgress(json: json)
-            let threads = compute.threads ?? Parallel.coreCount
-            let outcome = if let model {
-                try DetectionWorkflow.run(request, modelPath: model, threads: threads, events: progress.render)
-            } else {
-                try DetectionWorkflow.run(request, detectorPath: detector, threads: threads, events: progress.render)
-            }
-            try progress.finish(outcome)
+            try progress.finish(try DetectionWorkflow.run(request, events: progress.render))
         }
     }
 }

@@ -101,7 +101,7 @@ struct PhasesCommand: ParsableCommand {
                                                 progress: { done, expected in bar.update(completed: done, total: expected) })
             bar.finish()
             render(result.timeline)
-            Console.warn(PhasesWorkflow.summary(result, request: request))
+            Console.warn(PhasesRendering.summary(result, request: request))
         }
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The names of the files a detection run writes into a folder, fixed before anything is written.
+public enum DetectionOutputNames {
+    /// Where each picture's annotated copy goes: `folder/<name>` keeping a `.png` or `.jpg` ending (others become
+    /// `.jpg`), with `-2`, `-3` … when two pictures share a name.
+    public static func annotatedPictures(_ pictures: [String], folder: String) -> [String] {
+        var used: Set<String> = []
+        return pictures.map { picture in
+            let url = URL(fileURLWithPath: picture)
+            let ending = url.pathExtension.lowercased()
+            let fileExtension = ["png", "jpg", "jpeg"].contains(ending) ? ending : "jpg"
+            let stem = url.deletingPathExtension().lastPathComponent
+            var name = "\(stem).\(fileExtension)", number = 2
+            while used.contains(name) {
+                name = "\(stem)-\(number).\(fileExtension)"
+                number += 1
+            }
+            used.insert(name)
+            return URL(fileURLWithPath: folder).appendingPathComponent(name).path
+        }
+    }
+
+    /// The clips of one run, named as they are made: `<video stem>-<n>.mp4` for the video's n-th clip; a name
+    /// another video of the run already took (two videos with one stem) moves on by 1,000 until it is free.
+    public struct Clips {
+        private var used: Set<String> = []
+
+        /// No clip named yet.
+        public init() {}
+
+        /// The path of `video`'s clip number `index` (0-based) in `folder`.
+        public mutating func path(video: String, index: Int, folder: String) -> String {
+            let stem = URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent
+            var number = index + 1, name = "\(stem)-\(number).mp4"
+            while used.contains(name) {
+                number += 1000
+                name = "\(stem)-\(number).mp4"
+            }
+            used.insert(name)
+            return URL(fileURLWithPath: folder).appendingPathComponent(name).path
+        }
+    }
+}
