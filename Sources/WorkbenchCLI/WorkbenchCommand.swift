@@ -8,7 +8,8 @@ struct WorkbenchCommand: ParsableCommand {
         commandName: "workbench",
         abstract: "Train image classifiers from folders of pictures, on this machine.",
         discussion: """
-            A pretrained EfficientNet-Lite0 turns each image into 1280 features; a classifier head is trained on them.
+            A pretrained EfficientNet-Lite0 turns each image into 1280 features; a classifier head is trained on \
+            them.
 
             Examples:
               workbench train datasets/drawings
@@ -23,6 +24,8 @@ struct WorkbenchCommand: ParsableCommand {
               workbench inspect Drawings.wbmodel
               workbench features photos/ --json -o features.jsonl
               workbench slurm label Drawings.wbmodel clips/*.mp4 --tasks 2 --dry-run
+
+            Docs: README.md, and docs/ holds one page per job.
             """,
         version: WorkbenchInfo.version,
         subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self, PhasesCommand.self, SyncCommand.self, TraceCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self]

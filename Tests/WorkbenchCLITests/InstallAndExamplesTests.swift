@@ -394,6 +394,184 @@ final class InstallAndExamplesTests: XCTestCase {
         XCTAssertEqual((movie["markers"] as? [String: String])?.count, 4, "one marker a second of the 4-second movie")
     }
 
+    // MARK: - The documentation's examples and links
+
+    /// Every ```sh block of README.md and docs/*.md (not docs/evidence/), run as written with /bin/sh -e in a copy of
+    /// the example folder (one copy per page, its blocks in order), with the installed binary first on the PATH and
+    /// the clone's `scripts/` and `.venv/` linked in for the blocks that call them. A block marked
+    /// `<!-- not run: REASON -->` on the line right before its fence is skipped, and the reason is required.
+    func testEveryDocumentedExampleRunsAsWritten() throws {
+        let fixture = try fixture()
+        let files = FileManager.default
+        let pages = try Self.documentationPages(root: fixture.root, includeEvidence: false)
+        var ran = 0, skipped: [String] = []
+        for page in pages {
+            let blocks = try Self.shellBlocks(in: page, root: fixture.root)
+            let runnable = blocks.filter { $0.notRun == nil }
+            skipped += blocks.compactMap { block in block.notRun.map { "\(block.name): \($0)" } }
+            guard !runnable.isEmpty else { continue }
+            let copy = try XCTUnwrap(Self.base).appendingPathComponent("examples-\(page.deletingPathExtension().lastPathComponent)")
+            try? files.removeItem(at: copy)
+            try files.copyItem(at: fixture.work, to: copy)
+            defer { try? files.removeItem(at: copy) }
+            for link in ["scripts", ".venv"] {
+                try files.createSymbolicLink(at: copy.appendingPathComponent(link), withDestinationURL: fixture.root.appendingPathComponent(link))
+            }
+            for block in runnable {
+                let outcome = try WorkbenchBinary.runProcess("/bin/sh", ["-e", "-c", block.text], environment: fixture.environment,
+                                                             workingDirectory: copy)
+                XCTAssertEqual(outcome.status, 0, "\(block.name) failed:\n\(block.text)\n\(outcome.standardError)")
+                ran += 1
+            }
+        }
+        print("documented examples: \(ran) blocks ran, \(skipped.count) not run:\n" + skipped.joined(separator: "\n"))
+        XCTAssertGreaterThanOrEqual(ran, 25, "fewer sh blocks ran than the docs hold")
+        XCTAssertLessThanOrEqual(skipped.count, 12, "more blocks are marked not run than the docs should need:\n\(skipped.joined(separator: "\n"))")
+    }
+
+    /// Every relative link of README.md and docs/**/*.md names a file that exists, and an anchor into a Markdown
+    /// file names one of its headings (GitHub's slugs).
+    func testEveryRelativeLinkInTheDocumentationResolves() throws {
+        let root = WorkbenchBinary.repositoryRoot()
+        var checked = 0
+        for page in try Self.documentationPages(root: root, includeEvidence: true) {
+            let name = Self.relativeName(page, root: root)
+            for target in try Self.links(in: String(contentsOf: page, encoding: .utf8)) {
+                if target.contains("://") || target.hasPrefix("mailto:") { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? page : page.deletingLastPathComponent().appendingPathComponent(parts[0]).standardizedFileURL
+                XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "\(name): link \(target) names no file")
+                if parts.count == 2, file.pathExtension == "md", FileManager.default.fileExists(atPath: file.path) {
+                    let anchors = Self.headingAnchors(try String(contentsOf: file, encoding: .utf8))
+                    XCTAssertTrue(anchors.contains(parts[1]), "\(name): link \(target) names no heading of \(file.lastPathComponent)")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 50)
+    }
+
+    /// README.md is the front door: at most 150 lines, and its table links every docs page and names every command of
+    /// `workbench --help` beside the page that documents it (which names the command too).
+    func testTheReadmeLinksAPageForEveryCommandAndEveryPage() throws {
+        let fixture = try fixture()
+        let readme = try String(contentsOf: fixture.root.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertLessThanOrEqual(readme.components(separatedBy: "\n").count - 1, 150, "README.md is over 150 lines")
+        let rows = readme.components(separatedBy: "\n").filter { $0.hasPrefix("| [docs/") }
+        let linked = Set(rows.compactMap { row in try? Self.links(in: row).first })
+        for page in try Self.documentationPages(root: fixture.root, includeEvidence: false) where page.lastPathComponent != "README.md" {
+            XCTAssertTrue(linked.contains("docs/\(page.lastPathComponent)"), "README's table does not link docs/\(page.lastPathComponent)")
+        }
+        XCTAssertTrue(linked.contains("docs/evidence/README.md"), "README's table does not link the evidence pages")
+        for command in try subcommands(try run(fixture, [fixture.workbench, "--help"])) {
+            let row = rows.first { $0.contains("`workbench \(command)`") || $0.contains("`workbench \(command) ") }
+            XCTAssertNotNil(row, "README's table names no page for `workbench \(command)`")
+            guard let row, let target = try Self.links(in: row).first else { continue }
+            let page = try String(contentsOf: fixture.root.appendingPathComponent(target), encoding: .utf8)
+            XCTAssertTrue(page.contains("workbench \(command)"), "\(target) does not mention `workbench \(command)`")
+        }
+    }
+
+    /// README.md, then docs/*.md in name order (and with `includeEvidence`, docs/evidence/*.md).
+    static func documentationPages(root: URL, includeEvidence: Bool) throws -> [URL] {
+        let docs = root.appendingPathComponent("docs")
+        func markdown(_ folder: URL) throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "md" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        }
+        return [root.appendingPathComponent("README.md")] + (try markdown(docs))
+            + (includeEvidence ? try markdown(docs.appendingPathComponent("evidence")) : [])
+    }
+
+    static func relativeName(_ page: URL, root: URL) -> String {
+        String(page.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+    }
+
+    /// A ```sh block: where it is, its text, and the reason of a `<!-- not run: … -->` marker right before it.
+    struct ShellBlock {
+        var name: String
+        var text: String
+        var notRun: String?
+    }
+
+    /// The ```sh blocks of a page. A `not run` marker that is not right before a ```sh fence, or gives no reason,
+    /// fails the test; so does a block that is never closed.
+    static func shellBlocks(in page: URL, root: URL) throws -> [ShellBlock] {
+        let name = relativeName(page, root: root)
+        let lines = try String(contentsOf: page, encoding: .utf8).components(separatedBy: "\n")
+        var blocks: [ShellBlock] = []
+        var index = 0, inOtherBlock = false
+        while index < lines.count {
+            let line = lines[index]
+            if inOtherBlock {
+                if line.trimmingCharacters(in: .whitespaces) == "```" { inOtherBlock = false }
+                index += 1
+                continue
+            }
+            if line.hasPrefix("<!-- not run") {
+                let next = index + 1 < lines.count ? lines[index + 1] : ""
+                XCTAssertEqual(next, "```sh", "\(name):\(index + 1): a not-run marker must be right before a ```sh fence")
+            }
+            if line.hasPrefix("```") {
+                let language = String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+                if language == "sh" {
+                    let start = index
+                    var body: [String] = []
+                    index += 1
+                    while index < lines.count && lines[index] != "```" { body.append(lines[index]); index += 1 }
+                    XCTAssertLessThan(index, lines.count, "\(name):\(start + 1): a ```sh block is never closed")
+                    var reason: String?
+                    if start > 0, lines[start - 1].hasPrefix("<!-- not run") {
+                        let marker = lines[start - 1]
+                        let text = marker.hasPrefix("<!-- not run:") && marker.hasSuffix("-->")
+                            ? marker.dropFirst("<!-- not run:".count).dropLast(3).trimmingCharacters(in: .whitespaces) : ""
+                        XCTAssertFalse(text.isEmpty, "\(name):\(start): a not-run marker must say why: <!-- not run: REASON -->")
+                        reason = text
+                    }
+                    blocks.append(ShellBlock(name: "\(name) block \(blocks.count + 1) (line \(start + 1))",
+                                             text: body.joined(separator: "\n") + "\n", notRun: reason))
+                } else {
+                    inOtherBlock = true
+                }
+            }
+            index += 1
+        }
+        return blocks
+    }
+
+    /// The targets of a page's Markdown links, outside code blocks and code spans.
+    static func links(in text: String) throws -> [String] {
+        var prose: [String] = [], inCode = false
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            if !inCode { prose.append(line) }
+        }
+        let withoutSpans = try NSRegularExpression(pattern: "`[^`]*`")
+        let link = try NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
+        var targets: [String] = []
+        for line in prose {
+            let plain = withoutSpans.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "``")
+            for match in link.matches(in: plain, range: NSRange(plain.startIndex..., in: plain)) {
+                if let range = Range(match.range(at: 1), in: plain) { targets.append(String(plain[range])) }
+            }
+        }
+        return targets
+    }
+
+    /// GitHub's anchors of a page's headings: lower-cased, punctuation but `-` and `_` dropped, spaces as `-`.
+    static func headingAnchors(_ text: String) -> Set<String> {
+        var anchors = Set<String>(), inCode = false
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            guard !inCode, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+            let slug = String(title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == " " }
+                .map(Character.init)).replacingOccurrences(of: " ", with: "-")
+            anchors.insert(slug)
+        }
+        return anchors
+    }
+
     /// `SUBCOMMANDS:` of the root help: the first word of each line indented by two spaces.
     private func subcommands(_ help: String) throws -> [String] {
         let lines = help.components(separatedBy: "\n")

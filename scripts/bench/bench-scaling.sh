@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput per core, the numbers docs/scaling.md multiplies out to a catalog and to a million images:
+# Throughput per core, the numbers docs/evidence/scaling.md multiplies out to a catalog and to a million images:
 #   label     CPU seconds per film-minute at one frame a second, on a 5-minute 720p H.264 video (25 fps, x264
 #             veryfast, moving picture with grain), one thread;
 #   features  images per second per core, on the tiny dataset's PNGs and JPEGs of about 350 × 250 and on

@@ -14,7 +14,7 @@ max pooling, equal, multiply, bias, scale, concat, permute, reshape, following N
 it: per label (pickTop.perClass), the boxes scoring at least the confidence threshold, best first, each dropped when
 its IoU with a kept box of that label exceeds the IoU threshold. With IMAGE.rgb files (S x S pixels) RESULT.json holds
 {"labels", "metadata", "raw_confidence", "raw_coordinates", "detections"}; with --detect, each picture of a `detect
---model --json` file is prepared by the README's detector snippet (`resize`, `detector_input`), evaluated, and its
+--model --json` file is prepared by docs/export.md's detector snippet (`resize`, `detector_input`), evaluated, and its
 boxes are matched with detect's (see `compare_with_detect`); a JSON summary is printed. `--min-score` is detect's
 option of that name, given to the pipeline as its `confidenceThreshold` input (else the model's stored threshold).
 
@@ -354,10 +354,10 @@ def suppress(nms, confidence, coordinates, confidence_threshold=None):
 
 
 def readme_detector_input():
-    """The README's `resize` (classifier block) and `detector_input` (detector block), up to their sessions."""
-    readme = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+    """docs/export.md's `resize` (classifier block) and `detector_input` (detector block), up to their sessions."""
+    readme = pathlib.Path(__file__).resolve().parents[2] / "docs" / "export.md"
     text = readme.read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", text[text.index("## Exported models"):], re.S)
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     namespace = {}
     for block in blocks[:2]:
         exec(compile(block[:block.index("\nsession = ")], f"{readme}:snippet", "exec"), namespace)

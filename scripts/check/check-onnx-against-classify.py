@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks an exported ONNX model, fed by the README's own Python snippet, against `workbench classify --json`.
+"""Checks an exported ONNX model, fed by docs/export.md's own Python snippet, against `workbench classify --json`.
 
-The README's snippet (the ```python block of "Exported models") is read from README.md and its `network_input`
+The snippet (the first ```python block of docs/export.md) is read from that page and its `network_input`
 function prepares every image as the model's `preprocessing` metadata says: EXIF orientation, alpha composited onto
 the stated background (white), centre crop, antialiased bicubic resize. So the check proves the snippet a user
 copies, not a private copy of it. Images of any size and mode may be given (transparent PNGs included).
@@ -23,14 +23,13 @@ import onnx
 import onnxruntime
 from PIL import Image
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "docs" / "export.md"
 
 
 def readme_snippet():
-    """The README's `network_input`: its ```python block under "Exported models", up to where the session starts."""
+    """docs/export.md's `network_input`: its first ```python block, up to where the session starts."""
     text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Exported models"):]
-    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     definitions = block[:block.index("\nsession = ")]
     namespace = {}
     exec(compile(definitions, f"{README}:snippet", "exec"), namespace)

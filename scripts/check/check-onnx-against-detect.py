@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Checks a detector's ONNX export, fed and decoded by the README's own Python snippet, against `workbench detect --json`.
+"""Checks a detector's ONNX export, fed and decoded by docs/export.md's own Python snippet, against `workbench detect --json`.
 
     check-onnx-against-detect.py MODEL.onnx DETECTIONS.json [--min-score SCORE]
 
 DETECTIONS.json is `workbench detect PICTURES --model M.wbmodel --json` (no --label or --tiles; with --min-score,
 the same value here, else the model's stored threshold): a JSON array of {"image": PATH, "annotations": [{"label", "confidence", "coordinates": {"x", "y", "width",
-"height"}}]}, PATH as detect printed it (absolute paths make the check independent of the working folder). The README's
-Python blocks under "Exported models" are read from README.md: the classifier's block up to where its session starts
+"height"}}]}, PATH as detect printed it (absolute paths make the check independent of the working folder). The Python
+blocks of docs/export.md are read from it: the classifier's block up to where its session starts
 (its `resize`), then the detector's block up to where its session starts (`detector_input`, `detections`). So the check
 proves the snippet a user copies, not a private copy of it.
 
@@ -26,7 +26,7 @@ import numpy as np
 import onnx
 import onnxruntime
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "docs" / "export.md"
 # Scores: float32 probabilities through ~50 layers summed in another order (about 1e-6 apart in practice).
 SCORE_TOLERANCE = 1e-4
 # Corners: detect --json writes centre and size to 0.01 px (a corner is then within 0.0075 px), plus float32 error.
@@ -39,12 +39,11 @@ def fail(reason):
 
 
 def readme_snippets():
-    """The README's classifier block (for `resize`) and detector block, each up to where its session starts."""
+    """docs/export.md's classifier block (for `resize`) and detector block, each up to where its session starts."""
     text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Exported models"):]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     if len(blocks) < 2:
-        fail("README's Exported models section has fewer than two python blocks")
+        fail("docs/export.md has fewer than two python blocks")
     namespace = {}
     for block in blocks[:2]:
         definitions = block[:block.index("\nsession = ")]

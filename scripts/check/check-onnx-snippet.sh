@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's ONNX snippet against `workbench classify` on every image of the sample dataset (datasets/drawings,
+# docs/export.md's ONNX snippet against `workbench classify` on every image of the sample dataset (datasets/drawings,
 # openclipart PNGs, many with transparency): same top label and probabilities within 1e-4 on every image.
 #
 # Usage: scripts/check/check-onnx-snippet.sh      (prints the checker's JSON line; exits 1 when an image disagrees)

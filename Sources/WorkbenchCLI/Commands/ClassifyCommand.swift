@@ -8,11 +8,10 @@ struct ClassifyCommand: ParsableCommand {
         abstract: "Label images with a trained model.",
         discussion: """
             Prints per image its path, then the best label and its confidence (the K best with --top K), tab \
-            separated. Confidences are calibrated: of the answers given at 0.8, about 80 % are right. --label puts \
-            one label and its confidence first, whatever the top label is (a drawing game's score); with --top K \
-            the K most probable labels follow it. --abstain answers "unknown" (before the ranked labels) below the \
-            confidence threshold the model was trained for (train --target-precision). Unreadable files get one \
-            line on stderr; the exit status is 1 when any failed.
+            separated. --label puts one label and its confidence first, whatever the top label is; with --top K the \
+            K most probable labels follow it. --abstain answers "unknown" below the confidence threshold the model \
+            was trained for (train --target-precision). Unreadable files get one line on stderr; the exit status is \
+            1 when any failed.
 
             Examples:
               workbench classify Drawings.wbmodel photo.jpg
@@ -20,6 +19,8 @@ struct ClassifyCommand: ParsableCommand {
               workbench classify Drawings.wbmodel drawing.png --label Mammal --top 2
               workbench classify Drawings.wbmodel photos/ --json > predictions.jsonl
               workbench classify Drawings.wbmodel photo.jpg --tta
+
+            Docs: docs/classify-and-evaluate.md
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))

@@ -7,37 +7,16 @@ struct DetectCommand: ParsableCommand {
         abstract: "Find people (or your own objects, --model) in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
         discussion: """
             Pictures (JPEG or PNG files, or folders of them) print one line per box: the picture, the label, the \
-            score and the box (centre x, centre y, width, height in pixels of the picture as displayed, EXIF \
-            rotation applied), or the picture and "none". --json prints one JSON array in Create ML's annotation \
-            format: [{"image", "annotations": [{"label", "confidence", "coordinates": {"x", "y", "width", \
-            "height"}}]}], x and y the box's centre. --annotate DIR writes a copy of each picture with its boxes \
-            drawn.
+            score and the box (centre x, centre y, width, height in pixels of the picture as displayed), or the \
+            picture and "none". Videos (any file ffprobe finds a video stream in; not mixed with pictures in one \
+            call) are sampled every --every seconds; a clip starts at the first sample with a person while no clip \
+            is running and ends at the earliest of its start + --max-length, the last sample with a person + \
+            --stop-after, and the end of the video. --tiles N also runs the detector on an N x N grid of overlapping \
+            tiles, at 1 + N * N times the work.
 
-            Videos (any file ffprobe finds a video stream in; pictures and videos are not mixed in one call) are \
-            sampled every --every seconds. A clip starts at the first sample with a person while no clip is \
-            running and ends at the earliest of its start + --max-length, the last sample with a person + \
-            --stop-after, and the end of the video; the next clip can start at the next sample with a person. \
-            --json prints one line per video: {"video", "samples": [{"time", "annotations"}], "clips": [{"file", \
-            "start", "end", "ended"}]}, ended being max-length, no-person or end-of-video. --clips DIR writes each \
-            clip as an H.264 MP4 with the boxes burned in (each sample's boxes held until the next); --annotate \
-            writes the whole video so (a folder for several videos); --vtt captions the stretches with someone; \
-            --html draws a presence timeline with a picture at each change.
-
-            --tiles N also runs the detector on an N x N grid of tiles, for people too small for the whole frame: \
-            each tile is 1/(N - (N - 1)/4) of the frame's width and height, so neighbours overlap by a quarter of \
-            a tile. Tile boxes are moved into the frame; a box touching a tile edge inside the frame was cut by \
-            the tile and is dropped when a box of another tile or of the whole frame covers half of it or more; \
-            then boxes of one label overlapping a higher-scoring one by more than 0.5 (intersection over union) \
-            are dropped. The work grows with 1 + N * N.
-
-            The detector is set-up's SSDLite MobileNetV2 person detector (models/ssdlite-mobilenetv2-person.safetensors), \
-            found as --backbone is: --detector FILE, else $WORKBENCH_DETECTOR, else the installed \
-            share/workbench/ or the clone's models/ copy; or your own with --model M.wbmodel (workbench train on \
-            Create ML annotations makes one), whose labels, boxes and stored score threshold (the default --min-score) \
-            are used the same way for pictures, videos, --annotate and --clips. With --tta a model also runs on \
-            each picture's mirror (each tile's, with --tiles), and the two answers are averaged before the boxes \
-            are read (CenterNet's flip testing), for twice the work; the stored threshold was chosen without it, \
-            and the exports do not carry it.
+            The detector is set-up's person detector (--detector FILE or $WORKBENCH_DETECTOR for another), or with \
+            --model M.wbmodel a detector trained by workbench train on Create ML annotations, whose stored score \
+            threshold is the default --min-score; --tta (with --model only) averages each picture with its mirror.
 
             Examples:
               workbench detect photo.jpg
@@ -52,6 +31,8 @@ struct DetectCommand: ParsableCommand {
               workbench detect photos/ --model Shapes.wbmodel --tta
               workbench detect movie.mp4 --model Shapes.wbmodel --clips found/
               workbench detect photo.jpg --model Shapes.wbmodel --label disc
+
+            Docs: docs/detect.md; --model: docs/train-detector.md
             """)
 
     @Argument(help: ArgumentHelp("Pictures, folders of pictures, or videos.", valueName: "input"))

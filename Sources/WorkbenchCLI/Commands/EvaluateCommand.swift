@@ -7,19 +7,14 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Measure a trained model (classifier or detector) on labelled pictures.",
         discussion: """
-            For a classifier, FOLDER holds one subfolder of images per label (or is a dataset folder, whose testing \
-            split is used). Prints accuracy, the confusion matrix, per-label precision, recall and F1, and the \
-            misclassified files. With --shard I/N (or inside a Slurm array job) only that part of the images is \
-            evaluated.
+            For a classifier, FOLDER holds one subfolder of images per label, or is a dataset folder, whose testing \
+            split is used. With --shard I/N (or inside a Slurm array job) only that part of the images is evaluated.
 
             For a detector (train on annotations makes one), FOLDER is what train takes: a folder with Create ML's \
             annotations.json, a dataset folder whose "Testing Data/" has one (that split is scored), or an \
-            annotations file (detect --json's output, corrected). Prints mAP@0.5 and mAP@0.5:0.95 overall and per \
-            label, and precision, recall and F1 at the model's stored score threshold (or --min-score): the table \
-            of train's testing section, with the same numbers for the same pictures. --json prints that section's \
-            JSON; --html writes train's detector page for these pictures. With --tta the model also runs on each \
-            picture's mirror and the two answers are averaged before the boxes are read (twice the work; then the \
-            numbers are no longer train's, and the stored threshold was chosen without it).
+            annotations file (detect --json's output, corrected); --min-score replaces the model's stored threshold. \
+            --tta averages test-time views: a classifier's (the image, its centre 7/8, both mirrored), or a \
+            detector's mirror.
 
             Examples:
               workbench evaluate Drawings.wbmodel "datasets/drawings/Testing Data"
@@ -31,6 +26,8 @@ struct EvaluateCommand: ParsableCommand {
               workbench evaluate Shapes.wbmodel shapes --tta
               workbench evaluate Shapes.wbmodel shapes/annotations.json --json
               workbench evaluate Shapes.wbmodel shapes --min-score 0.3 --html boxes.html
+
+            Docs: docs/classify-and-evaluate.md; detectors: docs/train-detector.md
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))

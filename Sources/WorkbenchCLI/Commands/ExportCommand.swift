@@ -8,16 +8,11 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a trained model as ONNX or Core ML, for other runtimes and iOS apps.",
         discussion: """
-            ONNX: input "image", float RGB pixels 0-255, shape [N, 3, 224, 224] (normalisation inside); output \
-            "probabilities" [N, labels]; metadata "labels" and "preprocessing" say how to crop and resize. Core ML: \
-            a neural-network classifier (iOS 13+) with image input "image" (RGB 224 x 224) and outputs "classLabel" \
-            and "classLabelProbs", as Create ML's image classifiers have, so Vision's VNCoreMLRequest works unchanged.
-
-            A detector (train on annotations) exports to ONNX: input "image" [N, 3, S, S], the whole picture \
-            resized to its input side S; outputs "boxes" [N, cells, 4] and "scores" [N, cells, labels] per cell \
-            of the stride-16 grid (peaks only); metadata "decoding" and "score_threshold" give detect's selection. \
-            As Core ML it is the pipeline Vision's object detection reads (network, then non-maximum suppression; \
-            outputs "confidence" and "coordinates").
+            ONNX (input "image", float RGB 0-255; a classifier outputs "probabilities", a detector "boxes" and \
+            "scores" per cell) or Core ML (what Vision's classification or object detection reads). The metadata \
+            says how to prepare the input. --tta builds a classifier's test-time views into the ONNX graph (a model \
+            trained with --tta exports that way unless --no-tta); Core ML cannot carry them, and a detector refuses \
+            --tta.
 
             Examples:
               workbench export Drawings.wbmodel --format onnx
@@ -26,10 +21,7 @@ struct ExportCommand: ParsableCommand {
               workbench export Shapes.wbmodel --format onnx
               workbench export Shapes.wbmodel --format coreml
 
-            --tta builds the test-time views (the image, its centre 7/8, both mirrored) into the ONNX graph, whose \
-            output is then the mean of their probabilities, as classify --tta gives; a model trained with --tta \
-            exports that way by default (--no-tta: plain). Core ML cannot carry them: it warns and says so in the \
-            metadata.
+            Docs: docs/export.md
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))

@@ -7,18 +7,11 @@ struct FeaturesCommand: ParsableCommand {
         commandName: "features",
         abstract: "Embed images: one 1280-d EfficientNet-Lite0 feature vector per image.",
         discussion: """
-            Folders are walked recursively in natural order (2.jpg before 10.jpg). Each file that cannot be read \
-            gets one line on stderr and is skipped (--strict stops at the first one instead); the exit status is 1 \
-            when any file failed. -o writes a regular file atomically (a failed run leaves no partial file) and \
-            writes a device or pipe (-o /dev/null) through.
-
-            --fill-cache stores the features in the feature cache instead (as train does), so that train, \
-            evaluate and classify over those images later skip the network; images already cached are skipped. \
-            With --shard I/N (or inside a Slurm array job) only that part of the images is embedded: \
-            `workbench slurm features` fills the cache of a whole dataset this way.
-
-            --model embeds with a model file's backbone and preprocessing instead of set-up's pretrained network: \
-            a fine-tuned model's features are those its head sees.
+            Prints each image's 1280 features. Folders are walked recursively in natural order; a file that cannot \
+            be read gets one line on stderr and is skipped (--strict stops instead), and the exit status is then 1. \
+            --fill-cache stores the features in the feature cache instead, so that train, evaluate and classify skip \
+            the network; --shard I/N embeds only that part of the images. --model embeds with a model file's \
+            backbone and preprocessing.
 
             Examples:
               workbench features photo.jpg
@@ -26,6 +19,8 @@ struct FeaturesCommand: ParsableCommand {
               workbench features drawing.png photo.jpg photos/ --threads 1
               workbench features datasets/drawings --fill-cache --shard 0/2
               workbench features photo.jpg --model Drawings.wbmodel
+
+            Docs: docs/classify-and-evaluate.md
             """)
 
     @Argument(help: ArgumentHelp("Image files or folders.", valueName: "image-or-folder"))

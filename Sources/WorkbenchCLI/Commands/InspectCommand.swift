@@ -11,6 +11,8 @@ struct InspectCommand: ParsableCommand {
               workbench inspect Drawings.wbmodel
               workbench inspect Drawings.wbmodel --json
               workbench inspect Shapes.wbmodel
+
+            Docs: docs/classify-and-evaluate.md, docs/model-file.md
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))

@@ -7,23 +7,16 @@ struct LabelCommand: ParsableCommand {
         commandName: "label",
         abstract: "Label movies second by second: markers for the player's MovieData.json, video scores, highlight reels.",
         discussion: """
-            A MOVIE is a video file (decoded by ffmpeg, one frame every --every seconds, never written to disk) or \
-            a folder of numbered frames (1.jpg, 2.jpg, ... 10.jpg in numeric order; frame n is at second \
-            (n - 1) * every, or set --fps; gaps in the numbers are gaps in time, and a folder with a frame 0 starts \
-            there). Prints one line per sampled second: second, label, confidence. A movie that cannot be labelled \
-            (not a video, no readable frames) is named and skipped and the others go on; the exit status is then 1. \
-            --min-confidence auto takes the threshold the model was trained for (train --target-precision).
+            A MOVIE is a video file (decoded by ffmpeg, one frame every --every seconds) or a folder of numbered \
+            frames (1.jpg, 2.jpg, ... 10.jpg in numeric order; frame n is at second (n - 1) * every, or set --fps). \
+            Prints one line per sampled second: second, label, confidence. --min-confidence auto takes the threshold \
+            the model was trained for (train --target-precision).
 
             --movie-data FILE inserts or updates each movie's markers in the player's file as soon as that movie is \
-            labelled, so a movie that fails later costs none of the others. A movie's id there is its file name \
-            without extension (a frames folder's name); --id sets it for a single movie, as --title, \
-            --description and --poster set its details. Two movies with one id are refused before any work.
-
-            --results DIR writes one result file per movie into DIR instead (a rerun skips the movies done), and \
-            `workbench label merge DIR --movie-data MovieData.json` puts them all into the player's file; with \
-            --shard I/N (or inside a Slurm array job) only that part of the movies is labeled, so the tasks of a \
-            cluster job share the work (`workbench slurm label` writes and submits such a job). A movie's id is \
-            its file name without extension.
+            labelled; a movie's id there is its file name without extension (--id, --title, --description and \
+            --poster for a single movie). --results DIR writes one result file per movie instead, and with --shard \
+            I/N only that part of the movies is labelled; `workbench label merge DIR --movie-data MovieData.json` \
+            puts them all into the player's file.
 
             Examples:
               workbench label Drawings.wbmodel movie.mp4
@@ -40,6 +33,8 @@ struct LabelCommand: ParsableCommand {
               workbench label Drawings.wbmodel clips/*.mp4 --results results --shard 0/2
               workbench label Drawings.wbmodel clips/*.mp4 --results results --shard 1/2
               workbench label merge results --movie-data MovieData.json
+
+            Docs: docs/label.md; --results and --shard: docs/cluster.md
             """,
         subcommands: [LabelMergeCommand.self])
 

@@ -14,6 +14,8 @@ struct LabelMergeCommand: ParsableCommand {
 
             Examples:
               workbench label merge results --movie-data MovieData.json
+
+            Docs: docs/cluster.md
             """)
 
     @Argument(help: ArgumentHelp("The results folder of the run.", valueName: "folder"))

@@ -6,19 +6,15 @@ struct PhasesCommand: ParsableCommand {
         commandName: "phases",
         abstract: "Find where each phase of a fixed order (address, backswing, impact, finish) starts in a video.",
         discussion: """
-            The model classifies a frame every --every seconds (default: every frame, at most 25 a second, so a \
-            60 fps video is sampled every third frame) and the phase starts that maximise the summed \
-            log-probability under --order are found exactly (dynamic programming), each phase at least \
-            --min-length long. Labels of the model that are not in --order (before, after ...) may only open the \
-            video before the first phase and close it after the last. A phase starts at its first sampled frame and \
-            ends where the next one starts; the last one ends at the first frame after it, or at the video's end. \
-            Prints one line per phase: label, start, end (seconds), confidence (the mean probability of the label \
-            over the phase's frames). -o writes {"video", "order", "phases": [{"label", "start", "end", \
-            "confidence"}]}, the file `sync --phases` also accepts written by hand. --check FILE reads such a file \
-            instead of finding phases (no model): it prints its phases, or one line naming what is wrong with it (not \
-            JSON, a phase missing or out of order, overlapping, negative times, longer than the video).
+            The model (any .wbmodel whose labels include the phases) classifies a frame every --every seconds \
+            (default: every frame, at most 25 a second), and the phase starts that maximise the summed \
+            log-probability under --order are found exactly, each phase at least --min-length long. Labels of the \
+            model that are not in --order (before, after ...) may only open the video before the first phase and \
+            close it after the last. Prints one line per phase: label, start, end (seconds), confidence. -o writes \
+            {"video", "order", "phases": [{"label", "start", "end", "confidence"}]}, the file `sync --phases` also \
+            accepts written by hand; --check FILE checks such a file instead (no model).
 
-            A golf swing, with a model trained on frames of each phase (the README's "Phases of a swing" builds one):
+            A golf swing, with a model trained on frames of each phase (docs/phases-sync-trace.md builds one):
               workbench phases swing.mp4 --model Swings.wbmodel --order address,backswing,impact,finish \\
                   --every 0.04 --min-length 0.1 -o phases.json --vtt phases.vtt --html phases.html
 
@@ -27,6 +23,8 @@ struct PhasesCommand: ParsableCommand {
               workbench phases movie.mp4 --model Drawings.wbmodel --order Mammal -o p.json
               workbench phases movie.mp4 --model Drawings.wbmodel --order Dessert --json
               workbench phases movie.mp4 --check p.json
+
+            Docs: docs/phases-sync-trace.md
             """)
 
     @Argument(help: ArgumentHelp("The video file.", valueName: "video"))

@@ -7,13 +7,14 @@ struct SlurmLabelCommand: ParsableCommand {
         abstract: "Label movies as a Slurm array job, then merge the results into MovieData.json.",
         discussion: """
             Task i of the array runs `workbench label MODEL MOVIES... --results DIR --shard i/N`, writing one result \
-            file per movie (a requeued task skips the movies it finished); the merge job then runs \
-            `workbench label merge DIR --movie-data FILE`. A movie's id is its file name without extension. \
-            Prints the two job ids.
+            file per movie (a requeued task skips the movies it finished); the merge job then runs `workbench label \
+            merge DIR --movie-data FILE`. A movie's id is its file name without extension. Prints the two job ids.
 
             Examples:
               workbench slurm label Drawings.wbmodel clips/*.mp4 --tasks 2 --dry-run
               workbench slurm label Drawings.wbmodel movie.mp4 --tasks 1 --time 5 --dry-run
+
+            Docs: docs/cluster.md
             """)
 
     @Argument(help: ArgumentHelp("The model file.", valueName: "model"))

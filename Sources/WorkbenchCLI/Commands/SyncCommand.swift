@@ -8,17 +8,14 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Play two to four videos phase by phase in one picture, every phase starting together.",
         discussion: """
-            Each video's phases come from a phase file (JSON, written by `workbench phases` or by hand: \
-            {"video": PATH, "order": [...], "phases": [{"label", "start", "end"}]}, times in seconds), or are found \
-            by a per-frame model as `workbench phases --model M --order ...` finds them. At every \
-            phase the video that finishes it first holds its last frame until the others catch up, so the output \
-            lasts the sum over phases of the longest video's phase. Only the phases are shown: what comes before the \
-            first and after the last is left out. Each video is scaled to the smallest one's height (at most 1080), \
-            with the current phase's name at the top left and a grey bar at its bottom showing its own play \
-            position (still while it holds). Frame rate: the first video's (others are resampled). No sound unless \
-            --audio N takes video N's, silent while it holds. H.264, x264 preset veryfast, CRF 20.
+            Each video's phases come from a phase file (JSON, written by `workbench phases` or by hand: {"video": \
+            PATH, "order": [...], "phases": [{"label", "start", "end"}]}, times in seconds), or are found by a \
+            per-frame model as `workbench phases --model M --order ...` finds them. At every phase the video that \
+            finishes it first holds its last frame until the others catch up; only the phases are shown. Two videos \
+            side by side (--stack vertical: one above the other), three or four in a 2 x 2 grid. No sound unless \
+            --audio N takes video N's.
 
-            With a per-frame model instead of phase files (the README's "Phases of a swing" builds one):
+            With a per-frame model instead of phase files (docs/phases-sync-trace.md builds one):
               workbench sync a.mp4 b.mp4 --model Swings.wbmodel --order address,backswing,impact,finish -o side.mp4
 
             Examples:
@@ -27,6 +24,8 @@ struct SyncCommand: ParsableCommand {
               workbench sync a.mp4 b.mp4 --phases a.json b.json --audio 1 -o side.mp4
               workbench sync a.mp4 b.mp4 c.mp4 --phases a.json b.json c.json -o grid.mp4
               workbench sync a.mp4 b.mp4 --phases a.json b.json --json -o side.mkv
+
+            Docs: docs/phases-sync-trace.md
             """)
 
     @Argument(help: ArgumentHelp("Two to four videos, placed left to right (top to bottom).", valueName: "video"))

@@ -7,11 +7,9 @@ struct TraceCommand: ParsableCommand {
         abstract: "Draw a ball's flight over a video: a curve through three points, growing from a chosen moment.",
         discussion: """
             The curve is the quadratic through the three --points (the video's pixels, x to the right and y down \
-            from the top-left corner, each inside the frame): it starts at the first, passes the second halfway \
-            (t = 1/2) and ends at the third. From --from seconds it grows linearly in t over --duration seconds, \
-            then stays to the end. Workbench draws it anti-aliased, ffmpeg lays it over the video (H.264, x264 \
-            preset veryfast, CRF 18; the sound is kept). --color takes a name (yellow, red, orange, green, lime, \
-            cyan, blue, magenta, white, black) or #RRGGBB.
+            from the top-left corner, each inside the frame): it starts at the first, passes the second halfway and \
+            ends at the third. From --from seconds it grows over --duration seconds, then stays to the end. --color \
+            takes a name (yellow, red, orange, green, lime, cyan, blue, magenta, white, black) or #RRGGBB.
 
             Examples:
               workbench trace a.mp4 --from 1 --points "20,100 60,20 100,100" -o flight.mp4
@@ -19,6 +17,8 @@ struct TraceCommand: ParsableCommand {
               workbench trace a.mp4 --from 0 --points "0,0 50,9 99,0" --duration 2 -o s.mp4
               workbench trace a.mp4 --from 1 --points "9,99 60,9 99,99" --width 6 -o w.mp4
               workbench trace a.mp4 --from 1 --points "9,99 60,9 99,99" --json -o t.mp4
+
+            Docs: docs/phases-sync-trace.md
             """)
 
     @Argument(help: ArgumentHelp("The video to draw on.", valueName: "video"))

@@ -22,14 +22,11 @@ struct TrainCommand: ParsableCommand {
         commandName: "train",
         abstract: "Train a classifier from folders of images, one subfolder per label, or a detector from Create ML annotations.",
         discussion: """
-            DATASET holds "Training Data/" and "Testing Data/" (Create ML's layout), or train/, val/ and test/, or is \
-            itself a folder of label subfolders. The L2 strength is chosen by 5-fold cross-validation over the \
-            training images (repeated for small datasets; one stratified 20 % held out above 2,000 images), or on the \
-            validation folder or --validation-fraction share when given; then the model is fitted on all training \
-            images. A temperature fitted on the held-out predictions calibrates every confidence the model gives. \
-            Features are cached, so training again with other head settings skips the network. The model is written \
-            to -o, by default to the dataset folder's name with its first letter upper-cased, in the working \
-            directory (datasets/drawings gives Drawings.wbmodel).
+            DATASET holds "Training Data/" and "Testing Data/" (Create ML's layout), or train/, val/ and test/, or \
+            is itself a folder of label subfolders. The L2 strength is chosen on held-out predictions \
+            (cross-validation, or the validation folder or --validation-fraction share), then the model is fitted on \
+            all training images and calibrated. The model is written to -o, by default to the dataset folder's name \
+            with its first letter upper-cased, in the working directory (datasets/drawings gives Drawings.wbmodel).
 
             Examples:
               workbench train datasets/drawings
@@ -47,53 +44,24 @@ struct TrainCommand: ParsableCommand {
               workbench train shapes/annotations.json --epochs 10 --json
               workbench train shapes -o Tuned.wbmodel --fine-tune --fine-tune-epochs 5
 
-            --augment N fits the head on N augmented views of every training image as well (random resized crop, \
-            flip, small rotation, exposure and contrast, blur, noise; choose with --augmentations, drop the mirror \
-            with --no-flip). Each view is one more pass of the network over the training images and is not cached; \
-            held-out and testing images are never augmented, and a view stays in its image's fold.
-
-            --fine-tune also trains the top of the network: the top --fine-tune-blocks MBConv blocks (default 8, the \
-            last three stages, blocks 8-15; the final 1x1 convolution always) and the head, starting from the frozen \
-            head (LP-FT), with AdamW, a warm-up and cosine schedule and label smoothing 0.1. Each epoch sees new \
-            augmented views of the training images (--augmentations, default all; none turns them off). The frozen \
-            head is the one train fits without --fine-tune. The epoch and the decision are made on held-out images \
-            never trained on: below 1,000 training images on 3 stratified folds (each fold fine-tunes from a head \
-            fitted on the other two; the folds run at once, each on its share of --threads), else on a held-out 20 % \
-            (--validation-fraction), or on the validation folder. Rule: the epoch with the best held-out accuracy \
+            --augment N also fits the head on N augmented views of every training image (--augmentations picks them, \
+            --no-flip drops the mirror). --fine-tune also trains the top --fine-tune-blocks MBConv blocks with the \
+            head; the epoch and the decision are made on held-out images (3 stratified folds below 1,000 training \
+            images, else a 20 % share or the validation folder). Rule: the epoch with the best held-out accuracy \
             over all folds; fine-tuning is kept only when, at that epoch, it gets at least 2 more held-out images \
             right than the frozen head over all folds and its mean gain exceeds the standard error of the folds' \
-            gains; otherwise the frozen model is kept and the run says why. The kept model is then trained again on \
-            all training images for the chosen number of epochs (warm-up and cosine over those epochs; not with a \
-            validation folder; --refits N trains N such refits, each with its own seed, and keeps the average of \
-            their weights), and the temperature is fitted on the folds' held-out predictions. The same --seed \
-            and --threads give the same model file.
-
-            --fine-tune-auto fine-tunes as --fine-tune does only when the frozen head's cross-validated accuracy is \
-            below 80 % (above it, measured on held-out images, fine-tuning's gains did not carry over) and the \
-            estimated time (images x epochs x (folds / 15 + refits / 20) seconds, over the threads) is within 10 \
-            minutes, and says in one line why it did or did not.
+            gains; otherwise the frozen model is kept and the run says why (--keep-fine-tuned keeps it anyway). The \
+            kept model is refitted on all training images, --refits N times, and their weights averaged. \
+            --fine-tune-auto fine-tunes only when the frozen head's cross-validated accuracy is below 80 % and the \
+            estimated time is within 10 minutes. --tta stores test-time augmentation as the model's default.
 
             A detector is trained instead when DATASET is an object-detection dataset: a folder with Create ML's \
             annotations.json (or with "Training Data/" and "Testing Data/" that have one each), or an annotations \
-            file itself (detect --json's output is one: correct it and train on it). A CenterNet head learns on the \
-            frozen backbone's stride-16 and stride-32 maps of each picture, its mirror and --crops random crops \
-            (maps cached), with Adam for --epochs (default 30) at --batch-size (16) and --learning-rate (0.002); a \
-            seeded 20 % of the annotated pictures is held out to choose the epoch (best mAP@0.5) and the score \
-            threshold (best F1). Then a new head trains on every training picture, held-out ones included, for all --epochs \
-            (--refit all, the default; --refit chosen: for the chosen epoch count; --refit none keeps the chosen \
-            epoch's head) and is stored with that threshold. The report gives mAP@0.5 and mAP@0.5:0.95 overall and \
-            per label, and precision and recall at that threshold, on the held-out pictures (before the refit) and \
-            on the testing ones (--test, or the dataset's "Testing Data/"). The examples' shapes/ is such a folder \
-            (.venv/bin/python3 scripts/bench/make-detector-bench.py shapes 300 makes one). With --fine-tune the \
-            backbone's blocks 11-15 (everything after the stride-16 map) then train together with the head, starting \
-            from the frozen head, for --fine-tune-epochs (default 10) with AdamW (head 0.0003, backbone 0.0001: \
-            --backbone-learning-rate; weight decay 0.01, 10 % warm-up then cosine); the epoch with the best held-out \
-            mAP@0.5 is kept, the frozen head counting as epoch 0, and the model file stores the fine-tuned blocks.
+            file itself (detect --json's output). --crops, --input-side, --refit and --fine-tune-epochs are for \
+            detectors. The examples' shapes/ is such a folder (.venv/bin/python3 \
+            scripts/bench/make-detector-bench.py shapes 300 makes one).
 
-            --tta stores test-time augmentation as the model's default: classify, evaluate and label then average \
-            each answer over four views (the image, its centre 7/8, both mirrored; two without mirrors), at four \
-            times the network work, unless given --no-tta. Whatever the default, the model records whether its \
-            views may mirror: not when training left the flip out (--no-flip).
+            Docs: docs/train.md; detectors: docs/train-detector.md
             """)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
