@@ -175,7 +175,7 @@ final class MovieResultFolderTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: hardLink, encoding: .utf8).contains("Calm"), "the old inode was not written")
     }
 
-    // MARK: - Format versions (README, "The model file": the version policy)
+    // MARK: - Format versions (docs/model-file.md: the version policy)
 
     private static let fixtures = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
 

@@ -5,7 +5,7 @@ import ModelFiles
 import XCTest
 
 /// A stored file of every model format version Workbench has written loads with what that version stored (the
-/// policy in README.md, "The model file"). The files in `Fixtures/` are written by
+/// policy in docs/model-file.md). The files in `Fixtures/` are written by
 /// `scripts/fixtures/make-model-format-fixtures.py` from each version's documentation, never by the Swift writer;
 /// `scripts/fixtures/check-model-format-fixtures.sh` showed each is byte-identical to what the Workbench of that
 /// version writes for the same model. Their backbone is seven tensors under real names with tiny shapes (ModelFiles

@@ -4,7 +4,7 @@ import _TestSupport
 
 /// `workbench export` of a trained detector through the release binary, proven against `workbench detect --model
 /// --json`: the ONNX file with onnxruntime by `scripts/check/check-onnx-against-detect.py`, the Core ML pipeline by
-/// `scripts/check/check-coreml-export.py --detect`'s numpy interpreter (both prepare pictures with the README's own
+/// `scripts/check/check-coreml-export.py --detect`'s numpy interpreter (both prepare pictures with docs/export.md's own
 /// snippet). The detector is trained here on a small synthetic set at a 128-px input (seconds).
 final class DetectorExportCommandTests: XCTestCase {
     func testExportsFindWhatDetectFinds() throws {
