@@ -112,7 +112,14 @@ final class InstallAndExamplesTests: XCTestCase {
                                              environment: environment, workingDirectory: work), "training Drawings.wbmodel")
         try TestMedia.check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "shapes", "-o", "Shapes.wbmodel"],
                                              environment: environment, workingDirectory: work), "training Shapes.wbmodel")
+        // The folder as made, before any test writes into it: the documentation's examples start from copies of it.
+        try files.copyItem(at: work, to: pristine(base))
         return fixture
+    }
+
+    /// Where `makeFixture` keeps the example folder as it made it.
+    private static func pristine(_ base: URL) -> URL {
+        base.appendingPathComponent("pristine")
     }
 
     /// `environment` for running install.sh from inside the suite: it installs the binary under test
@@ -397,7 +404,7 @@ final class InstallAndExamplesTests: XCTestCase {
     // MARK: - The documentation's examples and links
 
     /// Every ```sh block of README.md and docs/*.md (not docs/evidence/), run as written with /bin/sh -e in a copy of
-    /// the example folder (one copy per page, its blocks in order), with the installed binary first on the PATH and
+    /// the example folder as it was made (one copy per page, its blocks in order), with the installed binary first on the PATH and
     /// the clone's `scripts/` and `.venv/` linked in for the blocks that call them. A block marked
     /// `<!-- not run: REASON -->` on the line right before its fence is skipped, and the reason is required.
     func testEveryDocumentedExampleRunsAsWritten() throws {
@@ -412,7 +419,7 @@ final class InstallAndExamplesTests: XCTestCase {
             guard !runnable.isEmpty else { continue }
             let copy = try XCTUnwrap(Self.base).appendingPathComponent("examples-\(page.deletingPathExtension().lastPathComponent)")
             try? files.removeItem(at: copy)
-            try files.copyItem(at: fixture.work, to: copy)
+            try files.copyItem(at: Self.pristine(try XCTUnwrap(Self.base)), to: copy)
             defer { try? files.removeItem(at: copy) }
             for link in ["scripts", ".venv"] {
                 try files.createSymbolicLink(at: copy.appendingPathComponent(link), withDestinationURL: fixture.root.appendingPathComponent(link))
