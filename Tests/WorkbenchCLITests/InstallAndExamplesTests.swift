@@ -479,6 +479,27 @@ final class InstallAndExamplesTests: XCTestCase {
         }
     }
 
+    /// Every command's `--help` (the nested ones too) names the docs page that documents it on a `Docs:` line (the root
+    /// help names README.md), and each page it names exists.
+    func testEveryHelpNamesItsDocsPage() throws {
+        let fixture = try fixture()
+        var commands = try subcommands(try run(fixture, [fixture.workbench, "--help"])).map { [$0] }
+        commands += [["label", "merge"], ["slurm", "label"], ["slurm", "features"]]
+        let page = try NSRegularExpression(pattern: #"docs/[a-z-]+\.md|README\.md"#)
+        for command in [[]] + commands {
+            let help = try run(fixture, [fixture.workbench] + command + ["--help"])
+            let line = help.components(separatedBy: "\n").first { $0.hasPrefix("Docs: ") }
+            let name = (["workbench"] + command).joined(separator: " ")
+            XCTAssertNotNil(line, "\(name) --help has no Docs: line")
+            guard let line else { continue }
+            let named = page.matches(in: line, range: NSRange(line.startIndex..., in: line)).compactMap { Range($0.range, in: line).map { String(line[$0]) } }
+            XCTAssertFalse(named.isEmpty, "\(name) --help: \(line)")
+            for path in named {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(path).path), "\(name) --help names \(path), which is not there")
+            }
+        }
+    }
+
     /// README.md, then docs/*.md in name order (and with `includeEvidence`, docs/evidence/*.md).
     static func documentationPages(root: URL, includeEvidence: Bool) throws -> [URL] {
         let docs = root.appendingPathComponent("docs")
