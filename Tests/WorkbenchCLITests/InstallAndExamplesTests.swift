@@ -486,7 +486,7 @@ final class InstallAndExamplesTests: XCTestCase {
         var commands = try subcommands(try run(fixture, [fixture.workbench, "--help"])).map { [$0] }
         commands += [["label", "merge"], ["slurm", "label"], ["slurm", "features"]]
         let page = try NSRegularExpression(pattern: #"docs/[a-z-]+\.md|README\.md"#)
-        for command in [[]] + commands {
+        for command in [[String]()] + commands {
             let help = try run(fixture, [fixture.workbench] + command + ["--help"])
             let line = help.components(separatedBy: "\n").first { $0.hasPrefix("Docs: ") }
             let name = (["workbench"] + command).joined(separator: " ")
