@@ -3,11 +3,13 @@
 # the sanitizers, every fuzz harness briefly. The last line is the count: `tests: N passed, N failed`.
 #
 # Usage: scripts/test.sh [--quick]
-#   --quick  the inner loop while developing: set-up without the release build, then `swift test` without the
-#            end-to-end target WorkbenchCLITests (the only one that runs the release binary), and no sanitizer or
-#            fuzz runs. Every other test target runs, in-process ones added later included.
+#   --quick  the inner loop while developing: set-up without the release build (and without Python once the
+#            weights are in place), then `swift test` without the end-to-end target WorkbenchCLITests (the only one
+#            that runs the release binary), without the tests listed in scripts/test-needs-tools.txt (they start
+#            ffmpeg, Python or Chromium), and no sanitizer or fuzz runs. Every other test runs, in-process ones added
+#            later included; scripts/check/quick-without-tools.sh checks that it needs none of those programs.
 set -euo pipefail
-usage="usage: scripts/test.sh [--quick]   (--quick: no release build, no WorkbenchCLITests, no sanitizers or fuzzing)"
+usage="usage: scripts/test.sh [--quick]   (--quick: no release build, no WorkbenchCLITests or tests needing ffmpeg, Python or Chromium, no sanitizers or fuzzing)"
 quick=false
 for argument in "$@"; do
     case "$argument" in
@@ -23,6 +25,10 @@ if "$quick"; then
     SETUP_SKIP_RELEASE_BUILD=1 scripts/setup.sh
     # XCTest names a test `Target.Class/method`; anchored, so a target like WorkbenchTests still runs.
     skip=(--skip '^WorkbenchCLITests\.')
+    while read -r test _; do
+        case "$test" in ''|'#'*) continue ;; esac
+        skip+=(--skip "^${test//./\\.}\$")
+    done < scripts/test-needs-tools.txt
 else
     scripts/setup.sh
 fi

@@ -10,9 +10,14 @@ cd "$(dirname "$0")/../.."
 [ "$(id -u)" -eq 0 ] || { echo "quick-without-tools: needs root (a private mount namespace)" >&2; exit 2; }
 exec unshare --mount --propagation private bash -c '
     set -euo pipefail
-    for name in ffmpeg ffprobe chromium python3 python3.11; do
-        for folder in /usr/bin /usr/local/bin /bin; do
-            [ -e "$folder/$name" ] && mount --bind /dev/null "$folder/$name"
+    # Every copy on the PATH (pyenv shims included), and the interpreters they lead to.
+    for name in ffmpeg ffprobe chromium python3 python; do
+        IFS=: read -r -a folders <<< "$PATH:/usr/bin:/usr/local/bin"
+        for folder in "${folders[@]}"; do
+            if [ -e "$folder/$name" ]; then
+                target=$(readlink -f "$folder/$name")
+                mount --bind /dev/null "$target"
+            fi
         done
     done
     for name in ffmpeg chromium python3; do
