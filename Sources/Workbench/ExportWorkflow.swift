@@ -4,8 +4,53 @@ import Inference
 import ModelFiles
 import Models
 
+/// What `workbench export` is asked to do.
+public struct ExportRequest: Sendable {
+    /// The model file: a classifier or a detector (told apart by its header).
+    public var model: String
+    /// The format to write.
+    public var format: ExportWorkflow.Format
+    /// The file to write; nil is `ExportWorkflow.defaultOutputPath(model:format:)`.
+    public var output: String?
+    /// Test-time augmentation: true builds a classifier's views into the ONNX graph, false never does, nil does
+    /// what the model's record says.
+    public var testTimeAugmentation: Bool?
+
+    /// Exports `model` as `format` beside it.
+    public init(model: String, format: ExportWorkflow.Format) {
+        self.model = model
+        self.format = format
+    }
+}
+
+/// What an export reports as it goes.
+public enum ExportEvent: Sendable {
+    /// Something the person should know about the file written (one line): Core ML cannot carry the views.
+    case warning(String)
+}
+
+/// What an export wrote.
+public struct ExportResult: Sendable, Equatable {
+    /// The file written.
+    public var output: String
+    /// Its format.
+    public var format: ExportWorkflow.Format
+}
+
 /// `workbench export`: a model file to a format other runtimes load.
 public enum ExportWorkflow {
+    /// Writes `request.model` as its format (the request's output, or beside the model), atomically, reporting
+    /// warnings to `events`. A classifier goes through `export(_:format:to:testTimeAugmentation:)`, a detector
+    /// through `export(modelAt:format:to:testTimeAugmentation:)`.
+    public static func run(_ request: ExportRequest, events: (ExportEvent) -> Void = { _ in }) throws(WorkbenchError) -> ExportResult {
+        let output = request.output ?? defaultOutputPath(model: request.model, format: request.format)
+        for warning in try export(modelAt: request.model, format: request.format, to: output,
+                                  testTimeAugmentation: request.testTimeAugmentation) {
+            events(.warning(warning))
+        }
+        return ExportResult(output: output, format: request.format)
+    }
+
     /// The formats Workbench writes.
     public enum Format: String, Sendable, CaseIterable {
         /// ONNX (opset 13): float RGB pixels 0–255 `[N, 3, 224, 224]` in, `probabilities` out; for a detector

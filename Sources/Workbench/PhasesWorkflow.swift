@@ -1,6 +1,7 @@
 import FileFormats
 import Foundation
 import ImageCodecs
+import Inference
 import Labeling
 import Phases
 import Reports
@@ -36,12 +37,23 @@ public enum PhasesWorkflow {
         public var subtitles: String?
         /// Where to write the HTML page (the strip of phases, a picture at each start), if anywhere.
         public var page: String?
+        /// The per-frame classifier whose labels include the phases (`run` loads it; nil for `findPhases`'s callers,
+        /// who pass one loaded).
+        public var model: String?
+        /// Threads and pixel limit of the network (the feature cache is never used: frames are decoded, not files).
+        public var features = FeatureSettings(usesCache: false)
 
         /// A request for `video`'s phases in `order`, with the default sampling and minimum length, writing nothing.
         public init(video: String, order: [String]) {
             self.video = video
             self.order = order
         }
+    }
+
+    /// What a phases run reports as it goes.
+    public enum Event: Sendable {
+        /// Frames classified so far, of the number the video's length gives (when known).
+        case progress(done: Int, expected: Int?)
     }
 
     /// What a run found.
@@ -79,9 +91,20 @@ public enum PhasesWorkflow {
         return try run(request, classifier: classifier, extractor: extractor, progress: progress).timeline
     }
 
-    /// Finds the phases and writes the outputs `request` names (each atomically; an output that is also an input
-    /// or another output is refused before any work).
-    public static func run(
+    /// `workbench phases`: loads `request.model`, finds the phases and writes the outputs the request names,
+    /// reporting the frames classified to `events`.
+    public static func run(_ request: Request, events: @escaping (Event) -> Void = { _ in }) throws(WorkbenchError) -> Result {
+        guard let model = request.model else { throw WorkbenchError("no model to classify the frames with") }
+        let classifier = try Classifier.load(path: model)
+        var features = request.features
+        features.usesCache = false
+        return try run(request, classifier: classifier, extractor: FeatureExtractor(backbone: classifier.backbone, settings: features),
+                       progress: { events(.progress(done: $0, expected: $1)) })
+    }
+
+    /// Finds the phases with a loaded classifier and writes the outputs `request` names (each atomically; an output
+    /// that is also an input or another output is refused before any work).
+    static func run(
         _ request: Request, classifier: Classifier, extractor: FeatureExtractor,
         progress: @escaping (_ done: Int, _ expected: Int?) -> Void = { _, _ in }
     ) throws(WorkbenchError) -> Result {
@@ -105,7 +128,7 @@ public enum PhasesWorkflow {
                                                 + "\(seconds(duration)) s sampled every \(seconds(every)) s gives \(Int((duration / every).rounded(.up))) frames, "
                                                 + "\(request.order.count * minimumSamples) needed (\(minimumSamples) a phase)"))
         }
-        let pictures = request.page == nil ? nil : StartPictures(preprocessing: classifier.backbone.preprocessing)
+        let pictures = request.page == nil ? nil : PhaseStartPictures(preprocessing: classifier.backbone.preprocessing)
         let labelled = try LabelingWorkflow.label(movie: request.video, classifier: classifier, extractor: extractor,
                                                   sampling: .init(every: every), observe: pictures?.observer, progress: progress)
         let samples = PhaseFinder.Samples(times: labelled.frames.map(\.second), probabilities: labelled.frames.map(\.probabilities),
@@ -136,7 +159,7 @@ public enum PhasesWorkflow {
     }
 
     private static func write(_ timeline: PhaseTimeline, request: Request, duration: Double, every: Double, modelPath: String,
-                              pictures: StartPictures?) throws(WorkbenchError) {
+                              pictures: PhaseStartPictures?) throws(WorkbenchError) {
         try WorkbenchError.passingOn(context: "cannot write") {
             if let output = request.output { try AtomicFile.write(text: timeline.jsonText(), to: output) }
             if let subtitles = request.subtitles { try AtomicFile.write(text: Self.subtitles(timeline), to: subtitles) }
@@ -182,36 +205,6 @@ public enum PhasesWorkflow {
             }
             return timeline
         }
-    }
-}
-
-/// A small picture of every classified frame, kept until the phases are known (only for `--html`): about 3 KB of
-/// JPEG a frame, so a minute at 25 frames a second holds some 5 MB.
-final class StartPictures: @unchecked Sendable {
-    /// Side of a picture in pixels.
-    static let side = 112
-    private let preprocessing: ImagePreprocessing
-    private var pictures: [(second: Double, picture: Picture)] = []
-
-    init(preprocessing: ImagePreprocessing) {
-        self.preprocessing = preprocessing
-    }
-
-    /// The observer for `LabelingWorkflow.label` (called on one thread, in frame order).
-    var observer: (Frame, [Float]) -> Void {
-        { [self] frame, _ in
-            let image = frame.image
-            let crop = frame.isNetworkInput ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
-                : preprocessing.centerCrop(width: image.width, height: image.height)
-            guard crop.side > 0, let picture = try? Picture.jpeg(Resize.bicubic(image, crop: crop, outputSide: Self.side),
-                                                                name: "frame at \(frame.second) s") else { return }
-            pictures.append((frame.second, picture))
-        }
-    }
-
-    /// The picture of the frame at `second` (the nearest kept).
-    func picture(at second: Double) -> Picture? {
-        pictures.min { abs($0.second - second) < abs($1.second - second) }?.picture
     }
 }
 

@@ -60,12 +60,20 @@ public struct TraceResult: Sendable {
     public let output: String
 }
 
+/// What a trace run reports as it goes.
+public enum TraceEvent: Sendable {
+    /// The share of the video rendered so far, 0 to 1.
+    case rendering(Double)
+}
+
 /// `workbench trace`: a ball's flight drawn over a video, a quadratic curve through three points growing from a
 /// chosen moment, drawn by Workbench (`Overlays`) and composited by ffmpeg (`TracedVideo`).
 public enum TraceWorkflow {
-    /// Checks the request and the video (before any work), plans the animation and renders it. `progress` gets the
-    /// fraction done.
-    public static func run(_ request: TraceRequest, progress: @escaping (Double) -> Void = { _ in }) throws(WorkbenchError) -> TraceResult {
+    /// Checks the request and the video (before any work), plans the animation and renders it, reporting the share
+    /// rendered to `events`.
+    public static func run(
+        _ request: TraceRequest, events: @escaping (TraceEvent) -> Void = { _ in }
+    ) throws(WorkbenchError) -> TraceResult {
         guard request.points.count == 3 else {
             throw WorkbenchError("a trace needs 3 points (start, a point it passes, end), not \(request.points.count)")
         }
@@ -86,7 +94,7 @@ public enum TraceWorkflow {
                 x: region.x, y: region.y, width: region.width, height: region.height, firstFrame: animation.firstFrame,
                 count: animation.pictureCount, framesPerSecond: animation.framesPerSecond) { animation.picture($0) }
             try TracedVideo.render(video: request.video, probe: input.probe, frameCount: input.frameCount, overlay: overlay,
-                                   to: request.output, tools: tools, progress: progress)
+                                   to: request.output, tools: tools, progress: { events(.rendering($0)) })
             let frames = (0..<animation.pictureCount).map { index in
                 let frame = animation.firstFrame + index
                 let share = animation.progress(ofFrame: frame)

@@ -37,12 +37,12 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let destination = output ?? ExportWorkflow.defaultOutputPath(model: model, format: format)
-            for warning in try ExportWorkflow.export(modelAt: model, format: format, to: destination,
-                                                     testTimeAugmentation: testTime.tta) {
-                Console.warn(warning)
+            var request = ExportRequest(model: model, format: format)
+            (request.output, request.testTimeAugmentation) = (output, testTime.tta)
+            let result = try ExportWorkflow.run(request) { event in
+                if case .warning(let line) = event { Console.warn(line) }
             }
-            Console.outputLine("\(format == .onnx ? "ONNX" : "Core ML") model written to \(destination)")
+            Console.outputLine("\(result.format == .onnx ? "ONNX" : "Core ML") model written to \(result.output)")
         }
     }
 }

@@ -93,10 +93,12 @@ struct PhasesCommand: ParsableCommand {
             request.output = output
             request.subtitles = vtt
             request.page = html
-            let classifier = try Classifier.load(path: model)
+            request.model = model
+            request.features = compute.settings(usesCache: false)
             let bar = ProgressBar(total: 0, label: video)
-            let result = try PhasesWorkflow.run(request, classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: false),
-                                                progress: { done, expected in bar.update(completed: done, total: expected) })
+            let result = try PhasesWorkflow.run(request) { event in
+                if case .progress(let done, let expected) = event { bar.update(completed: done, total: expected) }
+            }
             bar.finish()
             render(result.timeline)
             Console.warn(PhasesRendering.summary(result, request: request))

@@ -66,7 +66,9 @@ struct TraceCommand: ParsableCommand {
             let request = TraceRequest(video: video, points: OverlayPoint.list(from: points) ?? [], start: from, duration: duration,
                                        color: OverlayColor(color) ?? TraceRequest.defaultColor, strokeWidth: width, output: output)
             let bar = RenderProgress(label: output)
-            let result = try TraceWorkflow.run(request) { bar.update($0) }
+            let result = try TraceWorkflow.run(request) { event in
+                if case .rendering(let share) = event { bar.update(share) }
+            }
             bar.finish()
             Console.output(json ? JSONLines.line(TraceRendering.Output(result, video: video)) : TraceRendering.text(result))
         }
