@@ -10,6 +10,10 @@ public struct FeaturesRequest: Sendable {
     public var strict = false
     /// Store the features in the feature cache instead of delivering them (`--fill-cache`; `FeatureCacheFill`).
     public var fillsCache = false
+    /// The network: set-up's pretrained weights by default, or a model file's own (fine-tuned) copy.
+    public var backbone = BackboneSource.pretrained(path: nil)
+    /// Threads and pixel limit of the network (whether the cache is used is `fillsCache`'s to say).
+    public var features = FeatureSettings()
 
     /// Embeds `inputs`, every image, skipping unreadable files.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -33,19 +37,18 @@ public struct FeaturesOutcome: Sendable, Equatable {
 /// Embedding is a raw measurement: it never reads the cache. Unreadable files are reported and counted (or with
 /// `strict` the first is thrown); the backbone is read only once the inputs are known, so a bad input fails first.
 public enum FeaturesWorkflow {
-    /// Runs `request` with the backbone from `backbone` and the threads and pixel limit of `features` (whose
-    /// `usesCache` the request decides). `deliver` gets each vector in input order; when it returns false (its
-    /// output failed) no more images are started and the run returns what it has.
+    /// Runs `request` (its backbone, its threads and pixel limit; whether the cache is used, `fillsCache` decides).
+    /// `deliver` gets each vector in input order; when it returns false (its output failed) no more images are
+    /// started and the run returns what it has.
     public static func run(
-        _ request: FeaturesRequest, backbone: BackboneSource, features: FeatureSettings = FeatureSettings(),
-        events: (ImageFilesEvent) -> Void, deliver: (_ path: String, _ features: [Float]) -> Bool
+        _ request: FeaturesRequest, events: (ImageFilesEvent) -> Void, deliver: (_ path: String, _ features: [Float]) -> Bool
     ) throws(WorkbenchError) -> FeaturesOutcome {
         let list = try ImageFileList.gather(request.inputs, shard: request.shard, strict: request.strict, events: events)
         var outcome = FeaturesOutcome(images: list.count, done: 0, failed: list.unreadable.count, seconds: 0)
         if list.count == 0 { return outcome }
-        var settings = features
+        var settings = request.features
         settings.usesCache = request.fillsCache
-        let extractor = FeatureExtractor(backbone: try backbone.load(), settings: settings)
+        let extractor = FeatureExtractor(backbone: try request.backbone.load(), settings: settings)
         let started = Date()
         events(.started(images: list.files.count))
         if request.fillsCache {

@@ -54,14 +54,14 @@ struct FeaturesCommand: ParsableCommand {
             request.shard = try sharding.resolve()
             request.strict = skipping.strict
             request.fillsCache = fillCache
-            let backbone = model.map { BackboneSource.model(path: $0) } ?? backboneOptions.source
+            request.backbone = model.map { BackboneSource.model(path: $0) } ?? backboneOptions.source
+            request.features = compute.settings(usesCache: fillCache)
             let progress = ImageFilesProgress(label: "features")
             defer { progress.clear() }
             // -o is opened before any work, so a run never ends without its file.
             let vectors = fillCache ? nil : try FeatureVectorWriter(output: output, json: json, inputs: inputs + [model].compactMap { $0 })
             let embed = {
-                try FeaturesWorkflow.run(request, backbone: backbone, features: compute.settings(usesCache: fillCache),
-                                         events: progress.render, deliver: { vectors?.write(path: $0, features: $1) ?? true })
+                try FeaturesWorkflow.run(request, events: progress.render, deliver: { vectors?.write(path: $0, features: $1) ?? true })
             }
             let outcome = try vectors?.committing(embed, isEmpty: { $0.images == 0 }) ?? embed()
             progress.clear()
