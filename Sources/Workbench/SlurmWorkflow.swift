@@ -3,59 +3,6 @@ import Datasets
 import FileFormats
 import Foundation
 
-/// What a `workbench slurm` command asks of the cluster and where its files go.
-public struct SlurmRequest: Sendable {
-    /// Array tasks, one shard each.
-    public var tasks: Int
-    /// `--partition`; nil is the cluster's default.
-    public var partition: String?
-    /// `--time`; nil is the partition's default.
-    public var timeLimit: String?
-    /// `--cpus-per-task`; each task runs this many threads.
-    public var cpusPerTask: Int = 1
-    /// Where the scripts and the `logs/` folder go (on storage every node sees).
-    public var jobFolder: String
-    /// The `workbench` the tasks run; nil is this very binary.
-    public var executable: String?
-
-    /// A request for `tasks` tasks with files in `jobFolder`.
-    public init(tasks: Int, jobFolder: String) {
-        self.tasks = tasks
-        self.jobFolder = jobFolder
-    }
-}
-
-/// Batch jobs ready to submit: each script, where it goes, and whether it waits for the job before it.
-public struct SlurmPlan: Sendable {
-    /// One job of the plan.
-    public struct Job: Sendable {
-        /// The batch script's text.
-        public let script: String
-        /// Where it is written.
-        public let scriptPath: String
-        /// Whether it starts only after every task of the previous job has succeeded.
-        public let afterPrevious: Bool
-        /// One line: what the job does.
-        public let summary: String
-        /// Its tasks' log files, with `%A`, `%a` or `%j` where Slurm puts the ids.
-        public let logPattern: String
-    }
-
-    /// The jobs, in submission order.
-    public let jobs: [Job]
-    /// Run before the first submission (a sharded label run's results folder and manifest).
-    let prepare: @Sendable () throws(WorkbenchError) -> Void
-
-    /// The scripts as `--dry-run` prints them, each after a comment with the command that submits it.
-    public var dryRunText: String {
-        jobs.map { job in
-            let submission = SlurmSubmitter.commandLine(scriptPath: job.scriptPath,
-                                                        afterOK: job.afterPrevious ? "<previous job id>" : nil)
-            return "# \(job.summary)\n# \(submission)\n\(job.script)"
-        }.joined(separator: "\n")
-    }
-}
-
 /// `workbench slurm label` and `workbench slurm features`: the array job (one task per shard) and, for labeling,
 /// the merge job that waits for it; written as batch scripts, then submitted with sbatch.
 public enum SlurmWorkflow {
@@ -72,6 +19,25 @@ public enum SlurmWorkflow {
     /// Labeling `movies` with `model` in `request.tasks` shards into `results`, then merging them into `movieData`.
     /// Checks what it can before anything runs: the model loads, every movie exists and has its own id, there are
     /// no more tasks than movies.
+    /// Plans `request`'s job and, when it submits, writes the scripts and submits them (`submit`), reporting each
+    /// job submitted.
+    public static func run(_ request: SlurmJobRequest, events: (SlurmEvent) -> Void = { _ in }) throws(WorkbenchError) -> SlurmResult {
+        let plan: SlurmPlan
+        switch request.job {
+        case .label(let model, let movies, let movieData, let results, let settings):
+            plan = try labelPlan(model: model, movies: movies, movieData: movieData,
+                                 results: results ?? request.cluster.jobFolder + "/label-results", settings: settings,
+                                 request: request.cluster)
+        case .features(let inputs, let backbone):
+            plan = try featuresPlan(inputs: inputs, backbone: try BackboneLocation.resolve(explicit: backbone), cacheFolder: nil,
+                                    request: request.cluster)
+        }
+        guard request.submits else { return SlurmResult(plan: plan, submitted: []) }
+        let submitted = try submit(plan)
+        for job in submitted { events(.submitted(job)) }
+        return SlurmResult(plan: plan, submitted: submitted)
+    }
+
     public static func labelPlan(model: String, movies: [String], movieData: String, results: String,
                                  settings: LabelSettings, request: SlurmRequest) throws(WorkbenchError) -> SlurmPlan {
         // The model loads, and has a threshold if the settings ask for it.

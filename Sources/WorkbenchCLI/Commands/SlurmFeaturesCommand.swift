@@ -26,9 +26,7 @@ struct SlurmFeaturesCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let plan = try SlurmWorkflow.featuresPlan(inputs: inputs, backbone: try BackboneLocation.resolve(explicit: backboneOptions.backbone),
-                                                      cacheFolder: nil, request: slurm.request)
-            try slurm.carryOut(plan)
+            slurm.render(try SlurmWorkflow.run(slurm.request(.features(inputs: inputs, backbone: backboneOptions.backbone))))
         }
     }
 }

@@ -47,10 +47,8 @@ struct SlurmLabelCommand: ParsableCommand {
         try Console.run {
             var settings = markerOptions.settings(every: every, framesPerSecond: fps)
             settings.testTimeAugmentation = testTime.tta
-            let plan = try SlurmWorkflow.labelPlan(model: model, movies: movies, movieData: movieData,
-                                                   results: results ?? slurm.jobFolder + "/label-results",
-                                                   settings: settings, request: slurm.request)
-            try slurm.carryOut(plan)
+            let job = SlurmJobRequest.Job.label(model: model, movies: movies, movieData: movieData, results: results, settings: settings)
+            slurm.render(try SlurmWorkflow.run(slurm.request(job)))
         }
     }
 }

@@ -34,14 +34,21 @@ struct SlurmOptions: ParsableArguments {
         return request
     }
 
-    /// Prints the plan's scripts (--dry-run), or submits it and prints one line per job: its id, what it does and
-    /// where its logs go.
-    func carryOut(_ plan: SlurmPlan) throws {
+    /// `job` on this cluster, submitted unless --dry-run.
+    func request(_ job: SlurmJobRequest.Job) -> SlurmJobRequest {
+        var request = SlurmJobRequest(job: job, cluster: self.request)
+        request.submits = !dryRun
+        return request
+    }
+
+    /// Prints the plan's scripts (--dry-run), or one line per job submitted: its id, what it does and where its
+    /// logs go.
+    func render(_ result: SlurmResult) {
         if dryRun {
-            Console.output(plan.dryRunText)
+            Console.output(result.plan.dryRunText)
             return
         }
-        for job in try SlurmWorkflow.submit(plan) {
+        for job in result.submitted {
             Console.outputLine("\(job.id)\t\(job.summary)\t\(job.logPattern)")
         }
     }
