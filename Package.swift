@@ -150,13 +150,15 @@ let package = Package(
         // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
         // of a plain build (`--static-swift-stdlib` would compile everything again), so the static libraries
         // Foundation's own objects ask for are named here. lld, because gold prints a warning for the mktemp in
-        // the toolchain's static Foundation.
+        // the toolchain's static Foundation. Release builds only (the installed binary is one): a target's linker
+        // settings also reach the test bundle that imports it (WorkbenchCLIParserTests), which links XCTest dynamically.
         .executableTarget(name: "WorkbenchCLI", dependencies: [
             "Workbench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["README.md"], linkerSettings: [
             .unsafeFlags(["-static-stdlib", "-use-ld=lld",
-                          "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationICU", "-l_FoundationCShims"]),
+                          "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationICU", "-l_FoundationCShims"],
+                         .when(configuration: .release)),
         ]),
 
         // Benchmarks.
@@ -217,5 +219,10 @@ let package = Package(
         // The workflows in-process, through the library's API; WorkbenchCLITests keeps the binary's own behaviour.
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "_TestSupport"]),
         .testTarget(name: "WorkbenchCLITests", dependencies: ["DetectionAnnotations", "_TestSupport"]),
+        // The CLI in-process (the executable target, imported @testable): the Slurm scripts' command lines parsed by
+        // the commands' own parser, and the wording of the library's error hints.
+        .testTarget(name: "WorkbenchCLIParserTests", dependencies: [
+            "WorkbenchCLI", "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ]
 )
