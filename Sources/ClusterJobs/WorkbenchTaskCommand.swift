@@ -96,10 +96,12 @@ public struct WorkbenchTaskOption: Sendable, Hashable {
         (self.commands, self.name, self.takesValue) = (commands, name, takesValue)
     }
 
-    /// The option's words: its name, then `value` when it takes one.
+    /// The option's words: its name, then `value` when it takes one. A value that begins with `-` (a fallback label
+    /// `-`) is joined to the name, `--fallback=-`, since the parser would take a separate word for an option.
     func words(_ value: String? = nil) -> [String] {
         precondition((value != nil) == takesValue, "WorkbenchTaskOption \(name): a value exactly when it takes one")
-        return [name] + (value.map { [$0] } ?? [])
+        guard let value else { return [name] }
+        return value.hasPrefix("-") ? ["\(name)=\(value)"] : [name, value]
     }
 
     /// `label`'s seconds between markers.

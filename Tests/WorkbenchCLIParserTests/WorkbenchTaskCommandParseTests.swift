@@ -32,7 +32,7 @@ final class WorkbenchTaskCommandParseTests: XCTestCase {
         .init(every: 1, framesPerSecond: nil, minimumConfidence: 0, fallbackLabel: nil, smoothing: 1, changesOnly: false),
         .init(every: 0.5, framesPerSecond: 12.5, minimumConfidence: 0.75, fallbackLabel: "Not sure", smoothing: 3,
               changesOnly: true, testTimeAugmentation: true),
-        .init(every: 2, framesPerSecond: nil, minimumConfidence: nil, fallbackLabel: "Unsure", smoothing: 1, changesOnly: false,
+        .init(every: 2, framesPerSecond: nil, minimumConfidence: nil, fallbackLabel: "-dash", smoothing: 1, changesOnly: false,
               testTimeAugmentation: false),
     ]
 
@@ -73,7 +73,7 @@ final class WorkbenchTaskCommandParseTests: XCTestCase {
         var written: [WorkbenchTaskOption.Command: Set<String>] = [:]
         for options in plans {
             let label = WorkbenchTaskCommand.label(binary: "w", model: "m", movies: ["a"], results: "r", threads: 1, options: options, shardCount: 2)
-            written[.label, default: []].formUnion(arguments(label))
+            written[.label, default: []].formUnion(arguments(label).map { String($0.prefix { $0 != "=" }) })
         }
         written[.labelMerge] = Set(arguments(WorkbenchTaskCommand.merge(binary: "w", results: "r", movieData: "d")))
         written[.features] = Set(arguments(WorkbenchTaskCommand.fillCache(binary: "w", inputs: ["i"], backbone: "b", threads: 1, shardCount: 2)))
