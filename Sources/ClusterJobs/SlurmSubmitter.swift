@@ -9,10 +9,11 @@ public struct SlurmSubmitter: Sendable {
     /// Uses the `sbatch` at `path`.
     public init(sbatch path: String) { sbatch = path }
 
-    /// Finds `sbatch` in the folders of `searchPath` (colon-separated, like PATH).
+    /// Finds `sbatch` in the folders of `searchPath` (colon-separated, like PATH); without it the error's hint is
+    /// `ErrorHint.printScriptsInstead`.
     public static func locate(searchPath: String? = ProcessInfo.processInfo.environment["PATH"]) throws(ClusterJobError) -> SlurmSubmitter {
         if let found = ExternalProcess.find("sbatch", searchPath: searchPath) { return SlurmSubmitter(sbatch: found) }
-        throw ClusterJobError(reason: "sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)")
+        throw ClusterJobError(reason: "sbatch not found on PATH: run this on a Slurm login node", hint: .printScriptsInstead)
     }
 
     /// Submits the script at `scriptPath`, to start only after every task of job `afterOK` has succeeded when given;

@@ -43,7 +43,8 @@ public struct AnnotationDocument: Sendable, Equatable {
         }
         guard let elements = document.arrayValue else {
             if document.objectValue?["video"] != nil {
-                throw AnnotationError(path: file, reason: "this is detect's output for a video; annotations are an array of pictures (detect --json on pictures writes one)")
+                throw AnnotationError(path: file, reason: "this is detect's output for a video; annotations are an array of pictures",
+                                      hint: .annotatePictures)
             }
             throw AnnotationError(path: file, reason: "expected an array of entries {\"image\", \"annotations\"}, found \(document.kindDescription)")
         }

@@ -36,7 +36,7 @@ public struct Classifier: Sendable {
         do {
             file = try ModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes)
         } catch {
-            throw WorkbenchError("\(error)")
+            throw WorkbenchError(error)
         }
         if let field = file.preprocessing.unsupportedField(backboneInputSide: EfficientNetLite0.inputSide) {
             throw WorkbenchError(path: path, reason: "preprocessing \(field)")

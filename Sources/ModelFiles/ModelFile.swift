@@ -106,3 +106,8 @@ public enum ModelFileErrorDomain {}
 
 /// A model file that cannot be read or written: "path: reason", one line.
 public typealias ModelFileError = FileError<ModelFileErrorDomain>
+
+extension ErrorHint {
+    /// A detector's model file was given where a classifier's is read: it is for detecting.
+    public static let useAsDetector = ErrorHint("ModelFiles.useAsDetector")
+}

@@ -28,11 +28,11 @@ extension ModelFile {
         for key in Key.required where metadata[key] == nil {
             throw fail("corrupted header: no '\(key)' metadata")
         }
-        // Version 6 names the kind: a detector's file is refused here with the command that takes it.
+        // Version 6 names the kind: a detector's file is refused here, with the hint that it is a detector's to use.
         if version >= 6 {
             guard let kind = metadata[Key.kind] else { throw fail("corrupted header: no '\(Key.kind)' metadata") }
             if kind == ModelFileFormat.detectorKind {
-                throw fail("is a detector model, not a classifier: use it with workbench detect --model")
+                throw ModelFileError(path: path, reason: "is a detector model, not a classifier", hint: .useAsDetector)
             }
             guard kind == ModelFileFormat.classifierKind else {
                 throw fail("kind '\(kind)' is not a model this build reads (classifier or detector): update Workbench")

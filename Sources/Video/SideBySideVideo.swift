@@ -105,7 +105,8 @@ public enum SideBySideVideo {
                 throw VideoError(.invalidArgument, path: output, reason: "there is no input \(audioInput + 1) to take the sound from")
             }
             guard inputs[audioInput].probe.hasAudio else {
-                throw VideoError(.invalidArgument, path: inputs[audioInput].video, reason: "has no sound to take (--audio)")
+                throw VideoError(.invalidArgument, path: inputs[audioInput].video, reason: "has no sound to take",
+                                 hint: .chooseInputWithSound)
             }
         }
         guard FileManager.default.isReadableFile(atPath: font) else {

@@ -4,6 +4,11 @@ import FileFormats
 /// which kind of failure it is.
 public typealias VideoError = KindedFileError<VideoFailure>
 
+extension ErrorHint {
+    /// The input chosen to take the sound from has none: another input (one with sound) is to be chosen.
+    public static let chooseInputWithSound = ErrorHint("Video.chooseInputWithSound")
+}
+
 /// The kinds of `VideoError`.
 public enum VideoFailure: Sendable, Equatable {
     /// The file or folder does not exist.

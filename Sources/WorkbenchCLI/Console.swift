@@ -56,7 +56,8 @@ enum Console {
         }
     }
 
-    /// Runs a command body; a thrown user-facing error becomes one line on stderr and exit status 1, and so does
+    /// Runs a command body; a thrown user-facing error becomes one line on stderr (`ErrorWording`, which words the
+    /// error's hint with this program's options) and exit status 1, and so does
     /// a failure to write stdout (checked once everything is written).
     static func run(_ body: () throws -> Void) throws {
         var status: ExitCode?
@@ -68,7 +69,7 @@ enum Console {
             // Reported below, once.
             status = ExitCode(1)
         } catch {
-            warn("workbench: \(error)")
+            warn("workbench: \(ErrorWording.line(for: error))")
             status = ExitCode(1)
         }
         if let failure = finishStandardOutput() {

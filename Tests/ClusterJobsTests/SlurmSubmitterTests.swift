@@ -64,7 +64,9 @@ final class SlurmSubmitterTests: XCTestCase {
 
     func testMissingSbatchSaysWhereToRunOrHowToSeeTheScripts() {
         XCTAssertThrowsError(try SlurmSubmitter.locate(searchPath: folder.path)) { error in
-            XCTAssertEqual("\(error)", "sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)")
+            // The CLI words the hint: "(or print the scripts with --dry-run)" (ShardingCommandTests).
+            XCTAssertEqual("\(error)", "sbatch not found on PATH: run this on a Slurm login node")
+            XCTAssertEqual((error as? ClusterJobError)?.hint, .printScriptsInstead)
         }
     }
 }

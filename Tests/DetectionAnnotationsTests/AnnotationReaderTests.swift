@@ -132,6 +132,15 @@ final class AnnotationReaderTests: XCTestCase {
         XCTAssertEqual(try AnnotationReader.read(folder: folder).labels, ["chien ✓ é"])
     }
 
+    func testDetectOutputForAVideoIsRefusedWithTheHintThatPicturesMakeAnnotations() throws {
+        try writeAnnotations("{\"video\": \"movie.mp4\", \"samples\": [], \"clips\": []}")
+        XCTAssertThrowsError(try AnnotationReader.read(folder: folder)) { error in
+            let refused = error as? AnnotationError
+            XCTAssertEqual(refused?.reason, "this is detect's output for a video; annotations are an array of pictures")
+            XCTAssertEqual(refused?.hint, .annotatePictures)
+        }
+    }
+
     func testMalformedDocumentsAreRefusedWithTheirReason() throws {
         try assertRefused("[{\"image\": \"a.png\",", "not valid JSON: line 1, column 20")
         try assertRefused("{\"image\": \"a.png\"}", "expected an array of entries {\"image\", \"annotations\"}, found an object")

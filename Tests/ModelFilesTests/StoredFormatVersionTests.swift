@@ -182,7 +182,9 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(detector.backboneTensors.keys.sorted(), pretrainedBackbone.keys.sorted())
         XCTAssertTrue(DetectorModelFile.isDetector(path: path))
         XCTAssertThrowsError(try ModelFile.read(path: path)) { error in
-            XCTAssertEqual("\(error)", path + ": is a detector model, not a classifier: use it with workbench detect --model")
+            // The CLI words the hint: ": use it with workbench detect --model" (DetectorTrainingCommandTests).
+            XCTAssertEqual("\(error)", path + ": is a detector model, not a classifier")
+            XCTAssertEqual((error as? ModelFileError)?.hint, .useAsDetector)
         }
         // A classifier's file, old or new, is refused by the detector's reader.
         for name in ["model-format-6.wbmodel", "model-format-2.wbmodel"] {

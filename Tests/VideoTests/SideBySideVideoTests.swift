@@ -103,7 +103,9 @@ final class SideBySideVideoTests: XCTestCase {
         let silent = assertVideoError(.invalidArgument) {
             try SideBySideVideo.render(plan: plan, inputs: inputs, stack: .vertical, audioInput: 1, to: folder + "/o.mp4", tools: tools)
         }
-        XCTAssertEqual(silent?.reason, "has no sound to take (--audio)")
+        // The CLI words the hint: "(--audio)" (SyncTraceCommandTests).
+        XCTAssertEqual(silent?.reason, "has no sound to take")
+        XCTAssertEqual(silent?.hint, .chooseInputWithSound)
         assertVideoError(.invalidArgument) {
             try SideBySideVideo.render(plan: plan, inputs: inputs, stack: .vertical, audioInput: nil, to: folder + "/o.webm", tools: tools)
         }

@@ -1,0 +1,33 @@
+import Workbench
+import XCTest
+@testable import WorkbenchCLI
+
+/// The library's hints worded with the CLI's options: the lines the binary prints (its tests hold the same text).
+final class ErrorWordingTests: XCTestCase {
+    func testEachHintIsWordedAfterTheReason() {
+        XCTAssertEqual(ErrorWording.line(for: ClusterJobError(reason: "sbatch not found on PATH: run this on a Slurm login node",
+                                                              hint: .printScriptsInstead)),
+                       "sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)")
+        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(ModelFileError(path: "d.wbmodel", reason: "is a detector model, not a classifier",
+                                                                            hint: .useAsDetector))),
+                       "d.wbmodel: is a detector model, not a classifier: use it with workbench detect --model")
+        XCTAssertEqual(ErrorWording.line(for: VideoError(.invalidArgument, path: "b.mp4", reason: "has no sound to take",
+                                                         hint: .chooseInputWithSound)),
+                       "b.mp4: has no sound to take (--audio)")
+        XCTAssertEqual(ErrorWording.line(for: AnnotationError(path: "a.json", reason: "this is detect's output for a video; annotations are an array of pictures",
+                                                              hint: .annotatePictures)),
+                       "a.json: this is detect's output for a video; annotations are an array of pictures (detect --json on pictures writes one)")
+    }
+
+    func testAnErrorWithoutAHintIsItsOwnLine() {
+        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "x", reason: "no such file or folder")), "x: no such file or folder")
+        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: nil, reason: "r", hint: ErrorHint("Elsewhere.unknown"))), "r")
+    }
+
+    func testAHintPassedOnAtABoundaryIsKept() {
+        let lower = AnnotationError(path: "a.json", reason: "why", hint: .annotatePictures)
+        XCTAssertEqual(WorkbenchError(lower).hint, .annotatePictures)
+        XCTAssertEqual(WorkbenchError(lower, context: "reading").hint, .annotatePictures)
+        XCTAssertEqual(ClusterJobError(WorkbenchError(lower)).hint, .annotatePictures)
+    }
+}
