@@ -98,6 +98,12 @@ public struct SplitPredictions: Sendable {
     }
 }
 
+extension ErrorHint {
+    /// Refits were asked for (`FineTuningSettings.refits` other than its default) where fine-tuning makes none: the
+    /// setting is to be left at its default.
+    public static let leaveRefitsAtDefault = ErrorHint("ClassifierTraining.leaveRefitsAtDefault")
+}
+
 /// `workbench train`: scan, extract (cached) features, split, fit the head, evaluate every split, build the model.
 ///
 /// `run` is the steps in order, each a small function or type in `TrainingSteps.swift`:
@@ -128,7 +134,7 @@ public enum TrainingRun {
         let scan = try TrainingScan.scan(request, events: events)
         if let settings = request.fineTuning, let folder = scan.layout.validation, settings.refits != FineTuningSettings().refits {
             // The dataset's own validation folder chooses the epoch and that run is the model: no refit to count.
-            throw WorkbenchError("\(folder.path): with a validation folder fine-tuning does not refit, so --refits \(settings.refits) would do nothing; drop it")
+            throw WorkbenchError(path: folder.path, reason: "with a validation folder fine-tuning does not refit", hint: .leaveRefitsAtDefault)
         }
         let scanned = clock.now
         var features = try TrainingFeatures.extract(scan, extractor: extractor, events: events)

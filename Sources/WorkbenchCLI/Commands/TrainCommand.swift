@@ -328,8 +328,13 @@ struct TrainCommand: ParsableCommand {
             }
             let progress = TrainingProgress(verbose: verbose)
             let files = TrainingOutput(model: output, report: report, page: noHtml ? .none : html.map { .at($0) } ?? .besideModel)
-            let outcome = try TrainingWorkflow.train(try request(), output: files, backbone: backboneOptions.source,
+            let outcome: TrainedModelFiles
+            do {
+                outcome = try TrainingWorkflow.train(try request(), output: files, backbone: backboneOptions.source,
                                                      features: compute.settings(usesCache: !cache.noCache), events: progress.render)
+            } catch let error as WorkbenchError where error.hint == .leaveRefitsAtDefault {
+                throw WordedError(error: error, words: ", so --refits \(refits ?? FineTuningSettings().refits) would do nothing; drop it")
+            }
             try TrainingRendering.render(outcome, json: json)
         }
     }
