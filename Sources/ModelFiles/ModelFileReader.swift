@@ -248,22 +248,21 @@ extension ModelFile {
             weights: tensors[Name.weight]!.values, bias: tensors[Name.bias]!.values)
     }
 
+    /// The backbone's tensors against `expected` (`TensorMismatch`, the one strict check), refused in the model
+    /// file's own words: the first kind of difference, missing before unused before wrong shapes.
     static func checkBackbone(_ backbone: [String: SafetensorsFile.Tensor], expected: [String: [Int]], path: String) throws(ModelFileError) {
-        let missing = expected.keys.filter { backbone[$0] == nil }.sorted()
-        if !missing.isEmpty {
-            throw ModelFileError(path: path, reason: "missing backbone tensors: \(ModelFileFormat.list(missing))")
+        guard let mismatch = TensorMismatch(tensors: backbone, expected: expected) else { return }
+        if !mismatch.missing.isEmpty {
+            throw ModelFileError(path: path, reason: "missing backbone tensors: \(ModelFileFormat.list(mismatch.missing))")
         }
-        let unused = backbone.keys.filter { expected[$0] == nil }.sorted()
-        if !unused.isEmpty {
-            throw ModelFileError(path: path, reason: "unused backbone tensors: \(ModelFileFormat.list(unused))")
+        if !mismatch.unused.isEmpty {
+            throw ModelFileError(path: path, reason: "unused backbone tensors: \(ModelFileFormat.list(mismatch.unused))")
         }
-        let wrong = expected.keys.filter { backbone[$0]!.shape != expected[$0]! }.sorted()
-        if !wrong.isEmpty {
-            let details = wrong.prefix(4).map {
-                "'\($0)' is \(ModelFileFormat.describe(backbone[$0]!.shape)), expected \(ModelFileFormat.describe(expected[$0]!))"
-            }
-            let more = wrong.count > 4 ? " and \(wrong.count - 4) more" : ""
-            throw ModelFileError(path: path, reason: "backbone tensors with the wrong shape: \(details.joined(separator: "; "))\(more)")
+        let wrong = mismatch.wrongShapes
+        let details = wrong.prefix(4).map {
+            "'\($0.name)' is \(ModelFileFormat.describe($0.shape)), expected \(ModelFileFormat.describe($0.expected))"
         }
+        let more = wrong.count > 4 ? " and \(wrong.count - 4) more" : ""
+        throw ModelFileError(path: path, reason: "backbone tensors with the wrong shape: \(details.joined(separator: "; "))\(more)")
     }
 }

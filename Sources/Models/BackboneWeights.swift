@@ -44,27 +44,11 @@ public enum BackboneWeights {
     }()
 
     /// Checks that `file` holds exactly the expected tensors with the expected shapes; the error lists every
-    /// missing, unused and wrong-shape tensor by name.
+    /// missing, unused and wrong-shape tensor by name (`TensorMismatch`, the one strict check).
     public static func validate(_ file: SafetensorsFile, path: String) throws(BackboneWeightsError) {
-        let missing = expectedShapes.keys.filter { file.tensors[$0] == nil }.sorted()
-        let unused = file.tensors.keys.filter { expectedShapes[$0] == nil }.sorted()
-        let wrongShape = expectedShapes.keys.sorted().compactMap { name -> String? in
-            guard let tensor = file.tensors[name], tensor.shape != expectedShapes[name]! else { return nil }
-            return "\(name) is \(tensor.shape), expected \(expectedShapes[name]!)"
+        if let mismatch = TensorMismatch(tensors: file.tensors, expected: expectedShapes) {
+            throw BackboneWeightsError(path: path, reason: "not EfficientNet-Lite0 weights: " + mismatch.summary())
         }
-        var problems: [String] = []
-        if !missing.isEmpty { problems.append("missing tensors: " + abbreviated(missing)) }
-        if !unused.isEmpty { problems.append("unused tensors: " + abbreviated(unused)) }
-        if !wrongShape.isEmpty { problems.append("wrong shapes: " + abbreviated(wrongShape)) }
-        if !problems.isEmpty {
-            throw BackboneWeightsError(path: path, reason: "not EfficientNet-Lite0 weights: " + problems.joined(separator: "; "))
-        }
-    }
-
-    /// A list short enough for one line: a wholly different file would otherwise name hundreds of tensors.
-    static func abbreviated(_ items: [String], limit: Int = 8) -> String {
-        if items.count <= limit { return items.joined(separator: ", ") }
-        return items.prefix(limit).joined(separator: ", ") + " and \(items.count - limit) more"
     }
 
     /// A convolution's OIHW weights with the batch norm `batchNorm` folded in. Call only after `validate`.

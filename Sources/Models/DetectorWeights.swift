@@ -94,20 +94,10 @@ public enum DetectorWeights {
     }()
 
     /// Checks that `file` holds exactly the expected tensors with the expected shapes; the error lists every
-    /// missing, unused and wrong-shape tensor by name.
+    /// missing, unused and wrong-shape tensor by name (`TensorMismatch`, the one strict check).
     public static func validate(_ file: SafetensorsFile, path: String) throws(DetectorWeightsError) {
-        let missing = expectedShapes.keys.filter { file.tensors[$0] == nil }.sorted()
-        let unused = file.tensors.keys.filter { expectedShapes[$0] == nil }.sorted()
-        let wrongShape = expectedShapes.keys.sorted().compactMap { name -> String? in
-            guard let tensor = file.tensors[name], tensor.shape != expectedShapes[name]! else { return nil }
-            return "\(name) is \(tensor.shape), expected \(expectedShapes[name]!)"
-        }
-        var problems: [String] = []
-        if !missing.isEmpty { problems.append("missing tensors: " + BackboneWeights.abbreviated(missing)) }
-        if !unused.isEmpty { problems.append("unused tensors: " + BackboneWeights.abbreviated(unused)) }
-        if !wrongShape.isEmpty { problems.append("wrong shapes: " + BackboneWeights.abbreviated(wrongShape)) }
-        if !problems.isEmpty {
-            throw DetectorWeightsError(path: path, reason: "not SSDLite MobileNetV2 detector weights: " + problems.joined(separator: "; "))
+        if let mismatch = TensorMismatch(tensors: file.tensors, expected: expectedShapes) {
+            throw DetectorWeightsError(path: path, reason: "not SSDLite MobileNetV2 detector weights: " + mismatch.summary())
         }
     }
 }
