@@ -53,8 +53,8 @@ struct DetectorExportPlan {
     init(model: DetectorModelFile, network: EfficientNetLite0, path: String) throws(ExportError) {
         let fail = { (reason: String) in ExportError(path: path, reason: reason) }
         let side = model.inputSide
-        guard side >= 64, side <= 1024, side % 32 == 0 else {
-            throw fail("the detector's input side \(side) is not a multiple of 32 from 64 to 1024")
+        guard DetectorInputSide.isValid(side) else {
+            throw fail("the detector's input side \(side) is not \(DetectorInputSide.requirement)")
         }
         guard !model.labels.isEmpty, Set(model.labels).count == model.labels.count else {
             throw fail("the detector's labels must be one or more distinct names")

@@ -2,6 +2,7 @@ import Datasets
 import FileFormats
 import Foundation
 import ImageCodecs
+import ModelFiles
 import Models
 import TensorCore
 
@@ -31,11 +32,11 @@ public final class DetectionFeatureExtractor: Sendable {
     /// The backbone's preprocessing at `inputSide` (its mean and std; the crop does not apply).
     private let preprocessing: ImagePreprocessing
 
-    /// Builds the network now (the caller is about to need maps). `inputSide` must be a multiple of 32 from 64 on.
+    /// Builds the network now (the caller is about to need maps). `inputSide` must be one `DetectorInputSide` allows.
     public init(backbone: Backbone, inputSide: Int = defaultInputSide, settings: FeatureSettings = FeatureSettings())
         throws(WorkbenchError) {
-        guard inputSide >= 64 && inputSide <= 1024 && inputSide % 32 == 0 else {
-            throw WorkbenchError("the detector's input side must be a multiple of 32 from 64 to 1024, not \(inputSide)")
+        guard DetectorInputSide.isValid(inputSide) else {
+            throw WorkbenchError("the detector's input side must be \(DetectorInputSide.requirement), not \(inputSide)")
         }
         if let field = backbone.preprocessing.unsupportedField() {
             throw WorkbenchError(path: backbone.source, reason: "preprocessing \(field)")

@@ -25,7 +25,7 @@ public struct DetectorModelFile: Sendable, Equatable {
     public var backboneIdentifier: String
     /// The head's tensors by name (without the `detector.` prefix), `headTensorNames` exactly.
     public var headTensors: [String: SafetensorsFile.Tensor]
-    /// Side of the square network input, a multiple of 32.
+    /// Side of the square network input (`DetectorInputSide`: a multiple of 32).
     public var inputSide: Int
     /// The score threshold of best held-out F1, in 0...1.
     public var scoreThreshold: Double
@@ -94,9 +94,7 @@ public struct DetectorModelFile: Sendable, Equatable {
             }
         }
         if backboneTensors.isEmpty { return "no backbone tensors" }
-        if !(inputSide >= 64 && inputSide <= 1024 && inputSide % 32 == 0) {
-            return "the input side \(inputSide) is not a multiple of 32 from 64 to 1024"
-        }
+        if !DetectorInputSide.isValid(inputSide) { return "the input side \(inputSide) is not \(DetectorInputSide.requirement)" }
         if !(0...1).contains(scoreThreshold) { return "the score threshold \(scoreThreshold) is not between 0 and 1" }
         if !ModelFileFormat.isValidJSON(trainingReportJSON) { return "the training report is not valid JSON" }
         if let field = preprocessing.unsupportedField() { return "preprocessing \(field)" }

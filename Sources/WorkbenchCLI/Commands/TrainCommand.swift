@@ -146,7 +146,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Detector with --fine-tune: epochs of fine-tuning after the head's (default 10).", valueName: "n"))
     var fineTuneEpochs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Detector: the side of the square network input, a multiple of 32 (default 320).", valueName: "pixels"))
+    @Option(name: .long, help: ArgumentHelp("Detector: the side of the square network input, a multiple of \(DetectorInputSide.multiple) (default \(DetectionFeatureExtractor.defaultInputSide)).", valueName: "pixels"))
     var inputSide: Int?
 
     @Option(name: .long, help: ArgumentHelp("Detector: after the held-out pictures choose the threshold, train a new head on all training pictures for --epochs (all, the default), for the epoch they chose (chosen), or keep the chosen epoch's head (none); --fine-tune implies none.", valueName: "all|chosen|none"))
@@ -271,8 +271,8 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--backbone-learning-rate must be above 0 and at most 1, got \(backboneLearningRate)")
         }
         if let crops, !(0...16).contains(crops) { throw ValidationError("--crops must be from 0 to 16, got \(crops)") }
-        if let inputSide, !(inputSide >= 64 && inputSide <= 1024 && inputSide % 32 == 0) {
-            throw ValidationError("--input-side must be a multiple of 32 from 64 to 1024, got \(inputSide)")
+        if let inputSide, !DetectorInputSide.isValid(inputSide) {
+            throw ValidationError("--input-side must be \(DetectorInputSide.requirement), got \(inputSide)")
         }
     }
 
