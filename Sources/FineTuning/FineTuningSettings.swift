@@ -63,23 +63,74 @@ public struct FineTuningSettings: Sendable, Equatable {
     public var firstTrainedBlock: Int { Self.maximumTrainedBlocks - trainedBlocks }
 
     /// The first setting out of bounds, as a sentence; nil when all are fine.
-    public var problem: String? {
+    public var problem: String? { outOfRange?.description }
+
+    /// The first setting out of bounds, as facts (which setting, what it must be, what it is) for a caller to word
+    /// with its own names (the CLI with its options); nil when all are fine. The one place these bounds are checked.
+    public var outOfRange: SettingProblem? {
+        func problem(_ setting: Setting, _ requirement: String, _ value: some CustomStringConvertible) -> SettingProblem {
+            SettingProblem(setting: setting, requirement: requirement, value: value.description)
+        }
         if !(1...Self.maximumTrainedBlocks).contains(trainedBlocks) {
-            return "the trained blocks must be from 1 to \(Self.maximumTrainedBlocks), got \(trainedBlocks)"
+            return problem(.trainedBlocks, "from 1 to \(Self.maximumTrainedBlocks)", trainedBlocks)
         }
-        if !Self.epochRange.contains(epochs) { return "epochs must be from 1 to \(Self.epochRange.upperBound), got \(epochs)" }
+        if !Self.epochRange.contains(epochs) { return problem(.epochs, "from 1 to \(Self.epochRange.upperBound)", epochs) }
         if !Self.batchSizeRange.contains(batchSize) {
-            return "the batch size must be from 1 to \(Self.batchSizeRange.upperBound), got \(batchSize)"
+            return problem(.batchSize, "from 1 to \(Self.batchSizeRange.upperBound)", batchSize)
         }
-        for (name, rate) in [("backbone", backboneLearningRate), ("head", headLearningRate)] where !Self.learningRateRange.contains(rate) {
-            return "the \(name) learning rate must be from \(Self.learningRateRange.lowerBound) to \(Self.learningRateRange.upperBound), got \(rate)"
+        let rates = "from \(Self.learningRateRange.lowerBound) to \(Self.learningRateRange.upperBound)"
+        // The head's first: a single rate given for both is then named as the head's (the CLI's --learning-rate).
+        for (setting, rate) in [(Setting.headLearningRate, headLearningRate), (.backboneLearningRate, backboneLearningRate)]
+        where !Self.learningRateRange.contains(rate) {
+            return problem(setting, rates, rate)
         }
-        if !(fineTunedWeight > 0 && fineTunedWeight <= 1) { return "the fine-tuned weight must be above 0 and at most 1, got \(fineTunedWeight)" }
-        if !Self.refitRange.contains(refits) { return "the refits must be from 1 to \(Self.refitRange.upperBound), got \(refits)" }
-        if !(weightDecay >= 0 && weightDecay < 1) { return "the weight decay must be at least 0 and below 1, got \(weightDecay)" }
-        if !(labelSmoothing >= 0 && labelSmoothing < 1) { return "label smoothing must be at least 0 and below 1, got \(labelSmoothing)" }
-        if !(warmupFraction >= 0 && warmupFraction <= 1) { return "the warm-up share must be from 0 to 1, got \(warmupFraction)" }
-        if threads < 1 { return "threads must be at least 1, got \(threads)" }
+        if !(fineTunedWeight > 0 && fineTunedWeight <= 1) { return problem(.fineTunedWeight, "above 0 and at most 1", fineTunedWeight) }
+        if !Self.refitRange.contains(refits) { return problem(.refits, "from 1 to \(Self.refitRange.upperBound)", refits) }
+        if !(weightDecay >= 0 && weightDecay < 1) { return problem(.weightDecay, "at least 0 and below 1", weightDecay) }
+        if !(labelSmoothing >= 0 && labelSmoothing < 1) { return problem(.labelSmoothing, "at least 0 and below 1", labelSmoothing) }
+        if !(warmupFraction >= 0 && warmupFraction <= 1) { return problem(.warmupFraction, "from 0 to 1", warmupFraction) }
+        if threads < 1 { return problem(.threads, "at least 1", threads) }
         return nil
+    }
+
+    /// The settings whose bounds `outOfRange` checks.
+    public enum Setting: Sendable, Equatable, CaseIterable {
+        case trainedBlocks, epochs, batchSize, headLearningRate, backboneLearningRate, fineTunedWeight, refits
+        case weightDecay, labelSmoothing, warmupFraction, threads
+
+        /// The setting in the library's words, as a sentence begins ("the batch size").
+        public var name: String {
+            switch self {
+            case .trainedBlocks: "the trained blocks"
+            case .epochs: "epochs"
+            case .batchSize: "the batch size"
+            case .headLearningRate: "the head learning rate"
+            case .backboneLearningRate: "the backbone learning rate"
+            case .fineTunedWeight: "the fine-tuned weight"
+            case .refits: "the refits"
+            case .weightDecay: "the weight decay"
+            case .labelSmoothing: "label smoothing"
+            case .warmupFraction: "the warm-up share"
+            case .threads: "threads"
+            }
+        }
+    }
+
+    /// A setting out of its bounds: "`name` must be `requirement`, got `value`".
+    public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
+        /// Which setting.
+        public let setting: Setting
+        /// What it must be: "from 1 to 1000", "above 0 and at most 1".
+        public let requirement: String
+        /// What it is, as Swift prints it.
+        public let value: String
+
+        /// A problem from its facts.
+        public init(setting: Setting, requirement: String, value: String) {
+            (self.setting, self.requirement, self.value) = (setting, requirement, value)
+        }
+
+        /// The problem worded with the library's name for the setting.
+        public var description: String { "\(setting.name) must be \(requirement), got \(value)" }
     }
 }

@@ -212,27 +212,9 @@ struct TrainCommand: ParsableCommand {
         if fineTune || fineTuneAuto, validationFraction == 0, validation == nil {
             throw ValidationError("\(fineTuneAuto ? "--fine-tune-auto" : "--fine-tune") needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
         }
-        let limit = FineTuningSettings.maximumTrainedBlocks
-        if let fineTuneBlocks, !(1...limit).contains(fineTuneBlocks) {
-            throw ValidationError("--fine-tune-blocks must be from 1 to \(limit), got \(fineTuneBlocks)")
-        }
-        if let epochs, !FineTuningSettings.epochRange.contains(epochs) {
-            throw ValidationError("--epochs must be from 1 to \(FineTuningSettings.epochRange.upperBound), got \(epochs)")
-        }
-        if let batchSize, !FineTuningSettings.batchSizeRange.contains(batchSize) {
-            throw ValidationError("--batch-size must be from 1 to \(FineTuningSettings.batchSizeRange.upperBound), got \(batchSize)")
-        }
-        let rates = FineTuningSettings.learningRateRange
-        for (name, rate) in [("--learning-rate", learningRate), ("--backbone-learning-rate", backboneLearningRate)] {
-            if let rate, !rates.contains(rate) {
-                throw ValidationError("\(name) must be from \(rates.lowerBound) to \(rates.upperBound), got \(rate)")
-            }
-        }
-        if let fineTunedWeight, !(fineTunedWeight > 0 && fineTunedWeight <= 1) {
-            throw ValidationError("--fine-tuned-weight must be above 0 and at most 1, got \(fineTunedWeight)")
-        }
-        if let refits, !FineTuningSettings.refitRange.contains(refits) {
-            throw ValidationError("--refits must be from 1 to \(FineTuningSettings.refitRange.upperBound), got \(refits)")
+        // The bounds are the library's (`FineTuningSettings.outOfRange`); only the option's name is this command's.
+        if let problem = fineTuningSettings()?.outOfRange {
+            throw ValidationError("\(optionName(problem.setting)) must be \(problem.requirement), got \(problem.value)")
         }
         if refits != nil && validation != nil {
             throw ValidationError("--refits averages refits on all training images, and with --validation there is none (that run's chosen epoch is the model): drop one")
@@ -298,6 +280,22 @@ struct TrainCommand: ParsableCommand {
         request.reportPath = report
         request.page = noHtml ? .none : html.map { .at($0) } ?? .besideModel
         return request
+    }
+
+    /// The option that gives `setting` (`--learning-rate` gives both rates, `--backbone-learning-rate` the
+    /// backbone's over it); the setting's own name for one no option sets.
+    private func optionName(_ setting: FineTuningSettings.Setting) -> String {
+        switch setting {
+        case .trainedBlocks: "--fine-tune-blocks"
+        case .epochs: "--epochs"
+        case .batchSize: "--batch-size"
+        case .headLearningRate: "--learning-rate"
+        case .backboneLearningRate: backboneLearningRate != nil ? "--backbone-learning-rate" : "--learning-rate"
+        case .fineTunedWeight: "--fine-tuned-weight"
+        case .refits: "--refits"
+        case .threads: "--threads"
+        case .weightDecay, .labelSmoothing, .warmupFraction: setting.name
+        }
     }
 
     /// The fine-tuning settings the options ask for; nil without --fine-tune or --fine-tune-auto.
