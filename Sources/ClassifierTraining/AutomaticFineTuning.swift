@@ -17,6 +17,10 @@ public enum AutomaticFineTuning {
     public static let roomBelow = 0.80
     /// The time budget: ten minutes.
     public static let budgetSeconds = 600.0
+    /// `roomBelow` in whole percent (80), as texts give it.
+    public static var roomBelowPercent: Int { Int((roomBelow * 100).rounded()) }
+    /// `budgetSeconds` in whole minutes (10), as texts give it.
+    public static var budgetMinutes: Int { Int(budgetSeconds / 60) }
     /// A fold's speed per thread, images per second through the trained top and the frozen layers below (default
     /// depth, augmentation on): 15 measured on the slowest 2-core machine this project has timed (the folds of a
     /// 250-image run at once, one thread each).
@@ -39,7 +43,7 @@ public enum AutomaticFineTuning {
     public static func hint(after choice: TrainingReport.FineTuningChoice, frozenHeldOutAccuracy: Double?) -> String? {
         guard let accuracy = frozenHeldOutAccuracy, accuracy < roomBelow else { return nil }
         let room = "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
-            + "\(Int(roomBelow * 100)) %, where fine-tuning has paid: "
+            + "\(roomBelowPercent) %, where fine-tuning has paid: "
         if !choice.fineTunes {
             return room + "--fine-tune tries it (about \(Int((choice.estimatedSeconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
         }
@@ -56,14 +60,14 @@ public enum AutomaticFineTuning {
         }
         let frozen = "the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %"
         if accuracy >= roomBelow {
-            return .init(fineTunes: false, reason: "not fine-tuned: \(frozen), at least \(Int(roomBelow * 100)) % leaves little room",
+            return .init(fineTunes: false, reason: "not fine-tuned: \(frozen), at least \(roomBelowPercent) % leaves little room",
                          estimatedSeconds: seconds)
         }
         if seconds > budgetSeconds {
-            return .init(fineTunes: false, reason: "not fine-tuned: \(time), over the \(Int(budgetSeconds / 60))-minute budget (use --fine-tune to insist)",
+            return .init(fineTunes: false, reason: "not fine-tuned: \(time), over the \(budgetMinutes)-minute budget (use --fine-tune to insist)",
                          estimatedSeconds: seconds)
         }
-        return .init(fineTunes: true, reason: "fine-tuning: \(frozen), below \(Int(roomBelow * 100)) %, and \(time)",
+        return .init(fineTunes: true, reason: "fine-tuning: \(frozen), below \(roomBelowPercent) %, and \(time)",
                      estimatedSeconds: seconds)
     }
 }

@@ -52,8 +52,9 @@ struct TrainCommand: ParsableCommand {
             right than the frozen head over all folds and its mean gain exceeds the standard error of the folds' \
             gains; otherwise the frozen model is kept and the run says why (--keep-fine-tuned keeps it anyway). The \
             kept model is refitted on all training images, --refits N times, and their weights averaged. \
-            --fine-tune-auto fine-tunes only when the frozen head's cross-validated accuracy is below 80 % and the \
-            estimated time is within 10 minutes. --tta stores test-time augmentation as the model's default.
+            --fine-tune-auto fine-tunes only when the frozen head's cross-validated accuracy is below \
+            \(AutomaticFineTuning.roomBelowPercent) % and the estimated time is within \
+            \(AutomaticFineTuning.budgetMinutes) minutes. --tta stores test-time augmentation as the model's default.
 
             A detector is trained instead when DATASET is an object-detection dataset: a folder with Create ML's \
             annotations.json (or with "Training Data/" and "Testing Data/" that have one each), or an annotations \
@@ -94,7 +95,7 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "Also fine-tune the top of the network (see below).")
     var fineTune = false
 
-    @Flag(name: .long, help: "Fine-tune only when the frozen head leaves room and it fits 10 minutes (see below).")
+    @Flag(name: .long, help: "Fine-tune only when the frozen head leaves room and it fits \(AutomaticFineTuning.budgetMinutes) minutes (see below).")
     var fineTuneAuto = false
 
     @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
