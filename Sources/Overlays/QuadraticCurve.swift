@@ -67,8 +67,8 @@ public struct QuadraticCurve: Sendable, Equatable {
 }
 
 extension OverlayPoint {
-    /// Points written `x,y` separated by spaces (`"120,400 300,80 520,410"`), as `--points` takes them; nil when a
-    /// pair is not two finite numbers joined by one comma.
+    /// Points written `x,y` separated by spaces, as the trace command's points are given (`120,400 300,80 520,410`);
+    /// nil when a pair is not two finite numbers joined by one comma.
     public static func list(from text: String) -> [OverlayPoint]? {
         var points: [OverlayPoint] = []
         for pair in text.split(whereSeparator: { $0 == " " }) {
