@@ -29,5 +29,9 @@ final class ErrorWordingTests: XCTestCase {
         XCTAssertEqual(WorkbenchError(lower).hint, .annotatePictures)
         XCTAssertEqual(WorkbenchError(lower, context: "reading").hint, .annotatePictures)
         XCTAssertEqual(ClusterJobError(WorkbenchError(lower)).hint, .annotatePictures)
+        for body in [{ () throws -> Void in throw ClusterJobError(reason: "r", hint: .printScriptsInstead) }, { throw lower }] {
+            XCTAssertThrowsError(try WorkbenchError.passingOn(body)) { XCTAssertNotNil(($0 as? WorkbenchError)?.hint) }
+            XCTAssertThrowsError(try WorkbenchError.passingOn(context: "c", body)) { XCTAssertNotNil(($0 as? WorkbenchError)?.hint) }
+        }
     }
 }
