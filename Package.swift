@@ -14,7 +14,8 @@ import PackageDescription
 //   (annotations.json against the pictures' headers) → {Datasets, ImageCodecs}
 // Inference (backbone, scheduler, cache use and filling, classifier) → {Models, ModelFiles, Datasets, LogisticHead, ImageCodecs}
 // FineTuning → TrainableLayers → Models (stage table, pretrained network) → Layers → TensorCore → CBLAS
-// ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG}; FileFormats (safetensors, JSON, atomic writes, the
+// ImageCodecs → {CJPEGShim → libjpeg, CPNGShim → CPNG, CWebPShim → libwebp, CHEIFShim → libheif, CTIFFShim → libtiff,
+// CGIFShim → giflib}; FileFormats (safetensors, JSON, atomic writes, the
 // path-and-reason errors, WorkbenchError) sits at the bottom, importing nothing.
 let package = Package(
     name: "Workbench",
@@ -45,6 +46,14 @@ let package = Package(
         // setjmp around every library call and hand Swift an error string instead.
         .target(name: "CJPEGShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNGShim", dependencies: ["CPNG"], exclude: ["README.md"]),
+        // The other formats people's pictures come in, each behind its own shim: libwebp (status codes), libheif
+        // (heif_error values; HEIC, iPhone photos), libtiff (its printing error handlers replaced per reader),
+        // giflib (error codes). BMP needs no library (ImageCodecs/BMPDecoder.swift).
+        .target(name: "CWebPShim", exclude: ["README.md"],
+                linkerSettings: [.linkedLibrary("webpdemux"), .linkedLibrary("webp")]),
+        .target(name: "CHEIFShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("heif")]),
+        .target(name: "CTIFFShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "CGIFShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("gif")]),
         // AVX2 + FMA and AVX-512 kernels (files without a suffix are the AVX2 ones), enabled per function (target
         // attributes) behind a runtime CPU check in dispatch.c.
         .target(name: "CKernels", exclude: ["README.md"]),
@@ -71,7 +80,9 @@ let package = Package(
                 exclude: ["README.md"]),
 
         // Images and data.
-        .target(name: "ImageCodecs", dependencies: ["CJPEGShim", "CPNGShim", "FileFormats"], exclude: ["README.md"]),
+        .target(name: "ImageCodecs", dependencies: [
+            "CJPEGShim", "CPNGShim", "CWebPShim", "CHEIFShim", "CTIFFShim", "CGIFShim", "FileFormats",
+        ], exclude: ["README.md"]),
         .target(name: "Datasets", dependencies: [
             "FileFormats", .product(name: "Crypto", package: "swift-crypto"),
         ], exclude: ["README.md"]),

@@ -89,6 +89,9 @@ public struct DatasetLayout: Sendable, Equatable {
         return layout
     }
 
+    /// The picture formats a label folder's files may be in, for messages (ImageCodecs reads them all).
+    public static let pictureFormats = "JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP"
+
     /// The checks `resolve` applies to the scanned folders.
     public func validate() throws(DatasetError) {
         guard training.classes.count >= 2 else {
@@ -97,7 +100,9 @@ public struct DatasetLayout: Sendable, Equatable {
         }
         for folder in [training, validation, testing].compactMap({ $0 }) {
             if let empty = folder.classes.first(where: { $0.files.isEmpty }) {
-                throw DatasetError(path: empty.path, reason: "label '\(empty.label)' has no image files (JPEG or PNG)")
+                let found = empty.skipped.isEmpty ? "the folder holds no files" : SkippedFiles.summary(empty.skipped)
+                throw DatasetError(path: empty.path, reason: "label '\(empty.label)' has no pictures Workbench can read "
+                                   + "(\(Self.pictureFormats)): \(found)")
             }
         }
         let known = Set(training.labels)

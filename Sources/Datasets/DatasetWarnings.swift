@@ -6,6 +6,8 @@ public enum DatasetWarning: Sendable, Equatable, CustomStringConvertible {
     case duplicatesAcrossSplits(firstSplit: String, secondSplit: String, pairs: [DuplicatePair])
     /// The largest class has more than `DatasetWarnings.imbalanceRatio` times the images of the smallest.
     case classImbalance(split: String, largest: String, largestCount: Int, smallest: String, smallestCount: Int)
+    /// Files inside the split's label folders that are no pictures Workbench can read, passed over.
+    case notPictures(split: String, files: [SkippedFile])
 
     /// One line for a person.
     public var description: String {
@@ -16,6 +18,9 @@ public enum DatasetWarning: Sendable, Equatable, CustomStringConvertible {
             return "\(pairs.count) identical file(s) in both \(first) and \(second) data, which inflates the \(second) score: \(shown)\(more)"
         case let .classImbalance(split, largest, largestCount, smallest, smallestCount):
             return "\(split) classes are unbalanced: '\(largest)' has \(largestCount) images, '\(smallest)' only \(smallestCount)"
+        case let .notPictures(split, files):
+            return "\(SkippedFiles.summary(files)) in the \(split) label folders: not pictures Workbench can read "
+                + "(\(DatasetLayout.pictureFormats))"
         }
     }
 }
@@ -53,6 +58,10 @@ public enum DatasetWarnings {
         }
         for (name, folder) in splits {
             if let warning = imbalance(in: folder, split: name) { warnings.append(warning) }
+        }
+        for (name, folder) in splits {
+            let passedOver = folder.classes.flatMap(\.skipped)
+            if !passedOver.isEmpty { warnings.append(.notPictures(split: name, files: passedOver)) }
         }
         return warnings
     }

@@ -29,11 +29,15 @@ public struct ImageFolder: Sendable, Equatable {
         public var path: String
         /// Image file paths, natural order by their path below `path`.
         public var files: [String]
+        /// Files below `path` passed over as no pictures (or folders seen before), with reasons: what an empty
+        /// label's error and the scan's warning count.
+        public var skipped: [SkippedFile]
         /// Creates a label folder.
-        public init(label: String, path: String, files: [String]) {
+        public init(label: String, path: String, files: [String], skipped: [SkippedFile] = []) {
             self.label = label
             self.path = path
             self.files = files
+            self.skipped = skipped
         }
     }
 
@@ -72,8 +76,10 @@ public struct ImageFolder: Sendable, Equatable {
         for entry in try walk.entries(of: path) {
             switch entry.kind {
             case .folder:
+                let skippedBefore = walk.skipped.count
                 let files = try walk.imageFiles(under: entry.path)
-                classes.append(LabelFolder(label: entry.name, path: entry.path, files: files))
+                classes.append(LabelFolder(label: entry.name, path: entry.path, files: files,
+                                           skipped: Array(walk.skipped[skippedBefore...])))
             case .regularFile, .otherFile:
                 walk.skipped.append(SkippedFile(path: entry.path, reason: "not inside a label folder"))
             }

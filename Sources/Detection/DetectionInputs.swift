@@ -2,8 +2,9 @@ import Datasets
 import FileFormats
 import Glibc
 
-/// The inputs of one detection run, sorted: folders and JPEG or PNG files (by their first bytes, else by their
-/// name) are pictures, any other file a video (ffprobe decides later whether it is one). A run takes one kind.
+/// The inputs of one detection run, sorted: folders and picture files (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP, by
+/// their first bytes, else by their name) are pictures, any other file a video (ffprobe decides later whether it
+/// is one). A run takes one kind.
 public enum DetectionInputs: Equatable, Sendable {
     /// Picture files and folders of pictures, as given.
     case pictures([String])

@@ -8,9 +8,9 @@ import ImageCodecs
 ///
 /// Names are relative to the annotations file's folder unless absolute, in both formats: a `detect --json` run
 /// made inside the pictures' folder (`cd photos && workbench detect . --json > annotations.json`) reads back as
-/// it was written. Every picture an entry names must exist and be a JPEG or PNG whose header reads; its size as
-/// displayed (EXIF orientation applied, as `detect` reports boxes) comes from the header, without decoding. One
-/// entry per picture (two names for one file, such as `a.jpg` and `./a.jpg`, are one picture). In a Create ML
+/// it was written. Every picture an entry names must exist and be a JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP file
+/// whose header reads; its size as displayed (orientation applied, as `detect` reports boxes) comes from the
+/// header, without decoding. One entry per picture (two names for one file, such as `a.jpg` and `./a.jpg`, are one picture). In a Create ML
 /// folder (`read(folder:)`), pictures anywhere below the folder that no entry names are negatives, listed and
 /// noted, not errors; a file read by itself (`read(file:)`) has none, since its folder may be any folder (a
 /// `detect --json` saved in the home folder must not make every picture there a negative).

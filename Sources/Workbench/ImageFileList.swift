@@ -10,6 +10,9 @@ public struct ImageFileList: Sendable {
     /// Entries of the walked folders that may be images but cannot be read (names that are not UTF-8, FIFOs and
     /// devices, broken links, unreadable folders): each one a line for the user and a failed image.
     public var unreadable: [WorkbenchError]
+    /// Files of the walked folders passed over as no pictures Workbench can read: counted, by kind, when nothing
+    /// else is left.
+    public var skipped: [SkippedFile] = []
 
     /// The image files named by `inputs`; a missing input is an error naming it.
     public static func expand(_ inputs: [String]) throws(WorkbenchError) -> ImageFileList {
@@ -27,7 +30,8 @@ public struct ImageFileList: Sendable {
             }
             files += try WorkbenchError.passingOn { try walk.imageFiles(under: input) }
         }
-        return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) })
+        return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) },
+                             skipped: walk.skipped)
     }
 
     /// `inputs` as a command over images takes them (`features`, `classify`): expanded (`expand`), refused when
@@ -37,7 +41,10 @@ public struct ImageFileList: Sendable {
     public static func gather(_ inputs: [String], shard: Shard? = nil, strict: Bool,
                               events: (ImageFilesEvent) -> Void) throws(WorkbenchError) -> ImageFileList {
         var list = try expand(inputs)
-        guard list.count > 0 else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
+        guard list.count > 0 else {
+            let passedOver = list.skipped.isEmpty ? "" : ": \(SkippedFiles.summary(list.skipped)), not pictures Workbench can read"
+            throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))\(passedOver)")
+        }
         if let shard {
             let total = list.count
             list = list.shard(shard)
@@ -57,7 +64,8 @@ public struct ImageFileList: Sendable {
         let paths = files + unreadable.map { $0.path ?? "" }
         let kept = Set(InputSharding.imagePositions(paths, shard: shard))
         return ImageFileList(files: files.indices.filter { kept.contains($0) }.map { files[$0] },
-                             unreadable: unreadable.indices.filter { kept.contains(files.count + $0) }.map { unreadable[$0] })
+                             unreadable: unreadable.indices.filter { kept.contains(files.count + $0) }.map { unreadable[$0] },
+                             skipped: skipped)
     }
 }
 

@@ -80,7 +80,7 @@ final class PreprocessingEquivalenceTests: XCTestCase {
         let path = folder.appendingPathComponent("broken.jpg").path
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try AugmentedInputs(paths: [path], policy: .none, seed: 0)) { error in
-            XCTAssertEqual("\(error)", "\(path): not a JPEG or PNG image")
+            XCTAssertEqual("\(error)", "\(path): not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
         }
     }
 }

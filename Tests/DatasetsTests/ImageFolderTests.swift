@@ -33,8 +33,8 @@ final class ImageFolderTests: XCTestCase {
         XCTAssertEqual(folder.labels, ["cat"])
         XCTAssertEqual(folder.files(label: "cat"), [builder.root + "/cat/1.jpg"])
         XCTAssertEqual(folder.skipped, [
-            SkippedFile(path: builder.root + "/cat/empty", reason: "not a JPEG or PNG image (no extension)"),
-            SkippedFile(path: builder.root + "/cat/notes.txt", reason: "not a JPEG or PNG image (extension .txt)"),
+            SkippedFile(path: builder.root + "/cat/empty", reason: "not a picture Workbench can read (no extension)"),
+            SkippedFile(path: builder.root + "/cat/notes.txt", reason: "not a picture Workbench can read (extension .txt)"),
             SkippedFile(path: builder.root + "/README.md", reason: "not inside a label folder"),
         ])
     }

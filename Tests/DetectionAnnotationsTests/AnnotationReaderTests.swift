@@ -193,7 +193,7 @@ final class AnnotationReaderTests: XCTestCase {
         try assertRefused("[{\"image\": \"a.png\", \"annotations\": []}, {\"image\": \"c.png\", \"annotations\": []}, {\"image\": \"./a.png\", \"annotations\": []}]",
                           "entry 3 (\"./a.png\"): the same picture as entry 1; give each picture one entry")
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder + "/text.jpg"))
-        try assertRefused("[{\"image\": \"text.jpg\", \"annotations\": []}]", "entry 1 (\"text.jpg\"): \(folder!)/text.jpg: not a JPEG or PNG image")
+        try assertRefused("[{\"image\": \"text.jpg\", \"annotations\": []}]", "entry 1 (\"text.jpg\"): \(folder!)/text.jpg: not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
     }
 
     func testAFolderWithoutAnnotationsAndAMissingFileAreOneLine() throws {

@@ -65,9 +65,11 @@ enum Fixtures {
         var uniform: [UInt8]?
     }
 
-    static func manifest() throws -> [Case] {
+    /// The cases of `manifest.json` (JPEG and PNG, by `make-codec-fixtures.py`) or of another manifest
+    /// (`formats-manifest.json`: WebP, HEIC, TIFF, GIF and BMP, by `make-format-fixtures.py`).
+    static func manifest(_ name: String = "manifest.json") throws -> [Case] {
         struct Manifest: Decodable { var cases: [Case] }
-        let data = try Data(contentsOf: URL(fileURLWithPath: try path("manifest.json")))
+        let data = try Data(contentsOf: URL(fileURLWithPath: try path(name)))
         return try JSONDecoder().decode(Manifest.self, from: data).cases
     }
 }

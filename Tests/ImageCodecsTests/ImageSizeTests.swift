@@ -36,7 +36,7 @@ final class ImageSizeTests: XCTestCase {
             XCTAssertEqual((error as? ImageError)?.reason, "empty file")
         }
         XCTAssertThrowsError(try ImageLoader.size(path: try Fixtures.path("text.jpg"))) { error in
-            XCTAssertEqual((error as? ImageError)?.reason, "not a JPEG or PNG image")
+            XCTAssertEqual((error as? ImageError)?.reason, "not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
         }
         XCTAssertThrowsError(try ImageLoader.size(path: try Fixtures.path("png_huge_header.png"))) { error in
             XCTAssertTrue((error as? ImageError)?.reason.contains("over the limit") == true, "\(error)")

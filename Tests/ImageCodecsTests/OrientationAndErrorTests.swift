@@ -75,7 +75,7 @@ final class OrientationAndErrorTests: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)
         if getuid() == 0 {
             // Root reads through permission bits; the short bytes are still not an image.
-            XCTAssertEqual(reason(loading: file.path), "not a JPEG or PNG image")
+            XCTAssertEqual(reason(loading: file.path), "not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
         } else {
             XCTAssertEqual(reason(loading: file.path)?.hasPrefix("cannot open: permission denied"), true)
         }
@@ -83,7 +83,7 @@ final class OrientationAndErrorTests: XCTestCase {
 
     func testEmptyAndTextFiles() throws {
         XCTAssertEqual(reason(loading: try Fixtures.path("empty.jpg")), "empty file")
-        XCTAssertEqual(reason(loading: try Fixtures.path("text.jpg")), "not a JPEG or PNG image")
+        XCTAssertEqual(reason(loading: try Fixtures.path("text.jpg")), "not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
     }
 
     func testTruncatedJPEGIsAnErrorNotGreyPadding() throws {

@@ -327,7 +327,7 @@ final class HostileInputCommandTests: XCTestCase {
         // decodes (it ends before the zeros start).
         let streamed = try measure(["features", hostile.path, "--max-megapixels", "1000"])
         XCTAssertEqual(streamed.status, 1)
-        XCTAssertEqual(Array(streamed.errorLines.dropLast()), expectedLines("not a JPEG or PNG image", ""))
+        XCTAssertEqual(Array(streamed.errorLines.dropLast()), expectedLines("not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)", ""))
         XCTAssertTrue(streamed.errorLines.last?.hasPrefix("2 of 6 images embedded") ?? false, "\(streamed.errorLines)")
         XCTAssertLessThan(streamed.peakMegabytes, 500, "peak memory")
         print("peak memory of features over hostile files: \(refused.peakMegabytes) MB (refused by size), "

@@ -6,9 +6,9 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Find people (or your own objects, --model) in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
         discussion: """
-            Pictures (JPEG or PNG files, or folders of them) print one line per box: the picture, the label, the \
-            score and the box (centre x, centre y, width, height in pixels of the picture as displayed), or the \
-            picture and "none". Videos (any file ffprobe finds a video stream in; not mixed with pictures in one \
+            Pictures (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP files, or folders of them) print one line per box: \
+            the picture, the label, the score and the box (centre x, centre y, width, height in pixels of the \
+            picture as displayed), or the picture and "none". Videos (any file ffprobe finds a video stream in; not mixed with pictures in one \
             call) are sampled every --every seconds; a clip starts at the first sample with a person while no clip \
             is running and ends at the earliest of its start + --max-length, the last sample with a person + \
             --stop-after, and the end of the video. --tiles N also runs the detector on an N x N grid of overlapping \
