@@ -20,7 +20,10 @@ say() { printf 'setup: %s\n' "$*"; }
 #    chromium renders the HTML reports in the tests; fonts-dejavu-core is the font ffmpeg burns labels in with
 #    (label --annotate). slurm-wlm and munge give the tests a one-node cluster, run from a temporary folder
 #    (scripts/setup/slurm-cluster.sh). time is /usr/bin/time, which benchmark scripts read CPU seconds from.
-read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core slurm-wlm munge time}"
+#    libwebp-dev, libheif-dev, libtiff-dev and libgif-dev are the decoders of WebP, HEIC, TIFF and GIF pictures (their
+#    runtime libraries come with them); webp, libheif-examples, libtiff-tools and imagemagick write and check those
+#    formats' test fixtures (scripts/fixtures/make-format-fixtures.py).
+read -r -a packages <<< "${SETUP_DEBIAN_PACKAGES:-libopenblas-dev libpng-dev libjpeg-dev libwebp-dev libheif-dev libtiff-dev libgif-dev ffmpeg pkg-config unzip python3 python3-venv chromium fonts-dejavu-core slurm-wlm munge time webp libheif-examples libtiff-tools imagemagick}"
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -58,8 +61,9 @@ fi
 #    versions the project is tested with, in .venv/ (ignored by git) on Debian's own interpreter. The quick tier
 #    (SETUP_SKIP_RELEASE_BUILD=1) runs no Python: it skips this step once both weights files are in place.
 python=.venv/bin/python3
+# pillow-heif: Pillow's HEIC reader, the reference of the HEIC fixtures (make-format-fixtures.py).
 requirements=(numpy==2.4.6 pillow==13.0.0 safetensors==0.8.0 scikit-learn==1.9.1 scipy==1.17.1 onnx==1.23.2
-              onnxruntime==1.32.0 coremltools==9.0)
+              onnxruntime==1.32.0 coremltools==9.0 pillow-heif==1.8.1)
 weights_ready() {
     for name in efficientnet-lite0 ssdlite-mobilenetv2-person; do
         [ "$(sha256sum "models/$name.safetensors" 2>/dev/null | cut -d' ' -f1)" = "$(cat "models/$name.sha256")" ] || return 1

@@ -25,6 +25,8 @@ static int failures = 0, checks = 0;
 
 /* c_training_kernel_tests.c: the CTrainingKernels' cases, counted here. */
 void training_kernel_cases(int level, int *checks, int *failures);
+/* c_format_shim_tests.c: the WebP, HEIF, TIFF and GIF shims on their fixtures, counted here. */
+void format_shim_cases(const char *cases_file, const char *folder, int *cases, int *checks, int *failures);
 
 #define CHECK(condition, ...)                                    \
     do {                                                         \
@@ -467,8 +469,8 @@ static void kernel_cases(const char *name, pointwise_kernel pointwise, depthwise
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s CASES_FILE FIXTURE_FOLDER\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s CASES_FILE FIXTURE_FOLDER [FORMAT_CASES_FILE]\n", argv[0]);
         return 2;
     }
     FILE *cases = fopen(argv[1], "r");
@@ -485,6 +487,12 @@ int main(int argc, char **argv) {
     fclose(cases);
     CHECK(decoder_cases > 0, "no decoder cases in %s", argv[1]);
 
+    int format_cases = 0;
+    if (argc == 4) {
+        format_shim_cases(argv[3], argv[2], &format_cases, &checks, &failures);
+        CHECK(format_cases > 0, "no format cases in %s", argv[3]);
+    }
+
     encoder_cases();
     progressive_bound_cases();
 
@@ -498,7 +506,7 @@ int main(int argc, char **argv) {
     if (level >= 1) kernel_cases("avx2", wb_pointwise_avx2, wb_depthwise_avx2);
     if (level >= 2) kernel_cases("avx512", wb_pointwise_avx512, wb_depthwise_avx512);
     training_kernel_cases(level, &checks, &failures);
-    printf("c-sanitizers: %d decoder cases, kernel paths: portable C%s%s; %d checks, %d failed\n", decoder_cases,
-           level >= 1 ? ", avx2" : "", level >= 2 ? ", avx512" : "", checks, failures);
+    printf("c-sanitizers: %d decoder cases, %d WebP/HEIF/TIFF/GIF cases, kernel paths: portable C%s%s; %d checks, %d failed\n",
+           decoder_cases, format_cases, level >= 1 ? ", avx2" : "", level >= 2 ? ", avx512" : "", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -4,8 +4,9 @@
 #   scripts/check/fuzz.sh [SECONDS] [HARNESS ...]   e.g. scripts/check/fuzz.sh 600, scripts/check/fuzz.sh 60 movie_data
 #   scripts/check/fuzz.sh --build-only [HARNESS ...]   builds and stops (scripts/test.sh builds beside the suite)
 #
-# Harnesses: png_shim, jpeg_shim (C, clang -fsanitize=fuzzer,address,undefined), model_file, movie_data,
-# frame_number, result_folder, detection_annotations (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
+# Harnesses: png_shim, jpeg_shim, webp_shim, heif_shim, tiff_shim, gif_shim (C, clang
+# -fsanitize=fuzzer,address,undefined), image_loader, model_file, movie_data, frame_number, result_folder,
+# detection_annotations (Swift, swiftc -sanitize=fuzzer,address; swiftc has no -sanitize=undefined on Linux,
 # and Swift's own overflow and bounds checks trap, which libFuzzer reports as a crash). Everything builds into
 # .build-fuzz/ and is rebuilt only when a source or a flag changed. Each run reads the seeds in
 # Tests/Fuzz/corpus/<harness>/ and grows a working corpus in .build-fuzz/corpus/<harness>/, so later runs start
@@ -23,7 +24,8 @@ if [ "${1:-}" = "--build-only" ]; then build_only=true; shift; set -- 1 "$@"; fi
 seconds=${1:-30}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
 shift || true
-all_harnesses=(png_shim jpeg_shim model_file movie_data frame_number result_folder detection_annotations)
+all_harnesses=(png_shim jpeg_shim webp_shim heif_shim tiff_shim gif_shim image_loader model_file movie_data frame_number
+               result_folder detection_annotations)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all_harnesses[@]}")
 for harness in "${harnesses[@]}"; do
@@ -70,6 +72,13 @@ step "$build/objects/png_encode.o" "Sources/CPNGShim/png_encode.c Sources/CPNGSh
     "$clang" "${c_flags[@]}" -ISources/CPNGShim/include "${png_cflags[@]}" -c Sources/CPNGShim/png_encode.c -o "$build/objects/png_encode.o"
 step "$build/objects/jpeg_encode.o" "Sources/CJPEGShim/jpeg_encode.c Sources/CJPEGShim/include/jpeg_shim.h" \
     "$clang" "${c_flags[@]}" -ISources/CJPEGShim/include -c Sources/CJPEGShim/jpeg_encode.c -o "$build/objects/jpeg_encode.o"
+# The shims of the other formats (each library's headers are on the default include path).
+for format in webp heif tiff gif; do
+    shim=$(ls -d Sources/C*Shim | grep -i "/C${format}Shim$")
+    step "$build/objects/${format}_shim.o" "$shim/${format}_shim.c $shim/include/${format}_shim.h" \
+        "$clang" "${c_flags[@]}" -I"$shim/include" -c "$shim/${format}_shim.c" -o "$build/objects/${format}_shim.o"
+done
+format_libraries=(-lwebpdemux -lwebp -lheif -ltiff -lgif)
 
 needs() { [[ " ${harnesses[*]} " == *" $1 "* ]]; }
 link_flags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
@@ -83,18 +92,29 @@ if needs jpeg_shim; then
         "$clang" "${c_flags[@]}" "${link_flags[@]}" -ISources/CJPEGShim/include Tests/Fuzz/jpeg_shim_fuzz.c \
         "$build/objects/jpeg_shim.o" -ljpeg -o "$build/bin/jpeg_shim"
 fi
+for format in webp heif tiff gif; do
+    if needs "${format}_shim"; then
+        shim=$(ls -d Sources/C*Shim | grep -i "/C${format}Shim$")
+        step "$build/bin/${format}_shim" "Tests/Fuzz/${format}_shim_fuzz.c $build/objects/${format}_shim.o" \
+            "$clang" "${c_flags[@]}" "${link_flags[@]}" -I"$shim/include" "Tests/Fuzz/${format}_shim_fuzz.c" \
+            "$build/objects/${format}_shim.o" "${format_libraries[@]}" -o "$build/bin/${format}_shim"
+    fi
+done
 
 # Swift: each library module the harnesses need is compiled straight from its sources (whole module, optimised,
 # with coverage and AddressSanitizer), in dependency order; the harness is linked against their objects.
 # The shims' module maps are written here, as SwiftPM would generate them.
-for shim in CPNGShim CJPEGShim; do
+for shim in CPNGShim CJPEGShim CWebPShim CHEIFShim CTIFFShim CGIFShim; do
     mkdir -p "$build/include/$shim"
     header=$(ls "$root/Sources/$shim/include/"*.h)
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "$shim" "$header" > "$build/include/$shim/module.modulemap"
 done
 swift_flags=(-parse-as-library -O -gline-tables-only -sanitize=fuzzer,address -enable-testing
     -I "$build/modules" -I Sources/CBLAS -I Sources/CPNG -I "$build/include/CPNGShim" -I "$build/include/CJPEGShim"
-    -Xcc "${blas_cflags[0]}" -Xcc "${png_cflags[0]}" -Xcc -ISources/CPNGShim/include -Xcc -ISources/CJPEGShim/include)
+    -I "$build/include/CWebPShim" -I "$build/include/CHEIFShim" -I "$build/include/CTIFFShim" -I "$build/include/CGIFShim"
+    -Xcc "${blas_cflags[0]}" -Xcc "${png_cflags[0]}" -Xcc -ISources/CPNGShim/include -Xcc -ISources/CJPEGShim/include
+    -Xcc -ISources/CWebPShim/include -Xcc -ISources/CHEIFShim/include -Xcc -ISources/CTIFFShim/include
+    -Xcc -ISources/CGIFShim/include)
 # swift-crypto (Datasets' content hashes, ModelFiles' checksum) is not compiled here: its module and objects come
 # from set-up's release build (uninstrumented, so libFuzzer's coverage stays on our own code).
 release="${SPM_RELEASE:-$root/.build/release}"
@@ -136,14 +156,18 @@ harness() {
     done
     step "$build/bin/$name" "$source ${objects[*]}" \
         "$swiftc" "${swift_flags[@]}" -use-ld=lld "$source" "${objects[@]}" "$build/objects/png_shim.o" \
-        "$build/objects/jpeg_shim.o" "$build/objects/png_encode.o" "$build/objects/jpeg_encode.o" "${blas_libs[@]}" \
-        -lpng16 -ljpeg -o "$build/bin/$name"
+        "$build/objects/jpeg_shim.o" "$build/objects/png_encode.o" "$build/objects/jpeg_encode.o" \
+        "$build/objects/webp_shim.o" "$build/objects/heif_shim.o" "$build/objects/tiff_shim.o" "$build/objects/gif_shim.o" \
+        "${blas_libs[@]}" -lpng16 -ljpeg "${format_libraries[@]}" -o "$build/bin/$name"
 }
 # ModelFiles stores ImageCodecs' preprocessing value, so the model-file harness needs ImageCodecs too; the frame
 # namer is Video's, which walks folders with Datasets; MovieData is Labeling's, above Video.
-if needs model_file || needs movie_data || needs frame_number || needs result_folder || needs detection_annotations; then
+if needs image_loader || needs model_file || needs movie_data || needs frame_number || needs result_folder || needs detection_annotations; then
     module FileFormats
     module ImageCodecs FileFormats
+fi
+if needs image_loader; then
+    harness image_loader Tests/Fuzz/ImageLoaderFuzz.swift FileFormats ImageCodecs
 fi
 if needs model_file; then
     module ModelFiles FileFormats ImageCodecs
