@@ -29,8 +29,14 @@ struct gif_shim_decoder {
     int read_errno;
 };
 
+// The message on one line: a library's own text may hold line breaks (libheif's does), and Workbench's errors are
+// one line each.
 static void shim_set_error(char *error, int error_capacity, const char *message) {
-    if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", message);
+    if (!error || error_capacity <= 0) return;
+    snprintf(error, (size_t)error_capacity, "%s", message);
+    for (char *character = error; *character; character++) {
+        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
+    }
 }
 
 static void shim_report(gif_shim_decoder *decoder, int code, char *error, int error_capacity) {

@@ -29,8 +29,14 @@ struct heif_shim_decoder {
 static pthread_once_t shim_initialised = PTHREAD_ONCE_INIT;
 static void shim_initialise(void) { (void)heif_init(NULL); }
 
+// The message on one line: a library's own text may hold line breaks (libheif's does), and Workbench's errors are
+// one line each.
 static void shim_set_error(char *error, int error_capacity, const char *message) {
-    if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", message);
+    if (!error || error_capacity <= 0) return;
+    snprintf(error, (size_t)error_capacity, "%s", message);
+    for (char *character = error; *character; character++) {
+        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
+    }
 }
 
 static void shim_report(heif_shim_decoder *decoder, struct heif_error failure, char *error, int error_capacity) {

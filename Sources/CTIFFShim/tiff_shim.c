@@ -39,8 +39,14 @@ static void shim_quiet(void) {
     TIFFSetWarningHandler(NULL);
 }
 
+// The message on one line: a library's own text may hold line breaks (libheif's does), and Workbench's errors are
+// one line each.
 static void shim_set_error(char *error, int error_capacity, const char *message) {
-    if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", message);
+    if (!error || error_capacity <= 0) return;
+    snprintf(error, (size_t)error_capacity, "%s", message);
+    for (char *character = error; *character; character++) {
+        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
+    }
 }
 
 // Keeps the first error (the later ones are usually its consequences); 1 tells libtiff it was handled.

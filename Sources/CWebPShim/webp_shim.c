@@ -20,8 +20,14 @@ struct webp_shim_decoder {
     WebPBitstreamFeatures features;
 };
 
+// The message on one line: a library's own text may hold line breaks (libheif's does), and Workbench's errors are
+// one line each.
 static void shim_set_error(char *error, int error_capacity, const char *message) {
-    if (error && error_capacity > 0) snprintf(error, (size_t)error_capacity, "%s", message);
+    if (!error || error_capacity <= 0) return;
+    snprintf(error, (size_t)error_capacity, "%s", message);
+    for (char *character = error; *character; character++) {
+        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
+    }
 }
 
 static const char *shim_status_text(VP8StatusCode status) {
@@ -49,20 +55,34 @@ static webp_shim_decoder *shim_begin(webp_shim_decoder *decoder, webp_shim_heade
         webp_shim_close(decoder);
         return NULL;
     }
+    header->has_alpha = decoder->features.has_alpha ? 1 : 0;
+    header->is_animated = decoder->features.has_animation ? 1 : 0;
+    header->width = decoder->features.width;
+    header->height = decoder->features.height;
+    // The container, for an animation's canvas and the EXIF chunk. Partial: a file cut inside its image data still
+    // gives its headers (the pixel limit is checked on them before decoding, which then reports the truncation).
+    // A still image whose chunks cannot be parsed keeps its bitstream's size and no EXIF; decoding will say what
+    // is wrong with it.
     WebPData whole = {decoder->data, decoder->size};
-    WebPDemuxer *demuxer = WebPDemux(&whole);
+    WebPDemuxState state = WEBP_DEMUX_PARSE_ERROR;
+    WebPDemuxer *demuxer = WebPDemuxPartial(&whole, &state);
+    if (demuxer && (state == WEBP_DEMUX_PARSE_ERROR || state == WEBP_DEMUX_PARSING_HEADER)) {
+        WebPDemuxDelete(demuxer);
+        demuxer = NULL;
+    }
     if (!demuxer) {
+        if (!header->is_animated) return decoder;
         shim_set_error(error, error_capacity, "cannot read the WebP container (truncated or corrupt RIFF chunks)");
         webp_shim_close(decoder);
         return NULL;
     }
-    // The canvas is the image as displayed; for a still image it equals the bitstream's size.
-    header->width = (int)WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH);
-    header->height = (int)WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT);
-    header->has_alpha = decoder->features.has_alpha ? 1 : 0;
-    header->is_animated = decoder->features.has_animation ? 1 : 0;
-    if (!header->is_animated &&
-        (header->width != decoder->features.width || header->height != decoder->features.height)) {
+    int canvas_width = (int)WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH);
+    int canvas_height = (int)WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT);
+    if (header->is_animated) {
+        header->width = canvas_width;
+        header->height = canvas_height;
+    } else if ((canvas_width != 0 || canvas_height != 0) &&
+               (canvas_width != header->width || canvas_height != header->height)) {
         shim_set_error(error, error_capacity, "the WebP canvas and its image differ in size");
         WebPDemuxDelete(demuxer);
         webp_shim_close(decoder);

@@ -171,8 +171,8 @@ enum BMPDecoder {
         }
     }
 
-    /// The masked bits of `value` as 8 bits: narrower fields are widened by repeating their bits (5-bit 10110
-    /// becomes 10110101), as Pillow and most readers do; wider ones keep their top 8 bits.
+    /// The masked bits of `value` as 8 bits: a narrower field of n bits is scaled as `v · 255 / (2ⁿ − 1)`, rounded
+    /// down, as Pillow does (5-bit 31 → 255, 4 → 32); a wider one keeps its top 8 bits.
     static func channel(_ value: UInt32, mask: UInt32) -> UInt8 {
         guard mask != 0 else { return 0 }
         let shift = mask.trailingZeroBitCount
@@ -180,12 +180,7 @@ enum BMPDecoder {
         let width = (~(mask >> shift)).trailingZeroBitCount
         let field = (value & mask) >> shift
         if width >= 8 { return UInt8(truncatingIfNeeded: field >> (width - 8)) }
-        var result: UInt32 = 0, filled = 0
-        while filled < 8 {
-            result = result << width | field
-            filled += width
-        }
-        return UInt8(truncatingIfNeeded: result >> (filled - 8))
+        return UInt8(field * 255 / ((1 << width) - 1))
     }
 
     /// Reads bytes at absolute offsets from a file descriptor (`pread`) or a buffer.

@@ -27,7 +27,9 @@ public struct DecodeOptions: Sendable {
     /// factor), but only as far as the centre-crop side of the result (`cropAndResize`'s crop, or
     /// `ImagePreprocessing.efficientNetLite0`'s when there is none) stays at least this. `nil` decodes at full size.
     public var minimumCropSide: Int? = Self.defaultMinimumCropSide
-    /// Whether a JPEG's EXIF orientation tag (1–8) is applied to the decoded pixels.
+    /// Whether the orientation (1–8) of a JPEG's or WebP's EXIF block, or of a TIFF's Orientation tag, is applied to
+    /// the decoded pixels. A HEIC is always turned by its own `irot`/`imir` boxes (libheif applies them; they are
+    /// its geometry, not metadata) and its EXIF orientation is never applied.
     public var appliesEXIFOrientation: Bool = true
     /// When non-nil, the decoder returns only this crop, resized; nil returns the whole (scaled) image.
     public var cropAndResize: CropAndResize?
