@@ -3,13 +3,15 @@ import Glibc
 #endif
 
 /// BMP decoding by hand (the format needs no library): Windows bitmaps with any of the usual headers (OS/2 core,
-/// BITMAPINFOHEADER, V4, V5), 1-, 4- and 8-bit palettes, 16-bit 5-5-5, 24-bit BGR, 32-bit BGRX, and 16- or 32-bit
-/// bit fields, with alpha when the header gives an alpha mask. Run-length and embedded JPEG/PNG bitmaps are refused
-/// with their name.
+/// BITMAPINFOHEADER, V4, V5), 1-, 4- and 8-bit palettes (run-length encoded or not), 16-bit 5-5-5, 24-bit BGR,
+/// 32-bit BGRX, and 16- or 32-bit bit fields, with alpha when the header gives an alpha mask. Embedded JPEG/PNG
+/// bitmaps are refused with their name.
 ///
 /// The header is read first and the pixel limit checked before anything is allocated; rows then stream from the
 /// file 64 KB at a time (bottom-up or top-down, as stored) into the same compositing and reduction as a PNG's rows
-/// (`RegionReducer`), so memory is a few rows plus the kept region.
+/// (`RegionReducer`), so memory is a few rows plus the kept region. A run-length encoded bitmap (RLE8, RLE4) can
+/// jump between rows, so its palette indices are expanded into one byte a pixel first (pixels it never sets are
+/// index 0, as Pillow leaves them).
 enum BMPDecoder {
     /// What the file and DIB headers say.
     struct Header {
@@ -26,12 +28,17 @@ enum BMPDecoder {
         var palette: [(UInt8, UInt8, UInt8)]
         /// Red, green, blue and alpha masks of 16- and 32-bit pixels (alpha 0: opaque).
         var masks: (red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32)
+        /// 1 for RLE8, 2 for RLE4, 0 or 3 (bit fields) for plain rows.
+        var compression: Int
     }
 
     /// Decodes a BMP, checking the pixel limit from its header before anything large is allocated.
     static func decode(from source: CompressedSource, path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
         var reader = ByteReader(source: source)
         let header = try readHeader(&reader, path: path, options: options)
+        if header.compression == 1 || header.compression == 2 {
+            return try decodeRunLength(&reader, header: header, path: path, options: options)
+        }
         let (width, height) = (header.width, header.height)
         let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
         let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
@@ -97,8 +104,8 @@ enum BMPDecoder {
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
         switch compression {
         case 0, 3, 6: break
-        case 1: throw ImageError(path: path, reason: "run-length encoded BMP (RLE8) is not supported")
-        case 2: throw ImageError(path: path, reason: "run-length encoded BMP (RLE4) is not supported")
+        case 1 where bitsPerPixel == 8 && signedHeight > 0, 2 where bitsPerPixel == 4 && signedHeight > 0: break
+        case 1, 2: throw corrupt("run-length encoding on a \(bitsPerPixel)-bit\(signedHeight < 0 ? " top-down" : "") image")
         case 4: throw ImageError(path: path, reason: "BMP holding a JPEG is not supported")
         case 5: throw ImageError(path: path, reason: "BMP holding a PNG is not supported")
         default: throw corrupt("unknown compression \(compression)")
@@ -129,7 +136,84 @@ enum BMPDecoder {
         let (rowBits, overflow) = width.multipliedReportingOverflow(by: bitsPerPixel)
         guard !overflow else { throw corrupt("rows too long") }
         return Header(width: width, height: height, bottomUp: signedHeight > 0, bitsPerPixel: bitsPerPixel,
-                      pixelOffset: pixelOffset, rowBytes: (rowBits + 31) / 32 * 4, palette: palette, masks: masks)
+                      pixelOffset: pixelOffset, rowBytes: (rowBits + 31) / 32 * 4, palette: palette, masks: masks,
+                      compression: compression)
+    }
+
+    /// A run-length encoded bitmap (BMP specification: RLE8 pairs of count and index, RLE4 of count and two
+    /// alternating indices; a zero count escapes to end of row, end of bitmap, a jump, or a literal run padded to 16
+    /// bits), expanded to indices, then streamed bottom-up into the reduction like plain rows.
+    private static func decodeRunLength(_ reader: inout ByteReader, header: Header, path: String,
+                                        options: DecodeOptions) throws(ImageError) -> RGBImage {
+        let (width, height) = (header.width, header.height)
+        let isRLE4 = header.compression == 2
+        // A whole-image buffer, like the other formats' RGBA: shared with the other decodes (`DecoderMemoryBudget`).
+        let reserved = DecoderMemoryBudget.shared.reserve(width * height)
+        defer { DecoderMemoryBudget.shared.release(reserved) }
+        var indices = [UInt8](repeating: 0, count: width * height)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var chunkStart = header.pixelOffset, chunkCount = 0, position = 0
+        func next() throws(ImageError) -> UInt8 {
+            if position == chunkCount {
+                chunkStart += chunkCount
+                chunkCount = try reader.read(into: &chunk, count: chunk.count, at: chunkStart, path: path)
+                position = 0
+                guard chunkCount > 0 else {
+                    throw ImageError(path: path, reason: "truncated or corrupt BMP data: the run-length data ends early")
+                }
+            }
+            position += 1
+            return chunk[position - 1]
+        }
+        // x, y in stored order: y = 0 is the bottom row.
+        var x = 0, y = 0
+        func put(_ index: UInt8) {
+            if x < width && y < height { indices[y * width + x] = index }
+            x += 1
+        }
+        decoding: while y < height {
+            let count = Int(try next()), value = try next()
+            if count > 0 {
+                for step in 0..<count { put(isRLE4 ? (step % 2 == 0 ? value >> 4 : value & 0x0F) : value) }
+                continue
+            }
+            switch value {
+            case 0: (x, y) = (0, y + 1)
+            case 1: break decoding
+            case 2:
+                let dx = Int(try next()), dy = Int(try next())
+                (x, y) = (x + dx, y + dy)
+            default:
+                let literal = Int(value)
+                let bytes = isRLE4 ? (literal + 1) / 2 : literal
+                var byte: UInt8 = 0
+                for step in 0..<literal {
+                    if !isRLE4 { put(try next()) } else {
+                        if step % 2 == 0 { byte = try next() }
+                        put(step % 2 == 0 ? byte >> 4 : byte & 0x0F)
+                    }
+                }
+                if bytes % 2 == 1 { _ = try next() }
+            }
+        }
+        let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
+        let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
+                                  options: options)
+        var reducer = RegionReducer(factor: factor, region: region)
+        var rgba = [UInt8](repeating: 255, count: width * 4)
+        for row in 0..<height {
+            for column in 0..<width {
+                let index = Int(indices[row * width + column])
+                let (red, green, blue) = index < header.palette.count ? header.palette[index] : (0, 0, 0)
+                rgba[4 * column] = red
+                rgba[4 * column + 1] = green
+                rgba[4 * column + 2] = blue
+            }
+            rgba.withUnsafeBufferPointer {
+                reducer.add(rgbaRow: $0.baseAddress!, y: height - 1 - row, firstColumn: 0, columnStep: 1)
+            }
+        }
+        return region.finish(reducer.image, orientation: .upright)
     }
 
     /// One stored row (at `start` in `row`) as RGBA.
