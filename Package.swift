@@ -233,7 +233,7 @@ let package = Package(
         // The CLI in-process (the executable target, imported @testable): the Slurm scripts' command lines parsed by
         // the commands' own parser, and the wording of the library's error hints.
         .testTarget(name: "WorkbenchCLIParserTests", dependencies: [
-            "WorkbenchCLI", "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "WorkbenchCLI", "Workbench", "_TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ]
 )

@@ -71,7 +71,8 @@ public enum DetectorEvaluationWorkflow {
                                  + "(its training pictures would flatter it); give a folder or annotations file of other pictures")
         }
         throw WorkbenchError(path: path, reason: "no \(AnnotationReader.fileName) here or in \"Testing Data/\": a detector is scored "
-                             + "on boxes (Create ML's annotations or detect --json's output), not on folders of labelled images")
+                             + "on boxes (Create ML's annotations, or the boxes detection writes), not on folders of labelled images",
+                             hint: .scoreDetectorOnBoxes)
     }
 
     /// Reads the annotations, checks the page (writable, no input), loads the model, finds its boxes on every
@@ -114,7 +115,7 @@ public enum DetectorEvaluationWorkflow {
             "Model \(Markup.isolate(request.modelPath)), input \(detector.inputSide) × \(detector.inputSide), on the "
                 + "\(scored.count) pictures of \(Markup.isolate(annotationsFile)).",
             String(format: "Precision and recall at score %.3f: ", threshold) + which + ".",
-        ] + (request.mirror ? ["Each picture's answer averaged with its mirror's (--tta); the stored threshold was chosen without it."] : [])
+        ] + (request.mirror ? ["Each picture's answer averaged with its mirror's (test-time augmentation); the stored threshold was chosen without it."] : [])
         let name = (request.datasetPath as NSString).lastPathComponent
         return DetectorReports.page(title: "Detector evaluation: \(Markup.isolate(name))", subtitle: subtitle,
                                     pictures: scored.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },

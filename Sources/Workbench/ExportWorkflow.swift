@@ -84,7 +84,8 @@ public enum ExportWorkflow {
                               testTimeAugmentation: testTimeAugmentation)
         }
         if testTimeAugmentation == true {
-            throw WorkbenchError(path: modelPath, reason: "is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)")
+            throw WorkbenchError(path: modelPath, reason: "is a detector: its exports do not carry mirror averaging (detection and evaluation with it do)",
+                                 hint: .exportCarriesNoMirrorAveraging)
         }
         let detector: DetectorModelFile = try WorkbenchError.passingOn { try DetectorModelFile.read(path: modelPath, expectedBackboneShapes: BackboneWeights.expectedShapes) }
         try WritableOutput.checkConflicts(inputs: [modelPath], outputs: [output])

@@ -207,15 +207,3 @@ public enum PhasesWorkflow {
         }
     }
 }
-
-extension PhasesWorkflow {
-    /// The result as terminal lines, one per phase, tab-separated: label, start and end in seconds, confidence. The
-    /// label is in its terminal form (`DisplayText.terminal`: a tab, line feed, control or bidi character in it is
-    /// written as an escape), so it stays one field and cannot reorder or hide the numbers beside it.
-    public static func lines(_ timeline: PhaseTimeline) -> [String] {
-        timeline.phases.map { phase in
-            let confidence = phase.confidence.map { String(format: "%.3f", $0) } ?? "-"
-            return "\(DisplayText.terminal(phase.label))\t\(String(format: "%.3f", phase.start))\t\(String(format: "%.3f", phase.end))\t\(confidence)"
-        }
-    }
-}

@@ -19,6 +19,18 @@ final class ErrorWordingTests: XCTestCase {
                        "a.json: this is detect's output for a video; annotations are an array of pictures (detect --json on pictures writes one)")
     }
 
+    /// Where the remedy sits inside the sentence, the CLI gives the whole reason in its options' words: the lines
+    /// these refusals had when the library spelt the options.
+    func testAHintInsideTheSentenceRewordsTheWholeReason() {
+        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(reason: "made from videos", hint: .videoOutputsOnPictures)),
+                       "--clips, --vtt and --html are for videos; these inputs are pictures")
+        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "m.wbmodel", reason: "is a detector", hint: .exportCarriesNoMirrorAveraging)),
+                       "m.wbmodel: is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)")
+        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "d", reason: "no boxes", hint: .scoreDetectorOnBoxes)),
+                       "d: no annotations.json here or in \"Testing Data/\": a detector is scored on boxes (Create ML's annotations "
+                           + "or detect --json's output), not on folders of labelled images")
+    }
+
     func testAnErrorWithoutAHintIsItsOwnLine() {
         XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "x", reason: "no such file or folder")), "x: no such file or folder")
         XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: nil, reason: "r", hint: ErrorHint("Elsewhere.unknown"))), "r")

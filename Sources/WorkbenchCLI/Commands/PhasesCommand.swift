@@ -109,7 +109,7 @@ struct PhasesCommand: ParsableCommand {
         if json {
             Console.output(timeline.jsonText())
         } else {
-            for line in PhasesWorkflow.lines(timeline) { Console.outputLine(line) }
+            for line in PhasesRendering.lines(timeline) { Console.outputLine(line) }
         }
     }
 }

@@ -6,8 +6,26 @@ import Workbench
 enum ErrorWording {
     /// `error` as the line after "workbench: ".
     static func line(for error: any Error) -> String {
-        guard let hint = (error as? any HintedError)?.hint, let words = words(for: hint) else { return "\(error)" }
+        guard let hint = (error as? any HintedError)?.hint else { return "\(error)" }
+        if let reason = reason(for: hint) {
+            let path = WorkbenchError(passing: error).path
+            return path.map { "\($0): \(reason)" } ?? reason
+        }
+        guard let words = words(for: hint) else { return "\(error)" }
         return "\(error)\(words)"
+    }
+
+    /// The whole reason this program gives instead of the library's, for a hint whose remedy sits inside the
+    /// sentence; nil where the library's reason stands (and `words` may follow it).
+    static func reason(for hint: ErrorHint) -> String? {
+        switch hint {
+        case .videoOutputsOnPictures: "--clips, --vtt and --html are for videos; these inputs are pictures"
+        case .exportCarriesNoMirrorAveraging: "is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)"
+        case .scoreDetectorOnBoxes:
+            "no \(AnnotationReader.fileName) here or in \"Testing Data/\": a detector is scored on boxes (Create ML's annotations or "
+                + "detect --json's output), not on folders of labelled images"
+        default: nil
+        }
     }
 
     /// What follows the reason for `hint`; nil for a hint this program has no words for (the reason stands alone).
