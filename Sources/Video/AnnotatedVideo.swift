@@ -85,8 +85,7 @@ public enum AnnotatedVideo {
     ///
     /// Two layers of quoting apply, inner first: drawtext's option string (`\` escapes; `'` and `:` are special)
     /// and sendcmd's argument token (`\` escapes; quotes, `,`, `;`, brackets and whitespace are special). Before
-    /// both, a caption is made one drawable line: line breaks, tabs and other blank control characters become
-    /// spaces (sendcmd splits on a tab) and every other control character U+FFFD, so any label renders.
+    /// both, a caption is made one drawable line (`drawable`).
     public static func commands(_ captions: [Caption]) -> String {
         captions.map { caption in
             let option = "text=" + escaped(drawable(caption.text), ["'", ":"])
@@ -108,7 +107,13 @@ public enum AnnotatedVideo {
     /// The characters a `sendcmd` argument token must escape.
     static let sendcmdSpecials: Set<Character> = ["'", ",", ";", "[", "]", " "]
 
-    /// `text` as one line drawtext can show: see `commands`.
+    /// `text` as one line drawtext can show, the one form every burned-in text takes (label captions, detect's box
+    /// captions, sync's phase names): line breaks, tabs and other blank control characters become spaces (sendcmd
+    /// splits on a tab), every other control character U+FFFD, and format characters (Unicode category Cf: the bidi
+    /// isolates, embeddings, overrides and marks, zero-width joiners and spaces, the soft hyphen, the byte-order
+    /// mark) are dropped. drawtext has no bidi algorithm, and its font no glyph for them: each would be drawn as a
+    /// box ("□Fish□"). Dropping them spoofs nothing, since drawtext lays every line out left to right whatever it
+    /// holds; the subtitles and the pages, read by programs that do apply the bidi algorithm, keep them.
     static func drawable(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -121,6 +126,8 @@ public enum AnnotatedVideo {
                     result.append(" ")
                 } else if DisplayText.isControl(scalar) {
                     result.append("\u{FFFD}")
+                } else if scalar.properties.generalCategory == .format {
+                    continue
                 } else {
                     result.unicodeScalars.append(scalar)
                 }

@@ -143,14 +143,11 @@ public enum SideBySideVideo {
     }
 
     /// The phase-name files: one per phase, in the work folder, each holding the name as one drawable line
-    /// (`AnnotatedVideo.drawable`: controls shown as spaces or U+FFFD) without bidi controls. The name is the whole
-    /// line, with no number beside it to reorder, so it needs no isolates, and the font has no glyph for them or
-    /// for the overrides (drawtext would draw boxes): they are left out, and an override cannot reverse the name.
+    /// (`AnnotatedVideo.drawable`: controls shown as spaces or U+FFFD, bidi and other format characters left out,
+    /// so an override cannot reverse the name and drawtext draws no box for a character its font lacks).
     static func phaseNameFiles(plan: SyncPlan, folder: String) -> [(path: String, text: String)] {
         plan.phases.enumerated().map { index, phase in
-            var text = ""
-            text.unicodeScalars.append(contentsOf: AnnotatedVideo.drawable(phase.label).unicodeScalars.filter { !DisplayText.isBidiControl($0) })
-            return (folder + "/phase-\(index).txt", text)
+            (folder + "/phase-\(index).txt", AnnotatedVideo.drawable(phase.label))
         }
     }
 

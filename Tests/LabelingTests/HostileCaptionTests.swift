@@ -7,7 +7,7 @@ import _TestSupport
 /// Captions under hostile labels (issue 23, item 9): the WebVTT file still parses by the specification, with one
 /// cue per stretch and the label isolated from its percentage; the burned-in captions' sendcmd script still
 /// decodes, through both quoting layers, to one drawable line per caption: no control character (a tab made
-/// ffmpeg fail), the label isolated.
+/// ffmpeg fail) and no format character (issue 44: drawtext drew a box for each isolate).
 final class HostileCaptionTests: XCTestCase {
     func testWebVTTStaysValidAndIsolatesEveryLabel() {
         HostileNames.check("WebVTT", includingNUL: true) { label in
@@ -42,8 +42,13 @@ final class HostileCaptionTests: XCTestCase {
             if drawn.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                 return "a control character reaches drawtext: \(HostileNames.escaped(drawn))"
             }
-            guard drawn.hasSuffix("\u{2069}  100 %") else { return "the number is not after the isolated label" }
-            return HostileNames.bidiProblem(drawn)
+            // The isolates and every other format character are left out: drawtext's font has no glyph for them,
+            // and drawtext lays the line out left to right whatever it holds.
+            if let format = drawn.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
+                return String(format: "the format character U+%04X reaches drawtext", format.value)
+            }
+            guard drawn.hasSuffix("  100 %") else { return "the number is not after the label" }
+            return nil
         }
     }
 
