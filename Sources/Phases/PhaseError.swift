@@ -26,6 +26,8 @@ public enum PhaseFailure: Sendable, Equatable {
     case emptyPhase
     /// A phase starts before the previous one ends.
     case overlapping
+    /// A phase file names another of the input videos than the one it was given for (`PhaseFileVideos`).
+    case otherVideo
     /// A phase reaches past the end of its video.
     case beyondVideo
     /// The video is too short to hold every phase at its minimum length.

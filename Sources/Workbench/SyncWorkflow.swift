@@ -15,6 +15,9 @@ public struct SyncRequest: Sendable {
     public var audioInput: Int?
     /// The video to write (`.mp4`, `.m4v`, `.mov` or `.mkv`; a device such as `/dev/null` is written through).
     public var output: String
+    /// Whether a phase file whose `"video"` names another input (`PhaseFileVideos`) is used anyway, for the video it
+    /// was given for, and listed in `SyncResult.phaseFileMismatches`; by default it is refused.
+    public var acceptsOtherVideos = false
 
     /// A request from its parts.
     public init(videos: [String], phaseFiles: [String], stack: SideBySideVideo.Stack = .horizontal, audioInput: Int? = nil,
@@ -55,6 +58,8 @@ public struct SyncResult: Sendable {
     public let output: String
     /// Seconds spent rendering (ffmpeg: decoding, filtering, encoding).
     public let renderSeconds: Double
+    /// The phase files used although they name another input (only with `SyncRequest.acceptsOtherVideos`).
+    public var phaseFileMismatches: [PhaseFileVideos.Mismatch] = []
 }
 
 /// Where `workbench sync` is.
@@ -75,7 +80,8 @@ public enum SyncProgress: Sendable {
 /// after the last is left out, in every input), since only the phases can be put in step. Inputs at another frame
 /// rate than the first are resampled to it by ffmpeg's `fps` filter (a phase boundary may then fall a frame from
 /// where that input's own frame would put it). Orders that differ between files, a missing or misplaced phase, or
-/// a phase ending after its video are errors naming the phase file.
+/// a phase ending after its video are errors naming the phase file; so is a phase file that names another of the
+/// inputs (`PhaseFileVideos`), unless the request accepts it.
 public enum SyncWorkflow {
     /// Checks the request and the files (before any work), reads the phase files (or finds each video's phases
     /// with `model`), plans and renders.
@@ -103,6 +109,7 @@ public enum SyncWorkflow {
         return try WorkbenchError.passingOn {
             let tools = try ExternalTools.locate(for: request.videos[0])
             var timelines: [PhaseTimeline] = []
+            var mismatches: [PhaseFileVideos.Mismatch] = []
             if let model {
                 for (index, video) in request.videos.enumerated() {
                     timelines.append(try PhasesWorkflow.findPhases(video: video, order: model.order, classifier: model.classifier,
@@ -112,6 +119,8 @@ public enum SyncWorkflow {
                 }
             } else {
                 timelines = try request.phaseFiles.map { path throws(PhaseError) in try PhaseTimeline.read(path: path) }
+                mismatches = PhaseFileVideos.mismatches(phaseFiles: request.phaseFiles, timelines: timelines, videos: request.videos)
+                if !request.acceptsOtherVideos, let first = mismatches.first { throw first.error }
             }
             let inputs = try SideBySideVideo.probe(videos: request.videos, tools: tools)
             let plan = try SyncPlan(inputs: zip(sources, zip(timelines, inputs)).map { file, pair in
@@ -122,7 +131,7 @@ public enum SyncWorkflow {
             try SideBySideVideo.render(plan: plan, inputs: inputs, stack: request.stack, audioInput: request.audioInput,
                                        to: request.output, tools: tools) { progress(.rendering($0)) }
             return SyncResult(plan: plan, timelines: timelines, output: request.output,
-                              renderSeconds: Date().timeIntervalSince(started))
+                              renderSeconds: Date().timeIntervalSince(started), phaseFileMismatches: mismatches)
         }
     }
 }

@@ -27,9 +27,34 @@ final class SyncTraceCommandTests: XCTestCase {
         return path(name)
     }
 
-    private func timeline(_ bounds: [(String, Double, Double)], order: String = #"["address", "swing", "finish"]"#) -> String {
+    private func timeline(_ bounds: [(String, Double, Double)], order: String = #"["address", "swing", "finish"]"#,
+                          video: String = "v.mp4") -> String {
         let phases = bounds.map { #"{"label": "\#($0.0)", "start": \#($0.1), "end": \#($0.2)}"# }.joined(separator: ", ")
-        return #"{"video": "v.mp4", "order": \#(order), "phases": [\#(phases)]}"#
+        return #"{"video": "\#(video)", "order": \#(order), "phases": [\#(phases)]}"#
+    }
+
+    /// Issue 44, item 6: each phase file names its video; given in the other order, the first that names another
+    /// input is refused in one line naming it, the video it names and the one it was given for, nothing written;
+    /// --ignore-phase-video uses them as given, with a warning each.
+    func testSyncRefusesPhaseFilesThatNameAnotherInput() throws {
+        let a = try video("a.mp4"), b = try video("b.mp4")
+        let aPhases = try phases("a.json", timeline([("address", 0, 0.5), ("swing", 0.5, 1), ("finish", 1, 1.5)], video: "a.mp4"))
+        let bPhases = try phases("b.json", timeline([("address", 0.2, 0.6), ("swing", 0.6, 1.2), ("finish", 1.2, 1.8)], video: b))
+        let swapped = try WorkbenchBinary.run(["sync", a, b, "--phases", bPhases, aPhases, "-o", path("out.mp4")])
+        XCTAssertEqual(swapped.status, 1)
+        XCTAssertEqual(swapped.standardError, "workbench: \(bPhases): names the video \"\(b)\", which is video 2 (\(b)), not video 1 (\(a)) "
+                       + "it was given for: give the phase files in the order of their videos\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.mp4")))
+        let right = try WorkbenchBinary.run(["sync", a, b, "--phases", aPhases, bPhases, "-o", path("right.mp4")])
+        XCTAssertEqual(right.status, 0, right.standardError)
+        XCTAssertEqual(right.standardError.components(separatedBy: "warning").count, 1, right.standardError)
+        let forced = try WorkbenchBinary.run(["sync", a, b, "--phases", bPhases, aPhases, "--ignore-phase-video", "-o", path("forced.mp4")])
+        XCTAssertEqual(forced.status, 0, forced.standardError)
+        XCTAssertTrue(forced.standardError.contains("warning: \(bPhases) names the video \"\(b)\", which is video 2 (\(b)); its phases are used "
+                                                    + "for video 1 (\(a)) as --ignore-phase-video asks\n"), forced.standardError)
+        XCTAssertTrue(forced.standardError.contains("warning: \(aPhases) names the video \"a.mp4\", which is video 1 (\(a)); its phases are used "
+                                                    + "for video 2 (\(b)) as --ignore-phase-video asks\n"), forced.standardError)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("forced.mp4")))
     }
 
     func testSyncWritesTheVideoAndPrintsThePlan() throws {
@@ -90,7 +115,7 @@ final class SyncTraceCommandTests: XCTestCase {
     func testSyncDrawsAnyPhaseName() throws {
         let a = try video("a.mp4"), b = try video("b.mp4")
         let name = #"it's: %{pts} \" \n\u202E[x];,drawbox"#
-        let file = try phases("odd.json", #"{"video": "a.mp4", "order": ["\#(name)", "b"], "phases": [{"label": "\#(name)", "start": 0, "end": 1}, {"label": "b", "start": 1, "end": 2}]}"#)
+        let file = try phases("odd.json", #"{"video": "v.mp4", "order": ["\#(name)", "b"], "phases": [{"label": "\#(name)", "start": 0, "end": 1}, {"label": "b", "start": 1, "end": 2}]}"#)
         let outcome = try WorkbenchBinary.run(["sync", a, b, "--phases", file, file, "-o", path("odd.mp4")])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertFalse(outcome.standardOutput.contains("\u{202E}"), "the terminal line escapes the override")

@@ -9,11 +9,13 @@ struct SyncCommand: ParsableCommand {
         abstract: "Play two to four videos phase by phase in one picture, every phase starting together.",
         discussion: """
             Each video's phases come from a phase file (JSON, written by `workbench phases` or by hand: {"video": \
-            PATH, "order": [...], "phases": [{"label", "start", "end"}]}, times in seconds), or are found by a \
-            per-frame model as `workbench phases --model M --order ...` finds them. At every phase the video that \
-            finishes it first holds its last frame until the others catch up; only the phases are shown. Two videos \
-            side by side (--stack vertical: one above the other), three or four in a 2 x 2 grid. No sound unless \
-            --audio N takes video N's.
+            PATH, "order": [...], "phases": [{"label", "start", "end"}]}, times in seconds), given in the videos' \
+            order: a file whose "video" names another of the videos is refused (--ignore-phase-video uses it with a \
+            warning), one naming none of them is used as given. Or the phases are found by a per-frame model as \
+            `workbench phases --model M --order ...` finds them. At every phase the video that finishes it first \
+            holds its last frame until the others catch up; only the phases are shown. Two videos side by side \
+            (--stack vertical: one above the other), three or four in a 2 x 2 grid. No sound unless --audio N takes \
+            video N's.
 
             With a per-frame model instead of phase files (docs/phases-sync-trace.md builds one):
               workbench sync a.mp4 b.mp4 --model Swings.wbmodel --order address,backswing,impact,finish -o side.mp4
@@ -33,6 +35,9 @@ struct SyncCommand: ParsableCommand {
 
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("One phase file per video, in the same order.", valueName: "file"))
     var phases: [String] = []
+
+    @Flag(name: .long, help: "Use a phase file whose \"video\" names another of the videos anyway (for the video it is given for), with a warning; without it such a file is refused.")
+    var ignorePhaseVideo = false
 
     @Option(name: .long, help: ArgumentHelp("Find the phases with this per-frame model instead (with --order).", valueName: "file"))
     var model: String?
@@ -63,6 +68,7 @@ struct SyncCommand: ParsableCommand {
         }
         if model != nil || order != nil {
             guard model != nil, order != nil, phases.isEmpty else { throw ValidationError("give --phases, or --model with --order, not both") }
+            if ignorePhaseVideo { throw ValidationError("--ignore-phase-video goes with --phases") }
             if orderLabels.contains(where: \.isEmpty) { throw ValidationError("--order must list labels separated by commas, got \"\(order ?? "")\"") }
         } else if phases.count != videos.count {
             throw ValidationError("--phases needs one file per video: \(videos.count) videos, \(phases.count) phase files")
@@ -74,7 +80,8 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let request = SyncRequest(videos: videos, phaseFiles: phases, stack: stack, audioInput: audio.map { $0 - 1 }, output: output)
+            var request = SyncRequest(videos: videos, phaseFiles: phases, stack: stack, audioInput: audio.map { $0 - 1 }, output: output)
+            request.acceptsOtherVideos = ignorePhaseVideo
             let phaseModel = try model.map { path in
                 let classifier = try Classifier.load(path: path)
                 return SyncPhaseModel(classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: false),
@@ -85,6 +92,7 @@ struct SyncCommand: ParsableCommand {
                 if case .rendering(let fraction) = event { bar.update(fraction) }
             }
             bar.finish()
+            for mismatch in result.phaseFileMismatches { Console.warn(SyncRendering.warning(mismatch)) }
             Console.output(json ? JSONLines.line(SyncRendering.Output(result, videos: videos)) : SyncRendering.text(result, videos: videos))
         }
     }

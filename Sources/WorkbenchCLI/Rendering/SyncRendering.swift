@@ -20,6 +20,12 @@ enum SyncRendering {
         return text
     }
 
+    /// The warning for a phase file used with `--ignore-phase-video` although it names another input.
+    static func warning(_ mismatch: PhaseFileVideos.Mismatch) -> String {
+        "warning: \(mismatch.phaseFile) names the video \"\(mismatch.named)\", which is video \(mismatch.namedInput + 1) (\(mismatch.namedVideo)); "
+            + "its phases are used for video \(mismatch.input + 1) (\(mismatch.video)) as --ignore-phase-video asks"
+    }
+
     /// `sync --json`: one object.
     struct Output: Encodable {
         struct Segment: Encodable {
