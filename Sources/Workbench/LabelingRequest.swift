@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import Labeling
 import Video
 
@@ -94,12 +95,15 @@ public struct HighlightRequest: Sendable {
     public var output: String
     /// The `count` videos that score highest on `label`; nil takes every video whose top label it is.
     public var count: Int?
+    /// The reel's size (even sides, `HighlightFormat.isValid`); nil is the largest movie's, never upscaled.
+    public var size: ImageSize?
 
     /// A reel of `label` written to `output`.
-    public init(label: String, output: String, count: Int? = nil) {
+    public init(label: String, output: String, count: Int? = nil, size: ImageSize? = nil) {
         self.label = label
         self.output = output
         self.count = count
+        self.size = size
     }
 }
 
@@ -152,8 +156,8 @@ public enum LabelingEvent: Sendable {
     case labeled(LabeledMovie)
     /// The movie's markers went into the player file.
     case movieDataWritten(markers: Int, path: String, id: String)
-    /// The highlight reel is written.
-    case highlightsWritten(clips: Int, label: String, path: String)
+    /// The highlight reel is written: its clips (video, window, score) and size.
+    case highlightsWritten(HighlightReelResult)
     /// A review file is written.
     case reviewWritten(ReviewFileKind, path: String)
 }
@@ -192,6 +196,10 @@ extension LabelingWorkflow {
         // The fallback may be any name; a highlight must be a label the model can give.
         if let label = request.highlights?.label, !classifier.labels.contains(label) {
             throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
+        }
+        if let size = request.highlights?.size, !HighlightFormat.isValid(size) {
+            throw WorkbenchError(path: request.highlights?.output, reason: "a reel of \(size.width) × \(size.height) pixels: each side must be even, "
+                                 + "from \(HighlightFormat.sides.lowerBound) to \(HighlightFormat.sides.upperBound)")
         }
         try request.checkOutputs(modelPath: classifier.path)
         if let entry = request.movieData, FileManager.default.fileExists(atPath: entry.path) {
@@ -245,8 +253,10 @@ extension LabelingWorkflow {
             let selection: HighlightSelection = highlights.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
             let clips = Highlights.choose(label: highlights.label, from: summaries, selection: selection)
             guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label: ask for the best-scoring videos instead") }
-            try WorkbenchError.passingOn { try HighlightReel.render(clips: clips, to: highlights.output) }
-            events(.highlightsWritten(clips: clips.count, label: highlights.label, path: highlights.output))
+            let reel = try WorkbenchError.passingOn {
+                try Highlights.render(clips, label: highlights.label, to: highlights.output, size: highlights.size)
+            }
+            events(.highlightsWritten(reel))
         }
         if let review { try write(review, files: request.review, modelPath: classifier.path, events: events) }
         outcome.seconds = Date().timeIntervalSince(started)

@@ -66,11 +66,14 @@ final class VideoSummaryTests: XCTestCase {
         let a = VideoSummary(video: "a", labels: labels, frames: frames([0.9, 0.9, 0.1]), window: 1)  // Scary top, mean .633
         let b = VideoSummary(video: "b", labels: labels, frames: frames([0.1, 0.2, 0.3]), window: 1)  // Calm top, mean .2
         let c = VideoSummary(video: "c", labels: labels, frames: frames([0.2, 0.95, 0.9]), window: 2) // Scary top, mean .683
-        XCTAssertEqual(Highlights.choose(label: "Scary", from: [a, b, c], selection: .videosWhereTopLabel),
-                       [Clip(video: "a", start: 0, end: 1), Clip(video: "c", start: 1, end: 3)])
-        XCTAssertEqual(Highlights.choose(label: "Scary", from: [a, b, c], selection: .topVideos(count: 2)).map(\.video),
+        let scary = Highlights.choose(label: "Scary", from: [a, b, c], selection: .videosWhereTopLabel)
+        XCTAssertEqual(scary.map(\.clip), [Clip(video: "a", start: 0, end: 1), Clip(video: "c", start: 1, end: 3)])
+        // Each clip's score is its window's mean: 0.9, then (0.95 + 0.9) / 2.
+        XCTAssertEqual(scary[0].score, 0.9, accuracy: 1e-6)
+        XCTAssertEqual(scary[1].score, 0.925, accuracy: 1e-6)
+        XCTAssertEqual(Highlights.choose(label: "Scary", from: [a, b, c], selection: .topVideos(count: 2)).map(\.clip.video),
                        ["c", "a"])
-        XCTAssertEqual(Highlights.choose(label: "Calm", from: [a, b, c], selection: .topVideos(count: 1)),
+        XCTAssertEqual(Highlights.choose(label: "Calm", from: [a, b, c], selection: .topVideos(count: 1)).map(\.clip),
                        [Clip(video: "b", start: 0, end: 1)])
         XCTAssertEqual(Highlights.choose(label: "Funny", from: [a, b, c], selection: .topVideos(count: 3)), [])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import XCTest
 @testable import Video
 
@@ -26,6 +27,49 @@ final class HighlightsTests: XCTestCase {
         // Nothing left behind next to the output.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("partial") }
         XCTAssertEqual(leftovers, [])
+    }
+
+    /// Issue 44, item 7: without a size the reel is the largest input's (never a fixed 1280 × 720), and a smaller
+    /// clip is centred at its own size, not upscaled.
+    func testTheReelKeepsTheLargestInputsSizeAndNeverUpscales() throws {
+        let tools = try requireTools()
+        let folder = try makeTemporaryFolder(self)
+        let large = folder + "/large.mp4", small = folder + "/small.mp4"
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=white:size=320x240:rate=25:duration=2", "-c:v", "mpeg4", large])
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=white:size=160x120:rate=25:duration=2", "-c:v", "mpeg4", small])
+        let output = folder + "/reel.mp4"
+        let size = try HighlightReel.render(clips: [Clip(video: small, start: 0, end: 1), Clip(video: large, start: 0, end: 1)],
+                                            to: output, format: HighlightFormat(framesPerSecond: 10), tools: tools)
+        XCTAssertEqual(size, ImageSize(width: 320, height: 240))
+        let decoded = try RenderTestMedia.frames(of: output, folder: folder)
+        XCTAssertEqual([decoded.width, decoded.height], [320, 240])
+        // The small clip's first frame: white in the centred 160 × 120, black around it.
+        let first = decoded.frames[0]
+        XCTAssertGreaterThan(RenderTestMedia.pixel(first, frameWidth: 320, 160, 120).0, 200)
+        XCTAssertGreaterThan(RenderTestMedia.pixel(first, frameWidth: 320, 90, 70).0, 200)
+        XCTAssertLessThan(RenderTestMedia.pixel(first, frameWidth: 320, 70, 50).0, 40, "outside the small clip: not upscaled")
+        XCTAssertLessThan(RenderTestMedia.pixel(first, frameWidth: 320, 250, 190).0, 40)
+        // The large clip's last frame fills the reel.
+        let last = try XCTUnwrap(decoded.frames.last)
+        XCTAssertGreaterThan(RenderTestMedia.pixel(last, frameWidth: 320, 5, 5).0, 200)
+        // A size asked for wins, and the larger clip is scaled down into it.
+        let asked = try HighlightReel.render(clips: [Clip(video: large, start: 0, end: 1)], to: folder + "/asked.mp4",
+                                             format: HighlightFormat(width: 160, height: 90, framesPerSecond: 10), tools: tools)
+        XCTAssertEqual(asked, ImageSize(width: 160, height: 90))
+        XCTAssertEqual([try VideoProbe.probe(path: folder + "/asked.mp4", tools: tools)].map { [$0.width, $0.height] }, [[160, 90]])
+        assertVideoError(.invalidArgument) {
+            try HighlightReel.render(clips: [Clip(video: large, start: 0, end: 1)], to: folder + "/odd.mp4",
+                                     format: HighlightFormat(width: 161, height: 90), tools: tools)
+        }
+    }
+
+    func testTheDefaultSizeIsTheLargestInputsOnEvenSides() {
+        XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 640, height: 360), ImageSize(width: 1920, height: 1080)]),
+                       ImageSize(width: 1920, height: 1080))
+        XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 321, height: 241)]), ImageSize(width: 320, height: 240))
+        XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 320, height: 240), ImageSize(width: 240, height: 320)]),
+                       ImageSize(width: 320, height: 240), "equal areas: the first")
+        XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 9, height: 20_000)]), ImageSize(width: 16, height: 8192))
     }
 
     func testRenderFailsCleanlyAndKeepsTheOldOutput() throws {

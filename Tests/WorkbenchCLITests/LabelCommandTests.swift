@@ -149,6 +149,62 @@ final class LabelCommandTests: XCTestCase {
         XCTAssertEqual(duration, 4, accuracy: 0.5, "one 4-second window")
     }
 
+    /// Issue 44, item 7: the reel lists each clip (video, window, score) on stdout, as text and as JSON, and keeps
+    /// the movies' size (the largest one's, never upscaled) unless --size says otherwise.
+    func testHighlightsListTheClipsAndKeepTheMoviesSize() throws {
+        let small = folder.appendingPathComponent("small.mp4").path
+        try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", video, "-vf", "scale=320:180", small])
+        let reel = folder.appendingPathComponent("reel-\(UUID().uuidString).mp4").path
+        let outcome = try WorkbenchBinary.run(["label", model, video, small, "--window", "4", "--highlights", "espresso", "--count", "2", "-o", reel])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertTrue(outcome.standardOutput.contains("\nhighlights of espresso in \(reel), 640 × 360, 2 clips:\n"), outcome.standardOutput)
+        let rows = outcome.standardOutput.components(separatedBy: "\n").drop { !$0.hasPrefix("highlights of") }.dropFirst(2).filter { !$0.isEmpty }
+        XCTAssertEqual(rows.count, 2, outcome.standardOutput)
+        XCTAssertEqual(Set(rows.map { String($0.prefix { $0 != " " }) }), [video, small], outcome.standardOutput)
+        for row in rows {
+            XCTAssertNotNil(row.range(of: #"\d+\.\d–\d+\.\d s  0\.\d{3}$|\d+\.\d–\d+\.\d s  1\.000$"#, options: .regularExpression), row)
+        }
+        XCTAssertTrue(outcome.standardError.contains("2 clips of 'espresso' joined into \(reel) (640 × 360)\n"), outcome.standardError)
+        XCTAssertEqual(try Self.size(of: reel), "640,360", "the larger movie's size, not 1280 × 720")
+
+        let json = try WorkbenchBinary.run(["label", model, small, "--json", "--window", "4", "--highlights", "espresso", "--count", "1",
+                                            "--size", "160x90", "-o", reel])
+        XCTAssertEqual(json.status, 0, json.standardError)
+        let last = try XCTUnwrap(json.standardOutput.split(separator: "\n").last)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let highlights = try XCTUnwrap(object["highlights"] as? [String: Any])
+        XCTAssertEqual(highlights["label"] as? String, "espresso")
+        XCTAssertEqual(highlights["output"] as? String, reel)
+        XCTAssertEqual([highlights["width"] as? Int, highlights["height"] as? Int], [160, 90])
+        let clips = try XCTUnwrap(highlights["clips"] as? [[String: Any]])
+        XCTAssertEqual(clips.map { $0["video"] as? String }, [small])
+        XCTAssertEqual(Set(clips[0].keys), ["video", "start", "end", "score"])
+        XCTAssertEqual(try Self.size(of: reel), "160,90", "--size wins")
+
+        for (size, status) in [("161x90", 64), ("8x8", 64), ("1280", 64), ("1280x720x2", 64)] {
+            let refused = try WorkbenchBinary.run(["label", model, small, "--highlights", "espresso", "--size", size, "-o", reel])
+            XCTAssertEqual(refused.status, Int32(status), size)
+            XCTAssertTrue(refused.standardError.contains("--size must be WIDTHxHEIGHT with even sides from 16 to 8192, e.g. 1280x720, got \"\(size)\""),
+                          refused.standardError)
+        }
+        let alone = try WorkbenchBinary.run(["label", model, small, "--size", "320x180"])
+        XCTAssertEqual(alone.status, 64)
+        XCTAssertTrue(alone.standardError.contains("--size goes with --highlights"), alone.standardError)
+    }
+
+    /// "width,height" of a video's first stream, by ffprobe.
+    static func size(of video: String) throws -> String {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", video]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func testBadInputsFailWithOneLineAndDamageNothing() throws {
         let text = folder.appendingPathComponent("notes.mp4")
         try Data("this is not a video".utf8).write(to: text)

@@ -28,6 +28,7 @@ struct LabelCommand: ParsableCommand {
               workbench label Drawings.wbmodel frames/ --fps 2 --json
               workbench label Drawings.wbmodel clips/*.mp4 --summary --window 5
               workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal -o reel.mp4
+              workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal --count 3 --size 1280x720 -o reel.mp4
               workbench label Drawings.wbmodel movie.mp4 --html review.html --vtt movie.vtt
               workbench label Drawings.wbmodel movie.mp4 --annotate movie-labelled.mp4
               workbench label Drawings.wbmodel clips/*.mp4 --results results --shard 0/2
@@ -92,6 +93,8 @@ struct LabelCommand: ParsableCommand {
             throw ValidationError("--highlights needs -o, the reel to write (e.g. -o reel.mp4)")
         }
         if let count = highlightOptions.count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
+        if highlightOptions.size != nil, highlightOptions.highlights == nil { throw ValidationError("--size goes with --highlights") }
+        _ = try highlightOptions.reelSize()
         try review.validate(movieCount: movies.count)
     }
 
@@ -166,7 +169,7 @@ struct LabelCommand: ParsableCommand {
             MovieDataEntry(path: $0, id: movieData.id, title: movieData.title, description: movieData.description, poster: movieData.poster)
         }
         if let label = highlightOptions.highlights, let output = highlightOptions.output {
-            request.highlights = HighlightRequest(label: label, output: output, count: highlightOptions.count)
+            request.highlights = HighlightRequest(label: label, output: output, count: highlightOptions.count, size: try highlightOptions.reelSize())
         }
         request.review = ReviewFiles(html: review.html, vtt: review.vtt, annotate: review.annotate)
         return request

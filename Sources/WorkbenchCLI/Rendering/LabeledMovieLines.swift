@@ -26,6 +26,42 @@ struct LabeledMovieLines {
         return text
     }
 
+    /// The highlight reel's clips: each video, window and score, after the movies' lines; with `--json` one object
+    /// `{"highlights": {"label", "output", "width", "height", "clips": [{"video", "start", "end", "score"}]}}`.
+    func text(_ reel: HighlightReelResult) -> String {
+        if json { return JSONLines.line(ReelObject(reel)) }
+        let count = reel.clips.count
+        return "\nhighlights of \(reel.label) in \(reel.output), \(reel.size.width) × \(reel.size.height), \(count) clip\(count == 1 ? "" : "s"):\n"
+            + ReportRendering.table(header: ["video", "start–end", "score"], rows: reel.clips.map { clip in
+                [clip.clip.video, String(format: "%.1f–%.1f s", clip.clip.start, clip.clip.end), String(format: "%.3f", clip.score)]
+            })
+    }
+
+    /// `label --json`'s line for the highlight reel.
+    private struct ReelObject: Encodable {
+        struct Clip: Encodable {
+            var video: String
+            var start: Double
+            var end: Double
+            var score: Float
+        }
+
+        struct Reel: Encodable {
+            var label: String
+            var output: String
+            var width: Int
+            var height: Int
+            var clips: [Clip]
+        }
+
+        var highlights: Reel
+
+        init(_ reel: HighlightReelResult) {
+            highlights = Reel(label: reel.label, output: reel.output, width: reel.size.width, height: reel.size.height,
+                              clips: reel.clips.map { Clip(video: $0.clip.video, start: $0.clip.start, end: $0.clip.end, score: $0.score) })
+        }
+    }
+
     private func summaryTable(_ summary: VideoSummary) -> String {
         ReportRendering.table(
             header: ["label", "mean confidence", "best \(Self.seconds(window)) window", "its mean"],

@@ -20,7 +20,10 @@ final class LabelingProgress {
         case .warning(let line): Console.warn(line)
         case .labeled(let movie): Console.output(lines.text(movie))
         case .movieDataWritten(let markers, let path, let id): Console.warn("\(markers) markers written to \(path) (movie id \(id))")
-        case .highlightsWritten(let clips, let label, let path): Console.warn("\(clips) clips of '\(label)' joined into \(path)")
+        case .highlightsWritten(let reel):
+            Console.output(lines.text(reel))
+            let count = reel.clips.count
+            Console.warn("\(count) clip\(count == 1 ? "" : "s") of '\(reel.label)' joined into \(reel.output) (\(reel.size.width) × \(reel.size.height))")
         case .reviewWritten(.page, let path): Console.warn("report written to \(path)")
         case .reviewWritten(.subtitles, let path): Console.warn("subtitles written to \(path)")
         case .reviewWritten(.annotatedCopy, let path): Console.warn("review copy written to \(path)")
