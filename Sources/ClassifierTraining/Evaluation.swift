@@ -47,6 +47,11 @@ public struct EvaluationResult: Sendable {
     public var predictions: SplitPredictions
     /// How many test-time views each answer averaged (`--tta`); 1 for plain answers.
     public var viewsPerImage = 1
+    /// The folder whose label subfolders were scored: the one given, or a dataset's testing split (its
+    /// `Testing Data/` or `test/`) when a whole dataset was given.
+    public var scoredFolder: String?
+    /// Whether `scoredFolder` is the testing split of the dataset given, not the folder given itself.
+    public var isTestingSplit = false
 
     /// Bundles an evaluation's parts.
     public init(evaluation: TrainingReport.SplitEvaluation, labels: [String], unreadable: [TrainingReport.Problem],

@@ -11,8 +11,9 @@ import ImageCodecs
 /// - `workbench detect --json` on pictures: the same, each annotation with a `confidence` too, which is ignored
 ///   (a person corrects a detector's output and trains on it; what they kept is what is there).
 ///
-/// Members this reader does not know are ignored (other tools add their own). Every problem is an
-/// `AnnotationError` naming the file and the entry (1-based, in file order) and, for a box, its number and label.
+/// Members this reader does not know are ignored (other tools add their own). Every problem names the entry
+/// (1-based, in file order) and, for a box, its number and label; a file with several problems is refused with all
+/// of them, up to `reportedProblems` (`AnnotationProblems`), not only the first.
 public struct AnnotationDocument: Sendable, Equatable {
     /// One entry: a picture's name and its boxes, as written.
     public struct Entry: Sendable, Equatable {
@@ -24,17 +25,53 @@ public struct AnnotationDocument: Sendable, Equatable {
         public var objects: [ObjectAnnotation]
     }
 
-    /// How far (in pixels) a box may reach past an edge of its picture and still be accepted (then cut to the
-    /// picture). One pixel: tools that round a box's centre and size to whole pixels, or that count a box's last
-    /// pixel inclusively, can put an edge one pixel out; more than that is a box made for another picture (or a
-    /// rotated one) and is refused.
+    /// How far (in pixels) a box may reach past an edge of its picture and be cut to it silently. One pixel: tools
+    /// that round a box's centre and size to whole pixels, or that count a box's last pixel inclusively, can put an
+    /// edge one pixel out.
     public static let outsideTolerance = 1.0
+
+    /// How far (in pixels) a box may reach past an edge of a picture `side` pixels across that way (its width for
+    /// the left and right edges, its height for the top and bottom) and still be accepted, cut to the picture and
+    /// listed (`AnnotationSet.clippedBoxes`, which the command warns about once): 2 % of the side, at least 4 px.
+    /// Annotation tools let a box dragged to the edge overshoot it by a few pixels of the screen, more on a large
+    /// picture shown shrunk (2 % of a 4000-pixel photo is 80 px, of a 640-pixel frame 12.8 px); a box further out
+    /// is one made for another picture (or a rotated one) and is refused.
+    public static func overshootLimit(side: Int) -> Double { max(4, 0.02 * Double(side)) }
+
+    /// The most problems a refusal lists (`AnnotationProblems`); it counts the rest.
+    public static let reportedProblems = 20
 
     /// The entries, in file order.
     public var entries: [Entry]
 
     /// Parses the bytes of an annotations file; `file` only names it in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(AnnotationError) -> AnnotationDocument {
+        let elements = try elements(bytes, file: file)
+        var problems = AnnotationProblems(file: file)
+        let document = parse(elements, file: file, problems: &problems)
+        try problems.check()
+        return document
+    }
+
+    /// The entries of `elements` that are well formed; the others' problems (each entry's, every box's) go into
+    /// `problems`, so a reader can go on checking the rest against their pictures and report everything at once.
+    public static func parse(_ elements: [JSONValue], file: String, problems: inout AnnotationProblems) -> AnnotationDocument {
+        var entries: [Entry] = []
+        for (index, element) in elements.enumerated() {
+            var boxProblems: [AnnotationError] = []
+            do {
+                let parsed = try entry(element, number: index + 1, file: file, boxProblems: &boxProblems)
+                if boxProblems.isEmpty { entries.append(parsed) }
+            } catch {
+                problems.add(error, entry: index + 1)
+            }
+            for problem in boxProblems { problems.add(problem, entry: index + 1) }
+        }
+        return AnnotationDocument(entries: entries)
+    }
+
+    /// The JSON array of an annotations file's bytes; the document-level refusals (not JSON, not an array).
+    public static func elements(_ bytes: [UInt8], file: String) throws(AnnotationError) -> [JSONValue] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -48,14 +85,11 @@ public struct AnnotationDocument: Sendable, Equatable {
             }
             throw AnnotationError(path: file, reason: "expected an array of entries {\"image\", \"annotations\"}, found \(document.kindDescription)")
         }
-        var entries: [Entry] = []
-        for (index, element) in elements.enumerated() {
-            entries.append(try entry(element, number: index + 1, file: file))
-        }
-        return AnnotationDocument(entries: entries)
+        return elements
     }
 
-    private static func entry(_ element: JSONValue, number: Int, file: String) throws(AnnotationError) -> Entry {
+    private static func entry(_ element: JSONValue, number: Int, file: String,
+                              boxProblems: inout [AnnotationError]) throws(AnnotationError) -> Entry {
         guard let members = element.objectValue else {
             throw AnnotationError(path: file, reason: "entry \(number): expected an object {\"image\", \"annotations\"}, found \(element.kindDescription)")
         }
@@ -83,7 +117,11 @@ public struct AnnotationDocument: Sendable, Equatable {
         }
         var objects: [ObjectAnnotation] = []
         for (index, annotation) in annotations.enumerated() {
-            objects.append(try object(annotation, place: "\(place), box \(index + 1)", file: file))
+            do {
+                objects.append(try object(annotation, place: "\(place), box \(index + 1)", file: file))
+            } catch {
+                boxProblems.append(error)
+            }
         }
         return Entry(number: number, image: image, objects: objects)
     }
@@ -137,30 +175,48 @@ public struct AnnotationDocument: Sendable, Equatable {
         return ObjectAnnotation(label: label, box: box)
     }
 
-    /// `entry`'s boxes checked against its picture's size: each box may reach at most `outsideTolerance` pixels
-    /// past an edge, and is cut to the picture; a box with nothing left inside is refused. `file` names the
-    /// annotations in errors.
+    /// `entry`'s boxes checked against its picture's size (`objects(of:in:file:clipped:refused:)`); the first box
+    /// refused is thrown.
     public static func objects(of entry: Entry, in size: ImageSize, file: String) throws(AnnotationError) -> [ObjectAnnotation] {
+        var clipped: [ClippedBox] = [], refused: [AnnotationError] = []
+        let objects = objects(of: entry, in: size, file: file, clipped: &clipped, refused: &refused)
+        if let first = refused.first { throw first }
+        return objects
+    }
+
+    /// `entry`'s boxes checked against its picture's size: each box is cut to the picture; one reaching more than
+    /// `outsideTolerance` past an edge is added to `clipped`; one reaching more than `overshootLimit`, or with
+    /// nothing left inside once cut, is refused: its error (naming `file`, the entry and the box) goes into
+    /// `refused` and the box is left out. Returns the boxes kept, cut.
+    public static func objects(of entry: Entry, in size: ImageSize, file: String, clipped: inout [ClippedBox],
+                               refused: inout [AnnotationError]) -> [ObjectAnnotation] {
         let width = Double(size.width), height = Double(size.height)
         var objects: [ObjectAnnotation] = []
         for (index, object) in entry.objects.enumerated() {
             let box = object.box
-            let overhang = max(-box.left, -box.top, box.right - width, box.bottom - height)
-            guard !(overhang > outsideTolerance) else {
-                throw AnnotationError(path: file, reason: "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
-                                      + "edges left \(format(box.left)), top \(format(box.top)), right \(format(box.right)), bottom \(format(box.bottom)) "
-                                      + "reach \(format(overhang)) px outside the \(size.width) × \(size.height) picture (at most \(format(outsideTolerance)) px allowed; "
-                                      + "x and y are the box's centre)")
+            let place = "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
+                + "edges left \(format(box.left)), top \(format(box.top)), right \(format(box.right)), bottom \(format(box.bottom))"
+            let across = max(-box.left, box.right - width), down = max(-box.top, box.bottom - height)
+            let (acrossLimit, downLimit) = (overshootLimit(side: size.width), overshootLimit(side: size.height))
+            if across > acrossLimit || down > downLimit {
+                let (reach, limit) = across > acrossLimit ? (across, acrossLimit) : (down, downLimit)
+                refused.append(AnnotationError(path: file, reason: "\(place) reach \(format(reach)) px outside the \(size.width) × \(size.height) "
+                                               + "picture (at most \(format(limit)) px is cut off; x and y are the box's centre)"))
+                continue
             }
-            var clipped = object
-            clipped.box = box.clipped(width: width, height: height)
-            // Within the tolerance but wholly beside the picture: nothing of it is left to learn from.
-            guard clipped.box.width > 0, clipped.box.height > 0 else {
-                throw AnnotationError(path: file, reason: "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
-                                      + "edges left \(format(box.left)), top \(format(box.top)), right \(format(box.right)), bottom \(format(box.bottom)) "
-                                      + "lie outside the \(size.width) × \(size.height) picture")
+            var cut = object
+            cut.box = box.clipped(width: width, height: height)
+            // Within the limit but wholly beside the picture: nothing of it is left to learn from.
+            guard cut.box.width > 0, cut.box.height > 0 else {
+                refused.append(AnnotationError(path: file, reason: "\(place) lie outside the \(size.width) × \(size.height) picture"))
+                continue
             }
-            objects.append(clipped)
+            objects.append(cut)
+            let overhang = max(across, down)
+            if overhang > outsideTolerance {
+                clipped.append(ClippedBox(entry: entry.number, image: entry.image, box: index + 1, label: object.label,
+                                          overhang: overhang, pictureSize: size))
+            }
         }
         return objects
     }

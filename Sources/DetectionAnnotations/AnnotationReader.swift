@@ -49,39 +49,51 @@ public enum AnnotationReader {
         } catch {
             throw AnnotationError(path: file, reason: error.reason)
         }
-        let document = try AnnotationDocument.parse(bytes, file: file)
+        // Every problem of every entry is gathered (the shape's, then each picture's), and all are reported at once.
+        var problems = AnnotationProblems(file: file)
+        let document = AnnotationDocument.parse(try AnnotationDocument.elements(bytes, file: file), file: file, problems: &problems)
         let folder = Self.folder(of: file)
         let options = DecodeOptions(minimumCropSide: nil)
 
         var images: [AnnotatedImage] = []
+        var clipped: [ClippedBox] = []
         // Each picture by device and inode, so two spellings of one file are one picture.
         var entryOfFile: [FileIdentity: Int] = [:]
         for entry in document.entries {
-            let place = "entry \(entry.number) (\(AnnotationDocument.quoted(entry.image)))"
-            let path = entry.image.hasPrefix("/") ? entry.image : FolderWalk.join(folder, entry.image)
-            var information = stat()
-            guard stat(path, &information) == 0 else {
-                throw AnnotationError(path: file, reason: "\(place): no such picture \(path) (names are relative to the folder of \(file))")
-            }
-            guard (information.st_mode & S_IFMT) == S_IFREG else {
-                throw AnnotationError(path: file, reason: "\(place): \(path) is not a picture file (\(InputFile.nonRegularKind(information.st_mode) ?? "a folder"))")
-            }
-            let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
-            if let earlier = entryOfFile[identity] {
-                throw AnnotationError(path: file, reason: "\(place): the same picture as entry \(earlier); give each picture one entry "
-                                      + "with all its boxes in one \"annotations\" array")
-            }
-            entryOfFile[identity] = entry.number
-            let size: ImageSize
-            do {
-                size = try ImageLoader.size(path: path, options: options)
+            do throws(AnnotationError) {
+                let place = "entry \(entry.number) (\(AnnotationDocument.quoted(entry.image)))"
+                let path = entry.image.hasPrefix("/") ? entry.image : FolderWalk.join(folder, entry.image)
+                var information = stat()
+                guard stat(path, &information) == 0 else {
+                    throw AnnotationError(path: file, reason: "\(place): no such picture \(path) (names are relative to the folder of \(file))")
+                }
+                guard (information.st_mode & S_IFMT) == S_IFREG else {
+                    throw AnnotationError(path: file, reason: "\(place): \(path) is not a picture file (\(InputFile.nonRegularKind(information.st_mode) ?? "a folder"))")
+                }
+                let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
+                if let earlier = entryOfFile[identity] {
+                    throw AnnotationError(path: file, reason: "\(place): the same picture as entry \(earlier); give each picture one entry "
+                                          + "with all its boxes in one \"annotations\" array")
+                }
+                entryOfFile[identity] = entry.number
+                let size: ImageSize
+                do {
+                    size = try ImageLoader.size(path: path, options: options)
+                } catch {
+                    throw AnnotationError(path: file, reason: "\(place): \(error.description)")
+                }
+                var refused: [AnnotationError] = []
+                let objects = AnnotationDocument.objects(of: entry, in: size, file: file, clipped: &clipped, refused: &refused)
+                for error in refused { problems.add(error, entry: entry.number) }
+                images.append(AnnotatedImage(path: path, name: entry.image, size: size, objects: objects))
             } catch {
-                throw AnnotationError(path: file, reason: "\(place): \(error.description)")
+                problems.add(error, entry: entry.number)
             }
-            let objects = try AnnotationDocument.objects(of: entry, in: size, file: file)
-            images.append(AnnotatedImage(path: path, name: entry.image, size: size, objects: objects))
         }
-        return (AnnotationSet(file: file, folder: folder, images: images, negatives: [], notes: []), Set(entryOfFile.keys))
+        try problems.check()
+        var set = AnnotationSet(file: file, folder: folder, images: images, negatives: [], notes: [])
+        set.clippedBoxes = clipped
+        return (set, Set(entryOfFile.keys))
     }
 
     /// The pictures anywhere below `folder` other than `namedFiles` (by device and inode), with a note for each,

@@ -19,6 +19,9 @@ public struct AnnotationSet: Sendable, Equatable {
     /// and each file below the folder that was left out (not a picture, or a picture whose header cannot be read);
     /// none when a file is read by itself.
     public var notes: [String]
+    /// The boxes that reached past their picture by more than a pixel, within `AnnotationDocument.overshootLimit`,
+    /// and were cut to it: kept, and for the command to warn about once.
+    public var clippedBoxes: [ClippedBox] = []
 
     /// A set from its parts; `labels` is computed from the boxes.
     public init(file: String, folder: String, images: [AnnotatedImage], negatives: [AnnotatedImage], notes: [String]) {

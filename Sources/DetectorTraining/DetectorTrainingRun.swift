@@ -105,6 +105,9 @@ public enum DetectorTrainingEvent: Sendable {
     case refitEpoch(epoch: Int, of: Int, loss: Double, pictures: Int)
     /// Something `--verbose` shows (negatives, boxes left out).
     case note(String)
+    /// Boxes of the annotations `file` that overshot their picture by a few pixels and were cut to it
+    /// (`AnnotationSet.clippedBoxes`): worth one warning.
+    case clippedBoxes(file: String, [ClippedBox])
 }
 
 /// One picture the detector was scored on: its file, its objects and the detector's boxes on it (for the report
@@ -200,6 +203,9 @@ public enum DetectorTrainingRun {
             throw WorkbenchError(path: set.file, reason: "\(set.images.count) pictures with boxes; a detector needs at least \(minimumImages)")
         }
         for note in set.notes { progress(.note(note)) }
+        for annotations in [set, request.testing].compactMap({ $0 }) where !annotations.clippedBoxes.isEmpty {
+            progress(.clippedBoxes(file: annotations.file, annotations.clippedBoxes))
+        }
         let split = heldOutSplit(count: pictures.count, annotated: set.images.count, fraction: request.heldOutFraction,
                                  seed: request.schedule.seed)
         let extractor = try DetectionFeatureExtractor(backbone: request.backbone, inputSide: request.inputSide,

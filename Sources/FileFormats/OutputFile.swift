@@ -104,6 +104,14 @@ public final class OutputFile {
         return type != S_IFREG && type != S_IFDIR
     }
 
+    /// Whether writing `path` replaces a file that is there (a regular file, following symbolic links): what a
+    /// command says when it overwrites an earlier result, such as a model trained before.
+    public static func replacesFile(path: String) -> Bool {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return false }
+        return information.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The first failure, once a write has failed (every later call throws it again).
     public var failure: Failure? { stickyFailure }
 

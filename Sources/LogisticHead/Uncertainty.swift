@@ -10,6 +10,13 @@ public struct AccuracyInterval: Sendable, Equatable, Codable {
         self.lower = lower
         self.upper = upper
     }
+
+    /// The interval as every report shows it, the text tables and the HTML pages alike, so they print the same
+    /// numbers for one model: both ends in percent to the nearest tenth, "78.2–99.2 %" (21 of 22). Rounded to the
+    /// nearest, not outward: outward rounding printed "78–100 %" for an interval that stops short of 100 %.
+    public var percentText: String {
+        String(format: "%.1f–%.1f %%", lower * 100, upper * 100)
+    }
 }
 
 /// The Wilson score interval for a proportion (Wilson, 1927): unlike `p ± z·√(p(1−p)/n)` it stays inside [0, 1]

@@ -43,7 +43,7 @@ public struct ConfusionHeatMap: Sendable {
                 let color = ColorScale.viridis(share)
                 let x = left + cell * Double(column)
                 canvas.rectangle(x: x, y: y, width: cell, height: cell, fill: color.css, stroke: "#ffffff",
-                                 title: "true \(Markup.isolate(label)), predicted \(Markup.isolate(labels[column])): \(value) image\(value == 1 ? "" : "s")"
+                                 title: "true \(Markup.isolate(label)), predicted \(Markup.isolate(labels[column])): \(Markup.count(value, "image"))"
                                      + (total > 0 ? " (\(Markup.percent(share, decimals: 0)) of \(Markup.isolate(label)))" : ""))
                 if showsCounts {
                     canvas.text("\(value)", x: x + cell / 2, y: y + cell / 2 + 4, anchor: .middle, className: "cell",

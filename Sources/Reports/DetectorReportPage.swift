@@ -145,7 +145,7 @@ public struct DetectorReportPage: Sendable {
         body.element("strong", [], Self.share(meanAveragePrecision))
         body.close("p")
         body.element("p", [("class", "explain")],
-                     "At a score of \(Markup.number(threshold, decimals: 3)) or more (the threshold detect uses by default): precision \(Markup.percent(precision)), recall \(Markup.percent(recall)) of \(objects) object\(objects == 1 ? "" : "s"). A box finds an object when they overlap by at least half their union (IoU 0.5) and have the same label; AP is computed as COCO's evaluation computes it.")
+                     "At a score of \(Markup.number(threshold, decimals: 3)) or more (the threshold detect uses by default): precision \(Markup.percent(precision)), recall \(Markup.percent(recall)) of \(Markup.count(objects, "object")). A box finds an object when they overlap by at least half their union (IoU 0.5) and have the same label; AP is computed as COCO's evaluation computes it.")
         body.table(header: ["label", "objects", "boxes predicted", "AP@0.5", "AP@0.5:0.95", "precision", "recall"],
                    rows: labels.map { row in
                        [row.label, "\(row.objects)", "\(row.predictions)", Self.share(row.averagePrecision50),
@@ -162,7 +162,7 @@ public struct DetectorReportPage: Sendable {
         body.open("section", [("id", "pictures")])
         body.element("h2", [], "Testing pictures, worst first")
         body.element("p", [("class", "explain")],
-                     "Dashed: the objects in the annotations (green when a box found them, red when none did). Solid: the boxes the detector reported at the threshold, in the label's colour with its score; a red cross marks a box that found no object. Pictures with the most misses and false boxes come first.\(picturesLeftOut > 0 ? " \(picturesLeftOut) more picture\(picturesLeftOut == 1 ? "" : "s") with fewer mistakes are not shown." : "")")
+                     "Dashed: the objects in the annotations (green when a box found them, red when none did). Solid: the boxes the detector reported at the threshold, in the label's colour with its score; a red cross marks a box that found no object. Pictures with the most misses and false boxes come first.\(picturesLeftOut > 0 ? " \(Markup.count(picturesLeftOut, "more picture")) with fewer mistakes are not shown." : "")")
         body.open("div", [("class", "detections")])
         for card in pictures {
             body.open("div", [("class", "card")])

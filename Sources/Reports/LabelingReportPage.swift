@@ -137,7 +137,7 @@ public struct LabelingReportPage: Sendable {
         body.open("section", [("id", "movie-\(index)"), ("class", "movie"), ("data-movie", "\(index)")])
         body.element("h2", [], ModelReportPage.fileName(movie.path))
         body.element("p", [("class", "explain")],
-                     "\(Markup.isolate(movie.path)): \(Self.clock(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s"), \(max(0, movie.stretches.count - 1)) change\(movie.stretches.count == 2 ? "" : "s") of label.")
+                     "\(Markup.isolate(movie.path)): \(Self.clock(movie.duration)), \(Markup.count(movie.markers.count, "marker")), \(Markup.count(max(0, movie.stretches.count - 1), "change")) of label.")
         if let source = movie.source {
             body.open("div", [("class", "player")])
             body.open("div")
@@ -226,7 +226,7 @@ public struct LabelingReportPage: Sendable {
         }
         body.close("div")
         if movie.omittedChanges > 0 {
-            body.element("p", [("class", "more")], "and \(movie.omittedChanges) more change\(movie.omittedChanges == 1 ? "" : "s") without a picture")
+            body.element("p", [("class", "more")], "and \(Markup.count(movie.omittedChanges, "more change")) without a picture")
         }
     }
 

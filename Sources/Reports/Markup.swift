@@ -55,6 +55,12 @@ public enum Markup {
         return text == "-0" ? "0" : text
     }
 
+    /// A count with its noun, the one way pages say how many: "1 picture", "0 pictures", "3 testing pictures".
+    /// `noun` is the singular; `plural` is for a noun that does not take an "s" ("1 box", "2 boxes").
+    public static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) " + (number == 1 ? noun : plural ?? noun + "s")
+    }
+
     /// A fraction as a percentage with one decimal: 0.5834 → "58.3 %".
     public static func percent(_ fraction: Double, decimals: Int = 1) -> String {
         String(format: "%.\(decimals)f %%", fraction * 100)

@@ -108,12 +108,28 @@ public struct ModelReportPage: Sendable {
         public var chosen: Double?
         /// What `score` is, e.g. "validation accuracy" or "5-fold accuracy".
         public var scoreName: String
+        /// How far below the best accuracy a strength still ties with it (`L2Search.nearTieTolerance`: half the
+        /// best accuracy's standard error, at least one image), when the strength was chosen by that rule.
+        public var tieWidth: Double?
 
         /// A curve.
-        public init(points: [(l2: Double, score: Double)], chosen: Double?, scoreName: String) {
+        public init(points: [(l2: Double, score: Double)], chosen: Double?, scoreName: String, tieWidth: Double? = nil) {
             self.points = points
             self.chosen = chosen
             self.scoreName = scoreName
+            self.tieWidth = tieWidth
+        }
+
+        /// The figure's caption: what is drawn and, with `tieWidth`, why the chosen strength may not be the most
+        /// accurate one (the near-tie rule of `L2Search`).
+        public var caption: String {
+            var text = "How the L2 strength was chosen: the \(scoreName) of each strength tried (higher is better); the dashed line is the one the model uses."
+            if let tieWidth {
+                text += " Strengths within \(Markup.percent(tieWidth)) of the best accuracy (half a standard error of it, and at least one image) "
+                    + "count as tied with it, and among them the one with the lowest held-out log-loss is chosen (the larger strength on a tie): "
+                    + "so a strength a little less accurate than the best can be the one chosen, since accuracy alone moves in steps of whole images."
+            }
+            return text
         }
     }
 
@@ -185,7 +201,7 @@ public struct ModelReportPage: Sendable {
 
     /// A split's confusion matrix, per-label metrics and gallery.
     public struct SplitDetails: Sendable {
-        /// "testing", "validation", or the evaluated folder.
+        /// Which images, as a word that goes before "images": "testing", "validation", "evaluated".
         public var name: String
         public var labels: [String]
         /// `[truth][predicted]`.
@@ -274,6 +290,11 @@ public struct ModelReportPage: Sendable {
         body.close("nav")
     }
 
+    /// An accuracy interval as the text output prints it (`AccuracyInterval.percentText`).
+    static func intervalText(_ interval: ClosedRange<Double>) -> String {
+        AccuracyInterval(lower: interval.lowerBound, upper: interval.upperBound).percentText
+    }
+
     private func writeAccuracy(_ body: inout HTMLWriter) {
         body.open("section", [("id", "accuracy")])
         body.element("h2", [], "Accuracy")
@@ -282,9 +303,9 @@ public struct ModelReportPage: Sendable {
             body.write("\(best.split.capitalizedFirst): ")
             body.element("strong", [], Markup.percent(value))
             if let interval = best.interval {
-                body.write(" (95 % interval \(Markup.percent(interval.lowerBound, decimals: 0))–\(Markup.percent(interval.upperBound, decimals: 0)))")
+                body.write(" (95 % interval \(Self.intervalText(interval)))")
             }
-            body.write(" on \(best.count) image\(best.count == 1 ? "" : "s").")
+            body.write(" on \(Markup.count(best.count, "image")).")
             body.close("p")
         }
         let hasIntervals = accuracy.contains { $0.interval != nil }, hasNotes = accuracy.contains { $0.note != nil }
@@ -295,7 +316,7 @@ public struct ModelReportPage: Sendable {
         let rows = accuracy.map { row -> [String] in
             var cells = [row.split, row.accuracy.map { Markup.percent($0) } ?? "–"]
             if hasIntervals {
-                cells.append(row.interval.map { "\(Markup.percent($0.lowerBound)) – \(Markup.percent($0.upperBound))" } ?? "–")
+                cells.append(row.interval.map(Self.intervalText) ?? "–")
             }
             cells.append("\(row.count)")
             if hasNotes { cells.append(row.note ?? "") }
@@ -328,7 +349,7 @@ public struct ModelReportPage: Sendable {
                 }
                 body.close("div")
                 if warning.omittedPairs > 0 {
-                    body.element("p", [("class", "more")], "and \(warning.omittedPairs) more pair\(warning.omittedPairs == 1 ? "" : "s") not shown")
+                    body.element("p", [("class", "more")], "and \(Markup.count(warning.omittedPairs, "more pair")) not shown")
                 }
             }
             body.close("li")
@@ -374,7 +395,7 @@ public struct ModelReportPage: Sendable {
         body.close("div")
         let rest = total - details.shownMisclassified
         if rest > 0 {
-            body.element("p", [("class", "more")], "\(rest) more misclassified image\(rest == 1 ? "" : "s") without thumbnails, listed below.")
+            body.element("p", [("class", "more")], "\(Markup.count(rest, "more misclassified image")) without thumbnails, listed below.")
             body.open("details")
             body.element("summary", [], "All \(total) misclassified files")
             body.table(header: ["file", "true label", "predicted", "confidence"],
@@ -404,7 +425,7 @@ public struct ModelReportPage: Sendable {
         body.open("section", [("id", "figures")])
         body.element("h2", [], "Curves")
         body.open("div", [("class", "figures")])
-        if let l2Curve { writeFigure(&body, svg: Self.l2Chart(l2Curve).svg(id: "l2-curve"), caption: "How the L2 strength was chosen: the \(l2Curve.scoreName) of each strength tried (higher is better); the dashed line is the one the model uses.") }
+        if let l2Curve { writeFigure(&body, svg: Self.l2Chart(l2Curve).svg(id: "l2-curve"), caption: l2Curve.caption) }
         if !epochs.isEmpty {
             let (loss, accuracy) = Self.epochCharts(epochs)
             if let loss { writeFigure(&body, svg: loss.svg(id: "epoch-loss"), caption: "Loss per epoch of fine-tuning (lower is better).") }
@@ -556,7 +577,7 @@ public struct ModelReportPage: Sendable {
                             xTitle: "stated confidence", yTitle: "share right")
         chart.bars = reliability.bins.filter { $0.count > 0 }.map { bin in
             .init(start: bin.lower, end: bin.upper, value: bin.accuracy, color: CategoricalPalette.color(1),
-                  title: "confidence \(Markup.percent(bin.lower, decimals: 0))–\(Markup.percent(bin.upper, decimals: 0)): \(bin.count) images, mean confidence \(Markup.percent(bin.meanConfidence)), right \(Markup.percent(bin.accuracy))",
+                  title: "confidence \(Markup.percent(bin.lower, decimals: 0))–\(Markup.percent(bin.upper, decimals: 0)): \(Markup.count(bin.count, "image")), mean confidence \(Markup.percent(bin.meanConfidence)), right \(Markup.percent(bin.accuracy))",
                   note: "\(bin.count)")
         }
         chart.barsName = "share right per confidence group"

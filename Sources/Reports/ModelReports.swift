@@ -29,7 +29,7 @@ public enum ModelReports {
         let report = result.report
         let pictures = try PictureMaker(classifier: Classifier(modelFile: result.modelFile, path: modelPath), extractor: extractor)
         var page = ModelReportPage(title: "Training report: \(Markup.isolate(ModelReportPage.fileName(modelPath)))", subtitle: [
-            "\(report.labels.count) labels: \(report.labels.map(Markup.isolate).joined(separator: ", "))",
+            "\(Markup.count(report.labels.count, "label")): \(report.labels.map(Markup.isolate).joined(separator: ", "))",
             "Model \(Markup.isolate(modelPath)), created \(result.modelFile.creationDate) by Workbench \(result.modelFile.workbenchVersion)",
         ])
         page.accuracy = accuracyRows(report)
@@ -61,13 +61,15 @@ public enum ModelReports {
                                       extractor: FeatureExtractor) throws(WorkbenchError) -> String {
         let evaluation = result.evaluation
         var page = ModelReportPage(title: "Evaluation: \(Markup.isolate(ModelReportPage.fileName(classifier.path))) on \(Markup.isolate(ModelReportPage.fileName(folder)))",
-                                   subtitle: ["Model \(Markup.isolate(classifier.path)) (created \(classifier.modelFile.creationDate)), \(result.labels.count) labels: \(result.labels.map(Markup.isolate).joined(separator: ", "))",
-                                              "Images from \(Markup.isolate(folder))"])
+                                   subtitle: ["Model \(Markup.isolate(classifier.path)) (created \(classifier.modelFile.creationDate)), \(Markup.count(result.labels.count, "label")): \(result.labels.map(Markup.isolate).joined(separator: ", "))",
+                                              "Images from " + (result.isTestingSplit
+                                                  ? "\(Markup.isolate(result.scoredFolder ?? folder)), the testing split of \(Markup.isolate(folder))"
+                                                  : Markup.isolate(folder))])
         page.accuracy = [.init(split: "evaluated images", accuracy: evaluation.count > 0 ? evaluation.accuracy : nil,
                                interval: evaluation.count > 0 ? range(WilsonInterval.interval(proportion: evaluation.accuracy, count: evaluation.count)) : nil,
                                count: evaluation.count, note: folder)]
         let pictures = try PictureMaker(classifier: classifier, extractor: extractor)
-        page.details = details(name: "evaluated images", evaluation: evaluation, predictions: result.predictions,
+        page.details = details(name: "evaluated", evaluation: evaluation, predictions: result.predictions,
                                labels: result.labels, pictures: pictures)
         let temperature = classifier.modelFile.temperature
         page.reliability = reliability(result.predictions, classCount: result.labels.count, split: "evaluated images",
@@ -133,8 +135,10 @@ public enum ModelReports {
 
     private static func l2Curve(_ report: TrainingReport) -> ModelReportPage.L2Curve? {
         guard let selection = report.selection, selection.grid.count > 1 else { return nil }
+        let best = selection.grid.map(\.accuracy).max() ?? 0
         return .init(points: selection.grid.map { (l2: $0.l2, score: $0.accuracy) }, chosen: selection.chosen,
-                     scoreName: "held-out accuracy")
+                     scoreName: "held-out accuracy",
+                     tieWidth: L2Search.nearTieTolerance(accuracy: best, count: selection.heldOutImages))
     }
 
     /// "learning rate 0.0001", or both rates when the backbone's differs from the head's.

@@ -57,7 +57,7 @@ public struct PhaseReportPage: Sendable {
         body.open("section", [("class", "movie")])
         body.element("h2", [], ModelReportPage.fileName(video))
         body.element("p", [("class", "explain")],
-                     "\(Markup.isolate(video)): \(LabelingReportPage.clock(duration)), \(phases.count) phase\(phases.count == 1 ? "" : "s"); grey is before the first phase and after the last.")
+                     "\(Markup.isolate(video)): \(LabelingReportPage.clock(duration)), \(Markup.count(phases.count, "phase")); grey is before the first phase and after the last.")
         body.open("figure")
         body.raw(strip())
         body.close("figure")

@@ -37,7 +37,11 @@ public enum SamplingLimits {
 
     /// Checks a sampling interval against a probed video: within the bounds, and not (much) faster than the
     /// video's own frame rate, which would only decode and classify the same frames again.
+    /// A still picture is refused first (`VideoProbe.isStillPicture`): it has no time to sample.
     public static func check(every: Double, video probe: VideoProbe, path: String) throws(VideoError) {
+        if probe.isStillPicture {
+            throw VideoError(.stillPicture, path: path, reason: "is a picture (\(probe.formatName ?? "image")), not a video: it has no time to sample frames from")
+        }
         try check(every: every, path: path)
         guard let rate = probe.frameRate, every < frameIntervalSlack / rate else { return }
         throw VideoError(.invalidArgument, path: path,

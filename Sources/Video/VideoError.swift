@@ -17,6 +17,8 @@ public enum VideoFailure: Sendable, Equatable {
     case notAVideo
     /// The file is media but has no video stream (e.g. audio only).
     case noVideoStream
+    /// The file is a still picture (a PNG, a JPEG), which ffprobe reads as a one-frame stream: not a video.
+    case stillPicture
     /// ffmpeg or ffprobe is not installed or not on PATH.
     case toolNotFound
     /// ffmpeg or ffprobe ran and failed.

@@ -80,6 +80,13 @@ public struct VideoProbe: Sendable, Equatable {
         return !names.isDisjoint(with: ["mov", "mp4", "matroska", "webm", "avi"])
     }
 
+    /// Whether ffprobe read the file with one of its still-picture demuxers (`image2`, `png_pipe`, `jpeg_pipe`,
+    /// `webp_pipe` …): a picture, one frame with no time, not a video (`SamplingLimits` refuses to sample it).
+    public var isStillPicture: Bool {
+        guard let formatName else { return false }
+        return formatName.split(separator: ",").contains { $0 == "image2" || $0.hasSuffix("_pipe") }
+    }
+
     /// Runs ffprobe on `path` and checks it is a video.
     ///
     /// Errors, each "path: reason": the file is missing; ffprobe cannot read it (not a media file); it has no

@@ -89,6 +89,8 @@ public enum ClassificationWorkflow {
         var result = EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
                                       predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
         result.viewsPerImage = views?.count ?? 1
+        result.scoredFolder = labelled.path
+        result.isTestingSplit = labelled.path != folder
         return result
     }
 }

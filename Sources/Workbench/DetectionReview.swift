@@ -107,7 +107,7 @@ final class DetectionReview {
         let count = videos.count
         let page = LabelingReportPage(
             title: "Where \(Markup.isolate(presenceLabel)) is seen",
-            subtitle: ["\(count) video\(count == 1 ? "" : "s"), one frame every \(Markup.number(every, decimals: 3)) s, "
+            subtitle: ["\(Markup.count(count, "video")), one frame every \(Markup.number(every, decimals: 3)) s, "
                        + "boxes scoring at least \(Markup.number(Double(minimumConfidence), decimals: 2))."],
             labels: [presenceLabel, absenceLabel], fallbackLabel: absenceLabel,
             movies: videos.map { video in

@@ -45,6 +45,8 @@ public struct DetectorEvaluationOutcome: Sendable {
     public var mirrored: Bool
     /// The page written, if one was asked for.
     public var pagePath: String?
+    /// Boxes that overshot their picture by a few pixels and were cut to it (`AnnotationSet.clippedBoxes`).
+    public var clippedBoxes: [ClippedBox] = []
 }
 
 /// `workbench evaluate MODEL DATASET` when MODEL is a detector: the model's boxes on every picture of the
@@ -102,7 +104,7 @@ public enum DetectorEvaluationWorkflow {
         }
         return DetectorEvaluationOutcome(scores: scores, annotationsFile: set.file, labels: detector.labels,
                                          storedThreshold: detector.threshold, pictures: scored, mirrored: request.mirror,
-                                         pagePath: request.page)
+                                         pagePath: request.page, clippedBoxes: set.clippedBoxes)
     }
 
     /// The page: train's detector page over these pictures, its subtitle naming the model, the annotations and
@@ -113,7 +115,7 @@ public enum DetectorEvaluationWorkflow {
         let which = request.minimumScore == nil ? "the threshold the model stores (best held-out F1)" : "the score asked for"
         let subtitle = [
             "Model \(Markup.isolate(request.modelPath)), input \(detector.inputSide) × \(detector.inputSide), on the "
-                + "\(scored.count) pictures of \(Markup.isolate(annotationsFile)).",
+                + "\(Markup.count(scored.count, "picture")) of \(Markup.isolate(annotationsFile)).",
             String(format: "Precision and recall at score %.3f: ", threshold) + which + ".",
         ] + (request.mirror ? ["Each picture's answer averaged with its mirror's (test-time augmentation); the stored threshold was chosen without it."] : [])
         let name = (request.datasetPath as NSString).lastPathComponent

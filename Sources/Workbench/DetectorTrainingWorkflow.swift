@@ -52,6 +52,8 @@ public struct DetectorTrainingOutcome: Sendable {
     public var modelPath: String
     /// The HTML page written, if any.
     public var pagePath: String?
+    /// Whether the model file replaced a file already at `modelPath` (a model trained before).
+    public var replacedModel = false
 }
 
 /// `workbench train DATASET` when DATASET is an object-detection dataset: reads the annotations (one-line errors
@@ -116,6 +118,7 @@ public enum DetectorTrainingWorkflow {
         stored.timings = nil
         let model = result.detector.modelFile(backbone: result.backbone, trainingReportJSON: try ReportJSON.text(stored),
                                               creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
+        let replacedModel = OutputFile.replacesFile(path: modelPath)
         try WorkbenchError.passingOn { try model.write(path: modelPath) }
         if let reportPath = request.reportPath {
             let text = try ReportJSON.text(report)
@@ -124,7 +127,8 @@ public enum DetectorTrainingWorkflow {
         if let pagePath {
             try ModelReports.write(page(result, dataset: request.datasetPath, modelPath: modelPath).html(), to: pagePath)
         }
-        return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath, pagePath: pagePath)
+        return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath, pagePath: pagePath,
+                                       replacedModel: replacedModel)
     }
 
     /// One sentence on what `--fine-tune` did, for the page; nil without it.
@@ -142,16 +146,16 @@ public enum DetectorTrainingWorkflow {
     /// threshold, so their numbers flatter the detector, as the page says).
     static func page(_ result: DetectorTrainingResult, dataset: String, modelPath: String) -> DetectorReportPage {
         let detector = result.detector
-        let (pictures, which) = result.testingPictures.map { ($0, "the \($0.count) testing pictures") }
-            ?? (result.heldOutPictures, "the \(result.heldOutPictures.count) held-out pictures (they chose the epoch and the threshold: no testing pictures were given)")
+        let (pictures, which) = result.testingPictures.map { ($0, "the \(Markup.count($0.count, "testing picture"))") }
+            ?? (result.heldOutPictures, "the \(Markup.count(result.heldOutPictures.count, "held-out picture")) (they chose the epoch and the threshold: no testing pictures were given)")
         let subtitle = [
             "Model \(Markup.isolate(modelPath)), "
                 + (result.refit == nil
-                    ? "trained on \(result.trainingImageCount) pictures of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count)"
+                    ? "trained on \(Markup.count(result.trainingImageCount, "picture")) of \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count)"
                     : "from \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count) chosen on the held-out pictures")
                 + ", input \(detector.inputSide) × \(detector.inputSide).",
             fineTuningLine(result.fineTuning),
-            result.refit.map { "Refitted on all \($0.pictures) training pictures for \($0.epochs) epochs (\($0.length.phrase)); the held-out scores are the chosen epoch's, before the refit." },
+            result.refit.map { "Refitted on all \(Markup.count($0.pictures, "training picture")) for \(Markup.count($0.epochs, "epoch")) (\($0.length.phrase)); the held-out scores are the chosen epoch's, before the refit." },
             "Scored on \(which).",
         ].compactMap { $0 }
         return DetectorReports.page(title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,

@@ -122,7 +122,7 @@ public final class LabelingReview {
         if policy.smoothing > 1 { description += ", smoothed over \(policy.smoothing) s" }
         let page = LabelingReportPage(
             title: "Labels: \(Markup.isolate(ModelReportPage.fileName(modelPath)))",
-            subtitle: ["Model \(Markup.isolate(modelPath)), \(movies.count) movie\(movies.count == 1 ? "" : "s"), one frame every \(Markup.number(every, decimals: 3)) s",
+            subtitle: ["Model \(Markup.isolate(modelPath)), \(Markup.count(movies.count, "movie")), one frame every \(Markup.number(every, decimals: 3)) s",
                        description + "."],
             labels: labels + [fallback].compactMap { $0 }, fallbackLabel: fallback,
             movies: movies.map { movie in pageMovie(movie, pageFolder: pageFolder) })

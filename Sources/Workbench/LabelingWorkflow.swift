@@ -30,6 +30,23 @@ public enum LabelingWorkflow {
         public var seconds: Double
     }
 
+    /// A video's frames, decoded in segments by `parallelism` ffmpegs, or by one without; a still picture is
+    /// refused in one line that points to classify, which labels pictures.
+    private static func videoSource(path: String, every: Double, options: DecodeOptions,
+                                    parallelism: Int?) throws(WorkbenchError) -> FrameSource {
+        do {
+            if let parallelism {
+                return try SegmentedVideoFrameSource(path: path, every: every, options: options, parallelism: parallelism)
+            }
+            return try VideoFrameSource(path: path, every: every, options: options)
+        } catch where error.kind == .stillPicture {
+            throw WorkbenchError(path: path, reason: "is a picture, not a movie: label reads videos and folders of frames; "
+                                 + "workbench classify labels pictures")
+        } catch {
+            throw WorkbenchError(error)
+        }
+    }
+
     /// Labels one movie. Frames are decoded ahead on a reader thread (ffmpeg for video) while the network
     /// classifies the previous ones on the extractor's worker threads (`FeatureExtractor.features(ofDecoded:)`, the
     /// scheduler image files go through too). `observe`, if given, sees every frame with its probabilities, in
@@ -57,13 +74,10 @@ public enum LabelingWorkflow {
                                              onSkip: { skipped.append($0) })
                 unreadableEntries = folder.unreadableEntries.map { WorkbenchError(path: $0.path, reason: $0.reason) }
                 return folder
-            } else if threads > 1 {
-                // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
-                return try SegmentedVideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions,
-                                                     parallelism: min(threads, Parallel.coreCount))
-            } else {
-                return try VideoFrameSource(path: path, every: sampling.every, options: extractor.decodeOptions)
             }
+            // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
+            return try videoSource(path: path, every: sampling.every, options: extractor.decodeOptions,
+                                   parallelism: threads > 1 ? min(threads, Parallel.coreCount) : nil)
         }
         // Decoding starts now, while the network is built; closing twice is harmless, so every exit closes it.
         let frameSource = PrefetchingFrameSource(source)

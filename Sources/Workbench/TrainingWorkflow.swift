@@ -53,6 +53,8 @@ public struct TrainedModelFiles: Sendable {
     public var reportPath: String?
     /// The HTML page written, if any.
     public var pagePath: String?
+    /// Whether the model file replaced a file already at `modelPath` (a model trained before).
+    public var replacedModel = false
 }
 
 /// `workbench train`: a classifier from folders of images. `run` is the training itself
@@ -81,6 +83,7 @@ public enum TrainingWorkflow {
 
         let extractor = FeatureExtractor(backbone: try backbone.load(), settings: features)
         let result = try run(request, extractor: extractor, events: events)
+        let replacedModel = OutputFile.replacesFile(path: modelPath)
         try WorkbenchError.passingOn { try result.modelFile.write(path: modelPath) }
         if let report = output.report {
             let text = try ReportJSON.text(result.report)
@@ -89,7 +92,8 @@ public enum TrainingWorkflow {
         if let pagePath {
             try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: pagePath)
         }
-        return TrainedModelFiles(result: result, modelPath: modelPath, reportPath: output.report, pagePath: pagePath)
+        return TrainedModelFiles(result: result, modelPath: modelPath, reportPath: output.report, pagePath: pagePath,
+                                 replacedModel: replacedModel)
     }
 
     /// `Name.wbmodel` in the working directory: the dataset folder's name (its parent's for "Training Data" or

@@ -173,17 +173,73 @@ final class AnnotationReaderTests: XCTestCase {
                           "box 1 (\"dog\"): width 5 and height 1e-300 are too small to be told apart at its centre: the box has no size")
     }
 
-    func testBoxesOutsideThePictureBeyondOnePixelAreRefused() throws {
-        // 64 × 48: the right edge at 66 is 2 px out.
-        try assertRefused(box(#""x": 60, "y": 24, "width": 12, "height": 10"#),
-                          "entry 1 (\"a.png\"), box 1 (\"dog\"): edges left 54, top 19, right 66, bottom 29 reach 2 px outside the 64 × 48 picture (at most 1 px allowed")
-        try assertRefused(box(#""x": 10, "y": 2, "width": 6, "height": 7"#), "reach 1.50 px outside the 64 × 48 picture")
-        // Within the tolerance but wholly beside the picture.
-        try assertRefused(box(#""x": -0.5, "y": 24, "width": 0.5, "height": 10"#),
-                          "box 1 (\"dog\"): edges left -0.75, top 19, right -0.25, bottom 29 lie outside the 64 × 48 picture")
-        // Exactly one pixel out is accepted, and cut.
+    /// Issue 44, item 8: a box overshooting its picture by a few pixels (as annotation tools let one) is cut to it
+    /// and listed, up to 2 % of the side and at least 4 px (`overshootLimit`); further out it is refused.
+    func testBoxesOvershootingByAFewPixelsAreCutAndListedAndFurtherOutRefused() throws {
+        // 64 × 48: the right edge at 66 is 2 px out, within the 4 px limit: cut and listed.
+        try writeAnnotations(box(#""x": 60, "y": 24, "width": 12, "height": 10"#))
+        let set = try AnnotationReader.read(folder: folder)
+        XCTAssertEqual(set.images[0].objects[0].box, CornerBox(left: 54, top: 19, right: 64, bottom: 29))
+        XCTAssertEqual(set.clippedBoxes, [ClippedBox(entry: 1, image: "a.png", box: 1, label: "dog", overhang: 2,
+                                                     pictureSize: ImageSize(width: 64, height: 48))])
+        // Exactly one pixel out is cut silently, as before.
         try writeAnnotations(box(#""x": 5, "y": 24, "width": 12, "height": 10"#))
-        XCTAssertEqual(try AnnotationReader.read(folder: folder).images[0].objects[0].box, CornerBox(left: 0, top: 19, right: 11, bottom: 29))
+        let silent = try AnnotationReader.read(folder: folder)
+        XCTAssertEqual(silent.images[0].objects[0].box, CornerBox(left: 0, top: 19, right: 11, bottom: 29))
+        XCTAssertEqual(silent.clippedBoxes, [])
+        // 5 px out is beyond the limit.
+        try assertRefused(box(#""x": 60, "y": 24, "width": 18, "height": 10"#),
+                          "entry 1 (\"a.png\"), box 1 (\"dog\"): edges left 51, top 19, right 69, bottom 29 reach 5 px outside the 64 × 48 picture "
+                          + "(at most 4 px is cut off; x and y are the box's centre)")
+        try assertRefused(box(#""x": 10, "y": 2, "width": 6, "height": 15"#), "reach 5.50 px outside the 64 × 48 picture")
+        // Within the limit but wholly beside the picture.
+        try assertRefused(box(#""x": -2, "y": 24, "width": 2, "height": 10"#),
+                          "box 1 (\"dog\"): edges left -3, top 19, right -1, bottom 29 lie outside the 64 × 48 picture")
+        XCTAssertEqual(AnnotationDocument.overshootLimit(side: 640), 12.8, accuracy: 1e-12)
+        XCTAssertEqual(AnnotationDocument.overshootLimit(side: 100), 4)
+    }
+
+    /// Issue 44, item 8: a file with several problems, of shape and against the pictures, is refused with all of
+    /// them in entry order, one a line; past `reportedProblems` the rest are counted.
+    func testEveryProblemOfAFileIsReportedInEntryOrder() throws {
+        try writeAnnotations("""
+            [{"image": "missing.png", "annotations": []},
+             {"image": "a.png", "annotations": [{"label": "dog", "coordinates": {"x": 10, "y": 10, "width": 0, "height": 5}},
+                                                {"label": "", "coordinates": {"x": 1, "y": 1, "width": 1, "height": 1}},
+                                                {"label": "cat", "coordinates": {"x": 60, "y": 24, "width": 30, "height": 10}}]},
+             {"image": "sub/b.png", "annotations": [{"label": "cat", "coordinates": {"x": 15, "y": 20, "width": 4, "height": 4}}]},
+             {"annotations": []}]
+            """)
+        XCTAssertThrowsError(try AnnotationReader.read(folder: folder)) { error in
+            XCTAssertEqual("\(error)", """
+                \(annotationsFile): 4 problems:
+                  entry 1 ("missing.png"): no such picture \(folder!)/missing.png (names are relative to the folder of \(annotationsFile))
+                  entry 2 ("a.png"), box 1 ("dog"): width 0 is not positive: a box needs a size (x and y are its centre)
+                  entry 2 ("a.png"), box 2: "label" is empty
+                  entry 4: no "image" (the picture's name)
+                """)
+        }
+        // Box 3 of entry 2 (15 px out) is checked against the picture only once its entry has no problem of shape;
+        // a well-formed entry's refused boxes are all reported.
+        try writeAnnotations("""
+            [{"image": "a.png", "annotations": [{"label": "cat", "coordinates": {"x": 60, "y": 24, "width": 30, "height": 10}},
+                                                {"label": "dog", "coordinates": {"x": 10, "y": -8, "width": 4, "height": 4}}]}]
+            """)
+        XCTAssertThrowsError(try AnnotationReader.read(folder: folder)) { error in
+            let lines = "\(error)".components(separatedBy: "\n")
+            XCTAssertEqual(lines.count, 3, "\(error)")
+            XCTAssertEqual(lines[0], "\(annotationsFile): 2 problems:")
+            XCTAssertTrue(lines[1].hasPrefix("  entry 1 (\"a.png\"), box 1 (\"cat\"): "), lines[1])
+            XCTAssertTrue(lines[2].hasPrefix("  entry 1 (\"a.png\"), box 2 (\"dog\"): "), lines[2])
+        }
+        let many = "[" + (1...25).map { _ in #"{"image": "missing.png", "annotations": []}"# }.joined(separator: ",") + "]"
+        try writeAnnotations(many)
+        XCTAssertThrowsError(try AnnotationReader.read(folder: folder)) { error in
+            let lines = "\(error)".components(separatedBy: "\n")
+            XCTAssertEqual(lines.first, "\(annotationsFile): 25 problems (the first 20 below):")
+            XCTAssertEqual(lines.count, 1 + 20 + 1)
+            XCTAssertEqual(lines.last, "  and 5 more")
+        }
     }
 
     func testUnknownPicturesDuplicatesAndUnreadablePicturesAreRefused() throws {

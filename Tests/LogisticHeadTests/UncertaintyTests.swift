@@ -16,6 +16,14 @@ final class UncertaintyTests: XCTestCase {
         XCTAssertEqual(WilsonInterval.interval(proportion: 0.5, count: 0), AccuracyInterval(lower: 0, upper: 1))
     }
 
+    /// Issue 44, item 8: the one form reports show an interval in, rounded to the nearest tenth (21 of 22 is
+    /// 0.78202–0.99193 by the formula above): not outward, which printed "78–100 %".
+    func testIntervalTextRoundsToTheNearestTenthOfAPercent() {
+        XCTAssertEqual(WilsonInterval.interval(successes: 21, trials: 22).percentText, "78.2–99.2 %")
+        XCTAssertEqual(WilsonInterval.interval(successes: 30, trials: 51).percentText, "45.2–71.2 %")
+        XCTAssertEqual(AccuracyInterval(lower: 0, upper: 1).percentText, "0.0–100.0 %")
+    }
+
     func testThresholdTableAndTargetPrecisionByHand() {
         let confidences = [0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.35]
         let correct = [true, true, true, false, true, false, true, false]

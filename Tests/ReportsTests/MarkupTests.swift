@@ -16,6 +16,15 @@ final class MarkupTests: XCTestCase {
         XCTAssertEqual(Markup.scriptString("a\nb\t&\u{2028}é"), "\"a\\u000ab\\u0009\\u0026\\u2028é\"")
     }
 
+    /// Issue 44, item 8: one way to count things on a page ("1 pictures" no more).
+    func testCountsTakeTheNounsNumber() {
+        XCTAssertEqual(Markup.count(1, "picture"), "1 picture")
+        XCTAssertEqual(Markup.count(0, "picture"), "0 pictures")
+        XCTAssertEqual(Markup.count(3, "testing picture"), "3 testing pictures")
+        XCTAssertEqual(Markup.count(2, "box", plural: "boxes"), "2 boxes")
+        XCTAssertEqual(Markup.count(1, "box", plural: "boxes"), "1 box")
+    }
+
     func testNumbersAreShortAndLocaleFree() {
         XCTAssertEqual(Markup.number(12.5), "12.5")
         XCTAssertEqual(Markup.number(3.0), "3")

@@ -76,6 +76,23 @@ final class PageTests: XCTestCase {
         return (page, mistakes)
     }
 
+    /// Issue 44, item 8: the headline and the table print an interval as the text output does
+    /// (`AccuracyInterval.percentText`), and the L2 figure says why a less accurate strength can be chosen.
+    func testIntervalsAndTheL2CaptionReadAsTheTextDoes() throws {
+        var page = ModelReportPage(title: "T", subtitle: [])
+        let interval = WilsonInterval.interval(successes: 21, trials: 22)
+        page.accuracy = [.init(split: "testing", accuracy: 21.0 / 22, interval: interval.lower...interval.upper, count: 22)]
+        page.l2Curve = .init(points: [(0.1, 0.9), (1, 0.95), (10, 0.94)], chosen: 10, scoreName: "held-out accuracy",
+                             tieWidth: L2Search.nearTieTolerance(accuracy: 0.95, count: 100))
+        let html = page.html()
+        XCTAssertEqual(html.components(separatedBy: "78.2–99.2 %").count - 1, 2, "the headline and the table")
+        XCTAssertFalse(html.contains("78 %–99 %") || html.contains("78.2 % – 99.2 %"))
+        XCTAssertTrue(html.contains("Strengths within 1.1 % of the best accuracy (half a standard error of it, and at least one image) "
+                                    + "count as tied with it, and among them the one with the lowest held-out log-loss is chosen"), html)
+        let untied = ModelReportPage.L2Curve(points: [(1, 0.9)], chosen: 1, scoreName: "validation accuracy")
+        XCTAssertFalse(untied.caption.contains("tied"), "no rule named where none was used")
+    }
+
     func testTheHTMLEscapesEverythingItIsGiven() throws {
         let html = try Self.fullPage().page.html()
         XCTAssertFalse(html.contains("<script>alert(1)</script>"), "a label cannot inject markup")

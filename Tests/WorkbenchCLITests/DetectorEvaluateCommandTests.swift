@@ -50,6 +50,40 @@ final class DetectorEvaluateCommandTests: XCTestCase {
                                 environment: ["WORKBENCH_CACHE": fixture.folder.appendingPathComponent("evaluation-cache").path])
     }
 
+    /// Issue 44, item 8: a box that overshoots its picture by a few pixels is cut to it with one warning, not
+    /// refused; a file with several problems names them all; the page of one picture says "1 picture".
+    func testAnOvershootingBoxIsCutWithOneWarningAndEveryProblemIsNamed() throws {
+        let fixture = try fixture()
+        let picture = fixture.dataset.appendingPathComponent("Testing Data/picture-000.png").path
+        let folder = fixture.folder.appendingPathComponent("overshoot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("boxes.json").path
+        // 96 × 96: the square's right edge at 99 is 3 px out (the limit is 4 px); the disc's top at -2, 2 px out.
+        try #"[{"image": "\#(picture)", "annotations": [{"label": "square", "coordinates": {"x": 79, "y": 40, "width": 40, "height": 30}},"#
+            .appending(#" {"label": "disc", "coordinates": {"x": 20, "y": 13, "width": 20, "height": 30}}]}]"#)
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let page = folder.appendingPathComponent("one.html").path
+        let outcome = try evaluate([file, "--html", page], fixture)
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertEqual(outcome.errorLines.filter { $0.hasPrefix("warning:") },
+                       ["warning: \(file): 2 boxes reach past the edges of their pictures (up to 3 px: entry 1 (\"\(picture)\"), box 1 "
+                        + "(\"square\"), 96 × 96); cut to them and kept"], outcome.standardError)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("on the 1 picture of"), "one picture, not \"1 pictures\"")
+        XCTAssertFalse(html.contains("1 pictures"))
+
+        try #"[{"image": "missing.png", "annotations": []}, {"image": "\#(picture)", "annotations": [{"label": "square", "coordinates": {"x": 90, "y": 40, "width": 40, "height": 30}}]}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try evaluate([file], fixture)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.errorLines, [
+            "workbench: \(file): 2 problems:",
+            "  entry 1 (\"missing.png\"): no such picture \(folder.path)/missing.png (names are relative to the folder of \(file))",
+            "  entry 2 (\"\(picture)\"), box 1 (\"square\"): edges left 70, top 25, right 110, bottom 55 reach 14 px outside the 96 × 96 "
+                + "picture (at most 4 px is cut off; x and y are the box's centre)",
+        ], refused.standardError)
+    }
+
     func testTheTestingScoresAreTrainsAsJSONTextAndPage() throws {
         let fixture = try fixture()
         XCTAssertEqual(fixture.testing["imageCount"] as? Int, 6)

@@ -192,6 +192,21 @@ final class LabelCommandTests: XCTestCase {
         XCTAssertTrue(alone.standardError.contains("--size goes with --highlights"), alone.standardError)
     }
 
+    /// Issue 44, item 8: a picture given to `label` is refused in one line that points to `classify`, as a PNG and
+    /// as a JPEG.
+    func testLabelOnAPictureSaysToUseClassify() throws {
+        let png = folder.appendingPathComponent("still.png").path, jpeg = folder.appendingPathComponent("still.jpg").path
+        for picture in [png, jpeg] {
+            try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48",
+                                          "-frames:v", "1", picture])
+            let outcome = try WorkbenchBinary.run(["label", model, picture])
+            XCTAssertEqual(outcome.status, 1, outcome.standardError)
+            XCTAssertEqual(outcome.errorLines.filter { $0.hasPrefix("workbench: ") },
+                           ["workbench: \(picture): is a picture, not a movie: label reads videos and folders of frames; workbench classify labels pictures"],
+                           outcome.standardError)
+        }
+    }
+
     /// "width,height" of a video's first stream, by ffprobe.
     static func size(of video: String) throws -> String {
         let probe = Process()

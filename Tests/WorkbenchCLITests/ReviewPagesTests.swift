@@ -94,10 +94,19 @@ final class ReviewPagesTests: XCTestCase {
         let testingSummary = try XCTUnwrap(Self.report["testing"] as? [String: Any])
         let interval = try XCTUnwrap(testingSummary["interval"] as? [String: Double])
         XCTAssertTrue(check.text.contains("95 % interval"))
-        XCTAssertTrue(check.text.contains(String(format: "%.1f %% – %.1f %%", interval["lower"]! * 100, interval["upper"]! * 100)),
-                      "the testing interval \(interval)")
+        // Issue 44, item 8: the text and the page print the same numbers for one interval (each end to the nearest
+        // tenth of a percent; the text used to round outward, "78–100 %" for 21 of 22).
+        let shown = String(format: "%.1f–%.1f %%", interval["lower"]! * 100, interval["upper"]! * 100)
+        XCTAssertTrue(check.text.contains(shown), "the testing interval \(interval) on the page")
+        let testingRow = try XCTUnwrap(Self.trainOutcome.standardOutput.split(separator: "\n").first { $0.hasPrefix("testing ") })
+        XCTAssertTrue(testingRow.contains(shown), "the testing interval \(interval) in the text: \(testingRow)")
         let selection = try XCTUnwrap(Self.report["selection"] as? [String: Any])
-        if (selection["grid"] as? [Any])?.count ?? 0 > 1 { XCTAssertTrue(check.text.contains("Held-out accuracy against L2 strength")) }
+        if (selection["grid"] as? [Any])?.count ?? 0 > 1 {
+            XCTAssertTrue(check.text.contains("Held-out accuracy against L2 strength"))
+            // Issue 44, item 8: the caption says why a strength less accurate than the best can be chosen.
+            XCTAssertTrue(check.text.contains("(half a standard error of it, and at least one image) count as tied with it, and among them "
+                                              + "the one with the lowest held-out log-loss is chosen"), "the L2 caption names the rule")
+        }
         let calibration = try XCTUnwrap(Self.report["calibration"] as? [String: Any])
         let temperature = try XCTUnwrap(calibration["temperature"] as? Double)
         XCTAssertTrue(check.text.contains("temperature of \(String(format: "%.3f", temperature).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression))"),
@@ -119,12 +128,42 @@ final class ReviewPagesTests: XCTestCase {
         XCTAssertFalse(mistakes.isEmpty)
         let check = try PageCheck.run(page: page, screenshot: "evaluate-tiny.png")
         assertSound(check, page: page, mistakes: mistakes)
+        // Issue 44, item 8: "the evaluated images images" no more.
+        XCTAssertFalse(check.text.contains("images images"), "a doubled noun on the page")
+        XCTAssertTrue(check.text.contains("The evaluated images of each label that the model is surest of"), "the examples' sentence")
 
         // A device given as the page is written through, never replaced.
         let toDevice = try WorkbenchBinary.run(["evaluate", model, Self.dataset.appendingPathComponent("Testing Data").path,
                                                 "--html", "/dev/null"], environment: Self.environment)
         XCTAssertEqual(toDevice.status, 0, toDevice.standardError)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType, .typeCharacterSpecial)
+    }
+
+    /// Issue 44, item 8: `evaluate DATASET` scores the dataset's testing split and says so, naming the folder (text
+    /// and JSON); a folder given itself is named as given.
+    func testEvaluateSaysWhichFolderItScored() throws {
+        let testing = Self.dataset.appendingPathComponent("Testing Data").path
+        let whole = try WorkbenchBinary.run(["evaluate", model, Self.dataset.path], environment: Self.environment)
+        XCTAssertEqual(whole.status, 0, whole.standardError)
+        XCTAssertEqual(whole.standardOutput.components(separatedBy: "\n").first, "scored \(testing) (the dataset's testing split)")
+        let json = try WorkbenchBinary.run(["evaluate", model, Self.dataset.path, "--json"], environment: Self.environment)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(object["folder"] as? String, testing)
+        let given = try WorkbenchBinary.run(["evaluate", model, testing], environment: Self.environment)
+        XCTAssertEqual(given.standardOutput.components(separatedBy: "\n").first, "scored \(testing)")
+    }
+
+    /// Issue 44, item 8: training onto an existing model file says it replaced it.
+    func testTrainSaysWhenItReplacesAModelFile() throws {
+        let again = folder.appendingPathComponent("again")
+        try FileManager.default.createDirectory(at: again, withIntermediateDirectories: true)
+        let path = again.appendingPathComponent("Again.wbmodel").path
+        let first = try WorkbenchBinary.run(["train", Self.dataset.path, "-o", path, "--no-html"], environment: Self.environment)
+        XCTAssertEqual(first.status, 0, first.standardError)
+        XCTAssertEqual(first.standardOutput.split(separator: "\n").last, "model written to \(path)")
+        let second = try WorkbenchBinary.run(["train", Self.dataset.path, "-o", path, "--no-html"], environment: Self.environment)
+        XCTAssertEqual(second.status, 0, second.standardError)
+        XCTAssertEqual(second.standardOutput.split(separator: "\n").last, "model written to \(path) (it replaced the model file that was there)")
     }
 
     func testNoHtmlAndAnUnwritablePage() throws {

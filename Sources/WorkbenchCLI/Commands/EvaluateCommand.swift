@@ -95,6 +95,7 @@ struct EvaluateCommand: ParsableCommand {
         let outcome = try DetectorEvaluationWorkflow.evaluate(request, features: compute.settings(usesCache: !cache.noCache),
                                                               progress: progress.update)
         progress.finish()
+        if !outcome.clippedBoxes.isEmpty { Console.warn(AnnotationWarnings.clipped(outcome.clippedBoxes, file: outcome.annotationsFile)) }
         try Console.output(json ? ReportJSON.text(outcome.scores) : DetectorEvaluationRendering.text(outcome, model: model))
         if let html {
             if json { Console.warn("report written to \(html)") } else { Console.outputLine("report written to \(html)") }

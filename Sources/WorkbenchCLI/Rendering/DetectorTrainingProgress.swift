@@ -12,6 +12,8 @@ final class DetectorTrainingProgress {
         switch event {
         case .note(let line):
             if verbose { Console.warn(line) }
+        case .clippedBoxes(let file, let boxes):
+            Console.warn(AnnotationWarnings.clipped(boxes, file: file))
         case .maps(let done, let total):
             if bar == nil { bar = ProgressBar(total: total, label: "maps") }
             bar?.update(completed: done)

@@ -22,7 +22,7 @@ enum DetectorTrainingRendering {
             }
         }
         // With --json, stdout is the report alone; the paths still come last, on stderr.
-        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + ["model written to \(outcome.modelPath)"] {
+        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [ReportRendering.modelWritten(outcome.modelPath, replaced: outcome.replacedModel)] {
             if json { Console.warn(line) } else { Console.outputLine(line) }
         }
     }

@@ -7,7 +7,8 @@ enum EvaluationRendering {
     /// mistakes, the files left out, the backbone and the preprocessing.
     static func text(_ result: EvaluationResult, classifier: Classifier) -> String {
         let evaluation = result.evaluation
-        var text = ReportRendering.table(
+        var text = result.scoredFolder.map { "scored \($0)" + (result.isTestingSplit ? " (the dataset's testing split)" : "") + "\n\n" } ?? ""
+        text += ReportRendering.table(
             header: ["", "accuracy", "95 % interval", "images", "calibration error"],
             rows: [["evaluation", ReportRendering.percent(evaluation.accuracy),
                     ReportRendering.interval(WilsonInterval.interval(proportion: evaluation.accuracy, count: evaluation.count)),
@@ -25,13 +26,14 @@ enum EvaluationRendering {
         try ReportJSON.text(EvaluationOutput(
             evaluation: result.evaluation, unreadable: result.unreadable, preprocessing: classifier.preprocessing,
             backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning,
-            testTimeViews: result.viewsPerImage))
+            testTimeViews: result.viewsPerImage, folder: result.scoredFolder))
     }
 }
 
 /// `evaluate --json`: the evaluation's fields, plus `unreadable` (the files left out and why), the model's
 /// `preprocessing`, `backbone` (pretrained or fine-tuned, in words), `fineTuning` (the record, when there is one)
-/// and `testTimeViews` (views per answer: 1, or more with `--tta`).
+/// `testTimeViews` (views per answer: 1, or more with `--tta`) and `folder` (the folder scored: the one given, or a
+/// dataset's testing split).
 struct EvaluationOutput: Encodable {
     var evaluation: TrainingReport.SplitEvaluation
     var unreadable: [TrainingReport.Problem]
@@ -40,8 +42,10 @@ struct EvaluationOutput: Encodable {
     var fineTuning: FineTuningRecord?
     /// Views each answer averaged: 1 for plain answers, more with `--tta`.
     var testTimeViews: Int
+    /// The folder scored: the one given, or the dataset's testing split.
+    var folder: String?
 
-    private enum CodingKeys: String, CodingKey { case unreadable, preprocessing, backbone, fineTuning, testTimeViews }
+    private enum CodingKeys: String, CodingKey { case unreadable, preprocessing, backbone, fineTuning, testTimeViews, folder }
 
     func encode(to encoder: Encoder) throws {
         try evaluation.encode(to: encoder)
@@ -51,5 +55,6 @@ struct EvaluationOutput: Encodable {
         try container.encode(backbone, forKey: .backbone)
         try container.encodeIfPresent(fineTuning, forKey: .fineTuning)
         try container.encode(testTimeViews, forKey: .testTimeViews)
+        try container.encodeIfPresent(folder, forKey: .folder)
     }
 }

@@ -18,6 +18,11 @@ enum ReportRendering {
 
     static func percent(_ fraction: Double) -> String { String(format: "%.1f %%", fraction * 100) }
 
+    /// "model written to Drawings.wbmodel", saying so when it replaced the file that was there.
+    static func modelWritten(_ path: String, replaced: Bool) -> String {
+        "model written to \(path)" + (replaced ? " (it replaced the model file that was there)" : "")
+    }
+
     /// Images per label and split. With cross-validation every training image is also held out once, so the
     /// validation column repeats the training one.
     static func counts(_ counts: [TrainingReport.LabelCounts], validationTitle: String = "validation") -> String {
@@ -35,10 +40,9 @@ enum ReportRendering {
         return "validation (\(Int((report.settings.validationFraction * 100).rounded())) % held out)"
     }
 
-    /// "45–71 %": a Wilson interval in whole percent.
+    /// "78.2–99.2 %": a Wilson interval as the pages show it (`AccuracyInterval.percentText`).
     static func interval(_ interval: AccuracyInterval?) -> String {
-        guard let interval else { return "-" }
-        return "\(Int((interval.lower * 100).rounded(.down)))–\(Int((interval.upper * 100).rounded(.up))) %"
+        interval?.percentText ?? "-"
     }
 
     static func accuracies(_ report: TrainingReport) -> String {

@@ -16,7 +16,7 @@ enum TrainingRendering {
             Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
         }
         // With --json, stdout is the report alone, for machines; the paths still come last, on stderr.
-        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + ["model written to \(outcome.modelPath)"] {
+        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [ReportRendering.modelWritten(outcome.modelPath, replaced: outcome.replacedModel)] {
             if json { Console.warn(line) } else { Console.outputLine(line) }
         }
     }
