@@ -262,9 +262,11 @@ enum BMPDecoder {
         let shift = mask.trailingZeroBitCount
         // The field's width: the run of ones from its lowest bit.
         let width = (~(mask >> shift)).trailingZeroBitCount
+        // A mask from the file need not be one run of ones (0b101): the bits past the run are dropped, so the field
+        // never exceeds its width's largest value.
         let field = (value & mask) >> shift
         if width >= 8 { return UInt8(truncatingIfNeeded: field >> (width - 8)) }
-        return UInt8(field * 255 / ((1 << width) - 1))
+        return UInt8((field & ((1 << width) - 1)) * 255 / ((1 << width) - 1))
     }
 
     /// Reads bytes at absolute offsets from a file descriptor (`pread`) or a buffer.

@@ -38,7 +38,7 @@ public enum DetectionWorkflow {
         let inputs = try sortedInputs(request.inputs)
         if let list = inputs.pictures {
             if request.clips != nil || request.vtt != nil || request.html != nil {
-                throw WorkbenchError(reason: "clips, presence captions and a presence page are made from videos; these inputs are pictures",
+                throw WorkbenchError(reason: "clips, presence captions and a presence page are for videos; these inputs are pictures",
                                      hint: .videoOutputsOnPictures)
             }
             outcome = try detectPictures(list, request: request, detector: detector, events: events)

@@ -28,7 +28,6 @@ struct LabelCommand: ParsableCommand {
               workbench label Drawings.wbmodel frames/ --fps 2 --json
               workbench label Drawings.wbmodel clips/*.mp4 --summary --window 5
               workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal -o reel.mp4
-              workbench label Drawings.wbmodel clips/*.mp4 --highlights Mammal --count 3 --size 1280x720 -o reel.mp4
               workbench label Drawings.wbmodel movie.mp4 --html review.html --vtt movie.vtt
               workbench label Drawings.wbmodel movie.mp4 --annotate movie-labelled.mp4
               workbench label Drawings.wbmodel clips/*.mp4 --results results --shard 0/2
