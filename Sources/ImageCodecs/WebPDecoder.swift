@@ -13,17 +13,12 @@ enum WebPDecoder {
 
     /// Decodes a WebP file, checking the pixel limit from its headers before the image buffer exists.
     static func decode(from source: CompressedSource, path: String, options: DecodeOptions) throws(ImageError) -> RGBImage {
-        var header = webp_shim_header()
-        var exif = [UInt8](repeating: 0, count: exifCapacity)
         var message = [CChar](repeating: 0, count: errorCapacity)
-        let decoder = try open(source, path: path, options: options, header: &header, exif: &exif, message: &message)
-        defer { webp_shim_close(decoder) }
-        let width = Int(header.width), height = Int(header.height)
-        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        let orientation = displayOrientation(header: header, exif: exif, options: options)
-        return try WholeImageReduction.decode(width: width, height: height, orientation: orientation, options: options) {
+        let file = try open(source, path: path, options: options, message: &message)
+        defer { webp_shim_close(file.decoder) }
+        return try WholeImageReduction.decode(width: file.width, height: file.height, orientation: file.orientation, options: options) {
             rgba throws(ImageError) in
-            guard webp_shim_decode_rgba(decoder, rgba.baseAddress, rgba.count, &message, Int32(errorCapacity)) == 0 else {
+            guard webp_shim_decode_rgba(file.decoder, rgba.baseAddress, rgba.count, &message, Int32(errorCapacity)) == 0 else {
                 throw corrupt(path: path, message: message)
             }
         }
@@ -31,19 +26,25 @@ enum WebPDecoder {
 
     /// The size as displayed (EXIF orientation applied when the options ask), from the headers alone.
     static func displayedSize(from source: CompressedSource, path: String, options: DecodeOptions) throws(ImageError) -> ImageSize {
-        var header = webp_shim_header()
-        var exif = [UInt8](repeating: 0, count: exifCapacity)
         var message = [CChar](repeating: 0, count: errorCapacity)
-        let decoder = try open(source, path: path, options: options, header: &header, exif: &exif, message: &message)
-        defer { webp_shim_close(decoder) }
-        let width = Int(header.width), height = Int(header.height)
-        try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        let orientation = displayOrientation(header: header, exif: exif, options: options)
-        return orientation.swapsAxes ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
+        let file = try open(source, path: path, options: options, message: &message)
+        defer { webp_shim_close(file.decoder) }
+        return file.orientation.swapsAxes ? ImageSize(width: file.height, height: file.width) : ImageSize(width: file.width, height: file.height)
     }
 
-    private static func open(_ source: CompressedSource, path: String, options: DecodeOptions, header: inout webp_shim_header,
-                             exif: inout [UInt8], message: inout [CChar]) throws(ImageError) -> OpaquePointer {
+    /// An opened file: the shim's decoder (to close), the stored size and how the picture is displayed.
+    private struct OpenedFile {
+        let decoder: OpaquePointer
+        let width: Int, height: Int
+        let orientation: EXIFOrientation
+    }
+
+    /// Opens the file and reads its headers, checking the stored size against the pixel limit before any pixel
+    /// buffer exists; what `decode` and `displayedSize` share. The caller closes the decoder.
+    private static func open(_ source: CompressedSource, path: String, options: DecodeOptions,
+                             message: inout [CChar]) throws(ImageError) -> OpenedFile {
+        var header = webp_shim_header()
+        var exif = [UInt8](repeating: 0, count: exifCapacity)
         let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
             switch source {
             case .file(let descriptor):
@@ -55,7 +56,15 @@ enum WebPDecoder {
             }
         }
         guard let decoder = opened else { throw corrupt(path: path, message: message) }
-        return decoder
+        let width = Int(header.width), height = Int(header.height)
+        do {
+            try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
+        } catch {
+            webp_shim_close(decoder)
+            throw error
+        }
+        return OpenedFile(decoder: decoder, width: width, height: height,
+                          orientation: displayOrientation(header: header, exif: exif, options: options))
     }
 
     private static func displayOrientation(header: webp_shim_header, exif: [UInt8], options: DecodeOptions) -> EXIFOrientation {
