@@ -49,8 +49,9 @@ let package = Package(
         // The other formats people's pictures come in, each behind its own shim: libwebp (status codes), libheif
         // (heif_error values; HEIC, iPhone photos), libtiff (its printing error handlers replaced per reader),
         // giflib (error codes). BMP needs no library (ImageCodecs/BMPDecoder.swift).
-        .target(name: "CWebPShim", exclude: ["README.md"],
-                linkerSettings: [.linkedLibrary("webpdemux"), .linkedLibrary("webp")]),
+        .target(
+            name: "CWebPShim", exclude: ["README.md"],
+            linkerSettings: [.linkedLibrary("webpdemux"), .linkedLibrary("webp")]),
         .target(name: "CHEIFShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("heif")]),
         .target(name: "CTIFFShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CGIFShim", exclude: ["README.md"], linkerSettings: [.linkedLibrary("gif")]),
@@ -72,35 +73,44 @@ let package = Package(
         .target(name: "Models", dependencies: ["Layers", "FileFormats"], exclude: ["README.md"]),
         // Trainable layers (forward/backward pairs, each beside its naive reference) and the trainable
         // EfficientNet-Lite0 built from the inference network's weights; the inference path stays as it is.
-        .target(name: "TrainableLayers", dependencies: ["Models", "Layers", "FileFormats", "TensorCore", "CTrainingKernels"],
-                exclude: ["README.md"]),
+        .target(
+            name: "TrainableLayers", dependencies: ["Models", "Layers", "FileFormats", "TensorCore", "CTrainingKernels"],
+            exclude: ["README.md"]),
         // The fine-tuning loop: optimizers (each beside its reference), the schedule, LP-FT over the trainable top
         // with the frozen layers on the inference path.
-        .target(name: "FineTuning", dependencies: ["TrainableLayers", "Models", "TensorCore"],
-                exclude: ["README.md"]),
+        .target(
+            name: "FineTuning", dependencies: ["TrainableLayers", "Models", "TensorCore"],
+            exclude: ["README.md"]),
 
         // Images and data.
-        .target(name: "ImageCodecs", dependencies: [
-            "CJPEGShim", "CPNGShim", "CWebPShim", "CHEIFShim", "CTIFFShim", "CGIFShim", "FileFormats",
-        ], exclude: ["README.md"]),
-        .target(name: "Datasets", dependencies: [
-            "FileFormats", .product(name: "Crypto", package: "swift-crypto"),
-        ], exclude: ["README.md"]),
+        .target(
+            name: "ImageCodecs",
+            dependencies: [
+                "CJPEGShim", "CPNGShim", "CWebPShim", "CHEIFShim", "CTIFFShim", "CGIFShim", "FileFormats",
+            ], exclude: ["README.md"]),
+        .target(
+            name: "Datasets",
+            dependencies: [
+                "FileFormats", .product(name: "Crypto", package: "swift-crypto"),
+            ], exclude: ["README.md"]),
         // Create ML's augmentations between decoding and the network, ending in the model's preprocessing.
         .target(name: "Augmentation", dependencies: ["FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
 
         // The head, the model file, labeling, export, pages, cluster jobs.
         .target(name: "LogisticHead", dependencies: ["TensorCore"], exclude: ["README.md"]),
-        .target(name: "ModelFiles", dependencies: [
-            "FileFormats", "ImageCodecs", .product(name: "Crypto", package: "swift-crypto"),
-        ], exclude: ["README.md"]),
+        .target(
+            name: "ModelFiles",
+            dependencies: [
+                "FileFormats", "ImageCodecs", .product(name: "Crypto", package: "swift-crypto"),
+            ], exclude: ["README.md"]),
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
         // copies, highlight reels); the processes start in ExternalProcesses.
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs", "Phases"], exclude: ["README.md"]),
         .target(name: "Labeling", dependencies: ["Video", "FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
-        .target(name: "Detection", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore", "Video"],
-                exclude: ["README.md"]),
+        .target(
+            name: "Detection", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore", "Video"],
+            exclude: ["README.md"]),
         // Object-detection datasets: Create ML's annotations.json (and detect --json's output) read against the
         // pictures' headers; boxes as edges, negatives, one-line errors naming the entry.
         .target(name: "DetectionAnnotations", dependencies: ["Datasets", "FileFormats", "ImageCodecs"], exclude: ["README.md"]),
@@ -112,15 +122,19 @@ let package = Package(
         .target(name: "CenterNetHead", dependencies: ["DetectionAnnotations"], exclude: ["README.md"]),
         // Training a detector on the frozen backbone's stride-16 and stride-32 maps: the CenterNet head (layers from
         // TrainableLayers), views that move the boxes with the pixels, the loop, the held-out choice and the scores.
-        .target(name: "DetectorTraining", dependencies: [
-            "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "FineTuning", "ImageCodecs",
-            "Inference", "ModelFiles", "Models", "TensorCore", "TrainableLayers",
-        ], exclude: ["README.md"]),
+        .target(
+            name: "DetectorTraining",
+            dependencies: [
+                "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "FineTuning", "ImageCodecs",
+                "Inference", "ModelFiles", "Models", "TensorCore", "TrainableLayers",
+            ], exclude: ["README.md"]),
         // The person detector's converter: a frozen TensorFlow graph read through a GraphDef schema subset (generated
         // once, like Export's), batch norm folded, anchors generated from the graph's anchor-generator constants.
-        .target(name: "DetectorConversion", dependencies: [
-            "FileFormats", "Layers", "Models", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        ], exclude: ["README.md"]),
+        .target(
+            name: "DetectorConversion",
+            dependencies: [
+                "FileFormats", "Layers", "Models", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ], exclude: ["README.md"]),
         .executableTarget(name: "ConvertDetector", dependencies: ["DetectorConversion"]),
         // When in the video: phases in a fixed order, found from per-frame probabilities or written by hand.
         .target(name: "Phases", dependencies: ["FileFormats"], exclude: ["README.md"]),
@@ -128,101 +142,140 @@ let package = Package(
         // stroke (beside a naive reference) and its animation.
         .target(name: "Overlays", dependencies: ["FileFormats"], exclude: ["README.md"]),
         // ONNX and Core ML writers; their protobuf messages are generated once (scripts/setup/generate-protos.sh).
-        .target(name: "Export", dependencies: [
-            "Augmentation", "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
-            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        ], exclude: ["README.md"]),
+        .target(
+            name: "Export",
+            dependencies: [
+                "Augmentation", "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ], exclude: ["README.md"]),
         // HTML pages with inline SVG charts and data: URI pictures (the page writers know nothing of the network), and
         // their assembly from a training run, an evaluation or a labelled movie (pictures, activation maps, stretches).
-        .target(name: "Reports", dependencies: [
-            "ClassifierTraining", "Datasets", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference",
-            "LogisticHead", "Models", "TensorCore",
-        ], exclude: ["README.md"]),
+        .target(
+            name: "Reports",
+            dependencies: [
+                "ClassifierTraining", "Datasets", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference",
+                "LogisticHead", "Models", "TensorCore",
+            ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["ExternalProcesses", "FileFormats"], exclude: ["README.md"]),
         // The network at work: the backbone, the scheduler over worker threads, the feature cache, a classifier's
         // predictions.
-        .target(name: "Inference", dependencies: [
-            "Augmentation", "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "LogisticHead",
-        ], exclude: ["README.md"]),
+        .target(
+            name: "Inference",
+            dependencies: [
+                "Augmentation", "Datasets", "FileFormats", "ImageCodecs", "ModelFiles", "Models", "TensorCore", "LogisticHead",
+            ], exclude: ["README.md"]),
         // The run of `train`: scan, features, held-out selection, fit, calibration, fine-tuning, evaluation, model.
-        .target(name: "ClassifierTraining", dependencies: [
-            "Augmentation", "Datasets", "FileFormats", "FineTuning", "ImageCodecs", "Inference", "ModelFiles", "Models",
-            "TensorCore", "TrainableLayers", "LogisticHead",
-        ], exclude: ["README.md"]),
+        .target(
+            name: "ClassifierTraining",
+            dependencies: [
+                "Augmentation", "Datasets", "FileFormats", "FineTuning", "ImageCodecs", "Inference", "ModelFiles", "Models",
+                "TensorCore", "TrainableLayers", "LogisticHead",
+            ], exclude: ["README.md"]),
         // The public API: one file per workflow, request in, result out, progress by callback.
-        .target(name: "Workbench", dependencies: [
-            "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "DetectionAnnotations", "DetectionMetrics", "DetectorTraining",
-            "Export",
-            "FileFormats", "FineTuning", "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Overlays", "Phases", "Reports", "TensorCore",
-            "LogisticHead", "Video",
-        ], exclude: ["README.md"]),
+        .target(
+            name: "Workbench",
+            dependencies: [
+                "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "DetectionAnnotations", "DetectionMetrics", "DetectorTraining",
+                "Export",
+                "FileFormats", "FineTuning", "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Overlays", "Phases",
+                "Reports", "TensorCore",
+                "LogisticHead", "Video",
+            ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
         // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
         // of a plain build (`--static-swift-stdlib` would compile everything again), so the static libraries
         // Foundation's own objects ask for are named here. lld, because gold prints a warning for the mktemp in
         // the toolchain's static Foundation. Release builds only (the installed binary is one): a target's linker
         // settings also reach the test bundle that imports it (WorkbenchCLIParserTests), which links XCTest dynamically.
-        .executableTarget(name: "WorkbenchCLI", dependencies: [
-            "Workbench",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], exclude: ["README.md"], linkerSettings: [
-            .unsafeFlags(["-static-stdlib", "-use-ld=lld",
-                          "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationICU", "-l_FoundationCShims"],
-                         .when(configuration: .release)),
-        ]),
+        .executableTarget(
+            name: "WorkbenchCLI",
+            dependencies: [
+                "Workbench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], exclude: ["README.md"],
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-use-ld=lld",
+                        "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationICU", "-l_FoundationCShims",
+                    ],
+                    .when(configuration: .release))
+            ]),
 
         // Benchmarks.
         .target(name: "BenchSupport", exclude: ["README.md"]),
-        .executableTarget(name: "BenchNetwork", dependencies: ["BenchSupport", "Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .executableTarget(
+            name: "BenchNetwork", dependencies: ["BenchSupport", "Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .executableTarget(name: "BenchTraining", dependencies: ["BenchSupport", "LogisticHead", "TensorCore"]),
         .executableTarget(name: "BenchDetector", dependencies: ["BenchSupport", "Detection", "ImageCodecs"]),
         .executableTarget(name: "BenchFineTune", dependencies: ["BenchSupport", "TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
-        .target(name: "_TestSupport", dependencies: [
-            "FileFormats", "ImageCodecs", .product(name: "PropertyBased", package: "swift-property-based"),
-        ], exclude: ["README.md"]),
+        .target(
+            name: "_TestSupport",
+            dependencies: [
+                "FileFormats", "ImageCodecs", .product(name: "PropertyBased", package: "swift-property-based"),
+            ], exclude: ["README.md"]),
         .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats", "TensorCore", "_TestSupport"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "_TestSupport"]),
-        .testTarget(name: "TrainableLayersTests", dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"]),
+        .testTarget(
+            name: "TrainableLayersTests",
+            dependencies: ["TrainableLayers", "Models", "Layers", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"]),
         .testTarget(name: "FineTuningTests", dependencies: ["FineTuning", "TrainableLayers", "Models", "TensorCore", "_TestSupport"]),
-        .testTarget(name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "AugmentationTests", dependencies: [
-            "Augmentation", "ImageCodecs", "Models", "TensorCore", "_TestSupport",
-        ]),
+        .testTarget(
+            name: "ModelsTests", dependencies: ["Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CPNGShim", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "AugmentationTests",
+            dependencies: [
+                "Augmentation", "ImageCodecs", "Models", "TensorCore", "_TestSupport",
+            ]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
-        .testTarget(name: "LogisticHeadTests", dependencies: ["LogisticHead", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "ExportTests", dependencies: [
-            "Augmentation", "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
-            // The detector's export is held to the head and decoder it was trained with.
-            "CenterNetHead", "DetectorTraining", "TrainableLayers",
-            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        ]),
+        .testTarget(
+            name: "LogisticHeadTests", dependencies: ["LogisticHead", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ModelFilesTests", dependencies: ["ModelFiles", "FileFormats", "ImageCodecs", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ExportTests",
+            dependencies: [
+                "Augmentation", "Export", "ImageCodecs", "Models", "ModelFiles", "FileFormats", "_TestSupport",
+                // The detector's export is held to the head and decoder it was trained with.
+                "CenterNetHead", "DetectorTraining", "TrainableLayers",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "Labeling", "Phases", "TensorCore", "ImageCodecs", "_TestSupport"]),
-        .testTarget(name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "ReportsTests", dependencies: [
-            "Reports", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
-        ]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "LabelingTests", dependencies: ["Labeling", "Video", "FileFormats", "ImageCodecs", "TensorCore", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: [
+                "Reports", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
+            ]),
+        .testTarget(
+            name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionAnnotationsTests", dependencies: ["DetectionAnnotations", "ImageCodecs", "_TestSupport"]),
-        .testTarget(name: "DetectionMetricsTests", dependencies: ["DetectionMetrics", "DetectionAnnotations", "FileFormats", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "DetectorTrainingTests", dependencies: [
-            "DetectorTraining", "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference", "Models",
-            "TrainableLayers", "TensorCore", "_TestSupport",
-        ]),
-        .testTarget(name: "CenterNetHeadTests", dependencies: ["CenterNetHead", "DetectionAnnotations", "_TestSupport"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "DetectionMetricsTests", dependencies: ["DetectionMetrics", "DetectionAnnotations", "FileFormats", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "DetectorTrainingTests",
+            dependencies: [
+                "DetectorTraining", "CenterNetHead", "Detection", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs",
+                "Inference", "Models",
+                "TrainableLayers", "TensorCore", "_TestSupport",
+            ]),
+        .testTarget(
+            name: "CenterNetHeadTests", dependencies: ["CenterNetHead", "DetectionAnnotations", "_TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectorConversionTests", dependencies: ["DetectorConversion", "Models", "FileFormats", "_TestSupport"]),
         .testTarget(name: "PhasesTests", dependencies: ["Phases", "_TestSupport"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays", "_TestSupport"]),
@@ -232,8 +285,10 @@ let package = Package(
         .testTarget(name: "WorkbenchCLITests", dependencies: ["DetectionAnnotations", "_TestSupport"]),
         // The CLI in-process (the executable target, imported @testable): the Slurm scripts' command lines parsed by
         // the commands' own parser, and the wording of the library's error hints.
-        .testTarget(name: "WorkbenchCLIParserTests", dependencies: [
-            "WorkbenchCLI", "Workbench", "_TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .testTarget(
+            name: "WorkbenchCLIParserTests",
+            dependencies: [
+                "WorkbenchCLI", "Workbench", "_TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
     ]
 )

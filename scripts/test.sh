@@ -57,6 +57,9 @@ failed=$(printf '%s' "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 # the suite no longer needs. Their logs are shown when both end.
 extra_passed=0
 extra_failed=0
+# The formatter's configuration holds for every Swift file (one test in the summary, in both tiers).
+if scripts/check/format.sh > .build/format.log 2>&1; then extra_passed=$((extra_passed + 1)); else extra_failed=$((extra_failed + 1)); fi
+cat .build/format.log
 if ! "$quick"; then
     suite_ended=$(date +%s)
     # A failed background build is built again below (its error then in fuzz.log); its own log is shown too.
@@ -85,8 +88,8 @@ if ! "$quick"; then
     extra_failed=$((extra_failed + findings))
     # A failed build prints no harness line: one failure for it.
     if [ "$fuzz_status" -ne 0 ] && [ "$findings" -eq 0 ]; then extra_failed=$((extra_failed + 1)); fi
-    [ "$extra_failed" -eq 0 ] || status=1
 fi
+[ "$extra_failed" -eq 0 ] || status=1
 
 if [ -n "$summary" ]; then
     echo "tests: $((executed - failed + extra_passed)) passed, $((failed + extra_failed)) failed"

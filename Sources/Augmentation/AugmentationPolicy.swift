@@ -27,8 +27,9 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
 
         /// 35–100 % of the area, aspect ratio 3/4 to 4/3: milder than torchvision's 8 % floor, because a
         /// classifier trained from few images loses the object in a crop that small.
-        public static let standard = Crop(minimumArea: 0.35, maximumArea: 1, minimumAspectRatio: 3.0 / 4.0,
-                                          maximumAspectRatio: 4.0 / 3.0)
+        public static let standard = Crop(
+            minimumArea: 0.35, maximumArea: 1, minimumAspectRatio: 3.0 / 4.0,
+            maximumAspectRatio: 4.0 / 3.0)
     }
 
     /// Exposure and contrast: `v · 2^e` with e uniform in ±`maximumStops`, then `(v − m) · c + m` with m the
@@ -104,8 +105,10 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
     public var noise: Noise?
 
     /// A policy with the given transforms.
-    public init(crop: Crop? = nil, flip: Bool = false, maximumRotationDegrees: Double? = nil, color: Color? = nil,
-                blur: Blur? = nil, noise: Noise? = nil) {
+    public init(
+        crop: Crop? = nil, flip: Bool = false, maximumRotationDegrees: Double? = nil, color: Color? = nil,
+        blur: Blur? = nil, noise: Noise? = nil
+    ) {
         self.crop = crop
         self.flip = flip
         self.maximumRotationDegrees = maximumRotationDegrees
@@ -119,12 +122,13 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
 
     /// The standard strength of each named transform (rotation ±10°), the others off.
     public init(transforms: Set<Transform>) {
-        self.init(crop: transforms.contains(.crop) ? .standard : nil,
-                  flip: transforms.contains(.flip),
-                  maximumRotationDegrees: transforms.contains(.rotate) ? Self.standardRotationDegrees : nil,
-                  color: transforms.contains(.color) ? .standard : nil,
-                  blur: transforms.contains(.blur) ? .standard : nil,
-                  noise: transforms.contains(.noise) ? .standard : nil)
+        self.init(
+            crop: transforms.contains(.crop) ? .standard : nil,
+            flip: transforms.contains(.flip),
+            maximumRotationDegrees: transforms.contains(.rotate) ? Self.standardRotationDegrees : nil,
+            color: transforms.contains(.color) ? .standard : nil,
+            blur: transforms.contains(.blur) ? .standard : nil,
+            noise: transforms.contains(.noise) ? .standard : nil)
     }
 
     /// The default rotation range, ±10°.
@@ -155,8 +159,9 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
         }
         var parts: [String] = []
         if let crop {
-            parts.append("crop \(number(crop.minimumArea * 100))–\(number(crop.maximumArea * 100)) % of the area, "
-                         + "aspect \(number(crop.minimumAspectRatio))–\(number(crop.maximumAspectRatio))")
+            parts.append(
+                "crop \(number(crop.minimumArea * 100))–\(number(crop.maximumArea * 100)) % of the area, "
+                    + "aspect \(number(crop.minimumAspectRatio))–\(number(crop.maximumAspectRatio))")
         }
         if flip { parts.append("horizontal flip") }
         if let maximumRotationDegrees { parts.append("rotate ±\(number(maximumRotationDegrees))°") }
@@ -178,21 +183,26 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
             if !condition { throw AugmentationError(path: nil, reason: "augmentation policy: " + reason) }
         }
         if let crop {
-            try require(crop.minimumArea > 0 && crop.minimumArea <= crop.maximumArea && crop.maximumArea <= 1,
-                        "crop area range must satisfy 0 < minimum ≤ maximum ≤ 1 (got \(crop.minimumArea)...\(crop.maximumArea))")
-            try require(crop.minimumAspectRatio > 0 && crop.minimumAspectRatio <= crop.maximumAspectRatio
-                        && crop.maximumAspectRatio <= 10,
-                        "crop aspect ratio range must satisfy 0 < minimum ≤ maximum ≤ 10 (got \(crop.minimumAspectRatio)...\(crop.maximumAspectRatio))")
+            try require(
+                crop.minimumArea > 0 && crop.minimumArea <= crop.maximumArea && crop.maximumArea <= 1,
+                "crop area range must satisfy 0 < minimum ≤ maximum ≤ 1 (got \(crop.minimumArea)...\(crop.maximumArea))")
+            try require(
+                crop.minimumAspectRatio > 0 && crop.minimumAspectRatio <= crop.maximumAspectRatio
+                    && crop.maximumAspectRatio <= 10,
+                "crop aspect ratio range must satisfy 0 < minimum ≤ maximum ≤ 10 (got \(crop.minimumAspectRatio)...\(crop.maximumAspectRatio))")
         }
         if let maximumRotationDegrees {
-            try require(maximumRotationDegrees > 0 && maximumRotationDegrees <= 45,
-                        "rotation must be in (0, 45] degrees (got \(maximumRotationDegrees))")
+            try require(
+                maximumRotationDegrees > 0 && maximumRotationDegrees <= 45,
+                "rotation must be in (0, 45] degrees (got \(maximumRotationDegrees))")
         }
         if let color {
-            try require(color.maximumStops >= 0 && color.maximumStops <= 2,
-                        "exposure must be in [0, 2] stops (got \(color.maximumStops))")
-            try require(color.maximumContrastChange >= 0 && color.maximumContrastChange <= 0.9,
-                        "contrast change must be in [0, 0.9] (got \(color.maximumContrastChange))")
+            try require(
+                color.maximumStops >= 0 && color.maximumStops <= 2,
+                "exposure must be in [0, 2] stops (got \(color.maximumStops))")
+            try require(
+                color.maximumContrastChange >= 0 && color.maximumContrastChange <= 0.9,
+                "contrast change must be in [0, 0.9] (got \(color.maximumContrastChange))")
         }
         if let blur {
             try require((0...1).contains(blur.probability), "blur probability must be in [0, 1] (got \(blur.probability))")
@@ -200,8 +210,9 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
         }
         if let noise {
             try require((0...1).contains(noise.probability), "noise probability must be in [0, 1] (got \(noise.probability))")
-            try require(noise.maximumStandardDeviation > 0 && noise.maximumStandardDeviation <= 64,
-                        "noise σ must be in (0, 64] levels (got \(noise.maximumStandardDeviation))")
+            try require(
+                noise.maximumStandardDeviation > 0 && noise.maximumStandardDeviation <= 64,
+                "noise σ must be in (0, 64] levels (got \(noise.maximumStandardDeviation))")
         }
     }
 

@@ -49,9 +49,11 @@ public final class AugmentedInputs: Sendable {
     /// Decodes the images at `paths` on `threads` threads, keeping them within `memoryBudget` bytes. Throws the
     /// first (lowest-index) image decoded now that fails (those past the budget fail when their views are asked
     /// for), or a policy out of range. `preprocessing` is the model's (the pretrained backbone's by default).
-    public init(paths: [String], policy: AugmentationPolicy, seed: UInt64, preprocessing: ImagePreprocessing = .efficientNetLite0,
-                maximumPixels: Int = 300_000_000, memoryBudget: Int = defaultMemoryBudget,
-                threads: Int = Parallel.coreCount) throws(AugmentationError) {
+    public init(
+        paths: [String], policy: AugmentationPolicy, seed: UInt64, preprocessing: ImagePreprocessing = .efficientNetLite0,
+        maximumPixels: Int = 300_000_000, memoryBudget: Int = defaultMemoryBudget,
+        threads: Int = Parallel.coreCount
+    ) throws(AugmentationError) {
         try policy.validate()
         self.policy = policy
         self.seed = seed
@@ -98,8 +100,10 @@ public final class AugmentedInputs: Sendable {
 
     /// Views of images already decoded (e.g. frames, or tests), all held whatever their size. An image without
     /// pixels is refused (no decoder makes one).
-    public init(images: [RGBImage], policy: AugmentationPolicy, seed: UInt64,
-                preprocessing: ImagePreprocessing = .efficientNetLite0) throws(AugmentationError) {
+    public init(
+        images: [RGBImage], policy: AugmentationPolicy, seed: UInt64,
+        preprocessing: ImagePreprocessing = .efficientNetLite0
+    ) throws(AugmentationError) {
         try policy.validate()
         if let empty = images.firstIndex(where: { $0.width == 0 || $0.height == 0 }) {
             throw AugmentationError(path: nil, reason: "image \(empty) has no pixels (\(images[empty].width)×\(images[empty].height))")
@@ -129,8 +133,10 @@ public final class AugmentedInputs: Sendable {
     /// Writes the network inputs of `images` (indexes into this source) at `epoch` to `destination`,
     /// `[images.count, 224, 224, 3]`, the batch split over `threads` threads. Throws the first (lowest-slot) image
     /// that cannot be decoded again; the other slots are written regardless.
-    public func fill(images: [Int], epoch: Int, into destination: UnsafeMutablePointer<Float>,
-                     threads: Int = Parallel.coreCount) throws(AugmentationError) {
+    public func fill(
+        images: [Int], epoch: Int, into destination: UnsafeMutablePointer<Float>,
+        threads: Int = Parallel.coreCount
+    ) throws(AugmentationError) {
         precondition(images.allSatisfy { (0..<count).contains($0) }, "AugmentedInputs: image index out of range")
         var failures = [AugmentationError?](repeating: nil, count: images.count)
         let output = UncheckedSendable(destination)
@@ -140,8 +146,9 @@ public final class AugmentedInputs: Sendable {
                 let target = output.value + slot * preprocessing.inputCount
                 switch Result(catching: { () throws(AugmentationError) -> RGBImage in try source(images[slot]) }) {
                 case .success(let image):
-                    AugmentedView.render(image, policy: policy, seed: seed, epoch: epoch, image: images[slot],
-                                         preprocessing: preprocessing, into: target)
+                    AugmentedView.render(
+                        image, policy: policy, seed: seed, epoch: epoch, image: images[slot],
+                        preprocessing: preprocessing, into: target)
                 case .failure(let error):
                     shared.value[slot] = error
                     target.update(repeating: 0, count: preprocessing.inputCount)

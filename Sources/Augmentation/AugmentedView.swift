@@ -72,11 +72,15 @@ public enum AugmentedView {
         _ source: RGBImage, policy: AugmentationPolicy, seed: UInt64, epoch: Int, image: Int,
         preprocessing: ImagePreprocessing = .efficientNetLite0, into destination: UnsafeMutablePointer<Float>
     ) {
-        let parameters = ViewParameters(policy: policy, seed: seed, epoch: epoch, image: image,
-                                        width: source.width, height: source.height)
-        render(source, parameters: parameters, noiseRandom: AugmentationRandom(seed: seed, epoch: epoch, image: image, transform: .noise,
-                                                    substream: 1),
-               preprocessing: preprocessing, into: destination)
+        let parameters = ViewParameters(
+            policy: policy, seed: seed, epoch: epoch, image: image,
+            width: source.width, height: source.height)
+        render(
+            source, parameters: parameters,
+            noiseRandom: AugmentationRandom(
+                seed: seed, epoch: epoch, image: image, transform: .noise,
+                substream: 1),
+            preprocessing: preprocessing, into: destination)
     }
 
     /// Writes the view with the given choices; `noiseRandom` supplies the noise samples (a stream of its own, apart
@@ -94,8 +98,9 @@ public enum AugmentedView {
             // As the model's preprocessing does: a 224 × 224 image is taken to be the input already.
             square = source
         } else {
-            square = Resize.bicubic(source, crop: preprocessing.centerCrop(width: source.width, height: source.height),
-                                    outputSide: side)
+            square = Resize.bicubic(
+                source, crop: preprocessing.centerCrop(width: source.width, height: source.height),
+                outputSide: side)
         }
         var pixels = square.pixels.map { Float($0) }
         if parameters.flipped { PixelTransforms.flipHorizontally(&pixels, side: side) }

@@ -42,12 +42,15 @@ public enum PixelTransforms {
                         let x0 = min(Int(sourceX), last), y0 = min(Int(sourceY), last)
                         let x1 = min(x0 + 1, last), y1 = min(y0 + 1, last)
                         let fractionX = sourceX - Double(x0), fractionY = sourceY - Double(y0)
-                        let weights = ((1 - fractionX) * (1 - fractionY), fractionX * (1 - fractionY),
-                                       (1 - fractionX) * fractionY, fractionX * fractionY)
+                        let weights = (
+                            (1 - fractionX) * (1 - fractionY), fractionX * (1 - fractionY),
+                            (1 - fractionX) * fractionY, fractionX * fractionY
+                        )
                         let corners = ((y0 * side + x0) * 3, (y0 * side + x1) * 3, (y1 * side + x0) * 3, (y1 * side + x1) * 3)
                         let out = (y * side + x) * 3
                         for channel in 0..<3 {
-                            let value = weights.0 * Double(source[corners.0 + channel])
+                            let value =
+                                weights.0 * Double(source[corners.0 + channel])
                                 + weights.1 * Double(source[corners.1 + channel])
                                 + weights.2 * Double(source[corners.2 + channel])
                                 + weights.3 * Double(source[corners.3 + channel])
@@ -67,8 +70,10 @@ public enum PixelTransforms {
         let pixelCount = pixels.count / 3
         var luminance = 0.0
         for pixel in 0..<pixelCount {
-            luminance += gain * (0.299 * Double(pixels[pixel * 3]) + 0.587 * Double(pixels[pixel * 3 + 1])
-                                 + 0.114 * Double(pixels[pixel * 3 + 2]))
+            luminance +=
+                gain
+                * (0.299 * Double(pixels[pixel * 3]) + 0.587 * Double(pixels[pixel * 3 + 1])
+                    + 0.114 * Double(pixels[pixel * 3 + 2]))
         }
         let mean = pixelCount > 0 ? luminance / Double(pixelCount) : 0
         for index in pixels.indices {
@@ -104,8 +109,10 @@ public enum PixelTransforms {
                 for channel in 0..<3 {
                     var sum = 0.0
                     for tap in 0..<taps.count {
-                        let source = alongRows ? y * side + min(max(x + tap - radius, 0), side - 1)
-                                               : min(max(y + tap - radius, 0), side - 1) * side + x
+                        let source =
+                            alongRows
+                            ? y * side + min(max(x + tap - radius, 0), side - 1)
+                            : min(max(y + tap - radius, 0), side - 1) * side + x
                         sum += taps[tap] * values[source * 3 + channel]
                     }
                     output[(y * side + x) * 3 + channel] = sum

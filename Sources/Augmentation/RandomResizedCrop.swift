@@ -36,7 +36,10 @@ public enum RandomResizedCrop {
         }
         cropWidth = min(max(cropWidth, 1), width)
         cropHeight = min(max(cropHeight, 1), height)
-        return (PixelRegion(left: (width - cropWidth) / 2, top: (height - cropHeight) / 2,
-                            width: cropWidth, height: cropHeight), true)
+        return (
+            PixelRegion(
+                left: (width - cropWidth) / 2, top: (height - cropHeight) / 2,
+                width: cropWidth, height: cropHeight), true
+        )
     }
 }

@@ -57,8 +57,9 @@ public struct TestTimeViews: Sendable, Equatable {
         // No view draws noise; the stream is only there because `render` takes one.
         let unused = AugmentationRandom(seed: 0, epoch: 0, image: 0, transform: .noise, substream: 1)
         for (index, view) in parameters(inputSide: preprocessing.inputSide).enumerated() {
-            AugmentedView.render(square, parameters: view, noiseRandom: unused, preprocessing: preprocessing,
-                                 into: destination + index * preprocessing.inputCount)
+            AugmentedView.render(
+                square, parameters: view, noiseRandom: unused, preprocessing: preprocessing,
+                into: destination + index * preprocessing.inputCount)
         }
     }
 

@@ -11,10 +11,12 @@ import Dispatch
 import Foundation
 import ImageCodecs
 
-let commandLine = BenchmarkCommandLine(program: "workbench-bench-detector", defaults: [
-    "--detector": "models/ssdlite-mobilenetv2-person.safetensors", "--frames": "", "--threads": "1", "--runs": "5",
-    "--profile": "no",
-])
+let commandLine = BenchmarkCommandLine(
+    program: "workbench-bench-detector",
+    defaults: [
+        "--detector": "models/ssdlite-mobilenetv2-person.safetensors", "--frames": "", "--threads": "1", "--runs": "5",
+        "--profile": "no",
+    ])
 let options = commandLine.options
 let threads = commandLine.positive("--threads"), runs = commandLine.positive("--runs")
 

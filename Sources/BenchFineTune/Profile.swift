@@ -37,9 +37,11 @@ func profile(_ model: TrainableClassifier, input: Tensor<Float>, labels: [Int], 
         _ = whole
         for (index, block) in network.blocks.enumerated() {
             let step = time("block \(block.specification.index) forward") { block.forward(blockInputs[index], mode: .training) }
-            let gradient = Tensor<Float>(shape: step.output.shape, storage: (0..<step.output.count).map { _ in
-                Float.random(in: -1e-3...1e-3, using: &generator)
-            })
+            let gradient = Tensor<Float>(
+                shape: step.output.shape,
+                storage: (0..<step.output.count).map { _ in
+                    Float.random(in: -1e-3...1e-3, using: &generator)
+                })
             _ = time("block \(block.specification.index) backward") {
                 block.backward(gradient, cache: step.cache!, computesInputGradient: index > 0 || network.stem != nil)
             }

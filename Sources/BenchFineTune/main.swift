@@ -16,10 +16,12 @@ import Models
 import TensorCore
 import TrainableLayers
 
-let commandLine = BenchmarkCommandLine(program: "workbench-bench-finetune", defaults: [
-    "--weights": "models/efficientnet-lite0.safetensors", "--row": "last-block",
-    "--threads": "1", "--batch": "16", "--runs": "5", "--profile": "no",
-])
+let commandLine = BenchmarkCommandLine(
+    program: "workbench-bench-finetune",
+    defaults: [
+        "--weights": "models/efficientnet-lite0.safetensors", "--row": "last-block",
+        "--threads": "1", "--batch": "16", "--runs": "5", "--profile": "no",
+    ])
 let options = commandLine.options
 func fail(_ message: String) -> Never { BenchmarkCommandLine.fail(program: "workbench-bench-finetune", message) }
 let threads = commandLine.positive("--threads"), batch = commandLine.positive("--batch")
@@ -39,15 +41,18 @@ GEMM.setBLASThreads(1)
 // SplitMix64: cheap, seeded random inputs (the system generator's syscalls took seconds for 2.4 M values).
 var generator = SplitMix64(seed: 1)
 let side = EfficientNetLite0.inputSide, channels = EfficientNetLite0Architecture.inputChannels
-let images = Tensor<Float>(shape: [batch, side, side, channels], storage: (0..<(batch * side * side * channels)).map { _ in
-    Float.random(in: -1...1, using: &generator)
-})
+let images = Tensor<Float>(
+    shape: [batch, side, side, channels],
+    storage: (0..<(batch * side * side * channels)).map { _ in
+        Float.random(in: -1...1, using: &generator)
+    })
 let whole = TrainableEfficientNetLite0(backbone: backbone, trainableFrom: .stem)
 var input = images
 let model = TrainableClassifier(
     backbone: TrainableEfficientNetLite0(backbone: backbone, trainableFrom: start),
-    classifier: DenseLayer(weights: Tensor(shape: [5, 1280], storage: (0..<6400).map { _ in Float.random(in: -0.01...0.01, using: &generator) }),
-                           bias: Tensor(shape: [5], repeating: 0)),
+    classifier: DenseLayer(
+        weights: Tensor(shape: [5, 1280], storage: (0..<6400).map { _ in Float.random(in: -0.01...0.01, using: &generator) }),
+        bias: Tensor(shape: [5], repeating: 0)),
     labelSmoothing: 0.1)
 if start != .stem {
     input = whole.stemScaleBias!.forward(whole.stem!.forward(images, mode: .inference).output, mode: .inference).output

@@ -25,19 +25,23 @@ func profileLayers(_ network: EfficientNetLite0, image: [Float], runs: Int) -> [
         // The stem runs inside block 0, as `features` runs it.
         let first = network.blocks[0]
         image.withUnsafeBufferPointer { image in
-            InvertedResidual.forward(stem: network.stem, depthwise: first.depthwise, project: first.project,
-                                     input: image.baseAddress!, batch: 1, imageHeight: side, imageWidth: side, output: next,
-                                     expanded: buffers[2], spatial: buffers[3])
+            InvertedResidual.forward(
+                stem: network.stem, depthwise: first.depthwise, project: first.project,
+                input: image.baseAddress!, batch: 1, imageHeight: side, imageWidth: side, output: next,
+                expanded: buffers[2], spatial: buffers[3])
         }
         lap("stem + block 0 \(height)² 3→32→16")
         (height, width) = first.outputSize(inputHeight: height, inputWidth: width)
         swap(&current, &next)
         for block in network.blocks.dropFirst() {
-            InvertedResidual.forward(expand: block.expand, depthwise: block.depthwise, project: block.project,
-                                     addsInput: block.specification.hasResidual, input: current, batch: 1,
-                                     height: height, width: width, output: next, expanded: buffers[2], spatial: buffers[3])
+            InvertedResidual.forward(
+                expand: block.expand, depthwise: block.depthwise, project: block.project,
+                addsInput: block.specification.hasResidual, input: current, batch: 1,
+                height: height, width: width, output: next, expanded: buffers[2], spatial: buffers[3])
             let spec = block.specification
-            lap("block \(spec.index) \(height)² \(spec.inputChannels)→\(spec.expandedChannels)→\(spec.outputChannels) k\(spec.kernelSize)s\(spec.stride)")
+            lap(
+                "block \(spec.index) \(height)² \(spec.inputChannels)→\(spec.expandedChannels)→\(spec.outputChannels) k\(spec.kernelSize)s\(spec.stride)"
+            )
             (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
             swap(&current, &next)
         }

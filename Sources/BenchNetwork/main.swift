@@ -12,11 +12,13 @@ import ImageCodecs
 import Models
 import TensorCore
 
-let commandLine = BenchmarkCommandLine(program: "workbench-bench-network", defaults: [
-    "--weights": "models/efficientnet-lite0.safetensors",
-    "--input": "Tests/ModelsTests/Fixtures/coffee_224.png",
-    "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5", "--profile": "no",
-])
+let commandLine = BenchmarkCommandLine(
+    program: "workbench-bench-network",
+    defaults: [
+        "--weights": "models/efficientnet-lite0.safetensors",
+        "--input": "Tests/ModelsTests/Fixtures/coffee_224.png",
+        "--threads": "1", "--batch": "1", "--images": "64", "--runs": "5", "--profile": "no",
+    ])
 let options = commandLine.options
 func fail(_ message: String) -> Never { BenchmarkCommandLine.fail(program: "workbench-bench-network", message) }
 let threads = commandLine.positive("--threads"), batch = commandLine.positive("--batch")

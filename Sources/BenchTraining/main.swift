@@ -14,10 +14,12 @@ import Foundation
 import TensorCore
 import LogisticHead
 
-let commandLine = BenchmarkCommandLine(program: "workbench-bench-training", defaults: [
-    "--count": "1000", "--classes": "10", "--threads": "\(Parallel.coreCount)", "--runs": "3",
-    "--tolerance": "1e-6", "--features": "", "--trace": "no",
-])
+let commandLine = BenchmarkCommandLine(
+    program: "workbench-bench-training",
+    defaults: [
+        "--count": "1000", "--classes": "10", "--threads": "\(Parallel.coreCount)", "--runs": "3",
+        "--tolerance": "1e-6", "--features": "", "--trace": "no",
+    ])
 let options = commandLine.options
 func fail(_ message: String) -> Never { BenchmarkCommandLine.fail(program: "workbench-bench-training", message) }
 var count = commandLine.positive("--count"), classCount = commandLine.positive("--classes")
@@ -55,7 +57,8 @@ if !options["--features"]!.isEmpty {
     features = []; labels = []
     for line in text.split(separator: "\n") {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let path = object["path"] as? String, let vector = object["features"] as? [Double], vector.count == dimension else {
+            let path = object["path"] as? String, let vector = object["features"] as? [Double], vector.count == dimension
+        else {
             fail("a line of \(options["--features"]!) is not {\"path\", \"features\": [1280 numbers]}")
         }
         let label = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
@@ -83,12 +86,15 @@ if options["--trace"] == "yes" {
     var previous: LogisticRegressionModel?
     for l2 in L2Search.defaultGrid.reversed() {
         let clock = ContinuousClock(), start = clock.now
-        let outcome = LogisticRegressionTrainer.train(features: standardized, labels: rows.map { labels[$0] }, count: rows.count,
-                                                      dimension: dimension, classCount: classCount,
-                                                      settings: .init(l2: l2, tolerance: tolerance), initialModel: previous)
+        let outcome = LogisticRegressionTrainer.train(
+            features: standardized, labels: rows.map { labels[$0] }, count: rows.count,
+            dimension: dimension, classCount: classCount,
+            settings: .init(l2: l2, tolerance: tolerance), initialModel: previous)
         previous = outcome.model
-        print(String(format: "l2 %-8g %4d iterations %.3f s%@", l2, outcome.iterations, seconds(clock.now - start),
-                     outcome.converged ? "" : " (not converged)"))
+        print(
+            String(
+                format: "l2 %-8g %4d iterations %.3f s%@", l2, outcome.iterations, seconds(clock.now - start),
+                outcome.converged ? "" : " (not converged)"))
     }
     exit(0)
 }
@@ -99,20 +105,25 @@ var totals: [Double] = []
 for run in 1...runs {
     let clock = ContinuousClock()
     let start = clock.now
-    let selection = L2Search.select(features: features, labels: labels, count: count, dimension: dimension,
-                                    classCount: classCount, plan: plan, seed: 42, settings: .init(l2: 1, tolerance: tolerance), threads: threads)
+    let selection = L2Search.select(
+        features: features, labels: labels, count: count, dimension: dimension,
+        classCount: classCount, plan: plan, seed: 42, settings: .init(l2: 1, tolerance: tolerance), threads: threads)
     let selected = clock.now
-    let temperature = TemperatureScaling.fit(logits: selection.heldOutLogits,
-                                             labels: selection.heldOutSamples.map { labels[$0] }, classCount: classCount)
+    let temperature = TemperatureScaling.fit(
+        logits: selection.heldOutLogits,
+        labels: selection.heldOutSamples.map { labels[$0] }, classCount: classCount)
     let standardizer = Standardizer(fitting: features, count: count, dimension: dimension)
-    let final = LogisticRegressionTrainer.train(features: standardizer.apply(features, count: count), labels: labels,
-                                                count: count, dimension: dimension, classCount: classCount,
-                                                settings: .init(l2: selection.l2, tolerance: tolerance))
+    let final = LogisticRegressionTrainer.train(
+        features: standardizer.apply(features, count: count), labels: labels,
+        count: count, dimension: dimension, classCount: classCount,
+        settings: .init(l2: selection.l2, tolerance: tolerance))
     let finished = clock.now
     let accuracy = selection.candidates[selection.chosenIndex].accuracy
-    print(String(format: "run %d: selection %.2f s, temperature + final fit %.2f s, total %.2f s (l2 %g, held-out %.1f %%, T %.2f, final %d iterations%@)",
-                 run, seconds(selected - start), seconds(finished - selected), seconds(finished - start), selection.l2,
-                 accuracy * 100, temperature, final.iterations, final.converged ? "" : ", not converged"))
+    print(
+        String(
+            format: "run %d: selection %.2f s, temperature + final fit %.2f s, total %.2f s (l2 %g, held-out %.1f %%, T %.2f, final %d iterations%@)",
+            run, seconds(selected - start), seconds(finished - selected), seconds(finished - start), selection.l2,
+            accuracy * 100, temperature, final.iterations, final.converged ? "" : ", not converged"))
     totals.append(seconds(finished - start))
 }
 print(String(format: "median total: %.2f s", totals.sorted()[totals.count / 2]))

@@ -32,8 +32,10 @@ public struct CenterNetDetection: Sendable, Equatable {
 /// instead of 8. `reference` is the plain loop over every cell and its neighbours.
 public enum CenterNetDecoder {
     /// The boxes of `outputs` on `grid`, best first.
-    public static func decode(_ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid, maximumCount: Int = 100,
-                              minimumScore: Float = 0) -> [CenterNetDetection] {
+    public static func decode(
+        _ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid, maximumCount: Int = 100,
+        minimumScore: Float = 0
+    ) -> [CenterNetDetection] {
         checkSizes(outputs, grid: grid)
         let (width, height, channels) = (grid.width, grid.height, grid.labelCount)
         let heat = outputs.heatLogits.map(probability)
@@ -70,8 +72,10 @@ public enum CenterNetDecoder {
 
     /// The naive reference: every cell of every channel compared with each of its up to 8 neighbours; then the
     /// best peak taken, again and again, `maximumCount` times.
-    public static func reference(_ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid, maximumCount: Int = 100,
-                                 minimumScore: Float = 0) -> [CenterNetDetection] {
+    public static func reference(
+        _ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid, maximumCount: Int = 100,
+        minimumScore: Float = 0
+    ) -> [CenterNetDetection] {
         checkSizes(outputs, grid: grid)
         let (width, height, channels) = (grid.width, grid.height, grid.labelCount)
         func logit(_ x: Int, _ y: Int, _ channel: Int) -> Float { outputs.heatLogits[(y * width + x) * channels + channel] }
@@ -105,8 +109,10 @@ public enum CenterNetDecoder {
                 if a.score > b.score || (a.score == b.score && (a.channel, a.y, a.x) < (b.channel, b.y, b.x)) { best = index }
             }
             let chosen = candidates.remove(at: best)
-            detections.append(detection(at: (chosen.y * width + chosen.x) * channels + chosen.channel, score: chosen.score,
-                                        outputs: outputs, grid: grid))
+            detections.append(
+                detection(
+                    at: (chosen.y * width + chosen.x) * channels + chosen.channel, score: chosen.score,
+                    outputs: outputs, grid: grid))
         }
         return detections
     }
@@ -120,8 +126,9 @@ public enum CenterNetDecoder {
         let centerY = (Double(y) + Double(outputs.offset[cell * 2 + 1])) * stride
         let width = max(0, Double(outputs.size[cell * 2])) * stride
         let height = max(0, Double(outputs.size[cell * 2 + 1])) * stride
-        return CenterNetDetection(labelIndex: index % grid.labelCount, score: score,
-                                  box: CornerBox(centerX: centerX, centerY: centerY, width: width, height: height))
+        return CenterNetDetection(
+            labelIndex: index % grid.labelCount, score: score,
+            box: CornerBox(centerX: centerX, centerY: centerY, width: width, height: height))
     }
 
     /// The probability of a logit, in single precision, the same function for the fast path and the reference.
@@ -132,11 +139,15 @@ public enum CenterNetDecoder {
 
     /// Traps unless each of the three maps has the grid's length (the outputs are the caller's own, never a file's).
     static func checkSizes(_ outputs: CenterNetOutputs<Float>, grid: CenterNetGrid) {
-        precondition(outputs.heatLogits.count == grid.heatMapCount,
-                     "CenterNetDecoder: \(outputs.heatLogits.count) heat logits for a \(grid.width) × \(grid.height) grid of \(grid.labelCount) labels (\(grid.heatMapCount))")
-        precondition(outputs.size.count == grid.cellCount * 2,
-                     "CenterNetDecoder: \(outputs.size.count) size values for a \(grid.width) × \(grid.height) grid (\(grid.cellCount * 2))")
-        precondition(outputs.offset.count == grid.cellCount * 2,
-                     "CenterNetDecoder: \(outputs.offset.count) offset values for a \(grid.width) × \(grid.height) grid (\(grid.cellCount * 2))")
+        precondition(
+            outputs.heatLogits.count == grid.heatMapCount,
+            "CenterNetDecoder: \(outputs.heatLogits.count) heat logits for a \(grid.width) × \(grid.height) grid of \(grid.labelCount) labels (\(grid.heatMapCount))"
+        )
+        precondition(
+            outputs.size.count == grid.cellCount * 2,
+            "CenterNetDecoder: \(outputs.size.count) size values for a \(grid.width) × \(grid.height) grid (\(grid.cellCount * 2))")
+        precondition(
+            outputs.offset.count == grid.cellCount * 2,
+            "CenterNetDecoder: \(outputs.offset.count) offset values for a \(grid.width) × \(grid.height) grid (\(grid.cellCount * 2))")
     }
 }

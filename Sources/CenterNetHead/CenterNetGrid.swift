@@ -29,8 +29,9 @@ public struct CenterNetGrid: Sendable, Equatable {
     /// The grid over an `inputWidth × inputHeight` input: `⌈side / stride⌉` cells a side, as a stride-`stride`
     /// network's "same"-padded features have.
     public init(inputWidth: Int, inputHeight: Int, stride: Int, labelCount: Int) {
-        self.init(width: (inputWidth + stride - 1) / stride, height: (inputHeight + stride - 1) / stride, stride: stride,
-                  labelCount: labelCount)
+        self.init(
+            width: (inputWidth + stride - 1) / stride, height: (inputHeight + stride - 1) / stride, stride: stride,
+            labelCount: labelCount)
     }
 
     /// Cells in the grid.

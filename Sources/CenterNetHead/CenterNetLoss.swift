@@ -39,8 +39,9 @@ public struct CenterNetLoss<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// The loss of `outputs` against `targets` (same grid), with its gradient.
     public init(outputs: CenterNetOutputs<Scalar>, targets: CenterNetTargets) {
         let grid = targets.grid
-        precondition(outputs.heatLogits.count == grid.heatMapCount && outputs.size.count == grid.cellCount * 2
-                     && outputs.offset.count == grid.cellCount * 2, "CenterNetLoss: outputs do not fit the targets' grid")
+        precondition(
+            outputs.heatLogits.count == grid.heatMapCount && outputs.size.count == grid.cellCount * 2
+                && outputs.offset.count == grid.cellCount * 2, "CenterNetLoss: outputs do not fit the targets' grid")
         let mask = targets.mask.map { Scalar($0) }
         let heatPart = FocalLoss.lossAndGradient(logits: outputs.heatLogits, targets: targets.heatMap.map { Scalar($0) })
         let sizePart = RegressionL1Loss.lossAndGradient(predicted: outputs.size, targets: targets.size.map { Scalar($0) }, mask: mask)
@@ -48,8 +49,9 @@ public struct CenterNetLoss<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
         heat = heatPart.loss
         size = sizePart.loss
         offset = offsetPart.loss
-        gradient = CenterNetOutputs(heatLogits: heatPart.gradient,
-                                    size: sizePart.gradient.map { $0 * Scalar(Self.sizeWeight) },
-                                    offset: offsetPart.gradient.map { $0 * Scalar(Self.offsetWeight) })
+        gradient = CenterNetOutputs(
+            heatLogits: heatPart.gradient,
+            size: sizePart.gradient.map { $0 * Scalar(Self.sizeWeight) },
+            offset: offsetPart.gradient.map { $0 * Scalar(Self.offsetWeight) })
     }
 }

@@ -13,12 +13,15 @@ import Foundation
 public enum MirrorAveraging {
     /// The average of `plain` (the head's outputs on the input) and `mirrored` (on the input mirrored left to
     /// right), in `plain`'s orientation.
-    public static func average(_ plain: CenterNetOutputs<Float>, mirrored: CenterNetOutputs<Float>,
-                               grid: CenterNetGrid) -> CenterNetOutputs<Float> {
-        precondition(plain.heatLogits.count == grid.heatMapCount && mirrored.heatLogits.count == grid.heatMapCount
-                     && plain.size.count == grid.cellCount * 2 && mirrored.size.count == grid.cellCount * 2
-                     && plain.offset.count == grid.cellCount * 2 && mirrored.offset.count == grid.cellCount * 2,
-                     "MirrorAveraging: outputs do not fit the grid")
+    public static func average(
+        _ plain: CenterNetOutputs<Float>, mirrored: CenterNetOutputs<Float>,
+        grid: CenterNetGrid
+    ) -> CenterNetOutputs<Float> {
+        precondition(
+            plain.heatLogits.count == grid.heatMapCount && mirrored.heatLogits.count == grid.heatMapCount
+                && plain.size.count == grid.cellCount * 2 && mirrored.size.count == grid.cellCount * 2
+                && plain.offset.count == grid.cellCount * 2 && mirrored.offset.count == grid.cellCount * 2,
+            "MirrorAveraging: outputs do not fit the grid")
         let labels = grid.labelCount
         var result = plain
         for y in 0..<grid.height {
@@ -28,7 +31,8 @@ public enum MirrorAveraging {
                 for label in 0..<labels {
                     let here = plain.heatLogits[cell * labels + label], there = mirrored.heatLogits[turned * labels + label]
                     // Both broken: stay NaN, which the decoder never takes for a peak.
-                    result.heatLogits[cell * labels + label] = here.isNaN && there.isNaN
+                    result.heatLogits[cell * labels + label] =
+                        here.isNaN && there.isNaN
                         ? .nan : logit((probability(here) + probability(there)) / 2)
                 }
                 result.size[2 * cell] = (plain.size[2 * cell] + mirrored.size[2 * turned]) / 2

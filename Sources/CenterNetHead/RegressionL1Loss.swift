@@ -12,10 +12,13 @@
 public enum RegressionL1Loss {
     /// The loss over `predicted` against `targets` (`[cells, channels]` each) at the cells `mask` marks
     /// (`[cells]`, 0 or 1), and its gradient with respect to `predicted`.
-    public static func lossAndGradient<Scalar: BinaryFloatingPoint>(predicted: [Scalar], targets: [Scalar], mask: [Scalar],
-                                                                    channels: Int = 2) -> (loss: Double, gradient: [Scalar]) {
-        precondition(predicted.count == targets.count && predicted.count == mask.count * channels,
-                     "RegressionL1Loss: \(predicted.count) predictions, \(targets.count) targets, \(mask.count) mask cells × \(channels)")
+    public static func lossAndGradient<Scalar: BinaryFloatingPoint>(
+        predicted: [Scalar], targets: [Scalar], mask: [Scalar],
+        channels: Int = 2
+    ) -> (loss: Double, gradient: [Scalar]) {
+        precondition(
+            predicted.count == targets.count && predicted.count == mask.count * channels,
+            "RegressionL1Loss: \(predicted.count) predictions, \(targets.count) targets, \(mask.count) mask cells × \(channels)")
         let count = mask.reduce(0.0) { $0 + Double($1) } * Double(channels)
         let scale = 1 / max(count, 1)
         var loss = 0.0

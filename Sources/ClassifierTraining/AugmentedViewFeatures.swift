@@ -27,8 +27,9 @@ public enum AugmentedViewFeatures {
         if views == 0 || paths.isEmpty { return .none }
         let threads = max(1, extractor.settings.threads)
         let inputs = try WorkbenchError.passingOn {
-            try AugmentedInputs(paths: paths, policy: policy, seed: seed, preprocessing: extractor.preprocessing,
-                                maximumPixels: extractor.settings.maximumPixels, threads: threads)
+            try AugmentedInputs(
+                paths: paths, policy: policy, seed: seed, preprocessing: extractor.preprocessing,
+                maximumPixels: extractor.settings.maximumPixels, threads: threads)
         }
         let network = try extractor.loadedNetwork()
         GEMM.setBLASThreads(1)
@@ -97,15 +98,17 @@ struct TrainingViews {
         }
         let rows = try AugmentedViewFeatures.compute(
             paths: training.paths, views: request.augmentedViews, policy: request.augmentation, seed: request.seed,
-            extractor: extractor) { done, total in events(.views(done: done, total: total)) }
+            extractor: extractor
+        ) { done, total in events(.views(done: done, total: total)) }
         return TrainingViews(rows: rows)
     }
 
     /// The training images followed by their views (each with its image's label and file).
     func trainingWithViews(_ training: LabeledFeatures) -> LabeledFeatures {
         guard !rows.owners.isEmpty else { return training }
-        return LabeledFeatures(features: training.features + rows.features,
-                               labels: training.labels + rows.owners.map { training.labels[$0] },
-                               paths: training.paths + rows.owners.map { training.paths[$0] })
+        return LabeledFeatures(
+            features: training.features + rows.features,
+            labels: training.labels + rows.owners.map { training.labels[$0] },
+            paths: training.paths + rows.owners.map { training.paths[$0] })
     }
 }

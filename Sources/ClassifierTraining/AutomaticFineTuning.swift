@@ -42,17 +42,21 @@ public enum AutomaticFineTuning {
     /// the time budget, and then the hint names `--fine-tune` and the estimate instead.
     public static func hint(after choice: TrainingReport.FineTuningChoice, frozenHeldOutAccuracy: Double?) -> String? {
         guard let accuracy = frozenHeldOutAccuracy, accuracy < roomBelow else { return nil }
-        let room = "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
+        let room =
+            "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
             + "\(roomBelowPercent) %, where fine-tuning has paid: "
         if !choice.fineTunes {
-            return room + "--fine-tune tries it (about \(Int((choice.estimatedSeconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
+            return room
+                + "--fine-tune tries it (about \(Int((choice.estimatedSeconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
         }
         return room + "--fine-tune-auto tries it (minutes, not seconds)"
     }
 
     /// Whether to fine-tune, and why in one line.
-    public static func choose(frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int,
-                              threads: Int) -> TrainingReport.FineTuningChoice {
+    public static func choose(
+        frozenHeldOutAccuracy: Double?, images: Int, epochs: Int, splits: Int, refits: Int,
+        threads: Int
+    ) -> TrainingReport.FineTuningChoice {
         let seconds = estimatedSeconds(images: images, epochs: epochs, splits: splits, refits: refits, threads: threads)
         let time = "about \(Int(seconds.rounded())) s for \(images) images × \(epochs) epochs × \(splits + refits) runs on \(threads) threads"
         guard let accuracy = frozenHeldOutAccuracy else {
@@ -60,14 +64,17 @@ public enum AutomaticFineTuning {
         }
         let frozen = "the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %"
         if accuracy >= roomBelow {
-            return .init(fineTunes: false, reason: "not fine-tuned: \(frozen), at least \(roomBelowPercent) % leaves little room",
-                         estimatedSeconds: seconds)
+            return .init(
+                fineTunes: false, reason: "not fine-tuned: \(frozen), at least \(roomBelowPercent) % leaves little room",
+                estimatedSeconds: seconds)
         }
         if seconds > budgetSeconds {
-            return .init(fineTunes: false, reason: "not fine-tuned: \(time), over the \(budgetMinutes)-minute budget (use --fine-tune to insist)",
-                         estimatedSeconds: seconds)
+            return .init(
+                fineTunes: false, reason: "not fine-tuned: \(time), over the \(budgetMinutes)-minute budget (use --fine-tune to insist)",
+                estimatedSeconds: seconds)
         }
-        return .init(fineTunes: true, reason: "fine-tuning: \(frozen), below \(roomBelowPercent) %, and \(time)",
-                     estimatedSeconds: seconds)
+        return .init(
+            fineTunes: true, reason: "fine-tuning: \(frozen), below \(roomBelowPercent) %, and \(time)",
+            estimatedSeconds: seconds)
     }
 }

@@ -10,8 +10,9 @@ public enum Evaluation {
     /// Evaluates one split. `probabilities` is `[paths.count, labels.count]`; `truths` index into `labels`.
     public static func evaluate(labels: [String], paths: [String], truths: [Int], probabilities: [Float]) -> TrainingReport.SplitEvaluation {
         let classCount = labels.count
-        precondition(truths.count == paths.count && probabilities.count == paths.count * classCount,
-                     "Evaluation: one truth and one probability row per file")
+        precondition(
+            truths.count == paths.count && probabilities.count == paths.count * classCount,
+            "Evaluation: one truth and one probability row per file")
         var matrix = ConfusionMatrix(classCount: classCount)
         var misclassified: [TrainingReport.Misclassified] = []
         var listed = Set<String>()
@@ -21,19 +22,25 @@ public enum Evaluation {
             matrix.add(truth: truths[index], predicted: predicted)
             // A path appears once per repeat of cross-validation; list each wrong file once.
             if predicted != truths[index], listed.insert(paths[index]).inserted {
-                misclassified.append(.init(path: paths[index], truth: labels[truths[index]], predicted: labels[predicted],
-                                           confidence: Double(row[predicted])))
+                misclassified.append(
+                    .init(
+                        path: paths[index], truth: labels[truths[index]], predicted: labels[predicted],
+                        confidence: Double(row[predicted])))
             }
         }
         let summary = matrix.summary
         let perLabel = labels.indices.map { index in
-            TrainingReport.LabelMetrics(label: labels[index], precision: summary.precision[index], recall: summary.recall[index],
-                                        f1: summary.f1[index], support: summary.support[index])
+            TrainingReport.LabelMetrics(
+                label: labels[index], precision: summary.precision[index], recall: summary.recall[index],
+                f1: summary.f1[index], support: summary.support[index])
         }
-        return .init(accuracy: paths.isEmpty ? 0 : matrix.accuracy, count: paths.count, confusionMatrix: matrix.counts,
-                     perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified,
-                     expectedCalibrationError: paths.isEmpty ? nil : CalibrationError.expected(
-                         probabilities: probabilities, labels: truths, classCount: classCount))
+        return .init(
+            accuracy: paths.isEmpty ? 0 : matrix.accuracy, count: paths.count, confusionMatrix: matrix.counts,
+            perLabel: perLabel, macroF1: summary.macroF1, misclassified: misclassified,
+            expectedCalibrationError: paths.isEmpty
+                ? nil
+                : CalibrationError.expected(
+                    probabilities: probabilities, labels: truths, classCount: classCount))
     }
 }
 
@@ -54,8 +61,10 @@ public struct EvaluationResult: Sendable {
     public var isTestingSplit = false
 
     /// Bundles an evaluation's parts.
-    public init(evaluation: TrainingReport.SplitEvaluation, labels: [String], unreadable: [TrainingReport.Problem],
-                predictions: SplitPredictions) {
+    public init(
+        evaluation: TrainingReport.SplitEvaluation, labels: [String], unreadable: [TrainingReport.Problem],
+        predictions: SplitPredictions
+    ) {
         (self.evaluation, self.labels, self.unreadable, self.predictions) = (evaluation, labels, unreadable, predictions)
     }
 }

@@ -21,8 +21,9 @@ public enum FineTuningProgress: Sendable {
     /// The frozen layers' outputs computed so far (once, before the first epoch).
     case preparing(done: Int, total: Int)
     /// An epoch of one split finished; `fold` (from 1) is nil when there is one split.
-    case epoch(fold: Int?, folds: Int, epoch: Int, epochs: Int, loss: Double, heldOutAccuracy: Double, imagesPerSecond: Double,
-               secondsLeft: Double)
+    case epoch(
+        fold: Int?, folds: Int, epoch: Int, epochs: Int, loss: Double, heldOutAccuracy: Double, imagesPerSecond: Double,
+        secondsLeft: Double)
     /// The decision between the frozen head and fine-tuning, in one sentence (`FineTuningDecision.reason`).
     case decision(String)
     /// An epoch of a refit on all training images finished (nothing is held out); `refit` (from 1) is nil when
@@ -66,13 +67,17 @@ struct AugmentedImageInputs: FineTuningInputSource {
     /// Sample → index into `augmented` (the training samples only are decoded and kept).
     let positions: [Int: Int]
 
-    init(paths: [String], trainingSamples: [Int], policy: AugmentationPolicy, seed: UInt64,
-         preprocessing: ImagePreprocessing, maximumPixels: Int, threads: Int) throws(WorkbenchError) {
-        plain = DecodedImageInputs(paths: paths, preprocessing: preprocessing,
-                                   decodeOptions: preprocessing.decodeOptions(maximumPixels: maximumPixels))
+    init(
+        paths: [String], trainingSamples: [Int], policy: AugmentationPolicy, seed: UInt64,
+        preprocessing: ImagePreprocessing, maximumPixels: Int, threads: Int
+    ) throws(WorkbenchError) {
+        plain = DecodedImageInputs(
+            paths: paths, preprocessing: preprocessing,
+            decodeOptions: preprocessing.decodeOptions(maximumPixels: maximumPixels))
         do {
-            augmented = try AugmentedInputs(paths: trainingSamples.map { paths[$0] }, policy: policy, seed: seed,
-                                            preprocessing: preprocessing, maximumPixels: maximumPixels, threads: threads)
+            augmented = try AugmentedInputs(
+                paths: trainingSamples.map { paths[$0] }, policy: policy, seed: seed,
+                preprocessing: preprocessing, maximumPixels: maximumPixels, threads: threads)
         } catch {
             throw WorkbenchError(error, defaultPath: "augmentation")
         }
@@ -135,8 +140,9 @@ struct FineTunedModel {
 
         /// `trainingNetworkLogits` as calibrated probabilities, for the report.
         func heldOutPredictions(temperature: Double, classCount: Int) -> [TrainingReport.FineTuning.HeldOutPrediction] {
-            let probabilities = Softmax.probabilities(logits: trainingNetworkLogits, count: heldOutPaths.count,
-                                                      classCount: classCount, temperature: temperature)
+            let probabilities = Softmax.probabilities(
+                logits: trainingNetworkLogits, count: heldOutPaths.count,
+                classCount: classCount, temperature: temperature)
             return heldOutPaths.enumerated().map { row, path in
                 .init(path: path, probabilities: probabilities[(row * classCount)..<((row + 1) * classCount)].map(Double.init))
             }
@@ -155,9 +161,10 @@ struct FineTunedModel {
         }
         let training = features.training, validation = features.validation
         let classCount = scan.labels.count
-        let plan = try FineTuningSplits.make(trainingLabels: training.labels, classCount: classCount, validationCount: validation.count,
-                                             hasValidationFolder: scan.layout.validation != nil,
-                                             fraction: request.validationFraction, seed: request.seed)
+        let plan = try FineTuningSplits.make(
+            trainingLabels: training.labels, classCount: classCount, validationCount: validation.count,
+            hasValidationFolder: scan.layout.validation != nil,
+            fraction: request.validationFraction, seed: request.seed)
         let allLabels = training.labels + validation.labels
         let paths = training.paths + validation.paths
         let allFeatures = training.features + validation.features
@@ -165,8 +172,9 @@ struct FineTunedModel {
         // Each split's frozen head (fitted on its training part with the chosen L2, scaled as the frozen head is)
         // and the linear probe fine-tuning starts from (the same, refitted over a floored standardiser).
         let probes = plan.splits.map { split in
-            LinearProbe.fit(samples: split.training, features: allFeatures, labels: allLabels, classCount: classCount,
-                            head: head, allTraining: split.training.count == training.count)
+            LinearProbe.fit(
+                samples: split.training, features: allFeatures, labels: allLabels, classCount: classCount,
+                head: head, allTraining: split.training.count == training.count)
         }
         let frozenScores = zip(plan.splits, probes).map { split, probe in
             probe.frozenAccuracy(on: split.heldOut, features: allFeatures, labels: allLabels)
@@ -175,17 +183,21 @@ struct FineTunedModel {
         var frozenCorrect = 0.0
         for (split, accuracy) in zip(plan.splits, frozenScores) { frozenCorrect += accuracy * Double(split.heldOut.count) }
         let frozenPooled = frozenCorrect / Double(heldOutTotal)
-        events(.fineTuning(.frozenHead(heldOutAccuracy: frozenPooled, heldOutImages: heldOutTotal,
-                                       trainingImages: training.count, firstTrainedBlock: settings.firstTrainedBlock,
-                                       epochs: settings.epochs, folds: plan.splits.count)))
+        events(
+            .fineTuning(
+                .frozenHead(
+                    heldOutAccuracy: frozenPooled, heldOutImages: heldOutTotal,
+                    trainingImages: training.count, firstTrainedBlock: settings.firstTrainedBlock,
+                    epochs: settings.epochs, folds: plan.splits.count)))
 
         let inputs: any FineTuningInputSource
         if augmentation.isNone {
             inputs = DecodedImageInputs(paths: paths, preprocessing: extractor.preprocessing, decodeOptions: extractor.decodeOptions)
         } else {
-            inputs = try AugmentedImageInputs(paths: paths, trainingSamples: Array(0..<training.count), policy: augmentation,
-                                              seed: settings.seed, preprocessing: extractor.preprocessing,
-                                              maximumPixels: extractor.settings.maximumPixels, threads: settings.threads)
+            inputs = try AugmentedImageInputs(
+                paths: paths, trainingSamples: Array(0..<training.count), policy: augmentation,
+                seed: settings.seed, preprocessing: extractor.preprocessing,
+                maximumPixels: extractor.settings.maximumPixels, threads: settings.threads)
         }
         let network = try extractor.loadedNetwork()
 
@@ -208,9 +220,12 @@ struct FineTunedModel {
                     if index == 0 { forward(.fineTuning(.preparing(done: done, total: total))) }
                 case .started: break
                 case .epoch(let record, let imagesPerSecond, let secondsLeft):
-                    forward(.fineTuning(.epoch(fold: splitCount > 1 ? index + 1 : nil, folds: splitCount, epoch: record.epoch,
-                                               epochs: settings.epochs, loss: record.loss, heldOutAccuracy: record.heldOutAccuracy,
-                                               imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
+                    forward(
+                        .fineTuning(
+                            .epoch(
+                                fold: splitCount > 1 ? index + 1 : nil, folds: splitCount, epoch: record.epoch,
+                                epochs: settings.epochs, loss: record.loss, heldOutAccuracy: record.heldOutAccuracy,
+                                imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
                 }
             }
         }
@@ -222,24 +237,28 @@ struct FineTunedModel {
             warnDiverged(at: first.epoch, record: record, reference: first.outcome.divergenceReference, events: events)
         }
         let scores = zip(plan.splits, zip(frozenScores, outcomes)).map { split, pair in
-            FineTuningFoldScores(heldOutImages: split.heldOut.count, frozenAccuracy: pair.0,
-                                 epochAccuracies: pair.1.epochs.map(\.heldOutAccuracy), epochLosses: pair.1.epochs.map(\.heldOutLoss),
-                                 divergedAtEpoch: pair.1.divergedAtEpoch)
+            FineTuningFoldScores(
+                heldOutImages: split.heldOut.count, frozenAccuracy: pair.0,
+                epochAccuracies: pair.1.epochs.map(\.heldOutAccuracy), epochLosses: pair.1.epochs.map(\.heldOutLoss),
+                divergedAtEpoch: pair.1.divergedAtEpoch)
         }
         let decision = FineTuningDecision.decide(scores, requiresGain: settings.requiresGain)
         events(.fineTuning(.decision(decision.reason)))
-        var report = makeReport(settings, plan: plan, outcomes: outcomes, scores: scores, decision: decision,
-                                trainingImages: training.count, augmentations: augmentations)
+        var report = makeReport(
+            settings, plan: plan, outcomes: outcomes, scores: scores, decision: decision,
+            trainingImages: training.count, augmentations: augmentations)
         guard decision.keepsFineTuned else { return FineTunedModel(report: report, improved: nil) }
 
         // The kept model: the one run's chosen epoch with a validation folder, else a refit on all training images.
         var classifier = outcomes[0].classifier
         var standardizer = probes[0].floored
         if plan.refits {
-            let all = LinearProbe.fit(samples: Array(0..<training.count), features: allFeatures, labels: allLabels,
-                                      classCount: classCount, head: head, allTraining: true)
-            let refits = try refit(settings, epochs: decision.epoch, start: all.startHead, network: network, inputs: inputs,
-                                   training: training, request: request, events: events)
+            let all = LinearProbe.fit(
+                samples: Array(0..<training.count), features: allFeatures, labels: allLabels,
+                classCount: classCount, head: head, allTraining: true)
+            let refits = try refit(
+                settings, epochs: decision.epoch, start: all.startHead, network: network, inputs: inputs,
+                training: training, request: request, events: events)
             report.refitLosses = refits[0].epochs.map(\.loss)
             report.refits = settings.refits > 1 ? settings.refits : nil
             // The earliest divergence is the one named, as for the folds; its losses replace the first refit's.
@@ -279,15 +298,20 @@ struct FineTunedModel {
         let model = LogisticRegressionModel(classCount: classCount, dimension: dimension, weights: unfolded.weights, bias: unfolded.bias)
         var tunedHead = head
         tunedHead.standardizer = standardizer
-        tunedHead.outcome = TrainingOutcome(model: model, iterations: head.outcome.iterations, finalLoss: head.outcome.finalLoss,
-                                            converged: head.outcome.converged)
-        let record = FineTuningRecord(firstTrainedBlock: settings.firstTrainedBlock, trainedTensorNames: trained.trainedTensorNames,
-                                      epochs: decision.epoch, augmentations: augmentations, refits: plan.refits ? settings.refits : nil)
-        return FineTunedModel(report: report, improved: Improved(backboneTensors: tensors, features: tunedFeatures,
-                                                                 head: tunedHead, heldOut: tunedHeldOut, record: record,
-                                                                 trainingNetworkLogits: pooledLogits,
-                                                                 heldOutPaths: heldOutSamples.map { paths[$0] },
-                                                                 refitted: plan.refits))
+        tunedHead.outcome = TrainingOutcome(
+            model: model, iterations: head.outcome.iterations, finalLoss: head.outcome.finalLoss,
+            converged: head.outcome.converged)
+        let record = FineTuningRecord(
+            firstTrainedBlock: settings.firstTrainedBlock, trainedTensorNames: trained.trainedTensorNames,
+            epochs: decision.epoch, augmentations: augmentations, refits: plan.refits ? settings.refits : nil)
+        return FineTunedModel(
+            report: report,
+            improved: Improved(
+                backboneTensors: tensors, features: tunedFeatures,
+                head: tunedHead, heldOut: tunedHeldOut, record: record,
+                trainingNetworkLogits: pooledLogits,
+                heldOutPaths: heldOutSamples.map { paths[$0] },
+                refitted: plan.refits))
     }
 
     /// The refits on every training image for the chosen `epochs` (`settings.refits` of them, each with its own
@@ -308,8 +332,11 @@ struct FineTunedModel {
                 trainingSamples: Array(0..<training.count), trainingLabels: training.labels, settings: own
             ) { event in
                 guard case .epoch(let record, let imagesPerSecond, let secondsLeft) = event else { return }
-                forward(.fineTuning(.refitEpoch(refit: count > 1 ? index + 1 : nil, refits: count, epoch: record.epoch, epochs: epochs,
-                                                loss: record.loss, imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
+                forward(
+                    .fineTuning(
+                        .refitEpoch(
+                            refit: count > 1 ? index + 1 : nil, refits: count, epoch: record.epoch, epochs: epochs,
+                            loss: record.loss, imagesPerSecond: imagesPerSecond, secondsLeft: secondsLeft)))
             }
         }
     }
@@ -369,15 +396,19 @@ struct FineTunedModel {
                 correct += (record.heldOutAccuracy * Double(score.heldOutImages)).rounded()
                 seconds = max(seconds, record.seconds)
             }
-            return .init(epoch: index + 1, loss: loss, heldOutLoss: heldOutLoss, heldOutAccuracy: correct / Double(heldOutImages),
-                         seconds: seconds)
+            return .init(
+                epoch: index + 1, loss: loss, heldOutLoss: heldOutLoss, heldOutAccuracy: correct / Double(heldOutImages),
+                seconds: seconds)
         }
         let folds = zip(plan.splits, zip(outcomes, scores)).map { split, pair in
             TrainingReport.FineTuning.Fold(
                 trainingImages: split.training.count, heldOutImages: split.heldOut.count, frozenHeldOutAccuracy: pair.1.frozenAccuracy,
                 fineTunedHeldOutAccuracy: decision.epoch > 0 ? pair.1.epochAccuracies[decision.epoch - 1] : pair.1.frozenAccuracy,
-                epochs: pair.0.epochs.map { .init(epoch: $0.epoch, loss: $0.loss, heldOutLoss: $0.heldOutLoss,
-                                                  heldOutAccuracy: $0.heldOutAccuracy, seconds: $0.seconds) },
+                epochs: pair.0.epochs.map {
+                    .init(
+                        epoch: $0.epoch, loss: $0.loss, heldOutLoss: $0.heldOutLoss,
+                        heldOutAccuracy: $0.heldOutAccuracy, seconds: $0.seconds)
+                },
                 divergedAtEpoch: pair.0.divergedAtEpoch)
         }
         let frozen = scores.reduce(0.0) { $0 + $1.frozenAccuracy * Double($1.heldOutImages) } / Double(max(1, heldOutImages))
@@ -393,16 +424,18 @@ struct FineTunedModel {
             optimizer: settings.optimizer.summary, threads: settings.threads)
         section.folds = folds
         section.fineTunedWeight = settings.fineTunedWeight == 1 ? nil : settings.fineTunedWeight
-        section.decision = .init(method: plan.method.description, epoch: decision.epoch, gainedImages: decision.gainedImages,
-                                 heldOutImages: heldOutImages, meanGain: decision.meanGain, standardError: decision.standardError,
-                                 keptFineTuned: decision.keepsFineTuned, reason: decision.reason,
-                                 refit: plan.refits && decision.keepsFineTuned)
+        section.decision = .init(
+            method: plan.method.description, epoch: decision.epoch, gainedImages: decision.gainedImages,
+            heldOutImages: heldOutImages, meanGain: decision.meanGain, standardError: decision.standardError,
+            keptFineTuned: decision.keepsFineTuned, reason: decision.reason,
+            refit: plan.refits && decision.keepsFineTuned)
         return section
     }
 
     /// The warning of a diverged run: its loss against the reference, and what to try.
     private static func warnDiverged(at epoch: Int, record: FineTuningEpoch, reference: Double, events: (TrainingEvent) -> Void) {
-        let why = record.loss.isFinite && record.heldOutLoss.isFinite
+        let why =
+            record.loss.isFinite && record.heldOutLoss.isFinite
             ? "training loss \(String(format: "%.4g", record.loss)), over \(Int(FineTuningLoop.divergenceFactor)) times \(String(format: "%.3g", reference)), the start's loss or a uniform guess's"
             : "training loss \(record.loss), held-out loss \(record.heldOutLoss): not finite"
         events(.warning("fine-tuning diverged at epoch \(epoch) (\(why)): stopped and kept the frozen model; try a lower learning rate"))
@@ -415,8 +448,9 @@ struct FineTunedModel {
     ) throws(WorkbenchError) -> TrainingFeatures {
         var featureSettings = extractor.settings
         featureSettings.usesCache = false  // features of a one-off backbone would only fill the cache
-        let tunedBackbone = Backbone(weights: SafetensorsFile(tensors: backboneTensors), source: "the fine-tuned backbone",
-                                     preprocessing: extractor.preprocessing)
+        let tunedBackbone = Backbone(
+            weights: SafetensorsFile(tensors: backboneTensors), source: "the fine-tuned backbone",
+            preprocessing: extractor.preprocessing)
         let tunedExtractor = FeatureExtractor(backbone: tunedBackbone, settings: featureSettings)
         let total = features.training.count + features.validation.count + features.testing.count
         var done = 0
@@ -493,8 +527,10 @@ struct LinearProbe {
     }
 
     /// Fits on `samples` (rows of `features`); `allTraining` reuses `head`, already fitted on exactly those.
-    static func fit(samples: [Int], features: [Float], labels: [Int], classCount: Int, head: FittedHead,
-                    allTraining: Bool) -> LinearProbe {
+    static func fit(
+        samples: [Int], features: [Float], labels: [Int], classCount: Int, head: FittedHead,
+        allTraining: Bool
+    ) -> LinearProbe {
         let dimension = EfficientNetLite0.featureCount
         var rows = [Float](); rows.reserveCapacity(samples.count * dimension)
         for sample in samples { rows += features[(sample * dimension)..<((sample + 1) * dimension)] }

@@ -66,8 +66,10 @@ struct FineTuningSplits {
 
     /// The splits for `trainingLabels` (and `validationCount` validation-folder images when there is a folder).
     /// `fraction` is `--validation-fraction` when given. Throws when a split would hold out or train on nothing.
-    static func make(trainingLabels: [Int], classCount: Int, validationCount: Int, hasValidationFolder: Bool,
-                     fraction: Double?, seed: UInt64) throws(WorkbenchError) -> FineTuningSplits {
+    static func make(
+        trainingLabels: [Int], classCount: Int, validationCount: Int, hasValidationFolder: Bool,
+        fraction: Double?, seed: UInt64
+    ) throws(WorkbenchError) -> FineTuningSplits {
         let count = trainingLabels.count
         let method = Method(trainingCount: count, hasValidationFolder: hasValidationFolder, fraction: fraction)
         let splits: [Split]
@@ -85,8 +87,9 @@ struct FineTuningSplits {
         }
         let result = FineTuningSplits(splits: splits, method: method)
         if result.splits.contains(where: { $0.heldOut.isEmpty || $0.training.isEmpty }) {
-            throw WorkbenchError("fine-tuning chooses its epoch on held-out images: the \(result.method) of \(count) training "
-                                 + "images leave a split with no image to hold out or to train on; give a validation folder or add images")
+            throw WorkbenchError(
+                "fine-tuning chooses its epoch on held-out images: the \(result.method) of \(count) training "
+                    + "images leave a split with no image to hold out or to train on; give a validation folder or add images")
         }
         return result
     }

@@ -146,11 +146,13 @@ public enum TrainingRun {
         let classCount = scan.labels.count
         // The frozen head is chosen as without fine-tuning (repeated folds, refit on all): fine-tuning makes its own splits.
         let selectionRequest = request
-        var heldOut = try HeldOutSelection.choose(selectionRequest, scan: scan, features: features, views: views.rows,
-                                                  threads: extractor.settings.threads, fineTuning: request.fineTuning != nil)
+        var heldOut = try HeldOutSelection.choose(
+            selectionRequest, scan: scan, features: features, views: views.rows,
+            threads: extractor.settings.threads, fineTuning: request.fineTuning != nil)
         let selected = clock.now
-        var head = FittedHead.fit(request, training: views.trainingWithViews(features.training), heldOut: heldOut,
-                                  classCount: classCount)
+        var head = FittedHead.fit(
+            request, training: views.trainingWithViews(features.training), heldOut: heldOut,
+            classCount: classCount)
         var calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
         let fitted = clock.now
 
@@ -161,8 +163,9 @@ public enum TrainingRun {
         // splits and refits the run would make (`FineTuningSplits.Method`) for the time estimate.
         let frozenHeldOutAccuracy = heldOut.selection.map { $0.candidates[$0.chosenIndex].accuracy }
         func automaticChoice(_ settings: FineTuningSettings) -> TrainingReport.FineTuningChoice {
-            let method = FineTuningSplits.Method(trainingCount: features.training.count, hasValidationFolder: scan.layout.validation != nil,
-                                                 fraction: request.validationFraction)
+            let method = FineTuningSplits.Method(
+                trainingCount: features.training.count, hasValidationFolder: scan.layout.validation != nil,
+                fraction: request.validationFraction)
             return AutomaticFineTuning.choose(
                 frozenHeldOutAccuracy: frozenHeldOutAccuracy, images: features.training.count, epochs: settings.epochs,
                 splits: method.splitCount, refits: method.refits ? settings.refits : 0, threads: settings.threads)
@@ -173,8 +176,9 @@ public enum TrainingRun {
             choice = made
         }
         if let settings = request.fineTuning, choice?.fineTunes ?? true {
-            let tuned = try FineTunedModel.train(settings, augmentation: request.augmentation, request: request, scan: scan, features: features, heldOut: heldOut,
-                                                 head: head, extractor: extractor, events: events)
+            let tuned = try FineTunedModel.train(
+                settings, augmentation: request.augmentation, request: request, scan: scan, features: features, heldOut: heldOut,
+                head: head, extractor: extractor, events: events)
             if let improved = tuned.improved {
                 (features, head, heldOut, backboneTensors) = (improved.features, improved.head, improved.heldOut, improved.backboneTensors)
                 calibration = HeadCalibration.fit(heldOut, targetPrecision: request.targetPrecision, classCount: classCount)
@@ -183,17 +187,20 @@ public enum TrainingRun {
         }
         let tunedAt = clock.now
 
-        let evaluations = SplitEvaluations.evaluate(head: head, calibration: calibration, features: features,
-                                                    heldOut: heldOut, scan: scan)
-        var report = makeReport(selectionRequest, scan: scan, features: features, heldOut: heldOut, head: head,
-                                calibration: calibration, evaluations: evaluations,
-                                backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)",
-                                preprocessing: extractor.preprocessing)
+        let evaluations = SplitEvaluations.evaluate(
+            head: head, calibration: calibration, features: features,
+            heldOut: heldOut, scan: scan)
+        var report = makeReport(
+            selectionRequest, scan: scan, features: features, heldOut: heldOut, head: head,
+            calibration: calibration, evaluations: evaluations,
+            backbone: "\(Backbone.name) sha256:\(extractor.backboneIdentifier)",
+            preprocessing: extractor.preprocessing)
         // The model file's copy of the report leaves out the seconds, so equal runs give equal files.
         // Only the written model's own predictions: after a refit the held-out logits are the folds' models'.
         if let improved = fineTuned?.improved, !improved.refitted {
-            fineTuned?.report.heldOutPredictions = improved.heldOutPredictions(temperature: calibration.temperature,
-                                                                               classCount: classCount)
+            fineTuned?.report.heldOutPredictions = improved.heldOutPredictions(
+                temperature: calibration.temperature,
+                classCount: classCount)
         }
         report.fineTuningChoice = choice
         if request.fineTuning == nil {
@@ -210,20 +217,24 @@ public enum TrainingRun {
             }
             return section
         }
-        var modelFile = try makeModelFile(report, labels: scan.labels, backboneTensors: backboneTensors,
-                                          preprocessing: extractor.preprocessing, head: head, calibration: calibration, creationDate: creationDate,
-                                          fineTuning: fineTuned?.improved?.record)
-        modelFile.testTimeAugmentation = TestTimeAugmentationRecord(byDefault: request.testTimeAugmentation,
-                                                                    mirrors: request.augmentation.flip)
+        var modelFile = try makeModelFile(
+            report, labels: scan.labels, backboneTensors: backboneTensors,
+            preprocessing: extractor.preprocessing, head: head, calibration: calibration, creationDate: creationDate,
+            fineTuning: fineTuned?.improved?.record)
+        modelFile.testTimeAugmentation = TestTimeAugmentationRecord(
+            byDefault: request.testTimeAugmentation,
+            mirrors: request.augmentation.flip)
         report.fineTuning = fineTuned?.report
         let finished = clock.now
-        report.timings = .init(scanning: seconds(scanned - started), features: seconds(extracted - scanned),
-                               augmentation: request.augmentedViews > 0 ? seconds(augmented - extracted) : nil,
-                               selection: seconds(selected - augmented), training: seconds(fitted - augmented),
-                               fineTuning: fineTuned == nil ? nil : seconds(tunedAt - fitted),
-                               total: seconds(finished - started))
-        return TrainingResult(report: report, modelFile: modelFile, predictions: evaluations.predictions,
-                              datasetWarnings: scan.datasetWarnings)
+        report.timings = .init(
+            scanning: seconds(scanned - started), features: seconds(extracted - scanned),
+            augmentation: request.augmentedViews > 0 ? seconds(augmented - extracted) : nil,
+            selection: seconds(selected - augmented), training: seconds(fitted - augmented),
+            fineTuning: fineTuned == nil ? nil : seconds(tunedAt - fitted),
+            total: seconds(finished - started))
+        return TrainingResult(
+            report: report, modelFile: modelFile, predictions: evaluations.predictions,
+            datasetWarnings: scan.datasetWarnings)
     }
 
     /// The report of a finished run, without timings; `preprocessing` is the one the features were computed with.
@@ -236,9 +247,10 @@ public enum TrainingRun {
         let heldOutImages = heldOut.countsPerLabel.reduce(0, +)
         func summary(_ evaluation: TrainingReport.SplitEvaluation?, images: Int) -> TrainingReport.SplitSummary {
             guard let evaluation else { return .init(accuracy: 0, count: 0, interval: nil, predictions: nil) }
-            return .init(accuracy: evaluation.accuracy, count: images,
-                         interval: WilsonInterval.interval(proportion: evaluation.accuracy, count: images),
-                         predictions: evaluation.count > images ? evaluation.count : nil)
+            return .init(
+                accuracy: evaluation.accuracy, count: images,
+                interval: WilsonInterval.interval(proportion: evaluation.accuracy, count: images),
+                predictions: evaluation.count > images ? evaluation.count : nil)
         }
         var splitCounts = counts(labels: labels, items: features.usableItems)
         if scan.layout.validation == nil {
@@ -247,18 +259,21 @@ public enum TrainingRun {
         let diagnostics = TrainingDiagnostics.warnings(
             labels: labels, trainingAccuracy: evaluations.training.accuracy,
             heldOut: evaluations.validation.map {
-                .init(accuracy: $0.accuracy, count: heldOutImages, countsPerLabel: heldOut.countsPerLabel,
-                      confusion: $0.confusionMatrix)
+                .init(
+                    accuracy: $0.accuracy, count: heldOutImages, countsPerLabel: heldOut.countsPerLabel,
+                    confusion: $0.confusionMatrix)
             },
-            testing: evaluations.testing.map { ($0.accuracy, $0.count) }).map { "\($0)" }
+            testing: evaluations.testing.map { ($0.accuracy, $0.count) }
+        ).map { "\($0)" }
         var selectionReport: TrainingReport.Selection?
         if let selection = heldOut.selection {
             var folds: Int?, repeats: Int?
             if case .crossValidation(let foldCount, let repeatCount) = selection.plan { (folds, repeats) = (foldCount, repeatCount) }
-            selectionReport = .init(method: selection.plan?.summary ?? "validation folder", folds: folds, repeats: repeats,
-                                    heldOutImages: heldOutImages, heldOutPredictions: heldOut.truths.count,
-                                    grid: selection.candidates, chosen: selection.l2,
-                                    refitOnAllTrainingImages: selection.fittedOnAll == nil)
+            selectionReport = .init(
+                method: selection.plan?.summary ?? "validation folder", folds: folds, repeats: repeats,
+                heldOutImages: heldOutImages, heldOutPredictions: heldOut.truths.count,
+                grid: selection.candidates, chosen: selection.l2,
+                refitOnAllTrainingImages: selection.fittedOnAll == nil)
         }
         return TrainingReport(
             labels: labels,
@@ -268,15 +283,16 @@ public enum TrainingRun {
             counts: splitCounts,
             trainingEvaluation: evaluations.training, validationEvaluation: evaluations.validation,
             testingEvaluation: evaluations.testing,
-            settings: .init(seed: request.seed,
-                            validationFraction: heldOutFraction(heldOut.selection?.plan),
-                            validationSource: heldOut.source, l2: head.settings.l2,
-                            l2Chosen: request.l2 == nil && heldOut.selection != nil, maxIterations: request.maxIterations,
-                            classWeighting: request.classWeighting.rawValue, iterations: head.outcome.iterations,
-                            converged: head.outcome.converged, preprocessing: preprocessing.summary,
-                            backbone: backbone,
-                            augmentedViews: request.augmentedViews > 0 ? request.augmentedViews : nil,
-                            augmentation: request.augmentedViews > 0 ? request.augmentation.describe : nil),
+            settings: .init(
+                seed: request.seed,
+                validationFraction: heldOutFraction(heldOut.selection?.plan),
+                validationSource: heldOut.source, l2: head.settings.l2,
+                l2Chosen: request.l2 == nil && heldOut.selection != nil, maxIterations: request.maxIterations,
+                classWeighting: request.classWeighting.rawValue, iterations: head.outcome.iterations,
+                converged: head.outcome.converged, preprocessing: preprocessing.summary,
+                backbone: backbone,
+                augmentedViews: request.augmentedViews > 0 ? request.augmentedViews : nil,
+                augmentation: request.augmentedViews > 0 ? request.augmentation.describe : nil),
             selection: selectionReport, calibration: evaluations.calibration, thresholds: calibration.thresholds,
             unreadable: features.unreadable,
             warnings: scan.datasetWarnings.map { "\($0)" } + diagnostics,
@@ -294,8 +310,9 @@ public enum TrainingRun {
         ModelFile(
             labels: labels, preprocessing: preprocessing, backboneName: Backbone.name,
             backboneTensors: backboneTensors,
-            head: HeadTensors(featureMean: head.standardizer.mean, featureScale: head.standardizer.scale,
-                              weights: head.outcome.model.weights, bias: head.outcome.model.bias),
+            head: HeadTensors(
+                featureMean: head.standardizer.mean, featureScale: head.standardizer.scale,
+                weights: head.outcome.model.weights, bias: head.outcome.model.bias),
             creationDate: iso8601(creationDate),
             workbenchVersion: WorkbenchInfo.version,
             trainingReportJSON: try encode(report), temperature: calibration.temperature,

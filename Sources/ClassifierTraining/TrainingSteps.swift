@@ -49,12 +49,14 @@ struct TrainingScan {
         add(layout.validation, as: .validation)
         add(layout.testing, as: .testing)
         events(.scanned(counts: TrainingRun.counts(labels: labels, items: items), skipped: layout.skipped))
-        let unreadable = try UnreadableFiles(scanned: layout.unreadable.map { .init(path: $0.path, reason: $0.reason) },
-                                             strict: request.strict, warning: { events(.warning($0)) })
+        let unreadable = try UnreadableFiles(
+            scanned: layout.unreadable.map { .init(path: $0.path, reason: $0.reason) },
+            strict: request.strict, warning: { events(.warning($0)) })
         let datasetWarnings = DatasetWarnings.check(layout)
         for warning in datasetWarnings { events(.warning("\(warning)")) }
-        return TrainingScan(layout: layout, labels: labels, items: items, unreadable: unreadable,
-                            datasetWarnings: datasetWarnings)
+        return TrainingScan(
+            layout: layout, labels: labels, items: items, unreadable: unreadable,
+            datasetWarnings: datasetWarnings)
     }
 }
 
@@ -115,12 +117,14 @@ struct TrainingFeatures {
         func gather(_ selected: [Int]) -> LabeledFeatures {
             var matrix = [Float](); matrix.reserveCapacity(selected.count * dimension)
             for row in selected { matrix += features[(row * dimension)..<((row + 1) * dimension)] }
-            return LabeledFeatures(features: matrix, labels: selected.map { items[usable[$0]].label },
-                                   paths: selected.map { items[usable[$0]].path })
+            return LabeledFeatures(
+                features: matrix, labels: selected.map { items[usable[$0]].label },
+                paths: selected.map { items[usable[$0]].path })
         }
-        return TrainingFeatures(training: gather(rows[.training]!), validation: gather(rows[.validation]!),
-                                testing: gather(rows[.testing]!), usableItems: usable.map { items[$0] },
-                                unreadable: unreadable.problems)
+        return TrainingFeatures(
+            training: gather(rows[.training]!), validation: gather(rows[.validation]!),
+            testing: gather(rows[.testing]!), usableItems: usable.map { items[$0] },
+            unreadable: unreadable.problems)
     }
 }
 
@@ -140,8 +144,9 @@ struct HeldOutSelection {
 
     /// The head's settings before the strength is chosen.
     static func settings(_ request: TrainingRequest) -> LogisticRegressionSettings {
-        LogisticRegressionSettings(l2: request.l2 ?? TrainingRun.defaultL2, maxIterations: request.maxIterations,
-                                   classWeighting: request.classWeighting)
+        LogisticRegressionSettings(
+            l2: request.l2 ?? TrainingRun.defaultL2, maxIterations: request.maxIterations,
+            classWeighting: request.classWeighting)
     }
 
     /// Scores the strengths (`request.l2` alone, or `L2Search.defaultGrid`) on held-out predictions.
@@ -166,24 +171,28 @@ struct HeldOutSelection {
                 validationLabels: validation.labels, validationCount: validation.count,
                 dimension: dimension, classCount: classCount, settings: settings)
             for label in validation.labels { countsPerLabel[label] += 1 }
-            return HeldOutSelection(selection: selection, source: validationFolder.path, truths: validation.labels,
-                                    paths: validation.paths, countsPerLabel: countsPerLabel)
+            return HeldOutSelection(
+                selection: selection, source: validationFolder.path, truths: validation.labels,
+                paths: validation.paths, countsPerLabel: countsPerLabel)
         } else if request.validationFraction != 0 {
-            let plan = request.validationFraction.map { HeldOutPlan.holdOut(fraction: $0) }
+            let plan =
+                request.validationFraction.map { HeldOutPlan.holdOut(fraction: $0) }
                 ?? HeldOutPlan.automatic(trainingCount: training.count)
             if case .holdOut(let fraction) = plan {
-                try requireHeldOutImages(fraction: fraction, labels: training.labels, classCount: classCount,
-                                         seed: request.seed, fineTuning: fineTuning)
+                try requireHeldOutImages(
+                    fraction: fraction, labels: training.labels, classCount: classCount,
+                    seed: request.seed, fineTuning: fineTuning)
             }
             let selection = L2Search.select(
                 grid: grid, features: training.features, labels: training.labels, count: training.count,
                 dimension: dimension, classCount: classCount, plan: plan, seed: request.seed, settings: settings,
                 threads: threads, derived: views)
             for sample in Set(selection.heldOutSamples) { countsPerLabel[training.labels[sample]] += 1 }
-            return HeldOutSelection(selection: selection, source: "\(plan.summary) of training, seed \(request.seed)",
-                                    truths: selection.heldOutSamples.map { training.labels[$0] },
-                                    paths: selection.heldOutSamples.map { training.paths[$0] },
-                                    countsPerLabel: countsPerLabel)
+            return HeldOutSelection(
+                selection: selection, source: "\(plan.summary) of training, seed \(request.seed)",
+                truths: selection.heldOutSamples.map { training.labels[$0] },
+                paths: selection.heldOutSamples.map { training.paths[$0] },
+                countsPerLabel: countsPerLabel)
         } else {
             return HeldOutSelection(selection: nil, source: "none", truths: [], paths: [], countsPerLabel: countsPerLabel)
         }
@@ -192,19 +201,23 @@ struct HeldOutSelection {
 
 extension HeldOutSelection {
     /// Refuses a held-out share that would hold out no image, saying how many it holds out and what is needed.
-    static func requireHeldOutImages(fraction: Double, labels: [Int], classCount: Int, seed: UInt64,
-                                     fineTuning: Bool) throws(WorkbenchError) {
+    static func requireHeldOutImages(
+        fraction: Double, labels: [Int], classCount: Int, seed: UInt64,
+        fineTuning: Bool
+    ) throws(WorkbenchError) {
         let split = StratifiedSplit.split(labels: labels, classCount: classCount, fraction: fraction, seed: seed)
         guard split.validation.isEmpty else { return }
         var perLabel = [Int](repeating: 0, count: classCount)
         for label in labels { perLabel[label] += 1 }
         let minimum = StratifiedSplit.minimumClassSizeForValidation
         let share = "\(Int((fraction * 100).rounded())) %"
-        let advice = fineTuning
+        let advice =
+            fineTuning
             ? "fine-tuning chooses its epoch on held-out images: give a validation folder or add images"
             : "nothing to choose the L2 strength on: give a validation folder, add images, or cross-validate (no held-out share)"
-        throw WorkbenchError("a held-out share of \(share) holds out 0 of the \(labels.count) training images: only a label "
-                             + "with at least \(minimum) images gives some, and the largest here has \(perLabel.max() ?? 0); \(advice)")
+        throw WorkbenchError(
+            "a held-out share of \(share) holds out 0 of the \(labels.count) training images: only a label "
+                + "with at least \(minimum) images gives some, and the largest here has \(perLabel.max() ?? 0); \(advice)")
     }
 }
 
@@ -257,8 +270,9 @@ struct HeadCalibration {
         let logits = heldOut.logits
         let count = heldOut.truths.count
         let temperature = TemperatureScaling.fit(logits: logits, labels: heldOut.truths, classCount: classCount)
-        let probabilities = Softmax.probabilities(logits: logits, count: count, classCount: classCount,
-                                                  temperature: temperature)
+        let probabilities = Softmax.probabilities(
+            logits: logits, count: count, classCount: classCount,
+            temperature: temperature)
         var thresholds: TrainingReport.Thresholds?
         var confidenceThreshold: Double?
         if count > 0 {
@@ -269,14 +283,17 @@ struct HeadCalibration {
                 probabilities[(row * classCount)..<((row + 1) * classCount)].indexOfMaximum == heldOut.truths[row]
             }
             if let targetPrecision {
-                confidenceThreshold = ConfidenceThresholds.lowestThreshold(reaching: targetPrecision,
-                                                                           confidences: confidences, correct: correct)
+                confidenceThreshold = ConfidenceThresholds.lowestThreshold(
+                    reaching: targetPrecision,
+                    confidences: confidences, correct: correct)
             }
-            thresholds = .init(table: ConfidenceThresholds.table(confidences: confidences, correct: correct),
-                               targetPrecision: targetPrecision, chosen: confidenceThreshold)
+            thresholds = .init(
+                table: ConfidenceThresholds.table(confidences: confidences, correct: correct),
+                targetPrecision: targetPrecision, chosen: confidenceThreshold)
         }
-        return HeadCalibration(temperature: temperature, heldOutProbabilities: probabilities, thresholds: thresholds,
-                               confidenceThreshold: confidenceThreshold)
+        return HeadCalibration(
+            temperature: temperature, heldOutProbabilities: probabilities, thresholds: thresholds,
+            confidenceThreshold: confidenceThreshold)
     }
 }
 
@@ -302,33 +319,50 @@ struct SplitEvaluations {
         let temperature = calibration.temperature
         var predictions: [String: SplitPredictions] = [:]
         func evaluate(_ logits: [Float], truths: [Int], paths: [String], split: String) -> TrainingReport.SplitEvaluation {
-            let probabilities = Softmax.probabilities(logits: logits, count: paths.count, classCount: classCount,
-                                                      temperature: temperature)
+            let probabilities = Softmax.probabilities(
+                logits: logits, count: paths.count, classCount: classCount,
+                temperature: temperature)
             predictions[split] = SplitPredictions(paths: paths, truths: truths, probabilities: probabilities)
             return Evaluation.evaluate(labels: labels, paths: paths, truths: truths, probabilities: probabilities)
         }
         let trainingSet = features.training, testingSet = features.testing
         let heldOutLogits = heldOut.logits
         let heldOutCount = heldOut.truths.count
-        let training = evaluate(head.logits(trainingSet), truths: trainingSet.labels, paths: trainingSet.paths,
-                                split: "training")
-        let validation = heldOutCount == 0 ? nil : evaluate(heldOutLogits, truths: heldOut.truths, paths: heldOut.paths,
-                                                            split: "validation")
+        let training = evaluate(
+            head.logits(trainingSet), truths: trainingSet.labels, paths: trainingSet.paths,
+            split: "training")
+        let validation =
+            heldOutCount == 0
+            ? nil
+            : evaluate(
+                heldOutLogits, truths: heldOut.truths, paths: heldOut.paths,
+                split: "validation")
         let testingLogits = head.logits(testingSet)
-        let testing = scan.layout.testing == nil ? nil : evaluate(testingLogits, truths: testingSet.labels,
-                                                                  paths: testingSet.paths, split: "testing")
-        let calibrationReport: TrainingReport.Calibration? = heldOutCount == 0 ? nil : .init(
-            temperature: temperature, bins: CalibrationError.binCount,
-            heldOutBefore: CalibrationError.expected(
-                probabilities: Softmax.probabilities(logits: heldOutLogits, count: heldOutCount, classCount: classCount),
-                labels: heldOut.truths, classCount: classCount),
-            heldOutAfter: CalibrationError.expected(probabilities: calibration.heldOutProbabilities,
-                                                    labels: heldOut.truths, classCount: classCount),
-            testingBefore: testing == nil || testingSet.paths.isEmpty ? nil : CalibrationError.expected(
-                probabilities: Softmax.probabilities(logits: testingLogits, count: testingSet.count, classCount: classCount),
-                labels: testingSet.labels, classCount: classCount),
-            testingAfter: testingSet.paths.isEmpty ? nil : testing?.expectedCalibrationError)
-        return SplitEvaluations(training: training, validation: validation, testing: testing,
-                                calibration: calibrationReport, predictions: predictions)
+        let testing =
+            scan.layout.testing == nil
+            ? nil
+            : evaluate(
+                testingLogits, truths: testingSet.labels,
+                paths: testingSet.paths, split: "testing")
+        let calibrationReport: TrainingReport.Calibration? =
+            heldOutCount == 0
+            ? nil
+            : .init(
+                temperature: temperature, bins: CalibrationError.binCount,
+                heldOutBefore: CalibrationError.expected(
+                    probabilities: Softmax.probabilities(logits: heldOutLogits, count: heldOutCount, classCount: classCount),
+                    labels: heldOut.truths, classCount: classCount),
+                heldOutAfter: CalibrationError.expected(
+                    probabilities: calibration.heldOutProbabilities,
+                    labels: heldOut.truths, classCount: classCount),
+                testingBefore: testing == nil || testingSet.paths.isEmpty
+                    ? nil
+                    : CalibrationError.expected(
+                        probabilities: Softmax.probabilities(logits: testingLogits, count: testingSet.count, classCount: classCount),
+                        labels: testingSet.labels, classCount: classCount),
+                testingAfter: testingSet.paths.isEmpty ? nil : testing?.expectedCalibrationError)
+        return SplitEvaluations(
+            training: training, validation: validation, testing: testing,
+            calibration: calibrationReport, predictions: predictions)
     }
 }

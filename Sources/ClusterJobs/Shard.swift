@@ -104,7 +104,8 @@ extension Shard {
                 throw ClusterJobError(reason: "JOB_COMPLETION_INDEX is '\(completion)', not a task index")
             }
             guard let countText = environment["WORKBENCH_SHARD_COUNT"] else {
-                throw ClusterJobError(reason: "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N")
+                throw ClusterJobError(
+                    reason: "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N")
             }
             guard let count = number(countText) else {
                 throw ClusterJobError(reason: "WORKBENCH_SHARD_COUNT is '\(countText)', not a number of shards")
@@ -134,7 +135,8 @@ extension Shard {
         }
         let step = environment["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try value("SLURM_ARRAY_TASK_STEP")
         guard step == 1, maximum.partialValue >= minimum, maximum.partialValue - minimum == count - 1 else {
-            throw ClusterJobError(reason: "array tasks \(minimum)-\(maximum.partialValue) step \(step) are not \(count) consecutive ids: give the shard as I/N")
+            throw ClusterJobError(
+                reason: "array tasks \(minimum)-\(maximum.partialValue) step \(step) are not \(count) consecutive ids: give the shard as I/N")
         }
         return try Shard(index: id - minimum, count: count)
     }

@@ -91,8 +91,10 @@ public struct SlurmJob: Sendable, Equatable {
     public var description: [String]
 
     /// Makes a job description; `script` renders it.
-    public init(name: String, arrayTasks: Int?, resources: SlurmResources, logFile: String,
-                environment: [ExportedVariable], command: [ScriptWord], description: [String]) {
+    public init(
+        name: String, arrayTasks: Int?, resources: SlurmResources, logFile: String,
+        environment: [ExportedVariable], command: [ScriptWord], description: [String]
+    ) {
         self.name = name
         self.arrayTasks = arrayTasks
         self.resources = resources
@@ -108,8 +110,11 @@ public struct SlurmJob: Sendable, Equatable {
     /// the value with its control characters escaped, on one line.
     public static func checkScriptValue(_ value: String, what: String) throws(ClusterJobError) {
         guard let bad = value.unicodeScalars.first(where: DisplayText.isControl) else { return }
-        throw ClusterJobError(path: DisplayText.terminal(value),
-                              reason: "the \(what) holds a control character (\(DisplayText.terminal(String(bad)))), which a batch script cannot carry; choose a name without it")
+        throw ClusterJobError(
+            path: DisplayText.terminal(value),
+            reason:
+                "the \(what) holds a control character (\(DisplayText.terminal(String(bad)))), which a batch script cannot carry; choose a name without it"
+        )
     }
 
     /// The batch script: bash, the `#SBATCH` header, `set -eu`, the exports, then `exec` of the command.
@@ -123,8 +128,14 @@ public struct SlurmJob: Sendable, Equatable {
             throw ClusterJobError(reason: "job name '\(name)' is not a plain word (letters, digits, - _ .)")
         }
         guard logFile.hasPrefix("/") else { throw ClusterJobError(path: logFile, reason: "the log path must be absolute") }
-        if let bad = logFile.unicodeScalars.first(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" || $0 == "\\" }) {
-            throw ClusterJobError(path: DisplayText.terminal(logFile), reason: "the log path holds \(bad.escaped(asASCII: true).debugDescription), which an #SBATCH line cannot carry; choose a folder without it")
+        if let bad = logFile.unicodeScalars.first(where: {
+            $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" || $0 == "\\"
+        }) {
+            throw ClusterJobError(
+                path: DisplayText.terminal(logFile),
+                reason:
+                    "the log path holds \(bad.escaped(asASCII: true).debugDescription), which an #SBATCH line cannot carry; choose a folder without it"
+            )
         }
         for variable in environment where !variable.hasValidName {
             throw ClusterJobError(reason: "'\(variable.name)' is not an environment variable name")

@@ -15,8 +15,10 @@ public enum WorkbenchTaskCommand {
         public var testTimeAugmentation: Bool?
 
         /// Options as given.
-        public init(every: Double, framesPerSecond: Double?, minimumConfidence: Double?, fallbackLabel: String?,
-                    smoothing: Int, changesOnly: Bool, testTimeAugmentation: Bool? = nil) {
+        public init(
+            every: Double, framesPerSecond: Double?, minimumConfidence: Double?, fallbackLabel: String?,
+            smoothing: Int, changesOnly: Bool, testTimeAugmentation: Bool? = nil
+        ) {
             (self.every, self.framesPerSecond, self.minimumConfidence) = (every, framesPerSecond, minimumConfidence)
             (self.fallbackLabel, self.smoothing, self.changesOnly) = (fallbackLabel, smoothing, changesOnly)
             self.testTimeAugmentation = testTimeAugmentation
@@ -42,11 +44,14 @@ public enum WorkbenchTaskCommand {
     }
 
     /// A task of a sharded label run: its shard of `movies` into the results folder, `threads` workers.
-    public static func label(binary: String, model: String, movies: [String], results: String, threads: Int,
-                             options: LabelOptions, shardCount: Int) -> [ScriptWord] {
+    public static func label(
+        binary: String, model: String, movies: [String], results: String, threads: Int,
+        options: LabelOptions, shardCount: Int
+    ) -> [ScriptWord] {
         typealias Option = WorkbenchTaskOption
-        return ([binary] + WorkbenchTaskOption.Command.label.words + [model] + movies
-                + Option.results.words(results) + Option.threads.words("\(threads)") + options.arguments).map(ScriptWord.init)
+        return
+            ([binary] + WorkbenchTaskOption.Command.label.words + [model] + movies
+            + Option.results.words(results) + Option.threads.words("\(threads)") + options.arguments).map(ScriptWord.init)
             + [ScriptWord(Option.shard.name), .arrayShard(count: shardCount)]
     }
 
@@ -58,11 +63,14 @@ public enum WorkbenchTaskCommand {
 
     /// A task of a sharded features run: its shard of `inputs` into the feature cache, with the backbone at
     /// `backbone`.
-    public static func fillCache(binary: String, inputs: [String], backbone: String, threads: Int,
-                                 shardCount: Int) -> [ScriptWord] {
+    public static func fillCache(
+        binary: String, inputs: [String], backbone: String, threads: Int,
+        shardCount: Int
+    ) -> [ScriptWord] {
         typealias Option = WorkbenchTaskOption
-        return ([binary] + WorkbenchTaskOption.Command.features.words + inputs + Option.fillCache.words()
-                + Option.backbone.words(backbone) + Option.threads.words("\(threads)")).map(ScriptWord.init)
+        return
+            ([binary] + WorkbenchTaskOption.Command.features.words + inputs + Option.fillCache.words()
+            + Option.backbone.words(backbone) + Option.threads.words("\(threads)")).map(ScriptWord.init)
             + [ScriptWord(Option.shard.name), .arrayShard(count: shardCount)]
     }
 }

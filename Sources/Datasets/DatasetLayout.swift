@@ -44,8 +44,10 @@ public struct DatasetLayout: Sendable, Equatable {
     }
 
     /// Creates a layout value (users call `resolve`).
-    public init(root: String, kind: Kind, training: ImageFolder, validation: ImageFolder? = nil,
-                testing: ImageFolder? = nil, ignored: [SkippedFile] = []) {
+    public init(
+        root: String, kind: Kind, training: ImageFolder, validation: ImageFolder? = nil,
+        testing: ImageFolder? = nil, ignored: [SkippedFile] = []
+    ) {
         self.root = root
         self.kind = kind
         self.training = training
@@ -101,8 +103,10 @@ public struct DatasetLayout: Sendable, Equatable {
         for folder in [training, validation, testing].compactMap({ $0 }) {
             if let empty = folder.classes.first(where: { $0.files.isEmpty }) {
                 let found = empty.skipped.isEmpty ? "the folder holds no files" : SkippedFiles.summary(empty.skipped)
-                throw DatasetError(path: empty.path, reason: "label '\(empty.label)' has no pictures Workbench can read "
-                                   + "(\(Self.pictureFormats)): \(found)")
+                throw DatasetError(
+                    path: empty.path,
+                    reason: "label '\(empty.label)' has no pictures Workbench can read "
+                        + "(\(Self.pictureFormats)): \(found)")
             }
         }
         let known = Set(training.labels)
@@ -118,7 +122,9 @@ public struct DatasetLayout: Sendable, Equatable {
     /// - Parameter readableCounts: for each label, how many of its files decoded; labels not listed count as 0.
     public static func requireReadableImages(in folder: ImageFolder, readableCounts: [String: Int]) throws(DatasetError) {
         for labelFolder in folder.classes where (readableCounts[labelFolder.label] ?? 0) == 0 {
-            throw DatasetError(path: labelFolder.path, reason: "label '\(labelFolder.label)' has no readable images (all \(labelFolder.files.count) files failed to decode)")
+            throw DatasetError(
+                path: labelFolder.path,
+                reason: "label '\(labelFolder.label)' has no readable images (all \(labelFolder.files.count) files failed to decode)")
         }
     }
 

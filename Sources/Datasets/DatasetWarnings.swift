@@ -88,10 +88,12 @@ public enum DatasetWarnings {
     /// A warning when the largest class of `folder` has more than `imbalanceRatio` times the smallest's images.
     public static func imbalance(in folder: ImageFolder, split: String) -> DatasetWarning? {
         guard let largest = folder.classes.max(by: { $0.files.count < $1.files.count }),
-              let smallest = folder.classes.min(by: { $0.files.count < $1.files.count }),
-              largest.files.count > imbalanceRatio * smallest.files.count else { return nil }
-        return .classImbalance(split: split, largest: largest.label, largestCount: largest.files.count,
-                               smallest: smallest.label, smallestCount: smallest.files.count)
+            let smallest = folder.classes.min(by: { $0.files.count < $1.files.count }),
+            largest.files.count > imbalanceRatio * smallest.files.count
+        else { return nil }
+        return .classImbalance(
+            split: split, largest: largest.label, largestCount: largest.files.count,
+            smallest: smallest.label, smallestCount: smallest.files.count)
     }
 
     /// The file's size in bytes, or -1 when it can't be examined.

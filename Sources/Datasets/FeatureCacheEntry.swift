@@ -24,12 +24,13 @@ enum FeatureCacheEntry {
     static func decode(_ bytes: [UInt8], key: [UInt8]) -> [Float]? {
         let fixedLength = magic.count + 4 + 4 + 4 + checksumLength
         guard bytes.count >= fixedLength, bytes.starts(with: magic),
-              readUInt32(bytes, at: 4) == version,
-              let keyLength = readUInt32(bytes, at: 8).map(Int.init), keyLength == key.count,
-              bytes.count >= fixedLength + keyLength,
-              bytes[12..<(12 + keyLength)].elementsEqual(key),
-              let count = readUInt32(bytes, at: 12 + keyLength).map(Int.init),
-              bytes.count == fixedLength + keyLength + 4 * count else { return nil }
+            readUInt32(bytes, at: 4) == version,
+            let keyLength = readUInt32(bytes, at: 8).map(Int.init), keyLength == key.count,
+            bytes.count >= fixedLength + keyLength,
+            bytes[12..<(12 + keyLength)].elementsEqual(key),
+            let count = readUInt32(bytes, at: 12 + keyLength).map(Int.init),
+            bytes.count == fixedLength + keyLength + 4 * count
+        else { return nil }
         let body = bytes.count - checksumLength
         guard SHA256.hash(Array(bytes[..<body])) == Array(bytes[body...]) else { return nil }
         let start = 16 + keyLength

@@ -79,8 +79,10 @@ public struct FolderWalk {
             .sorted { NaturalOrder.areInIncreasingOrder($0.shown, $1.shown) }
         for (raw, shown) in names {
             guard let name = String(validating: raw, as: UTF8.self) else {
-                unreadable.append(SkippedFile(path: Self.join(folder, shown),
-                                              reason: "name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"))
+                unreadable.append(
+                    SkippedFile(
+                        path: Self.join(folder, shown),
+                        reason: "name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"))
                 continue
             }
             let path = Self.join(folder, name)

@@ -43,7 +43,10 @@ public enum ImageFileCheck {
             if brands.contains(where: heifBrands.contains) { return true }
         }
         if [[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A], [0x49, 0x49, 0x2B, 0x00], [0x4D, 0x4D, 0x00, 0x2B]]
-            .contains(where: { header.starts(with: $0) }) { return true }
+            .contains(where: { header.starts(with: $0) })
+        {
+            return true
+        }
         if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" { return true }
         return header.count >= 18 && header.starts(with: [0x42, 0x4D]) && header[16] == 0 && header[17] == 0
             && [12, 16, 40, 52, 56, 64, 108, 124].contains(Int(header[14]) | Int(header[15]) << 8)

@@ -78,8 +78,10 @@ public struct ImageFolder: Sendable, Equatable {
             case .folder:
                 let skippedBefore = walk.skipped.count
                 let files = try walk.imageFiles(under: entry.path)
-                classes.append(LabelFolder(label: entry.name, path: entry.path, files: files,
-                                           skipped: Array(walk.skipped[skippedBefore...])))
+                classes.append(
+                    LabelFolder(
+                        label: entry.name, path: entry.path, files: files,
+                        skipped: Array(walk.skipped[skippedBefore...])))
             case .regularFile, .otherFile:
                 walk.skipped.append(SkippedFile(path: entry.path, reason: "not inside a label folder"))
             }

@@ -38,7 +38,8 @@ enum SHA256Reference {
             var working = hashValues
             for round in 0..<64 {
                 let e = working[4], a = working[0]
-                let step1 = working[7] &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25))
+                let step1 =
+                    working[7] &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25))
                     &+ ((e & working[5]) ^ (~e & working[6])) &+ roundConstants[round] &+ schedule[round]
                 let step2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & working[1]) ^ (a & working[2]) ^ (working[1] & working[2]))
                 working = [step1 &+ step2, working[0], working[1], working[2], working[3] &+ step1, working[4], working[5], working[6]]

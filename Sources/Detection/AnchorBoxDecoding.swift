@@ -32,8 +32,10 @@ public struct NormalizedBox: Sendable, Equatable {
 /// background first, all row-major Float.
 public enum AnchorBoxDecoding {
     /// Decodes the boxes of `indices` (anchor numbers), in Float in the graph's operation order.
-    public static func decode(boxEncodings: UnsafePointer<Float>, anchors: UnsafePointer<Float>, scales: [Float],
-                              indices: [Int]) -> [NormalizedBox] {
+    public static func decode(
+        boxEncodings: UnsafePointer<Float>, anchors: UnsafePointer<Float>, scales: [Float],
+        indices: [Int]
+    ) -> [NormalizedBox] {
         precondition(scales.count == 4, "AnchorBoxDecoding: four box coder scales")
         let (scaleY, scaleX, scaleHeight, scaleWidth) = (scales[0], scales[1], scales[2], scales[3])
         return indices.map { index in
@@ -42,8 +44,9 @@ public enum AnchorBoxDecoding {
             let height = expf(code[2] / scaleHeight) * anchor[2]
             let centerY = code[0] / scaleY * anchor[2] + anchor[0]
             let centerX = code[1] / scaleX * anchor[3] + anchor[1]
-            return NormalizedBox(top: centerY - height / 2, left: centerX - width / 2, bottom: centerY + height / 2,
-                                 right: centerX + width / 2)
+            return NormalizedBox(
+                top: centerY - height / 2, left: centerX - width / 2, bottom: centerY + height / 2,
+                right: centerX + width / 2)
         }
     }
 
@@ -54,16 +57,19 @@ public enum AnchorBoxDecoding {
             let anchor = (0..<4).map { Double(anchors[index * 4 + $0]) }
             let centerY = code[0] * anchor[2] + anchor[0], centerX = code[1] * anchor[3] + anchor[1]
             let height = _exp(code[2]) * anchor[2], width = _exp(code[3]) * anchor[3]
-            return NormalizedBox(top: Float(centerY - height / 2), left: Float(centerX - width / 2),
-                                 bottom: Float(centerY + height / 2), right: Float(centerX + width / 2))
+            return NormalizedBox(
+                top: Float(centerY - height / 2), left: Float(centerX - width / 2),
+                bottom: Float(centerY + height / 2), right: Float(centerX + width / 2))
         }
     }
 
     /// The anchors whose score for class `classIndex` (1 = the first label; 0 is the background) is at least
     /// `minimumScore`, with the scores: `sigmoid(logit / logitScale)`. A score is compared after conversion, so
     /// the threshold means what the caller reads.
-    public static func scores(classLogits: UnsafePointer<Float>, anchorCount: Int, classCount: Int, classIndex: Int,
-                              logitScale: Float, minimumScore: Float) -> (indices: [Int], scores: [Float]) {
+    public static func scores(
+        classLogits: UnsafePointer<Float>, anchorCount: Int, classCount: Int, classIndex: Int,
+        logitScale: Float, minimumScore: Float
+    ) -> (indices: [Int], scores: [Float]) {
         var indices: [Int] = [], scores: [Float] = []
         // sigmoid is monotonic: skip the exp for logits that cannot reach the threshold (most of the 1,917).
         let logitFloor: Float = minimumScore > 0 && minimumScore < 1 ? logf(minimumScore / (1 - minimumScore)) * logitScale - 1e-3 : -.infinity
@@ -85,9 +91,9 @@ public enum AnchorBoxDecoding {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `exp` in Double, named apart from Foundation's so the reference reads as math.

@@ -13,8 +13,9 @@ public enum DetectionOverlay {
 
     /// `object` as the box `BoxOverlay` draws, with its caption.
     public static func box(_ object: DetectedObject) -> BoxOverlay.Box {
-        BoxOverlay.Box(left: object.box.left, top: object.box.top, width: object.box.width, height: object.box.height,
-                       text: caption(object))
+        BoxOverlay.Box(
+            left: object.box.left, top: object.box.top, width: object.box.width, height: object.box.height,
+            text: caption(object))
     }
 
     /// A video's samples as `BoxOverlay` draws them over the video.

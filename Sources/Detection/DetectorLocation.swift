@@ -20,7 +20,8 @@ public enum DetectorLocation {
             return fromEnvironment
         }
         if let found = InstalledFileSearch.find(fileName: fileName) { return found }
-        throw WorkbenchError("person detector \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in the clone), "
-                             + "set \(environmentVariable), or give the detector file's path")
+        throw WorkbenchError(
+            "person detector \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in the clone), "
+                + "set \(environmentVariable), or give the detector file's path")
     }
 }

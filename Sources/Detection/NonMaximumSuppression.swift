@@ -5,8 +5,10 @@
 public enum NonMaximumSuppression {
     /// Indices into `boxes` of the kept boxes, highest score first. Boxes scoring at most `scoreThreshold` are
     /// never kept. Sorts once, then compares each candidate with the kept boxes only (O(n·k)).
-    public static func select(boxes: [NormalizedBox], scores: [Float], overlapThreshold: Float, scoreThreshold: Float,
-                              maximumCount: Int) -> [Int] {
+    public static func select(
+        boxes: [NormalizedBox], scores: [Float], overlapThreshold: Float, scoreThreshold: Float,
+        maximumCount: Int
+    ) -> [Int] {
         precondition(boxes.count == scores.count, "NonMaximumSuppression: one score per box")
         let order = boxes.indices.filter { scores[$0] > scoreThreshold }
             .sorted { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }
@@ -25,8 +27,10 @@ public enum NonMaximumSuppression {
 
     /// The naive reference: repeatedly take the best remaining box (highest score, then lowest index), keep it,
     /// and remove every remaining box that overlaps it by more than the threshold.
-    public static func referenceSelect(boxes: [NormalizedBox], scores: [Float], overlapThreshold: Float, scoreThreshold: Float,
-                                       maximumCount: Int) -> [Int] {
+    public static func referenceSelect(
+        boxes: [NormalizedBox], scores: [Float], overlapThreshold: Float, scoreThreshold: Float,
+        maximumCount: Int
+    ) -> [Int] {
         var remaining = Set(boxes.indices.filter { scores[$0] > scoreThreshold })
         var kept: [Int] = []
         while kept.count < maximumCount, let best = remaining.max(by: { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) }) {

@@ -51,8 +51,9 @@ public final class ObjectDetector: Sendable {
     public func detect(in image: RGBImage, minimumConfidence: Float = ObjectDetector.defaultMinimumConfidence) -> [DetectedObject] {
         guard image.width > 0, image.height > 0 else { return [] }
         return withOutputs(for: image) { boxEncodings, classLogits in
-            objects(boxEncodings: boxEncodings, classLogits: classLogits, width: image.width, height: image.height,
-                    minimumConfidence: minimumConfidence)
+            objects(
+                boxEncodings: boxEncodings, classLogits: classLogits, width: image.width, height: image.height,
+                minimumConfidence: minimumConfidence)
         }
     }
 
@@ -70,14 +71,18 @@ public final class ObjectDetector: Sendable {
     /// box coder and the sigmoid), for tests against the reference graph's own tensors.
     public func rawOutputs(for image: RGBImage) -> (boxEncodings: [Float], classLogits: [Float]) {
         withOutputs(for: image) { boxEncodings, classLogits in
-            (Array(UnsafeBufferPointer(start: boxEncodings, count: SSDLiteMobileNetV2.anchorCount * 4)),
-             Array(UnsafeBufferPointer(start: classLogits, count: SSDLiteMobileNetV2.anchorCount * SSDLiteMobileNetV2Architecture.classCount)))
+            (
+                Array(UnsafeBufferPointer(start: boxEncodings, count: SSDLiteMobileNetV2.anchorCount * 4)),
+                Array(UnsafeBufferPointer(start: classLogits, count: SSDLiteMobileNetV2.anchorCount * SSDLiteMobileNetV2Architecture.classCount))
+            )
         }
     }
 
     /// Runs preprocessing and the network on borrowed buffers and hands their outputs to `body`.
-    private func withOutputs<Result>(for image: RGBImage,
-                                     _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> Result) -> Result {
+    private func withOutputs<Result>(
+        for image: RGBImage,
+        _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> Result
+    ) -> Result {
         let buffers = idleBuffers.withLock { $0.popLast() } ?? DetectorBuffers(side: inputSide)
         defer { idleBuffers.withLock { $0.append(buffers) } }
         DetectorPreprocessing.prepare(image, side: inputSide, into: buffers.input)
@@ -87,8 +92,10 @@ public final class ObjectDetector: Sendable {
 
     /// Post-processing as the graph does it, per class: scores, decode the candidates, suppress, clip to the
     /// picture, drop empty boxes, keep the graph's maximum; then pixels of a `width × height` picture.
-    func objects(boxEncodings: UnsafePointer<Float>, classLogits: UnsafePointer<Float>, width: Int, height: Int,
-                 minimumConfidence: Float) -> [DetectedObject] {
+    func objects(
+        boxEncodings: UnsafePointer<Float>, classLogits: UnsafePointer<Float>, width: Int, height: Int,
+        minimumConfidence: Float
+    ) -> [DetectedObject] {
         var found: [DetectedObject] = []
         // Candidates below the graph's own score threshold never enter its suppression either.
         let floor = max(minimumConfidence, settings.scoreThreshold.nextUp)
@@ -98,22 +105,29 @@ public final class ObjectDetector: Sendable {
                 classCount: SSDLiteMobileNetV2Architecture.classCount, classIndex: offset + 1,
                 logitScale: settings.logitScale, minimumScore: floor)
             let boxes = network.anchors.withUnsafeBufferPointer { anchors in
-                AnchorBoxDecoding.decode(boxEncodings: boxEncodings, anchors: anchors.baseAddress!, scales: settings.boxCoderScales,
-                                         indices: indices)
+                AnchorBoxDecoding.decode(
+                    boxEncodings: boxEncodings, anchors: anchors.baseAddress!, scales: settings.boxCoderScales,
+                    indices: indices)
             }
-            let kept = NonMaximumSuppression.select(boxes: boxes, scores: scores, overlapThreshold: settings.overlapThreshold,
-                                                    scoreThreshold: settings.scoreThreshold, maximumCount: settings.maximumPerClass)
+            let kept = NonMaximumSuppression.select(
+                boxes: boxes, scores: scores, overlapThreshold: settings.overlapThreshold,
+                scoreThreshold: settings.scoreThreshold, maximumCount: settings.maximumPerClass)
             for index in kept {
                 let box = boxes[index].clipped
                 guard box.area > 0 else { continue }
-                found.append(DetectedObject(label: label, confidence: scores[index], box: BoundingBox(
-                    left: Double(box.left) * Double(width), top: Double(box.top) * Double(height),
-                    right: Double(box.right) * Double(width), bottom: Double(box.bottom) * Double(height))))
+                found.append(
+                    DetectedObject(
+                        label: label, confidence: scores[index],
+                        box: BoundingBox(
+                            left: Double(box.left) * Double(width), top: Double(box.top) * Double(height),
+                            right: Double(box.right) * Double(width), bottom: Double(box.bottom) * Double(height))))
             }
         }
         // The graph sorts all classes' boxes by score (a stable order for equal scores) and keeps its maximum.
-        let sorted = found.enumerated().sorted { $0.element.confidence > $1.element.confidence
-            || ($0.element.confidence == $1.element.confidence && $0.offset < $1.offset) }.map(\.element)
+        let sorted = found.enumerated().sorted {
+            $0.element.confidence > $1.element.confidence
+                || ($0.element.confidence == $1.element.confidence && $0.offset < $1.offset)
+        }.map(\.element)
         return Array(sorted.prefix(settings.maximumTotal))
     }
 }

@@ -37,8 +37,10 @@ public struct TileGrid: Sendable, Equatable {
 
     /// Whether `box` (in pixels of the picture) touches an edge of `tile` that lies inside the picture, within
     /// `margin` pixels: the tile cut the object, so the box may hold only part of it.
-    public static func isCut(_ box: BoundingBox, by tile: PixelRegion, pictureWidth: Int, pictureHeight: Int,
-                             margin: Double = 2) -> Bool {
+    public static func isCut(
+        _ box: BoundingBox, by tile: PixelRegion, pictureWidth: Int, pictureHeight: Int,
+        margin: Double = 2
+    ) -> Bool {
         let tileRight = Double(tile.left + tile.width), tileBottom = Double(tile.top + tile.height)
         if tile.left > 0, box.left <= Double(tile.left) + margin { return true }
         if tile.top > 0, box.top <= Double(tile.top) + margin { return true }

@@ -16,15 +16,19 @@ public enum TiledDetection {
     public static let suppressionOverlap = 0.5
 
     /// Runs `detector` on `image` and, when `tilesPerSide > 1`, on each tile, and merges the boxes (see the type).
-    public static func detect(in image: RGBImage, tilesPerSide: Int, minimumConfidence: Float,
-                              detector: some ObjectDetecting) -> [DetectedObject] {
+    public static func detect(
+        in image: RGBImage, tilesPerSide: Int, minimumConfidence: Float,
+        detector: some ObjectDetecting
+    ) -> [DetectedObject] {
         detect(in: [image], tilesPerSide: tilesPerSide, minimumConfidence: minimumConfidence, detector: detector)[0]
     }
 
     /// `detect` on several pictures, every whole picture and tile handed to the detector in one call (so a
     /// detector with worker threads keeps them all busy); the results in the pictures' order.
-    public static func detect(in images: [RGBImage], tilesPerSide: Int, minimumConfidence: Float,
-                              detector: some ObjectDetecting) -> [[DetectedObject]] {
+    public static func detect(
+        in images: [RGBImage], tilesPerSide: Int, minimumConfidence: Float,
+        detector: some ObjectDetecting
+    ) -> [[DetectedObject]] {
         let grids = images.map { image in
             tilesPerSide > 1 && image.width > 1 && image.height > 1
                 ? TileGrid(width: image.width, height: image.height, tilesPerSide: tilesPerSide).tiles : []
@@ -45,8 +49,10 @@ public enum TiledDetection {
 
     /// Merges the whole picture's boxes with the tiles' (already in the picture's pixels) by the rule above;
     /// highest score first.
-    public static func merge(whole: [DetectedObject], tiles: [(tile: PixelRegion, objects: [DetectedObject])],
-                             pictureWidth: Int, pictureHeight: Int) -> [DetectedObject] {
+    public static func merge(
+        whole: [DetectedObject], tiles: [(tile: PixelRegion, objects: [DetectedObject])],
+        pictureWidth: Int, pictureHeight: Int
+    ) -> [DetectedObject] {
         var candidates = whole.map { (object: $0, source: -1, isCut: false) }
         for (index, tiled) in tiles.enumerated() {
             for object in tiled.objects {
@@ -69,8 +75,10 @@ public enum TiledDetection {
     /// Greedy non-maximum suppression per label: highest score first (ties keep input order), a box is kept unless
     /// it overlaps a kept box of its label by more than `overlap` (intersection over union).
     public static func suppress(_ objects: [DetectedObject], overlap: Double) -> [DetectedObject] {
-        let ordered = objects.enumerated().sorted { $0.element.confidence != $1.element.confidence
-            ? $0.element.confidence > $1.element.confidence : $0.offset < $1.offset }.map(\.element)
+        let ordered = objects.enumerated().sorted {
+            $0.element.confidence != $1.element.confidence
+                ? $0.element.confidence > $1.element.confidence : $0.offset < $1.offset
+        }.map(\.element)
         var kept: [DetectedObject] = []
         for object in ordered where !kept.contains(where: { $0.label == object.label && $0.box.intersectionOverUnion(object.box) > overlap }) {
             kept.append(object)

@@ -24,8 +24,10 @@ public struct VideoSampling {
     public var maximumPixels: Int
 
     /// The sampling of a request.
-    public init(every: Double, tilesPerSide: Int, minimumConfidence: Float, label: String?, clipRule: PresenceClips.Rule,
-                maximumPixels: Int) {
+    public init(
+        every: Double, tilesPerSide: Int, minimumConfidence: Float, label: String?, clipRule: PresenceClips.Rule,
+        maximumPixels: Int
+    ) {
         self.every = every
         self.tilesPerSide = tilesPerSide
         self.minimumConfidence = minimumConfidence
@@ -61,8 +63,9 @@ public struct VideoSampling {
             var batch: [Frame] = []
             while batch.count < Self.framesPerBatch, let frame = try frames.nextFrame() { batch.append(frame) }
             finished = batch.count < Self.framesPerBatch
-            let found = TiledDetection.detect(in: batch.map(\.image), tilesPerSide: tilesPerSide,
-                                              minimumConfidence: minimumConfidence, detector: detector)
+            let found = TiledDetection.detect(
+                in: batch.map(\.image), tilesPerSide: tilesPerSide,
+                minimumConfidence: minimumConfidence, detector: detector)
             for (frame, all) in zip(batch, found) {
                 let objects = Self.filtered(all, label: label)
                 if let clip = presence.add(time: frame.second, present: !objects.isEmpty) { clips.append(.init(clip: clip, file: nil)) }

@@ -80,18 +80,22 @@ public struct AnnotationDocument: Sendable, Equatable {
         }
         guard let elements = document.arrayValue else {
             if document.objectValue?["video"] != nil {
-                throw AnnotationError(path: file, reason: "this is detect's output for a video; annotations are an array of pictures",
-                                      hint: .annotatePictures)
+                throw AnnotationError(
+                    path: file, reason: "this is detect's output for a video; annotations are an array of pictures",
+                    hint: .annotatePictures)
             }
             throw AnnotationError(path: file, reason: "expected an array of entries {\"image\", \"annotations\"}, found \(document.kindDescription)")
         }
         return elements
     }
 
-    private static func entry(_ element: JSONValue, number: Int, file: String,
-                              boxProblems: inout [AnnotationError]) throws(AnnotationError) -> Entry {
+    private static func entry(
+        _ element: JSONValue, number: Int, file: String,
+        boxProblems: inout [AnnotationError]
+    ) throws(AnnotationError) -> Entry {
         guard let members = element.objectValue else {
-            throw AnnotationError(path: file, reason: "entry \(number): expected an object {\"image\", \"annotations\"}, found \(element.kindDescription)")
+            throw AnnotationError(
+                path: file, reason: "entry \(number): expected an object {\"image\", \"annotations\"}, found \(element.kindDescription)")
         }
         if members["video"] != nil, members["image"] == nil {
             throw AnnotationError(path: file, reason: "entry \(number): a video's detect output; annotations name pictures (\"image\")")
@@ -105,8 +109,10 @@ public struct AnnotationDocument: Sendable, Equatable {
         guard !image.isEmpty else { throw AnnotationError(path: file, reason: "entry \(number): \"image\" is empty") }
         // The C calls cut a path at a NUL and would read another file; a newline would split a note in two.
         if let control = firstControlCharacter(in: image) {
-            throw AnnotationError(path: file, reason: "entry \(number): \"image\" holds the control character \(control): "
-                                  + "a picture's name is one line of printable text")
+            throw AnnotationError(
+                path: file,
+                reason: "entry \(number): \"image\" holds the control character \(control): "
+                    + "a picture's name is one line of printable text")
         }
         let place = "entry \(number) (\(quoted(image)))"
         guard let annotationsValue = members["annotations"] else {
@@ -136,14 +142,18 @@ public struct AnnotationDocument: Sendable, Equatable {
         }
         guard !label.isEmpty else { throw AnnotationError(path: file, reason: "\(place): \"label\" is empty") }
         if let control = firstControlCharacter(in: label) {
-            throw AnnotationError(path: file, reason: "\(place): \"label\" holds the control character \(control): a label is one line of printable text")
+            throw AnnotationError(
+                path: file, reason: "\(place): \"label\" holds the control character \(control): a label is one line of printable text")
         }
         let labelled = "\(place) (\(quoted(label)))"
         guard let coordinatesValue = members["coordinates"] else {
             throw AnnotationError(path: file, reason: "\(labelled): no \"coordinates\" {\"x\", \"y\", \"width\", \"height\"}")
         }
         guard let coordinates = coordinatesValue.objectValue else {
-            throw AnnotationError(path: file, reason: "\(labelled): \"coordinates\" must be an object {\"x\", \"y\", \"width\", \"height\"}, found \(coordinatesValue.kindDescription)")
+            throw AnnotationError(
+                path: file,
+                reason:
+                    "\(labelled): \"coordinates\" must be an object {\"x\", \"y\", \"width\", \"height\"}, found \(coordinatesValue.kindDescription)")
         }
         var numbers: [Double] = []
         for name in ["x", "y", "width", "height"] {
@@ -161,7 +171,8 @@ public struct AnnotationDocument: Sendable, Equatable {
         }
         let (width, height) = (numbers[2], numbers[3])
         for (name, size) in [("width", width), ("height", height)] where !(size > 0) {
-            throw AnnotationError(path: file, reason: "\(labelled): \(name) \(format(size)) is not positive: a box needs a size (x and y are its centre)")
+            throw AnnotationError(
+                path: file, reason: "\(labelled): \(name) \(format(size)) is not positive: a box needs a size (x and y are its centre)")
         }
         let box = CornerBox(centerX: numbers[0], centerY: numbers[1], width: width, height: height)
         guard [box.left, box.top, box.right, box.bottom].allSatisfy(\.isFinite) else {
@@ -169,8 +180,10 @@ public struct AnnotationDocument: Sendable, Equatable {
         }
         // A size far below the centre's precision vanishes from the edges (1 + 1e-300 is 1): no box is left.
         guard box.width > 0, box.height > 0 else {
-            throw AnnotationError(path: file, reason: "\(labelled): width \(format(width)) and height \(format(height)) are too small "
-                                  + "to be told apart at its centre: the box has no size")
+            throw AnnotationError(
+                path: file,
+                reason: "\(labelled): width \(format(width)) and height \(format(height)) are too small "
+                    + "to be told apart at its centre: the box has no size")
         }
         return ObjectAnnotation(label: label, box: box)
     }
@@ -188,20 +201,26 @@ public struct AnnotationDocument: Sendable, Equatable {
     /// `outsideTolerance` past an edge is added to `clipped`; one reaching more than `overshootLimit`, or with
     /// nothing left inside once cut, is refused: its error (naming `file`, the entry and the box) goes into
     /// `refused` and the box is left out. Returns the boxes kept, cut.
-    public static func objects(of entry: Entry, in size: ImageSize, file: String, clipped: inout [ClippedBox],
-                               refused: inout [AnnotationError]) -> [ObjectAnnotation] {
+    public static func objects(
+        of entry: Entry, in size: ImageSize, file: String, clipped: inout [ClippedBox],
+        refused: inout [AnnotationError]
+    ) -> [ObjectAnnotation] {
         let width = Double(size.width), height = Double(size.height)
         var objects: [ObjectAnnotation] = []
         for (index, object) in entry.objects.enumerated() {
             let box = object.box
-            let place = "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
+            let place =
+                "entry \(entry.number) (\(quoted(entry.image))), box \(index + 1) (\(quoted(object.label))): "
                 + "edges left \(format(box.left)), top \(format(box.top)), right \(format(box.right)), bottom \(format(box.bottom))"
             let across = max(-box.left, box.right - width), down = max(-box.top, box.bottom - height)
             let (acrossLimit, downLimit) = (overshootLimit(side: size.width), overshootLimit(side: size.height))
             if across > acrossLimit || down > downLimit {
                 let (reach, limit) = across > acrossLimit ? (across, acrossLimit) : (down, downLimit)
-                refused.append(AnnotationError(path: file, reason: "\(place) reach \(format(reach)) px outside the \(size.width) × \(size.height) "
-                                               + "picture (at most \(format(limit)) px is cut off; x and y are the box's centre)"))
+                refused.append(
+                    AnnotationError(
+                        path: file,
+                        reason: "\(place) reach \(format(reach)) px outside the \(size.width) × \(size.height) "
+                            + "picture (at most \(format(limit)) px is cut off; x and y are the box's centre)"))
                 continue
             }
             var cut = object
@@ -214,8 +233,10 @@ public struct AnnotationDocument: Sendable, Equatable {
             objects.append(cut)
             let overhang = max(across, down)
             if overhang > outsideTolerance {
-                clipped.append(ClippedBox(entry: entry.number, image: entry.image, box: index + 1, label: object.label,
-                                          overhang: overhang, pictureSize: size))
+                clipped.append(
+                    ClippedBox(
+                        entry: entry.number, image: entry.image, box: index + 1, label: object.label,
+                        overhang: overhang, pictureSize: size))
             }
         }
         return objects

@@ -68,12 +68,16 @@ public enum AnnotationReader {
                     throw AnnotationError(path: file, reason: "\(place): no such picture \(path) (names are relative to the folder of \(file))")
                 }
                 guard (information.st_mode & S_IFMT) == S_IFREG else {
-                    throw AnnotationError(path: file, reason: "\(place): \(path) is not a picture file (\(InputFile.nonRegularKind(information.st_mode) ?? "a folder"))")
+                    throw AnnotationError(
+                        path: file, reason: "\(place): \(path) is not a picture file (\(InputFile.nonRegularKind(information.st_mode) ?? "a folder"))"
+                    )
                 }
                 let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
                 if let earlier = entryOfFile[identity] {
-                    throw AnnotationError(path: file, reason: "\(place): the same picture as entry \(earlier); give each picture one entry "
-                                          + "with all its boxes in one \"annotations\" array")
+                    throw AnnotationError(
+                        path: file,
+                        reason: "\(place): the same picture as entry \(earlier); give each picture one entry "
+                            + "with all its boxes in one \"annotations\" array")
                 }
                 entryOfFile[identity] = entry.number
                 let size: ImageSize
@@ -98,8 +102,10 @@ public enum AnnotationReader {
 
     /// The pictures anywhere below `folder` other than `namedFiles` (by device and inode), with a note for each,
     /// and notes for those left out; `file` names the annotations in notes.
-    private static func negatives(below folder: String, file: String,
-                                  except namedFiles: Set<FileIdentity>) throws(AnnotationError) -> (negatives: [AnnotatedImage], notes: [String]) {
+    private static func negatives(
+        below folder: String, file: String,
+        except namedFiles: Set<FileIdentity>
+    ) throws(AnnotationError) -> (negatives: [AnnotatedImage], notes: [String]) {
         let options = DecodeOptions(minimumCropSide: nil)
         var walk = FolderWalk()
         let found: [String]

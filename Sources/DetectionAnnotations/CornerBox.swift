@@ -52,7 +52,8 @@ public struct CornerBox: Sendable, Equatable, Hashable, Codable {
 
     /// The box cut to the `width × height` picture.
     public func clipped(width pictureWidth: Double, height pictureHeight: Double) -> CornerBox {
-        CornerBox(left: min(max(left, 0), pictureWidth), top: min(max(top, 0), pictureHeight),
-                  right: min(max(right, 0), pictureWidth), bottom: min(max(bottom, 0), pictureHeight))
+        CornerBox(
+            left: min(max(left, 0), pictureWidth), top: min(max(top, 0), pictureHeight),
+            right: min(max(right, 0), pictureWidth), bottom: min(max(bottom, 0), pictureHeight))
     }
 }

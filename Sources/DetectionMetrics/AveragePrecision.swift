@@ -71,19 +71,22 @@ public enum AveragePrecision {
     /// of the ground truth and the predictions, sorted).
     public static func evaluate(_ images: [EvaluatedImage], labels: [String]? = nil) -> AveragePrecisionReport {
         let labels = labels ?? allLabels(images)
-        return AveragePrecisionReport(labels: labels.map { label in
-            let ranked = RankedPredictions(images, label: label, thresholds: intersectionThresholds)
-            guard ranked.groundTruthCount > 0 else {
-                return LabelAveragePrecision(label: label, groundTruthCount: 0, predictionCount: ranked.entries.count,
-                                             byThreshold: nil, precisionCurve: nil)
-            }
-            let curves = intersectionThresholds.indices.map { threshold in
-                interpolatedPrecision(ranked.entries.map { $0.matched[threshold] }, groundTruthCount: ranked.groundTruthCount)
-            }
-            return LabelAveragePrecision(label: label, groundTruthCount: ranked.groundTruthCount, predictionCount: ranked.entries.count,
-                                         byThreshold: curves.map { $0.reduce(0, +) / Double($0.count) },
-                                         precisionCurve: curves[0])
-        })
+        return AveragePrecisionReport(
+            labels: labels.map { label in
+                let ranked = RankedPredictions(images, label: label, thresholds: intersectionThresholds)
+                guard ranked.groundTruthCount > 0 else {
+                    return LabelAveragePrecision(
+                        label: label, groundTruthCount: 0, predictionCount: ranked.entries.count,
+                        byThreshold: nil, precisionCurve: nil)
+                }
+                let curves = intersectionThresholds.indices.map { threshold in
+                    interpolatedPrecision(ranked.entries.map { $0.matched[threshold] }, groundTruthCount: ranked.groundTruthCount)
+                }
+                return LabelAveragePrecision(
+                    label: label, groundTruthCount: ranked.groundTruthCount, predictionCount: ranked.entries.count,
+                    byThreshold: curves.map { $0.reduce(0, +) / Double($0.count) },
+                    precisionCurve: curves[0])
+            })
     }
 
     /// Every label of the ground truth and the predictions, sorted.
@@ -145,8 +148,10 @@ struct RankedPredictions {
             let overlaps = order.map { prediction in truths.map { image.predictions[prediction].box.intersectionOverUnion($0) } }
             let matches = thresholds.map { GreedyMatching.match(overlaps: overlaps, groundTruthCount: truths.count, threshold: $0) }
             for (position, prediction) in order.enumerated() {
-                entries.append(Entry(score: image.predictions[prediction].score, image: imageIndex, index: prediction,
-                                     matched: matches.map { $0[position] }))
+                entries.append(
+                    Entry(
+                        score: image.predictions[prediction].score, image: imageIndex, index: prediction,
+                        matched: matches.map { $0[position] }))
             }
         }
         entries.sort { first, second in

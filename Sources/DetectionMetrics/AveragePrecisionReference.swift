@@ -18,8 +18,10 @@ public enum AveragePrecisionReference {
                 for prediction in image.predictions where prediction.label == label { predictionCount += 1 }
             }
             if groundTruthCount == 0 {
-                results.append(LabelAveragePrecision(label: label, groundTruthCount: 0, predictionCount: predictionCount,
-                                                     byThreshold: nil, precisionCurve: nil))
+                results.append(
+                    LabelAveragePrecision(
+                        label: label, groundTruthCount: 0, predictionCount: predictionCount,
+                        byThreshold: nil, precisionCurve: nil))
                 continue
             }
             var byThreshold: [Double] = [], firstCurve: [Double] = []
@@ -30,8 +32,10 @@ public enum AveragePrecisionReference {
                 for value in curve { sum += value }
                 byThreshold.append(sum / Double(curve.count))
             }
-            results.append(LabelAveragePrecision(label: label, groundTruthCount: groundTruthCount, predictionCount: predictionCount,
-                                                 byThreshold: byThreshold, precisionCurve: firstCurve))
+            results.append(
+                LabelAveragePrecision(
+                    label: label, groundTruthCount: groundTruthCount, predictionCount: predictionCount,
+                    byThreshold: byThreshold, precisionCurve: firstCurve))
         }
         return AveragePrecisionReport(labels: results)
     }

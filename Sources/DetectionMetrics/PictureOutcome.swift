@@ -19,8 +19,9 @@ public struct PictureOutcome: Sendable, Equatable {
 
     /// The outcome of `image` when boxes scoring at least `threshold` are reported.
     public static func at(threshold: Double, in image: EvaluatedImage) -> PictureOutcome {
-        var outcome = PictureOutcome(predictionIsCorrect: image.predictions.map { $0.score >= threshold ? false : nil },
-                                     groundTruthIsFound: [Bool](repeating: false, count: image.groundTruth.count))
+        var outcome = PictureOutcome(
+            predictionIsCorrect: image.predictions.map { $0.score >= threshold ? false : nil },
+            groundTruthIsFound: [Bool](repeating: false, count: image.groundTruth.count))
         let labels = Set(image.groundTruth.map(\.label)).union(image.predictions.map(\.label))
         for label in labels.sorted() {
             let truths = image.groundTruth.indices.filter { image.groundTruth[$0].label == label }
@@ -32,8 +33,9 @@ public struct PictureOutcome: Sendable, Equatable {
             let overlaps = order.map { prediction in
                 truths.map { image.predictions[prediction].box.intersectionOverUnion(image.groundTruth[$0].box) }
             }
-            let assigned = GreedyMatching.assign(overlaps: overlaps, groundTruthCount: truths.count,
-                                                 threshold: OperatingPoint.matchingThreshold)
+            let assigned = GreedyMatching.assign(
+                overlaps: overlaps, groundTruthCount: truths.count,
+                threshold: OperatingPoint.matchingThreshold)
             for (position, prediction) in order.enumerated() {
                 guard let truth = assigned[position] else { continue }
                 outcome.predictionIsCorrect[prediction] = true

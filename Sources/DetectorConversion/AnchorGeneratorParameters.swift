@@ -50,22 +50,27 @@ public struct AnchorGeneratorParameters: Sendable, Equatable {
             let ratios = try graph.constant(try graph.source(of: ratioInput, for: "aspect ratios")).values
             let consumers = graph.consumers(of: sqrtName)
             guard let division = consumers.first(where: { $0.op == "RealDiv" && $0.input.count == 2 && $0.input[1] == sqrtName }),
-                  let product = consumers.first(where: { $0.op == "Mul" && $0.input.count == 2 }) else {
+                let product = consumers.first(where: { $0.op == "Mul" && $0.input.count == 2 })
+            else {
                 throw DetectorConversionError(path: graph.path, reason: "node \(sqrtName) does not feed the anchor heights and widths")
             }
             let heightScales = try graph.constant(try graph.source(of: division.input[0], for: "anchor scales")).values
             let widthInput = product.input[0] == sqrtName ? product.input[1] : product.input[0]
             let widthScales = try graph.constant(try graph.source(of: widthInput, for: "anchor scales")).values
             guard heightScales == widthScales, heightScales.count == ratios.count, ratios.count == map.anchorsPerPosition else {
-                throw DetectorConversionError(path: graph.path, reason: "anchor layer \(index): \(ratios.count) aspect ratios, "
-                                              + "\(heightScales.count)/\(widthScales.count) scales, expected \(map.anchorsPerPosition) of each")
+                throw DetectorConversionError(
+                    path: graph.path,
+                    reason: "anchor layer \(index): \(ratios.count) aspect ratios, "
+                        + "\(heightScales.count)/\(widthScales.count) scales, expected \(map.anchorsPerPosition) of each")
             }
             func range(_ number: Int) -> String { scope + (number == 0 ? "range" : "range_\(number)") + "/limit" }
             let gridHeight = Int(try graph.scalar(range(2 * index), for: "the anchor grid's height"))
             let gridWidth = Int(try graph.scalar(range(2 * index + 1), for: "the anchor grid's width"))
             guard gridHeight == map.side, gridWidth == map.side else {
-                throw DetectorConversionError(path: graph.path, reason: "anchor layer \(index) has a \(gridHeight)×\(gridWidth) grid, "
-                                              + "expected \(map.side)×\(map.side)")
+                throw DetectorConversionError(
+                    path: graph.path,
+                    reason: "anchor layer \(index) has a \(gridHeight)×\(gridWidth) grid, "
+                        + "expected \(map.side)×\(map.side)")
             }
             layers.append(Layer(gridHeight: gridHeight, gridWidth: gridWidth, scales: heightScales, aspectRatios: ratios))
         }

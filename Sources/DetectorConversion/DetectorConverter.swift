@@ -44,7 +44,9 @@ public enum DetectorConverter {
     }
 
     /// One convolution's weights in OIHW with its batch norm (or bias) folded in.
-    static func foldedLayer(_ layer: DetectorWeights.Layer, in graph: TensorFlowGraph) throws(DetectorConversionError) -> (weights: [Float], bias: [Float]) {
+    static func foldedLayer(_ layer: DetectorWeights.Layer, in graph: TensorFlowGraph) throws(DetectorConversionError) -> (
+        weights: [Float], bias: [Float]
+    ) {
         let error = { (reason: String) in DetectorConversionError(path: graph.path, reason: reason) }
         let isDepthwise: Bool, stride: Int
         switch layer.kind {
@@ -59,7 +61,9 @@ public enum DetectorConverter {
             throw error("node \(convolutionName) is a \(convolution.op), expected \(expectedOp)")
         }
         let strides = convolution.attr["strides"]?.list.i.map(Int.init) ?? []
-        guard strides == [1, stride, stride, 1] else { throw error("node \(convolutionName) has strides \(strides), expected [1, \(stride), \(stride), 1]") }
+        guard strides == [1, stride, stride, 1] else {
+            throw error("node \(convolutionName) has strides \(strides), expected [1, \(stride), \(stride), 1]")
+        }
         guard convolution.attr["padding"].map({ text($0.s) }) == "SAME" else { throw error("node \(convolutionName) does not use SAME padding") }
         if let format = convolution.attr["data_format"], !format.s.isEmpty, text(format.s) != "NHWC" {
             throw error("node \(convolutionName) is not NHWC")
@@ -98,8 +102,9 @@ public enum DetectorConverter {
                 guard statisticShape == [outputs] else { throw error("batch norm input \(input) has shape \(statisticShape), expected [\(outputs)]") }
                 statistics.append(statistic)
             }
-            folded = BatchNormFolding.fold(weights: oihw, outputChannels: outputs, scale: statistics[0], shift: statistics[1],
-                                           mean: statistics[2], variance: statistics[3], epsilon: epsilon)
+            folded = BatchNormFolding.fold(
+                weights: oihw, outputChannels: outputs, scale: statistics[0], shift: statistics[1],
+                mean: statistics[2], variance: statistics[3], epsilon: epsilon)
             normalized = batchNorm.name
         } else if let biasAdd = followers.first(where: { $0.op == "BiasAdd" }), biasAdd.input.count == 2 {
             let (biasShape, bias) = try graph.constant(try graph.source(of: biasAdd.input[1], for: "bias of \(biasAdd.name)"))

@@ -46,8 +46,9 @@ public enum DetectorFineTuner {
                 let factor = rates.factor(atStep: step)
                 network.update(with: gradients) { name, parameter, gradient in
                     let peak = DetectorNetwork.isBackbone(name) ? settings.backboneLearningRate : settings.headLearningRate
-                    optimizer.step(name, parameter: &parameter, gradient: gradient, learningRate: peak * factor,
-                                   weightDecay: FineTuningTrainer.isDecayed(name) ? settings.weightDecay : 0)
+                    optimizer.step(
+                        name, parameter: &parameter, gradient: gradient, learningRate: peak * factor,
+                        weightDecay: FineTuningTrainer.isDecayed(name) ? settings.weightDecay : 0)
                 }
                 step += 1
             }

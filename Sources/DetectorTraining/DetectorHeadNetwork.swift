@@ -40,14 +40,17 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
     public static var initialHeatBias: Double { -2.19 }
 
     /// A head from its layers (the model file's tensors, or tests' own).
-    public init(fineProjection: PointwiseConvolutionLayer<Scalar>, coarseProjection: PointwiseConvolutionLayer<Scalar>,
-                mergeBias: ChannelScaleBiasLayer<Scalar>, mixing: ConvolutionLayer<Scalar>, mixingBias: ChannelScaleBiasLayer<Scalar>,
-                output: PointwiseConvolutionLayer<Scalar>, outputBias: ChannelScaleBiasLayer<Scalar>) {
+    public init(
+        fineProjection: PointwiseConvolutionLayer<Scalar>, coarseProjection: PointwiseConvolutionLayer<Scalar>,
+        mergeBias: ChannelScaleBiasLayer<Scalar>, mixing: ConvolutionLayer<Scalar>, mixingBias: ChannelScaleBiasLayer<Scalar>,
+        output: PointwiseConvolutionLayer<Scalar>, outputBias: ChannelScaleBiasLayer<Scalar>
+    ) {
         let width = mixing.outputChannels
-        precondition(fineProjection.outputChannels == width && coarseProjection.outputChannels == width
-                     && mergeBias.channels == width && mixing.inputChannels == width && mixingBias.channels == width
-                     && output.inputChannels == width && outputBias.channels == output.outputChannels && output.outputChannels > 4,
-                     "DetectorHeadNetwork: layer channels")
+        precondition(
+            fineProjection.outputChannels == width && coarseProjection.outputChannels == width
+                && mergeBias.channels == width && mixing.inputChannels == width && mixingBias.channels == width
+                && output.inputChannels == width && outputBias.channels == output.outputChannels && output.outputChannels > 4,
+            "DetectorHeadNetwork: layer channels")
         (self.fineProjection, self.coarseProjection, self.mergeBias) = (fineProjection, coarseProjection, mergeBias)
         (self.mixing, self.mixingBias, self.output, self.outputBias) = (mixing, mixingBias, output, outputBias)
     }
@@ -55,8 +58,10 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
     /// A freshly initialised head: He-uniform weights (`±√(6 / fan-in)`, ReLU6 follows) from a seeded generator,
     /// the output layer's weights 100 times smaller (the start is the biases' prior), biases zero but the heat
     /// map's.
-    public init(labelCount: Int, width: Int, fineChannels: Int = EfficientNetLite0.stride16Channels,
-                coarseChannels: Int = EfficientNetLite0.stride32Channels, seed: UInt64) {
+    public init(
+        labelCount: Int, width: Int, fineChannels: Int = EfficientNetLite0.stride16Channels,
+        coarseChannels: Int = EfficientNetLite0.stride32Channels, seed: UInt64
+    ) {
         var random = SplitMix64(seed: seed)
         func uniform(_ shape: [Int], fanIn: Int, scale: Double = 1) -> Tensor<Scalar> {
             let bound = scale * (6 / Double(fanIn)).squareRoot()
@@ -67,22 +72,24 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
         }
         let outputs = labelCount + 4
         let bias = (0..<outputs).map { $0 < labelCount ? Scalar(Self.initialHeatBias) : 0 }
-        self.init(fineProjection: PointwiseConvolutionLayer(weights: uniform([fineChannels, width], fanIn: fineChannels)),
-                  coarseProjection: PointwiseConvolutionLayer(weights: uniform([coarseChannels, width], fanIn: coarseChannels)),
-                  mergeBias: ChannelScaleBiasLayer(bias: Tensor(shape: [width])),
-                  mixing: ConvolutionLayer(weights: uniform([3, 3, width, width], fanIn: 9 * width), stride: 1),
-                  mixingBias: ChannelScaleBiasLayer(bias: Tensor(shape: [width])),
-                  output: PointwiseConvolutionLayer(weights: uniform([width, outputs], fanIn: width, scale: 0.01)),
-                  outputBias: ChannelScaleBiasLayer(bias: Tensor(shape: [outputs], storage: bias)))
+        self.init(
+            fineProjection: PointwiseConvolutionLayer(weights: uniform([fineChannels, width], fanIn: fineChannels)),
+            coarseProjection: PointwiseConvolutionLayer(weights: uniform([coarseChannels, width], fanIn: coarseChannels)),
+            mergeBias: ChannelScaleBiasLayer(bias: Tensor(shape: [width])),
+            mixing: ConvolutionLayer(weights: uniform([3, 3, width, width], fanIn: 9 * width), stride: 1),
+            mixingBias: ChannelScaleBiasLayer(bias: Tensor(shape: [width])),
+            output: PointwiseConvolutionLayer(weights: uniform([width, outputs], fanIn: width, scale: 0.01)),
+            outputBias: ChannelScaleBiasLayer(bias: Tensor(shape: [outputs], storage: bias)))
     }
 
     /// The head in another precision.
     public func converted<Other: BinaryFloatingPoint & Sendable>(to _: Other.Type) -> DetectorHeadNetwork<Other> {
-        DetectorHeadNetwork<Other>(fineProjection: fineProjection.converted(to: Other.self),
-                                   coarseProjection: coarseProjection.converted(to: Other.self),
-                                   mergeBias: mergeBias.converted(to: Other.self), mixing: mixing.converted(to: Other.self),
-                                   mixingBias: mixingBias.converted(to: Other.self), output: output.converted(to: Other.self),
-                                   outputBias: outputBias.converted(to: Other.self))
+        DetectorHeadNetwork<Other>(
+            fineProjection: fineProjection.converted(to: Other.self),
+            coarseProjection: coarseProjection.converted(to: Other.self),
+            mergeBias: mergeBias.converted(to: Other.self), mixing: mixing.converted(to: Other.self),
+            mixingBias: mixingBias.converted(to: Other.self), output: output.converted(to: Other.self),
+            outputBias: outputBias.converted(to: Other.self))
     }
 
     /// What the backward pass reads.
@@ -129,9 +136,11 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
 
         /// The gradients in the order and under the names `update` passes them.
         public var named: [(name: String, gradient: Tensor<Scalar>)] {
-            [("fineProjection.weights", fineProjection), ("coarseProjection.weights", coarseProjection),
-             ("mergeBias.bias", mergeBias), ("mixing.weights", mixing), ("mixingBias.bias", mixingBias),
-             ("output.weights", output), ("outputBias.bias", outputBias)]
+            [
+                ("fineProjection.weights", fineProjection), ("coarseProjection.weights", coarseProjection),
+                ("mergeBias.bias", mergeBias), ("mixing.weights", mixing), ("mixingBias.bias", mixingBias),
+                ("output.weights", output), ("outputBias.bias", outputBias),
+            ]
         }
     }
 
@@ -148,9 +157,11 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
 
     /// The parameters by name (`update`'s names), for the model file.
     public var namedParameters: [(name: String, value: Tensor<Scalar>)] {
-        [("fineProjection.weights", fineProjection.weights), ("coarseProjection.weights", coarseProjection.weights),
-         ("mergeBias.bias", mergeBias.bias), ("mixing.weights", mixing.weights), ("mixingBias.bias", mixingBias.bias),
-         ("output.weights", output.weights), ("outputBias.bias", outputBias.bias)]
+        [
+            ("fineProjection.weights", fineProjection.weights), ("coarseProjection.weights", coarseProjection.weights),
+            ("mergeBias.bias", mergeBias.bias), ("mixing.weights", mixing.weights), ("mixingBias.bias", mixingBias.bias),
+            ("output.weights", output.weights), ("outputBias.bias", outputBias.bias),
+        ]
     }
 
     private func upsampling(fine: Tensor<Scalar>) -> NearestUpsampling {
@@ -170,11 +181,14 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
         let mixingActivation = ReLU6Layer<Scalar>().referenceForward(mixingBiasStep.output, mode: .training)
         let outputStep = output.referenceForward(mixingActivation.output, mode: .training)
         let outputBiasStep = outputBias.referenceForward(outputStep.output, mode: .training)
-        return (outputBiasStep.output,
-                Cache(fineProjection: fineStep.cache!, coarseProjection: coarseStep.cache!, coarseShape: coarse.shape,
-                      mergeBias: mergeBiasStep.cache!, mergeActivation: mergeActivation.cache!, mixing: mixingStep.cache!,
-                      mixingBias: mixingBiasStep.cache!, mixingActivation: mixingActivation.cache!, output: outputStep.cache!,
-                      outputBias: outputBiasStep.cache!))
+        return (
+            outputBiasStep.output,
+            Cache(
+                fineProjection: fineStep.cache!, coarseProjection: coarseStep.cache!, coarseShape: coarse.shape,
+                mergeBias: mergeBiasStep.cache!, mergeActivation: mergeActivation.cache!, mixing: mixingStep.cache!,
+                mixingBias: mixingBiasStep.cache!, mixingActivation: mixingActivation.cache!, output: outputStep.cache!,
+                outputBias: outputBiasStep.cache!)
+        )
     }
 
     /// The reference backward pass from the outputs' gradient.
@@ -185,8 +199,10 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
     /// The reference backward pass that also gives the gradient on the coarse input `[N, Hc, Wc, 320]` when
     /// `computesCoarseGradient` (fine-tuning: it flows on into the blocks that made the coarse map). The fine
     /// input's is never formed: the layers that make it stay frozen.
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesCoarseGradient: Bool) -> (gradients: Gradients, coarse: Tensor<Scalar>?) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesCoarseGradient: Bool
+    ) -> (gradients: Gradients, coarse: Tensor<Scalar>?) {
         let outputBiasStep = outputBias.referenceBackward(outputGradient, cache: cache.outputBias)
         let outputStep = output.referenceBackward(outputBiasStep.input!, cache: cache.output)
         let mixingActivated = ReLU6Layer<Scalar>().referenceBackward(outputStep.input!, cache: cache.mixingActivation)
@@ -197,12 +213,16 @@ public struct DetectorHeadNetwork<Scalar: BinaryFloatingPoint & Sendable>: Senda
         let merged = mergeBiasStep.input!
         let fineStep = fineProjection.referenceBackward(merged, cache: cache.fineProjection, computesInputGradient: false)
         let coarseGradient = upsampling(fine: merged).backward(merged, coarseShape: cache.coarseShape.dropLast() + [width])
-        let coarseStep = coarseProjection.referenceBackward(coarseGradient, cache: cache.coarseProjection,
-                                                            computesInputGradient: computesCoarseGradient)
-        return (Gradients(fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
-                         mergeBias: mergeBiasStep.gradients.bias, mixing: mixingStep.gradients.weights,
-                         mixingBias: mixingBiasStep.gradients.bias, output: outputStep.gradients.weights,
-                         outputBias: outputBiasStep.gradients.bias), coarseStep.input)
+        let coarseStep = coarseProjection.referenceBackward(
+            coarseGradient, cache: cache.coarseProjection,
+            computesInputGradient: computesCoarseGradient)
+        return (
+            Gradients(
+                fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
+                mergeBias: mergeBiasStep.gradients.bias, mixing: mixingStep.gradients.weights,
+                mixingBias: mixingBiasStep.gradients.bias, output: outputStep.gradients.weights,
+                outputBias: outputBiasStep.gradients.bias), coarseStep.input
+        )
     }
 }
 
@@ -221,11 +241,14 @@ extension DetectorHeadNetwork where Scalar == Float {
         let outputStep = output.forward(mixingActivation.output, mode: mode)
         let outputBiasStep = outputBias.forward(outputStep.output, mode: mode)
         guard mode == .training else { return (outputBiasStep.output, nil) }
-        return (outputBiasStep.output,
-                Cache(fineProjection: fineStep.cache!, coarseProjection: coarseStep.cache!, coarseShape: coarse.shape,
-                      mergeBias: mergeBiasStep.cache!, mergeActivation: mergeActivation.cache!, mixing: mixingStep.cache!,
-                      mixingBias: mixingBiasStep.cache!, mixingActivation: mixingActivation.cache!, output: outputStep.cache!,
-                      outputBias: outputBiasStep.cache!))
+        return (
+            outputBiasStep.output,
+            Cache(
+                fineProjection: fineStep.cache!, coarseProjection: coarseStep.cache!, coarseShape: coarse.shape,
+                mergeBias: mergeBiasStep.cache!, mergeActivation: mergeActivation.cache!, mixing: mixingStep.cache!,
+                mixingBias: mixingBiasStep.cache!, mixingActivation: mixingActivation.cache!, output: outputStep.cache!,
+                outputBias: outputBiasStep.cache!)
+        )
     }
 
     /// The fast backward pass.
@@ -235,8 +258,10 @@ extension DetectorHeadNetwork where Scalar == Float {
 
     /// The fast backward pass, with the coarse input's gradient when `computesCoarseGradient` (as
     /// `referenceBackward(_:cache:computesCoarseGradient:)`).
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache,
-                         computesCoarseGradient: Bool) -> (gradients: Gradients, coarse: Tensor<Float>?) {
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache,
+        computesCoarseGradient: Bool
+    ) -> (gradients: Gradients, coarse: Tensor<Float>?) {
         let outputBiasStep = outputBias.backward(outputGradient, cache: cache.outputBias)
         let outputStep = output.backward(outputBiasStep.input!, cache: cache.output)
         let mixingActivated = ReLU6Layer<Float>().backward(outputStep.input!, cache: cache.mixingActivation)
@@ -247,11 +272,15 @@ extension DetectorHeadNetwork where Scalar == Float {
         let merged = mergeBiasStep.input!
         let fineStep = fineProjection.backward(merged, cache: cache.fineProjection, computesInputGradient: false)
         let coarseGradient = upsampling(fine: merged).backward(merged, coarseShape: cache.coarseShape.dropLast() + [width])
-        let coarseStep = coarseProjection.backward(coarseGradient, cache: cache.coarseProjection,
-                                                   computesInputGradient: computesCoarseGradient)
-        return (Gradients(fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
-                         mergeBias: mergeBiasStep.gradients.bias, mixing: mixingStep.gradients.weights,
-                         mixingBias: mixingBiasStep.gradients.bias, output: outputStep.gradients.weights,
-                         outputBias: outputBiasStep.gradients.bias), coarseStep.input)
+        let coarseStep = coarseProjection.backward(
+            coarseGradient, cache: cache.coarseProjection,
+            computesInputGradient: computesCoarseGradient)
+        return (
+            Gradients(
+                fineProjection: fineStep.gradients.weights, coarseProjection: coarseStep.gradients.weights,
+                mergeBias: mergeBiasStep.gradients.bias, mixing: mixingStep.gradients.weights,
+                mixingBias: mixingBiasStep.gradients.bias, output: outputStep.gradients.weights,
+                outputBias: outputBiasStep.gradients.bias), coarseStep.input
+        )
     }
 }

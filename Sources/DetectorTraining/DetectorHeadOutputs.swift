@@ -29,8 +29,10 @@ public enum DetectorHeadOutputs {
     }
 
     /// Writes picture `item`'s three maps' gradients, each multiplied by `scale`, into `gradient`.
-    public static func join(_ maps: CenterNetOutputs<Float>, scale: Float, item: Int, labelCount: Int,
-                            into gradient: inout Tensor<Float>) {
+    public static func join(
+        _ maps: CenterNetOutputs<Float>, scale: Float, item: Int, labelCount: Int,
+        into gradient: inout Tensor<Float>
+    ) {
         let (_, height, width, channels) = gradient.nhwc
         let cells = height * width
         gradient.withUnsafeMutableBufferPointer { values in

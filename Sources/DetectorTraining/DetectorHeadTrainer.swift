@@ -86,8 +86,10 @@ public enum DetectorHeadTrainer {
     }
 
     /// The batch's mean loss and its gradients, the batch split into `threads` contiguous parts.
-    public static func lossAndGradients(_ head: DetectorHeadNetwork<Float>, batch: [DetectorExample], inputSide: Int,
-                                        threads: Int) -> (loss: Double, gradients: DetectorHeadNetwork<Float>.Gradients) {
+    public static func lossAndGradients(
+        _ head: DetectorHeadNetwork<Float>, batch: [DetectorExample], inputSide: Int,
+        threads: Int
+    ) -> (loss: Double, gradients: DetectorHeadNetwork<Float>.Gradients) {
         let parts = Parallel.shares(of: batch.count, parts: max(1, min(threads, batch.count)))
         var results = [(loss: Double, gradients: DetectorHeadNetwork<Float>.Gradients)?](repeating: nil, count: parts.count)
         results.withUnsafeMutableBufferPointer { buffer in

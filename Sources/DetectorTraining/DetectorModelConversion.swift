@@ -6,15 +6,18 @@ import TrainableLayers
 
 extension TrainedDetector {
     /// The model file of this detector over `backbone` (its tensors, preprocessing and identifier are stored).
-    public func modelFile(backbone: Backbone, trainingReportJSON: String, creationDate: String,
-                          workbenchVersion: String) -> DetectorModelFile {
+    public func modelFile(
+        backbone: Backbone, trainingReportJSON: String, creationDate: String,
+        workbenchVersion: String
+    ) -> DetectorModelFile {
         var tensors: [String: SafetensorsFile.Tensor] = [:]
         for (name, value) in head.namedParameters { tensors[name] = SafetensorsFile.Tensor(shape: value.shape, values: value.scalars) }
-        return DetectorModelFile(labels: labels, preprocessing: backbone.preprocessing, backboneName: Backbone.name,
-                                 backboneTensors: backbone.weights.tensors, backboneIdentifier: backbone.identifier,
-                                 headTensors: tensors, inputSide: inputSide, scoreThreshold: threshold,
-                                 creationDate: creationDate, workbenchVersion: workbenchVersion,
-                                 trainingReportJSON: trainingReportJSON)
+        return DetectorModelFile(
+            labels: labels, preprocessing: backbone.preprocessing, backboneName: Backbone.name,
+            backboneTensors: backbone.weights.tensors, backboneIdentifier: backbone.identifier,
+            headTensors: tensors, inputSide: inputSide, scoreThreshold: threshold,
+            creationDate: creationDate, workbenchVersion: workbenchVersion,
+            trainingReportJSON: trainingReportJSON)
     }
 
     /// The detector stored in `file` (`DetectorModelFile.read` has checked the head's shapes against each other).
@@ -43,17 +46,21 @@ public struct LoadedDetector: Sendable {
 
     /// Reads `path` strictly (backbone shapes included) and checks the backbone against its stored identifier.
     public static func load(path: String, settings: FeatureSettings) throws(WorkbenchError) -> LoadedDetector {
-        let file: DetectorModelFile = try WorkbenchError.passingOn { try DetectorModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes) }
+        let file: DetectorModelFile = try WorkbenchError.passingOn {
+            try DetectorModelFile.read(path: path, expectedBackboneShapes: BackboneWeights.expectedShapes)
+        }
         let backbone = Backbone(weights: SafetensorsFile(tensors: file.backboneTensors), source: path, preprocessing: file.preprocessing)
         guard backbone.identifier == file.backboneIdentifier else {
             throw WorkbenchError(path: path, reason: "the backbone's tensors do not match the stored backbone_sha256: the file was altered")
         }
         let detector = TrainedDetector(modelFile: file)
         guard detector.head.fineProjection.inputChannels == EfficientNetLite0.stride16Channels,
-              detector.head.coarseProjection.inputChannels == EfficientNetLite0.stride32Channels else {
+            detector.head.coarseProjection.inputChannels == EfficientNetLite0.stride32Channels
+        else {
             throw WorkbenchError(path: path, reason: "the head's projections do not take EfficientNet-Lite0's 112 and 320 channels")
         }
-        return LoadedDetector(detector: detector,
-                              extractor: try DetectionFeatureExtractor(backbone: backbone, inputSide: file.inputSide, settings: settings))
+        return LoadedDetector(
+            detector: detector,
+            extractor: try DetectionFeatureExtractor(backbone: backbone, inputSide: file.inputSide, settings: settings))
     }
 }

@@ -73,8 +73,9 @@ public struct DetectorNetwork: Sendable {
             Parallel.forEach(parts.count, threads: parts.count) { index in
                 let part = Array(batch[parts[index]])
                 let fine = DetectorBatch.tensors(part.map(\.maps), inputSide: inputSide).fine
-                shared.value[index] = partLossAndGradients(fine: fine, targets: part.map(\.targets),
-                                                           share: Float(part.count) / Float(batch.count))
+                shared.value[index] = partLossAndGradients(
+                    fine: fine, targets: part.map(\.targets),
+                    share: Float(part.count) / Float(batch.count))
             }
         }
         var total = results[0]!

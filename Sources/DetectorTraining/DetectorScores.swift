@@ -50,9 +50,10 @@ public struct DetectorScores: Sendable, Equatable, Codable {
         recall = pooled.recall
         self.labels = report.labels.map { label in
             let point = OperatingPoint.at(threshold: threshold, in: images, label: label.label)
-            return DetectorLabelScore(label: label.label, groundTruthCount: label.groundTruthCount,
-                                      averagePrecision50: label.averagePrecision50, averagePrecision: label.averagePrecision,
-                                      precision: point.precision, recall: point.recall)
+            return DetectorLabelScore(
+                label: label.label, groundTruthCount: label.groundTruthCount,
+                averagePrecision50: label.averagePrecision50, averagePrecision: label.averagePrecision,
+                precision: point.precision, recall: point.recall)
         }
     }
 }

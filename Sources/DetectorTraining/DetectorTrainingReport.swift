@@ -95,22 +95,25 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
         labels = result.detector.labels
         trainingImages = result.trainingImageCount
         heldOutImages = result.heldOutImageCount
-        settings = Settings(inputSide: request.inputSide, headWidth: request.headWidth, crops: request.crops,
-                            heldOutFraction: request.heldOutFraction, epochs: request.schedule.epochs,
-                            batchSize: request.schedule.batchSize, learningRate: request.schedule.learningRate,
-                            seed: request.schedule.seed)
+        settings = Settings(
+            inputSide: request.inputSide, headWidth: request.headWidth, crops: request.crops,
+            heldOutFraction: request.heldOutFraction, epochs: request.schedule.epochs,
+            batchSize: request.schedule.batchSize, learningRate: request.schedule.learningRate,
+            seed: request.schedule.seed)
         chosenEpoch = result.chosenEpoch
         epochs = result.epochs
         threshold = result.detector.threshold
         heldOut = result.heldOut
         testing = result.testing
-        timings = Timings(maps: result.mapSeconds, training: result.trainingSeconds, fineTuning: result.fineTuning?.seconds,
-                          fineTuningEpochs: result.fineTuning?.epochSeconds, refit: result.refit?.seconds)
+        timings = Timings(
+            maps: result.mapSeconds, training: result.trainingSeconds, fineTuning: result.fineTuning?.seconds,
+            fineTuningEpochs: result.fineTuning?.epochSeconds, refit: result.refit?.seconds)
         refit = result.refit.map { Refit(length: $0.length, pictures: $0.pictures, epochs: $0.epochs, losses: $0.losses) }
         fineTuning = result.fineTuning.map { outcome in
-            FineTuning(firstTrainedBlock: DetectorBackboneTop.firstBlock, settings: outcome.settings,
-                       frozenHeldOutMeanAveragePrecision50: outcome.frozenHeldOutMeanAveragePrecision50, epochs: outcome.epochs,
-                       chosenEpoch: outcome.chosenEpoch, trainedTensorNames: outcome.trainedTensorNames)
+            FineTuning(
+                firstTrainedBlock: DetectorBackboneTop.firstBlock, settings: outcome.settings,
+                frozenHeldOutMeanAveragePrecision50: outcome.frozenHeldOutMeanAveragePrecision50, epochs: outcome.epochs,
+                chosenEpoch: outcome.chosenEpoch, trainedTensorNames: outcome.trainedTensorNames)
         }
     }
 }

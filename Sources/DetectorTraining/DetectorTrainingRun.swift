@@ -34,8 +34,9 @@ public struct DetectorTrainingRequest: Sendable {
     public var refit: DetectorRefitLength?
 
     /// The default schedule: 30 epochs of 16 pictures a step at Adam's 0.002, seed 42, every core.
-    public static let defaultSchedule = DetectorHeadSchedule(epochs: 30, batchSize: 16, learningRate: 2e-3, seed: 42,
-                                                             threads: Parallel.coreCount)
+    public static let defaultSchedule = DetectorHeadSchedule(
+        epochs: 30, batchSize: 16, learningRate: 2e-3, seed: 42,
+        threads: Parallel.coreCount)
     /// The default head width C.
     public static let defaultHeadWidth = 64
     /// The default count of random crops per training picture.
@@ -47,12 +48,14 @@ public struct DetectorTrainingRequest: Sendable {
     public static let defaultRefit: DetectorRefitLength? = .allEpochs
 
     /// The defaults measured for 300 pictures on two cores (README, "Training a detector").
-    public init(training: AnnotationSet, testing: AnnotationSet? = nil, backbone: Backbone,
-                featureSettings: FeatureSettings = FeatureSettings(),
-                inputSide: Int = DetectionFeatureExtractor.defaultInputSide, headWidth: Int = defaultHeadWidth,
-                crops: Int = defaultCrops, heldOutFraction: Double = defaultHeldOutFraction,
-                schedule: DetectorHeadSchedule = defaultSchedule, fineTuning: DetectorFineTuningSettings? = nil,
-                refit: DetectorRefitLength? = defaultRefit) {
+    public init(
+        training: AnnotationSet, testing: AnnotationSet? = nil, backbone: Backbone,
+        featureSettings: FeatureSettings = FeatureSettings(),
+        inputSide: Int = DetectionFeatureExtractor.defaultInputSide, headWidth: Int = defaultHeadWidth,
+        crops: Int = defaultCrops, heldOutFraction: Double = defaultHeldOutFraction,
+        schedule: DetectorHeadSchedule = defaultSchedule, fineTuning: DetectorFineTuningSettings? = nil,
+        refit: DetectorRefitLength? = defaultRefit
+    ) {
         self.training = training
         self.testing = testing
         self.backbone = backbone
@@ -193,8 +196,10 @@ public enum DetectorTrainingRun {
     public static let minimumImages = 3
 
     /// Runs the whole training; `progress` is called on the calling thread.
-    public static func run(_ request: DetectorTrainingRequest,
-                           progress: (DetectorTrainingEvent) -> Void = { _ in }) throws(WorkbenchError) -> DetectorTrainingResult {
+    public static func run(
+        _ request: DetectorTrainingRequest,
+        progress: (DetectorTrainingEvent) -> Void = { _ in }
+    ) throws(WorkbenchError) -> DetectorTrainingResult {
         let set = request.training
         let labels = set.labels
         guard !labels.isEmpty else { throw WorkbenchError(path: set.file, reason: "no boxes to learn from: every entry is empty") }
@@ -206,10 +211,12 @@ public enum DetectorTrainingRun {
         for annotations in [set, request.testing].compactMap({ $0 }) where !annotations.clippedBoxes.isEmpty {
             progress(.clippedBoxes(file: annotations.file, annotations.clippedBoxes))
         }
-        let split = heldOutSplit(count: pictures.count, annotated: set.images.count, fraction: request.heldOutFraction,
-                                 seed: request.schedule.seed)
-        let extractor = try DetectionFeatureExtractor(backbone: request.backbone, inputSide: request.inputSide,
-                                                      settings: request.featureSettings)
+        let split = heldOutSplit(
+            count: pictures.count, annotated: set.images.count, fraction: request.heldOutFraction,
+            seed: request.schedule.seed)
+        let extractor = try DetectionFeatureExtractor(
+            backbone: request.backbone, inputSide: request.inputSide,
+            settings: request.featureSettings)
         let mapStart = Date()
         var examples: [[DetectorExample]] = []
         var heldOutMaps: [[Float]] = [], heldOutSizes: [ImageSizeRecord] = []
@@ -219,15 +226,19 @@ public enum DetectorTrainingRun {
         // the first of which is the whole picture.
         let refits = request.refits
         let viewsOf = { @Sendable (index: Int) -> [DetectionView] in
-            heldOut.contains(index) && !refits ? [DetectionView.whole]
+            heldOut.contains(index) && !refits
+                ? [DetectionView.whole]
                 : TrainingViews.views(name: pictures[index].name, crops: request.crops, seed: request.schedule.seed)
         }
         var heldOutExamples: [[DetectorExample]] = []
-        func trainingExamples(_ picture: AnnotatedImage, views: [DetectionView], maps: [[Float]],
-                              width: Int, height: Int) -> [DetectorExample] {
+        func trainingExamples(
+            _ picture: AnnotatedImage, views: [DetectionView], maps: [[Float]],
+            width: Int, height: Int
+        ) -> [DetectorExample] {
             zip(views, maps).map { view, packed in
-                let objects = TrainingViews.objects(picture.objects, in: view, pictureWidth: width,
-                                                    pictureHeight: height, inputSide: request.inputSide, labels: labels)
+                let objects = TrainingViews.objects(
+                    picture.objects, in: view, pictureWidth: width,
+                    pictureHeight: height, inputSide: request.inputSide, labels: labels)
                 return DetectorExample(maps: packed, targets: CenterNetTargets(objects: objects, grid: grid))
             }
         }
@@ -241,7 +252,9 @@ public enum DetectorTrainingRun {
                 if heldOut.contains(index) {
                     heldOutMaps.append(maps[0])
                     heldOutSizes.append(ImageSizeRecord(index: index, width: size.width, height: size.height))
-                    if refits { heldOutExamples.append(trainingExamples(picture, views: viewsOf(index), maps: maps, width: size.width, height: size.height)) }
+                    if refits {
+                        heldOutExamples.append(trainingExamples(picture, views: viewsOf(index), maps: maps, width: size.width, height: size.height))
+                    }
                 } else {
                     examples.append(trainingExamples(picture, views: viewsOf(index), maps: maps, width: size.width, height: size.height))
                 }
@@ -273,15 +286,17 @@ public enum DetectorTrainingRun {
         var backbone = request.backbone, servingExtractor = extractor
         var fineTuning: DetectorFineTuningOutcome?
         if let settings = request.fineTuning {
-            let tuned = try fineTune(request: request, settings: settings, labels: labels, head: chosen.head,
-                                     frozenScore: chosen.score, examples: examples, heldOutMaps: heldOutMaps,
-                                     heldOutSizes: heldOutSizes, heldOutTruth: heldOutTruth, progress: progress)
+            let tuned = try fineTune(
+                request: request, settings: settings, labels: labels, head: chosen.head,
+                frozenScore: chosen.score, examples: examples, heldOutMaps: heldOutMaps,
+                heldOutSizes: heldOutSizes, heldOutTruth: heldOutTruth, progress: progress)
             fineTuning = tuned.outcome
             if let kept = tuned.backbone {
                 backbone = kept
                 detector.head = tuned.head
-                servingExtractor = try DetectionFeatureExtractor(backbone: kept, inputSide: request.inputSide,
-                                                                 settings: request.featureSettings)
+                servingExtractor = try DetectionFeatureExtractor(
+                    backbone: kept, inputSide: request.inputSide,
+                    settings: request.featureSettings)
                 // The held-out maps again, through the stored backbone's inference path: what `detect` will compute.
                 heldOutMaps = try wholeViewMaps(heldOutTruth.map(\.path), extractor: servingExtractor).maps
                 fineTuning?.seconds = Date().timeIntervalSince(tuned.start)
@@ -305,44 +320,52 @@ public enum DetectorTrainingRun {
                 progress(.refitEpoch(epoch: epoch, of: refitSchedule.epochs, loss: loss, pictures: everyPicture.count))
             }
             detector.head = refitHead
-            refit = DetectorRefit(length: length, pictures: everyPicture.count, epochs: refitSchedule.epochs, losses: losses,
-                                  seconds: Date().timeIntervalSince(refitStart))
+            refit = DetectorRefit(
+                length: length, pictures: everyPicture.count, epochs: refitSchedule.epochs, losses: losses,
+                seconds: Date().timeIntervalSince(refitStart))
         }
 
         var testingPictures: [ScoredPicture]?
         if let testing = request.testing {
             testingPictures = try scoredPictures(detector, on: testing, extractor: servingExtractor)
         }
-        return DetectorTrainingResult(detector: detector, chosenEpoch: chosen.epoch, epochs: epochs,
-                                      heldOut: DetectorScores(heldOutImages, labels: labels, threshold: detector.threshold),
-                                      testing: testingPictures.map {
-                                          DetectorScores($0.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
-                                      },
-                                      heldOutPictures: zip(heldOutTruth, heldOutImages).map { ScoredPicture(path: $0.path, evaluated: $1) },
-                                      testingPictures: testingPictures, trainingImageCount: examples.count,
-                                      heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds,
-                                      backbone: backbone, fineTuning: fineTuning, refit: refit)
+        return DetectorTrainingResult(
+            detector: detector, chosenEpoch: chosen.epoch, epochs: epochs,
+            heldOut: DetectorScores(heldOutImages, labels: labels, threshold: detector.threshold),
+            testing: testingPictures.map {
+                DetectorScores($0.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
+            },
+            heldOutPictures: zip(heldOutTruth, heldOutImages).map { ScoredPicture(path: $0.path, evaluated: $1) },
+            testingPictures: testingPictures, trainingImageCount: examples.count,
+            heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds,
+            backbone: backbone, fineTuning: fineTuning, refit: refit)
     }
 
     /// Fine-tunes the backbone's top and the head from the frozen run's `head`, scoring the held-out pictures after
     /// each epoch (the top's forward on their cached stride-16 maps). The frozen head is epoch 0: an epoch is kept
     /// only when its held-out mAP@0.5 beats every earlier one and the frozen head's, so fine-tuning never does worse
     /// there. Returns the kept epoch's backbone (nil when the frozen model stays) and head.
-    static func fineTune(request: DetectorTrainingRequest, settings: DetectorFineTuningSettings, labels: [String],
-                         head: DetectorHeadNetwork<Float>, frozenScore: Double, examples: [[DetectorExample]],
-                         heldOutMaps: [[Float]], heldOutSizes: [ImageSizeRecord], heldOutTruth: [AnnotatedImage],
-                         progress: (DetectorTrainingEvent) -> Void) throws(WorkbenchError)
-        -> (outcome: DetectorFineTuningOutcome, backbone: Backbone?, head: DetectorHeadNetwork<Float>, start: Date) {
+    static func fineTune(
+        request: DetectorTrainingRequest, settings: DetectorFineTuningSettings, labels: [String],
+        head: DetectorHeadNetwork<Float>, frozenScore: Double, examples: [[DetectorExample]],
+        heldOutMaps: [[Float]], heldOutSizes: [ImageSizeRecord], heldOutTruth: [AnnotatedImage],
+        progress: (DetectorTrainingEvent) -> Void
+    ) throws(WorkbenchError)
+        -> (outcome: DetectorFineTuningOutcome, backbone: Backbone?, head: DetectorHeadNetwork<Float>, start: Date)
+    {
         if let problem = settings.problem { throw WorkbenchError(path: request.training.file, reason: problem) }
         let start = Date()
         var network = DetectorNetwork(top: DetectorBackboneTop(network: try request.backbone.makeNetwork()), head: head)
         progress(.fineTuningStarted(heldOutMeanAveragePrecision50: frozenScore))
         var best: (epoch: Int, score: Double, network: DetectorNetwork?) = (0, frozenScore, nil)
         var epochs: [DetectorEpoch] = [], epochSeconds: [Double] = []
-        DetectorFineTuner.train(&network, examples: examples, schedule: request.schedule, settings: settings,
-                                inputSide: request.inputSide) { epoch, loss, seconds, trained in
-            let score = heldOutScore(trained, labels: labels, inputSide: request.inputSide, maps: heldOutMaps,
-                                     sizes: heldOutSizes, truth: heldOutTruth)
+        DetectorFineTuner.train(
+            &network, examples: examples, schedule: request.schedule, settings: settings,
+            inputSide: request.inputSide
+        ) { epoch, loss, seconds, trained in
+            let score = heldOutScore(
+                trained, labels: labels, inputSide: request.inputSide, maps: heldOutMaps,
+                sizes: heldOutSizes, truth: heldOutTruth)
             let record = DetectorEpoch(epoch: epoch, loss: loss, heldOutMeanAveragePrecision50: score)
             epochs.append(record)
             epochSeconds.append(seconds)
@@ -350,20 +373,24 @@ public enum DetectorTrainingRun {
             if score > best.score { best = (epoch, score, trained) }
             progress(.fineTuningEpoch(record, of: settings.epochs, imagesPerSecond: seconds > 0 ? Double(examples.count) / seconds : 0))
         }
-        var outcome = DetectorFineTuningOutcome(settings: settings, frozenHeldOutMeanAveragePrecision50: frozenScore, epochs: epochs,
-                                                chosenEpoch: best.epoch, trainedTensorNames: [],
-                                                seconds: Date().timeIntervalSince(start), epochSeconds: epochSeconds)
+        var outcome = DetectorFineTuningOutcome(
+            settings: settings, frozenHeldOutMeanAveragePrecision50: frozenScore, epochs: epochs,
+            chosenEpoch: best.epoch, trainedTensorNames: [],
+            seconds: Date().timeIntervalSince(start), epochSeconds: epochSeconds)
         guard let kept = best.network else { return (outcome, nil, head, start) }
         outcome.trainedTensorNames = kept.top.trainedTensorNames
         let tensors = kept.top.backboneTensors(over: request.backbone.weights.tensors)
-        let backbone = Backbone(weights: SafetensorsFile(tensors: tensors), source: request.backbone.source,
-                                preprocessing: request.backbone.preprocessing)
+        let backbone = Backbone(
+            weights: SafetensorsFile(tensors: tensors), source: request.backbone.source,
+            preprocessing: request.backbone.preprocessing)
         return (outcome, backbone, kept.head, start)
     }
 
     /// Held-out mAP@0.5 of a network being fine-tuned, on the cached whole-view maps.
-    static func heldOutScore(_ network: DetectorNetwork, labels: [String], inputSide: Int, maps: [[Float]],
-                             sizes: [ImageSizeRecord], truth: [AnnotatedImage]) -> Double {
+    static func heldOutScore(
+        _ network: DetectorNetwork, labels: [String], inputSide: Int, maps: [[Float]],
+        sizes: [ImageSizeRecord], truth: [AnnotatedImage]
+    ) -> Double {
         let chunk = 32
         var images: [EvaluatedImage] = []
         let detector = TrainedDetector(head: network.head, labels: labels, inputSide: inputSide, threshold: 0)
@@ -371,8 +398,9 @@ public enum DetectorTrainingRun {
             let range = first..<min(maps.count, first + chunk)
             let outputs = network.outputs(for: Array(maps[range]), inputSide: inputSide)
             for (item, index) in range.enumerated() {
-                let predictions = detector.objects(outputs: outputs, item: item, pictureWidth: sizes[index].width,
-                                                   pictureHeight: sizes[index].height)
+                let predictions = detector.objects(
+                    outputs: outputs, item: item, pictureWidth: sizes[index].width,
+                    pictureHeight: sizes[index].height)
                 images.append(EvaluatedImage(groundTruth: truth[index].objects, predictions: predictions))
             }
         }
@@ -381,9 +409,12 @@ public enum DetectorTrainingRun {
 
     /// The whole view's maps of each picture at `paths` (from the cache when there) and its size, in order, and with
     /// `mirror` the mirrored view's maps too (else `mirrored` is empty); `progress` counts the pictures done.
-    static func wholeViewMaps(_ paths: [String], extractor: DetectionFeatureExtractor, mirror: Bool = false,
-                              progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(WorkbenchError)
-        -> (maps: [[Float]], mirrored: [[Float]], sizes: [ImageSizeRecord]) {
+    static func wholeViewMaps(
+        _ paths: [String], extractor: DetectionFeatureExtractor, mirror: Bool = false,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(WorkbenchError)
+        -> (maps: [[Float]], mirrored: [[Float]], sizes: [ImageSizeRecord])
+    {
         var maps: [[Float]] = [], mirrored: [[Float]] = [], sizes: [ImageSizeRecord] = []
         var failure: WorkbenchError?
         let views = DetectionView.answering(mirror: mirror)
@@ -403,8 +434,10 @@ public enum DetectorTrainingRun {
 
     /// Scores `detector` on every picture of `set` (whole views, maps from the cache when there).
     /// With `mirror`, each picture's boxes come from it and its mirror averaged (`MirrorAveraging`, `--tta`).
-    public static func score(_ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
-                             mirror: Bool = false) throws(WorkbenchError) -> DetectorScores {
+    public static func score(
+        _ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
+        mirror: Bool = false
+    ) throws(WorkbenchError) -> DetectorScores {
         let pictures = try scoredPictures(detector, on: set, extractor: extractor, mirror: mirror)
         return DetectorScores(pictures.map(\.evaluated), labels: detector.labels, threshold: detector.threshold)
     }
@@ -412,12 +445,16 @@ public enum DetectorTrainingRun {
     /// The boxes `detector` finds on every picture of `set`, beside the picture's objects; `progress` counts the
     /// pictures whose maps are ready, in order, on the calling thread. With `mirror`, each picture's boxes come from
     /// it and its mirror averaged (`MirrorAveraging`, `--tta`).
-    public static func scoredPictures(_ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
-                                      mirror: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
-        throws(WorkbenchError) -> [ScoredPicture] {
+    public static func scoredPictures(
+        _ detector: TrainedDetector, on set: AnnotationSet, extractor: DetectionFeatureExtractor,
+        mirror: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    )
+        throws(WorkbenchError) -> [ScoredPicture]
+    {
         let pictures = set.images + set.negatives
-        let (maps, mirrored, sizes) = try wholeViewMaps(pictures.map(\.path), extractor: extractor, mirror: mirror,
-                                                        progress: progress)
+        let (maps, mirrored, sizes) = try wholeViewMaps(
+            pictures.map(\.path), extractor: extractor, mirror: mirror,
+            progress: progress)
         let images = evaluated(detector, maps: maps, mirrored: mirrored, sizes: sizes, truth: pictures)
         return zip(pictures, images).map { ScoredPicture(path: $0.path, evaluated: $1) }
     }
@@ -436,8 +473,10 @@ public enum DetectorTrainingRun {
 
     /// Predictions of `detector` on whole-view maps (averaged with the mirrored views' when `mirrored` has them),
     /// paired with each picture's ground truth.
-    static func evaluated(_ detector: TrainedDetector, maps: [[Float]], mirrored: [[Float]] = [], sizes: [ImageSizeRecord],
-                          truth: [AnnotatedImage]) -> [EvaluatedImage] {
+    static func evaluated(
+        _ detector: TrainedDetector, maps: [[Float]], mirrored: [[Float]] = [], sizes: [ImageSizeRecord],
+        truth: [AnnotatedImage]
+    ) -> [EvaluatedImage] {
         let chunk = 32
         var images: [EvaluatedImage] = []
         for first in stride(from: 0, to: maps.count, by: chunk) {
@@ -445,8 +484,9 @@ public enum DetectorTrainingRun {
             let outputs = detector.outputs(for: Array(maps[range]))
             let mirroredOutputs = mirrored.isEmpty ? nil : detector.outputs(for: Array(mirrored[range]))
             for (item, index) in range.enumerated() {
-                let predictions = detector.objects(outputs: outputs, mirroredOutputs: mirroredOutputs, item: item,
-                                                   pictureWidth: sizes[index].width, pictureHeight: sizes[index].height)
+                let predictions = detector.objects(
+                    outputs: outputs, mirroredOutputs: mirroredOutputs, item: item,
+                    pictureWidth: sizes[index].width, pictureHeight: sizes[index].height)
                 images.append(EvaluatedImage(groundTruth: truth[index].objects, predictions: predictions))
             }
         }

@@ -24,8 +24,9 @@ public struct NearestUpsampling: Sendable, Equatable {
     /// The coarse map copied onto the fine grid.
     public func forward<Scalar>(_ input: Tensor<Scalar>) -> Tensor<Scalar> {
         let (batch, coarseHeight, coarseWidth, channels) = input.nhwc
-        precondition(2 * coarseHeight >= fineHeight && 2 * coarseWidth >= fineWidth && coarseHeight > 0 && coarseWidth > 0,
-                     "NearestUpsampling: \(input.shape) does not cover \(fineHeight)×\(fineWidth)")
+        precondition(
+            2 * coarseHeight >= fineHeight && 2 * coarseWidth >= fineWidth && coarseHeight > 0 && coarseWidth > 0,
+            "NearestUpsampling: \(input.shape) does not cover \(fineHeight)×\(fineWidth)")
         return Tensor(shape: [batch, fineHeight, fineWidth, channels]) { output in
             input.withUnsafeBufferPointer { input in
                 for item in 0..<batch {

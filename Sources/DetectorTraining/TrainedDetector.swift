@@ -32,8 +32,9 @@ public struct TrainedDetector: Sendable {
 
     /// The output grid at stride 16 over the input square.
     public var grid: CenterNetGrid {
-        CenterNetGrid(width: EfficientNetLite0.mapSide(inputSide: inputSide, stride: 16),
-                      height: EfficientNetLite0.mapSide(inputSide: inputSide, stride: 16), stride: 16, labelCount: labels.count)
+        CenterNetGrid(
+            width: EfficientNetLite0.mapSide(inputSide: inputSide, stride: 16),
+            height: EfficientNetLite0.mapSide(inputSide: inputSide, stride: 16), stride: 16, labelCount: labels.count)
     }
 
     /// The head's outputs for packed maps (`DetectionFeatureExtractor`'s layout), `[maps.count, Hf, Wf, labels + 4]`.
@@ -46,19 +47,24 @@ public struct TrainedDetector: Sendable {
     /// picture (the view's pixels scaled back and cut to the picture), best first, scoring at least `minimumScore`.
     /// With `mirroredOutputs` (the head's outputs on the mirrored views, same items), the two are averaged first
     /// (`MirrorAveraging`: `--tta`).
-    public func objects(outputs: Tensor<Float>, mirroredOutputs: Tensor<Float>? = nil, item: Int, pictureWidth: Int,
-                        pictureHeight: Int, minimumScore: Double = 0) -> [PredictedObject] {
+    public func objects(
+        outputs: Tensor<Float>, mirroredOutputs: Tensor<Float>? = nil, item: Int, pictureWidth: Int,
+        pictureHeight: Int, minimumScore: Double = 0
+    ) -> [PredictedObject] {
         var maps = DetectorHeadOutputs.split(outputs, item: item, labelCount: labels.count)
         if let mirroredOutputs {
-            maps = MirrorAveraging.average(maps, mirrored: DetectorHeadOutputs.split(mirroredOutputs, item: item, labelCount: labels.count),
-                                           grid: grid)
+            maps = MirrorAveraging.average(
+                maps, mirrored: DetectorHeadOutputs.split(mirroredOutputs, item: item, labelCount: labels.count),
+                grid: grid)
         }
         let found = CenterNetDecoder.decode(maps, grid: grid, maximumCount: Self.maximumBoxes, minimumScore: Float(minimumScore))
         let scaleX = Double(pictureWidth) / Double(inputSide), scaleY = Double(pictureHeight) / Double(inputSide)
         return found.compactMap { detection in
-            let box = CornerBox(left: detection.box.left * scaleX, top: detection.box.top * scaleY,
-                                right: detection.box.right * scaleX, bottom: detection.box.bottom * scaleY)
-                .clipped(width: Double(pictureWidth), height: Double(pictureHeight))
+            let box = CornerBox(
+                left: detection.box.left * scaleX, top: detection.box.top * scaleY,
+                right: detection.box.right * scaleX, bottom: detection.box.bottom * scaleY
+            )
+            .clipped(width: Double(pictureWidth), height: Double(pictureHeight))
             guard box.width > 0 && box.height > 0 else { return nil }
             return PredictedObject(label: labels[detection.labelIndex], score: Double(detection.score), box: box)
         }
@@ -80,7 +86,9 @@ enum DetectorBatch {
             fine += packed[0..<fineFloats]
             coarse += packed[fineFloats...]
         }
-        return (Tensor(shape: [maps.count, fineSide, fineSide, EfficientNetLite0.stride16Channels], storage: fine),
-                Tensor(shape: [maps.count, coarseSide, coarseSide, EfficientNetLite0.stride32Channels], storage: coarse))
+        return (
+            Tensor(shape: [maps.count, fineSide, fineSide, EfficientNetLite0.stride16Channels], storage: fine),
+            Tensor(shape: [maps.count, coarseSide, coarseSide, EfficientNetLite0.stride32Channels], storage: coarse)
+        )
     }
 }

@@ -32,11 +32,15 @@ public struct TrainedObjectDetector: ObjectDetecting {
         guard let maps = try? loaded.extractor.maps(of: image, views: DetectionView.answering(mirror: mirror), path: "") else { return [] }
         let outputs = loaded.detector.outputs(for: [maps[0]])
         let mirroredOutputs = mirror ? loaded.detector.outputs(for: [maps[1]]) : nil
-        return loaded.detector.objects(outputs: outputs, mirroredOutputs: mirroredOutputs, item: 0, pictureWidth: image.width,
-                                       pictureHeight: image.height, minimumScore: Double(minimumConfidence)).map { object in
-            DetectedObject(label: object.label, confidence: Float(object.score),
-                           box: BoundingBox(left: object.box.left, top: object.box.top, right: object.box.right,
-                                            bottom: object.box.bottom))
+        return loaded.detector.objects(
+            outputs: outputs, mirroredOutputs: mirroredOutputs, item: 0, pictureWidth: image.width,
+            pictureHeight: image.height, minimumScore: Double(minimumConfidence)
+        ).map { object in
+            DetectedObject(
+                label: object.label, confidence: Float(object.score),
+                box: BoundingBox(
+                    left: object.box.left, top: object.box.top, right: object.box.right,
+                    bottom: object.box.bottom))
         }
     }
 

@@ -33,8 +33,10 @@ public enum TrainingViews {
     public static let minimumVisibleShare = 0.5
 
     /// The objects of a `pictureWidth × pictureHeight` picture as seen in `view` at `inputSide`, for the targets.
-    public static func objects(_ objects: [ObjectAnnotation], in view: DetectionView, pictureWidth: Int, pictureHeight: Int,
-                               inputSide: Int, labels: [String]) -> [CenterNetObject] {
+    public static func objects(
+        _ objects: [ObjectAnnotation], in view: DetectionView, pictureWidth: Int, pictureHeight: Int,
+        inputSide: Int, labels: [String]
+    ) -> [CenterNetObject] {
         let transform = view.boxTransform(pictureWidth: pictureWidth, pictureHeight: pictureHeight, inputSide: inputSide)
         let side = Double(inputSide)
         return objects.compactMap { object in
@@ -47,7 +49,8 @@ public enum TrainingViews {
             let whole = CornerBox(left: left, top: top, right: right, bottom: bottom)
             let visible = whole.clipped(width: side, height: side)
             guard whole.area > 0, visible.width >= 1, visible.height >= 1,
-                  visible.area >= minimumVisibleShare * whole.area else { return nil }
+                visible.area >= minimumVisibleShare * whole.area
+            else { return nil }
             return CenterNetObject(labelIndex: labelIndex, box: visible)
         }
     }

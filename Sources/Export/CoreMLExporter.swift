@@ -46,15 +46,17 @@ public enum CoreMLExporter {
 
     private static func description(model: ModelFile, plan: ExportPlan) -> CoreML_Specification_ModelDescription {
         CoreML_Specification_ModelDescription.with {
-            $0.input = [CoreML_Specification_FeatureDescription.with {
-                $0.name = inputName
-                $0.shortDescription = ExportMetadata.preprocessingSummary(model.preprocessing)
-                $0.type.imageType = CoreML_Specification_ImageFeatureType.with {
-                    $0.width = Int64(EfficientNetLite0.inputSide)
-                    $0.height = Int64(EfficientNetLite0.inputSide)
-                    $0.colorSpace = .rgb
+            $0.input = [
+                CoreML_Specification_FeatureDescription.with {
+                    $0.name = inputName
+                    $0.shortDescription = ExportMetadata.preprocessingSummary(model.preprocessing)
+                    $0.type.imageType = CoreML_Specification_ImageFeatureType.with {
+                        $0.width = Int64(EfficientNetLite0.inputSide)
+                        $0.height = Int64(EfficientNetLite0.inputSide)
+                        $0.colorSpace = .rgb
+                    }
                 }
-            }]
+            ]
             $0.output = [
                 CoreML_Specification_FeatureDescription.with {
                     $0.name = labelOutputName
@@ -82,49 +84,55 @@ public enum CoreMLExporter {
                     "backbone_training": ExportMetadata.backboneTraining(model),
                     "temperature": String(describing: model.temperature),
                 ].merging(plan.confidenceThreshold.map { ["confidence_threshold": String(describing: $0)] } ?? [:]) { first, _ in first }
-                 .merging(ExportMetadata.fineTuningJSON(model).map { ["fine_tuning": $0] } ?? [:]) { first, _ in first }
-                 .merging(["test_time_augmentation": ExportMetadata.testTimeAugmentation(
-                    model.testTimeAugmentation.byDefault ? TestTimeViews(mirrors: model.testTimeAugmentation.mirrors) : nil,
-                    carried: false)]) { first, _ in first })
+                    .merging(ExportMetadata.fineTuningJSON(model).map { ["fine_tuning": $0] } ?? [:]) { first, _ in first }
+                    .merging([
+                        "test_time_augmentation": ExportMetadata.testTimeAugmentation(
+                            model.testTimeAugmentation.byDefault ? TestTimeViews(mirrors: model.testTimeAugmentation.mirrors) : nil,
+                            carried: false)
+                    ]) { first, _ in first })
         }
     }
 
     /// The network's layers; Core ML tensors are `[channels, height, width]` per image.
     private static func layers(_ plan: ExportPlan) -> [CoreML_Specification_NeuralNetworkLayer] {
         var layers = backboneLayers(plan.steps)
-        layers.append(layer("pool", inputs: [plan.featureMap], output: "features") {
-            $0.pooling = CoreML_Specification_PoolingLayerParams.with {
-                $0.type = .average
-                $0.globalPooling = true
-                $0.valid = CoreML_Specification_ValidPadding()
-            }
-        })
-        layers.append(layer("classifier", inputs: ["features"], output: "logits") {
-            $0.innerProduct = CoreML_Specification_InnerProductLayerParams.with {
-                $0.inputChannels = UInt64(EfficientNetLite0.featureCount)
-                $0.outputChannels = UInt64(plan.labels.count)
-                $0.hasBias_p = true
-                // [outputChannels, inputChannels], row-major, as the plan holds it.
-                $0.weights.floatValue = plan.classifierWeights
-                $0.bias.floatValue = plan.classifierBias
-            }
-        })
+        layers.append(
+            layer("pool", inputs: [plan.featureMap], output: "features") {
+                $0.pooling = CoreML_Specification_PoolingLayerParams.with {
+                    $0.type = .average
+                    $0.globalPooling = true
+                    $0.valid = CoreML_Specification_ValidPadding()
+                }
+            })
+        layers.append(
+            layer("classifier", inputs: ["features"], output: "logits") {
+                $0.innerProduct = CoreML_Specification_InnerProductLayerParams.with {
+                    $0.inputChannels = UInt64(EfficientNetLite0.featureCount)
+                    $0.outputChannels = UInt64(plan.labels.count)
+                    $0.hasBias_p = true
+                    // [outputChannels, inputChannels], row-major, as the plan holds it.
+                    $0.weights.floatValue = plan.classifierWeights
+                    $0.bias.floatValue = plan.classifierBias
+                }
+            })
         // Calibration: softmax(logits / temperature), as Workbench computes the probabilities.
         // A diagonal inner product keeps it a layer of its own (visible in the spec) with the layer kinds already used.
         let classCount = plan.labels.count
         var diagonal = [Float](repeating: 0, count: classCount * classCount)
         for index in 0..<classCount { diagonal[index * classCount + index] = Float(1 / plan.temperature) }
-        layers.append(layer("calibration", inputs: ["logits"], output: "calibrated_logits") {
-            $0.innerProduct = CoreML_Specification_InnerProductLayerParams.with {
-                $0.inputChannels = UInt64(classCount)
-                $0.outputChannels = UInt64(classCount)
-                $0.hasBias_p = false
-                $0.weights.floatValue = diagonal
-            }
-        })
-        layers.append(layer("softmax", inputs: ["calibrated_logits"], output: probabilitiesOutputName) {
-            $0.softmax = CoreML_Specification_SoftmaxLayerParams()
-        })
+        layers.append(
+            layer("calibration", inputs: ["logits"], output: "calibrated_logits") {
+                $0.innerProduct = CoreML_Specification_InnerProductLayerParams.with {
+                    $0.inputChannels = UInt64(classCount)
+                    $0.outputChannels = UInt64(classCount)
+                    $0.hasBias_p = false
+                    $0.weights.floatValue = diagonal
+                }
+            })
+        layers.append(
+            layer("softmax", inputs: ["calibrated_logits"], output: probabilitiesOutputName) {
+                $0.softmax = CoreML_Specification_SoftmaxLayerParams()
+            })
         return layers
     }
 
@@ -139,25 +147,33 @@ public enum CoreMLExporter {
             case let .convolution(convolution, input, output):
                 layers += convolutionLayers(convolution, input: rename(input), output: output)
             case let .add(first, second, output, name):
-                layers.append(layer(name, inputs: [rename(first), rename(second)], output: output) {
-                    $0.add = CoreML_Specification_AddLayerParams()
-                })
+                layers.append(
+                    layer(name, inputs: [rename(first), rename(second)], output: output) {
+                        $0.add = CoreML_Specification_AddLayerParams()
+                    })
             }
         }
         return layers
     }
 
     /// One convolution, and its ReLU6 as a `clip` layer when it has one.
-    static func convolutionLayers(_ convolution: ExportPlan.Convolution, input: String,
-                                  output: String) -> [CoreML_Specification_NeuralNetworkLayer] {
+    static func convolutionLayers(
+        _ convolution: ExportPlan.Convolution, input: String,
+        output: String
+    ) -> [CoreML_Specification_NeuralNetworkLayer] {
         let linear = convolution.relu6 ? convolution.name + ".linear" : output
-        var layers = [layer(convolution.name, inputs: [input], output: linear) {
-            $0.convolution = convolutionParameters(convolution)
-        }]
+        var layers = [
+            layer(convolution.name, inputs: [input], output: linear) {
+                $0.convolution = convolutionParameters(convolution)
+            }
+        ]
         if convolution.relu6 {
-            layers.append(layer(convolution.name + ".relu6", inputs: [linear], output: output) {
-                $0.clip = CoreML_Specification_ClipLayerParams.with { $0.minVal = 0; $0.maxVal = 6 }
-            })
+            layers.append(
+                layer(convolution.name + ".relu6", inputs: [linear], output: output) {
+                    $0.clip = CoreML_Specification_ClipLayerParams.with {
+                        $0.minVal = 0; $0.maxVal = 6
+                    }
+                })
         }
         return layers
     }
@@ -203,10 +219,13 @@ public enum CoreMLExporter {
     /// The image input's normalisation as Core ML's image scaler: `(pixel − mean) / std` as one scale and a bias per
     /// channel. The scaler has one scale for all channels, so a preprocessing with per-channel deviations is refused.
     static func imageScaling(mean: [Float], standardDeviation: [Float], path: String)
-        throws(ExportError) -> CoreML_Specification_NeuralNetworkPreprocessing {
+        throws(ExportError) -> CoreML_Specification_NeuralNetworkPreprocessing
+    {
         guard Set(standardDeviation).count == 1 else {
-            throw ExportError(path: path, reason: "Core ML's image scaler needs one standard deviation for all channels, "
-                              + "the model has \(standardDeviation)")
+            throw ExportError(
+                path: path,
+                reason: "Core ML's image scaler needs one standard deviation for all channels, "
+                    + "the model has \(standardDeviation)")
         }
         let scale = 1 / standardDeviation[0]
         return CoreML_Specification_NeuralNetworkPreprocessing.with {

@@ -67,10 +67,12 @@ struct DetectorExportPlan {
         func tensor(_ name: String, shape: [Int?]) throws(ExportError) -> SafetensorsFile.Tensor {
             guard let found = head[name] else { throw fail("the detector has no tensor 'detector.\(name)'") }
             guard found.shape.count == shape.count,
-                  zip(found.shape, shape).allSatisfy({ $1 == nil || $0 == $1 }),
-                  found.values.count == found.shape.reduce(1, *) else {
-                throw fail("tensor 'detector.\(name)' has shape \(found.shape), expected "
-                           + "[\(shape.map { $0.map(String.init) ?? "any" }.joined(separator: ", "))]")
+                zip(found.shape, shape).allSatisfy({ $1 == nil || $0 == $1 }),
+                found.values.count == found.shape.reduce(1, *)
+            else {
+                throw fail(
+                    "tensor 'detector.\(name)' has shape \(found.shape), expected "
+                        + "[\(shape.map { $0.map(String.init) ?? "any" }.joined(separator: ", "))]")
             }
             guard found.values.allSatisfy(\.isFinite) else { throw fail("tensor 'detector.\(name)' holds a value that is not finite") }
             return found

@@ -15,8 +15,10 @@ enum ExportMetadata {
     /// Core ML's description of an exported model: `shortDescription`, the model's creation date as its version
     /// ("1" when it has none), Workbench and its version as author, the backbone weights' licence, and `userDefined`
     /// with the producer's name and layout version added.
-    static func coreMLMetadata(shortDescription: String, creationDate: String, workbenchVersion: String,
-                               userDefined: [String: String]) -> CoreML_Specification_Metadata {
+    static func coreMLMetadata(
+        shortDescription: String, creationDate: String, workbenchVersion: String,
+        userDefined: [String: String]
+    ) -> CoreML_Specification_Metadata {
         CoreML_Specification_Metadata.with {
             $0.shortDescription = shortDescription
             $0.versionString = creationDate.isEmpty ? "1" : creationDate
@@ -73,7 +75,8 @@ enum ExportMetadata {
     /// when the model's default asks for views that the format does not carry (`carried` false), that it does not.
     static func testTimeAugmentation(_ views: TestTimeViews?, carried: Bool) -> String {
         guard let views else { return "none: one view, the preprocessed image" }
-        let which = views.mirrors
+        let which =
+            views.mirrors
             ? "the image, its centre 7/8 resized back to 224 (bicubic, a = -0.5), and both mirrored left-right"
             : "the image and its centre 7/8 resized back to 224 (bicubic, a = -0.5); never mirrored"
         guard carried else {
@@ -89,9 +92,9 @@ enum ExportMetadata {
     static func detectorBackboneTraining(_ detector: DetectorModelFile) -> String {
         let frozen = "pretrained ImageNet weights (frozen)"
         guard let report = try? JSONSerialization.jsonObject(with: Data(detector.trainingReportJSON.utf8)) as? [String: Any],
-              let fineTuning = report["fineTuning"] as? [String: Any],
-              let firstBlock = fineTuning["firstTrainedBlock"] as? Int,
-              let epoch = fineTuning["chosenEpoch"] as? Int, epoch > 0
+            let fineTuning = report["fineTuning"] as? [String: Any],
+            let firstBlock = fineTuning["firstTrainedBlock"] as? Int,
+            let epoch = fineTuning["chosenEpoch"] as? Int, epoch > 0
         else { return frozen }
         return "fine-tuned from block \(firstBlock) on the detector's training pictures (epoch \(epoch))"
     }
@@ -141,7 +144,8 @@ enum ExportMetadata {
             name = preprocessing.name
             inputSide = detectorInputSide ?? preprocessing.inputSide
             cropPadding = detectorInputSide == nil ? preprocessing.cropPadding : 0
-            crop = detectorInputSide == nil
+            crop =
+                detectorInputSide == nil
                 ? "centre square of side c = Int(\(preprocessing.inputSide) / \(preprocessing.inputSide + preprocessing.cropPadding) * min(height, width)), "
                     + "top (height - c + 1) / 2, left (width - c + 1) / 2 (integer division), after EXIF orientation"
                 : "none: the whole picture, after EXIF orientation, stretched to \(inputSide) x \(inputSide) (boxes scale back by "
@@ -154,7 +158,8 @@ enum ExportMetadata {
             normalizationInModel = true
             alphaBackground = preprocessing.alphaBackground
             alphaCompositing = "per channel c' = (c * a + background * (255 - a) + 127) // 255, 8-bit, before cropping"
-            colour = "8-bit RGB: gray repeated in three channels, CMYK/YCCK converted, 16-bit samples keep their high "
+            colour =
+                "8-bit RGB: gray repeated in three channels, CMYK/YCCK converted, 16-bit samples keep their high "
                 + "byte, EXIF orientation applied, no colour profile applied"
         }
     }

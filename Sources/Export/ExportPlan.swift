@@ -69,9 +69,11 @@ struct ExportPlan {
         }
         guard Set(model.labels).count == model.labels.count else { throw fail("the model's labels are not unique") }
         guard head.featureDimension == featureCount, head.featureScale.count == featureCount,
-              head.weights.count == classCount * featureCount else {
-            throw fail("the head expects \(head.featureDimension) features with \(head.weights.count) weights; "
-                       + "the backbone gives \(featureCount)")
+            head.weights.count == classCount * featureCount
+        else {
+            throw fail(
+                "the head expects \(head.featureDimension) features with \(head.weights.count) weights; "
+                    + "the backbone gives \(featureCount)")
         }
         let preprocessing = model.preprocessing
         if let field = preprocessing.unsupportedField(backboneInputSide: EfficientNetLite0.inputSide) {
@@ -128,19 +130,23 @@ struct ExportPlan {
     /// convolution (output `head`). `blockOutputs[i]` names block i's output tensor, so a detector can read the
     /// stride-16 map (the input of block `EfficientNetLite0.firstStride32Block`) and the last block's.
     static func backboneSteps(_ network: EfficientNetLite0, inputSide: Int, includesHead: Bool)
-        -> (steps: [Step], blockOutputs: [String]) {
+        -> (steps: [Step], blockOutputs: [String])
+    {
         var steps: [Step] = [], blockOutputs: [String] = []
         var side = inputSide
         var current = Self.normalizedInput
 
         let stem = network.stem
-        steps.append(.convolution(Convolution(
-            name: "stem", inputChannels: stem.inputChannels, outputChannels: stem.outputChannels, groups: 1,
-            kernelSize: stem.kernelSize, stride: stem.stride,
-            padding: stem.padding.resolve(inputHeight: side, inputWidth: side, kernelSize: stem.kernelSize, stride: stem.stride),
-            weightsOIHW: Self.oihw(hwio: stem.weights, kernelSize: stem.kernelSize, inputChannels: stem.inputChannels,
-                                   outputChannels: stem.outputChannels),
-            bias: stem.bias, relu6: stem.activation == .relu6), input: current, output: "stem"))
+        steps.append(
+            .convolution(
+                Convolution(
+                    name: "stem", inputChannels: stem.inputChannels, outputChannels: stem.outputChannels, groups: 1,
+                    kernelSize: stem.kernelSize, stride: stem.stride,
+                    padding: stem.padding.resolve(inputHeight: side, inputWidth: side, kernelSize: stem.kernelSize, stride: stem.stride),
+                    weightsOIHW: Self.oihw(
+                        hwio: stem.weights, kernelSize: stem.kernelSize, inputChannels: stem.inputChannels,
+                        outputChannels: stem.outputChannels),
+                    bias: stem.bias, relu6: stem.activation == .relu6), input: current, output: "stem"))
         current = "stem"
         side = stem.outputSize(inputHeight: side, inputWidth: side).height
 
@@ -152,13 +158,16 @@ struct ExportPlan {
                 current = prefix + "expand"
             }
             let depthwise = block.depthwise
-            steps.append(.convolution(Convolution(
-                name: prefix + "depthwise", inputChannels: depthwise.channels, outputChannels: depthwise.channels,
-                groups: depthwise.channels, kernelSize: depthwise.kernelSize, stride: depthwise.stride,
-                padding: depthwise.padding.resolve(inputHeight: side, inputWidth: side, kernelSize: depthwise.kernelSize,
-                                                   stride: depthwise.stride),
-                weightsOIHW: Self.oihw(hwc: depthwise.weights, kernelSize: depthwise.kernelSize, channels: depthwise.channels),
-                bias: depthwise.bias, relu6: depthwise.activation == .relu6), input: current, output: prefix + "depthwise"))
+            steps.append(
+                .convolution(
+                    Convolution(
+                        name: prefix + "depthwise", inputChannels: depthwise.channels, outputChannels: depthwise.channels,
+                        groups: depthwise.channels, kernelSize: depthwise.kernelSize, stride: depthwise.stride,
+                        padding: depthwise.padding.resolve(
+                            inputHeight: side, inputWidth: side, kernelSize: depthwise.kernelSize,
+                            stride: depthwise.stride),
+                        weightsOIHW: Self.oihw(hwc: depthwise.weights, kernelSize: depthwise.kernelSize, channels: depthwise.channels),
+                        bias: depthwise.bias, relu6: depthwise.activation == .relu6), input: current, output: prefix + "depthwise"))
             current = prefix + "depthwise"
             side = block.outputSize(inputHeight: side, inputWidth: side).height
             steps.append(.convolution(pointwise(block.project, name: prefix + "project"), input: current, output: prefix + "project"))
@@ -176,10 +185,11 @@ struct ExportPlan {
     }
 
     private static func pointwise(_ layer: PointwiseConvolution, name: String) -> Convolution {
-        Convolution(name: name, inputChannels: layer.inputChannels, outputChannels: layer.outputChannels, groups: 1,
-                    kernelSize: 1, stride: 1, padding: .zero,
-                    weightsOIHW: Self.transposed(layer.weights, rows: layer.inputChannels, columns: layer.outputChannels),
-                    bias: layer.bias, relu6: layer.activation == .relu6)
+        Convolution(
+            name: name, inputChannels: layer.inputChannels, outputChannels: layer.outputChannels, groups: 1,
+            kernelSize: 1, stride: 1, padding: .zero,
+            weightsOIHW: Self.transposed(layer.weights, rows: layer.inputChannels, columns: layer.outputChannels),
+            bias: layer.bias, relu6: layer.activation == .relu6)
     }
 
     /// HWIO `[k, k, I, O]` → OIHW `[O, I, k, k]`.

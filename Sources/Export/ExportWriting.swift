@@ -17,8 +17,10 @@ enum ExportWriting {
         try network(backboneName: model.backboneName, tensors: model.backboneTensors, path: path)
     }
 
-    private static func network(backboneName: String, tensors: [String: SafetensorsFile.Tensor],
-                                path: String) throws(ExportError) -> EfficientNetLite0 {
+    private static func network(
+        backboneName: String, tensors: [String: SafetensorsFile.Tensor],
+        path: String
+    ) throws(ExportError) -> EfficientNetLite0 {
         guard backboneName == "efficientnet-lite0" else {
             throw ExportError(path: path, reason: "cannot export backbone \"\(backboneName)\", only efficientnet-lite0")
         }

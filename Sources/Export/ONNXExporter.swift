@@ -42,20 +42,22 @@ public enum ONNXExporter {
         var builder = ONNXGraphBuilder()
         builder.build(plan, views: views)
 
-        let docString = "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion); "
+        let docString =
+            "\(model.backboneName) image classifier trained with Workbench \(model.workbenchVersion); "
             + "backbone: \(ExportMetadata.backboneTraining(model))"
-        let metadata: [(String, String)] = [
-            ("labels", ExportMetadata.labelsJSON(plan.labels)),
-            ("preprocessing", ExportMetadata.preprocessingJSON(model.preprocessing)),
-            ("preprocessing_summary", ExportMetadata.preprocessingSummary(model.preprocessing)),
-            ("backbone", model.backboneName),
-            ("backbone_training", ExportMetadata.backboneTraining(model)),
-            ("created", model.creationDate),
-            ("workbench_version", model.workbenchVersion),
-            ("temperature", String(describing: model.temperature)),
-        ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? [])
-          + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? [])
-          + [("test_time_augmentation", ExportMetadata.testTimeAugmentation(views, carried: true))]
+        let metadata: [(String, String)] =
+            [
+                ("labels", ExportMetadata.labelsJSON(plan.labels)),
+                ("preprocessing", ExportMetadata.preprocessingJSON(model.preprocessing)),
+                ("preprocessing_summary", ExportMetadata.preprocessingSummary(model.preprocessing)),
+                ("backbone", model.backboneName),
+                ("backbone_training", ExportMetadata.backboneTraining(model)),
+                ("created", model.creationDate),
+                ("workbench_version", model.workbenchVersion),
+                ("temperature", String(describing: model.temperature)),
+            ] + (plan.confidenceThreshold.map { [("confidence_threshold", String(describing: $0))] } ?? [])
+            + (ExportMetadata.fineTuningJSON(model).map { [("fine_tuning", $0)] } ?? [])
+            + [("test_time_augmentation", ExportMetadata.testTimeAugmentation(views, carried: true))]
         try write(graph: builder.graph, docString: docString, metadata: metadata, to: path)
     }
 
@@ -84,7 +86,8 @@ public enum ONNXExporter {
         var builder = ONNXGraphBuilder()
         builder.buildDetector(plan)
 
-        let docString = "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
+        let docString =
+            "\(detector.backboneName) CenterNet object detector (\(plan.labels.count) labels, input "
             + "\(plan.inputSide) px) trained with Workbench \(detector.workbenchVersion)"
         let metadata: [(String, String)] = [
             ("kind", "detector"),
@@ -105,17 +108,27 @@ public enum ONNXExporter {
 
     /// The model around a built graph, the same for every kind: IR and opset versions, producer, `docString`, the
     /// metadata props in the order given; written atomically.
-    private static func write(graph: Onnx_GraphProto, docString: String, metadata: [(String, String)],
-                              to path: String) throws(ExportError) {
+    private static func write(
+        graph: Onnx_GraphProto, docString: String, metadata: [(String, String)],
+        to path: String
+    ) throws(ExportError) {
         var onnxModel = Onnx_ModelProto()
         onnxModel.irVersion = irVersion
         onnxModel.producerName = ExportMetadata.producerName
         onnxModel.producerVersion = ExportMetadata.producerVersion
         onnxModel.modelVersion = 1
         onnxModel.docString = docString
-        onnxModel.opsetImport = [Onnx_OperatorSetIdProto.with { $0.domain = ""; $0.version = opsetVersion }]
+        onnxModel.opsetImport = [
+            Onnx_OperatorSetIdProto.with {
+                $0.domain = ""; $0.version = opsetVersion
+            }
+        ]
         onnxModel.graph = graph
-        onnxModel.metadataProps = metadata.map { entry in Onnx_StringStringEntryProto.with { $0.key = entry.0; $0.value = entry.1 } }
+        onnxModel.metadataProps = metadata.map { entry in
+            Onnx_StringStringEntryProto.with {
+                $0.key = entry.0; $0.value = entry.1
+            }
+        }
         try ExportWriting.write(onnxModel, format: "ONNX", to: path)
     }
 }

@@ -34,7 +34,8 @@ public enum ExternalProcess {
             let candidate = String(folder) + "/" + name
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate) {
+                FileManager.default.isExecutableFile(atPath: candidate)
+            {
                 return candidate
             }
         }
@@ -61,8 +62,9 @@ public enum ExternalProcess {
         // Our copies of the write ends must go, or the reads would never see end of file.
         try? outputPipe.fileHandleForWriting.close()
         try? errorPipe.fileHandleForWriting.close()
-        return Running(process: process, output: outputPipe.fileHandleForReading,
-                       errorTail: StandardErrorTail(draining: errorPipe.fileHandleForReading))
+        return Running(
+            process: process, output: outputPipe.fileHandleForReading,
+            errorTail: StandardErrorTail(draining: errorPipe.fileHandleForReading))
     }
 
     /// Runs to completion, reading all of stdout while stderr drains on its own thread (neither pipe can fill up
@@ -79,8 +81,9 @@ public enum ExternalProcess {
         }
         running.process.waitUntilExit()
         try? running.output.close()
-        return Completed(status: running.process.terminationStatus, output: collected,
-                         lastErrorLine: running.errorTail.lastLine())
+        return Completed(
+            status: running.process.terminationStatus, output: collected,
+            lastErrorLine: running.errorTail.lastLine())
     }
 
     /// Ends a running process: SIGTERM, then SIGKILL if it has not gone after `grace` seconds; always reaps it.

@@ -187,7 +187,9 @@ public final class ConfinedFolder {
     }
 
     private func tooLarge(_ name: String, _ byteCount: Int, limit: Int) -> Failure {
-        Failure(.refused, path: entryPath(name), reason: "file is \(InputFile.describe(byteCount: byteCount)), "
+        Failure(
+            .refused, path: entryPath(name),
+            reason: "file is \(InputFile.describe(byteCount: byteCount)), "
                 + "over the limit of \(InputFile.describe(byteCount: limit))")
     }
 

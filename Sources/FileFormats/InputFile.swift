@@ -173,8 +173,9 @@ public final class InputFile {
 
     private static func checkSize(_ byteCount: Int, limit: Int, path: String) throws(Failure) {
         guard byteCount > limit else { return }
-        throw Failure(path: path, kind: .tooLarge(byteCount: byteCount, limit: limit),
-                      reason: "file is \(describe(byteCount: byteCount)), over the limit of \(describe(byteCount: limit))")
+        throw Failure(
+            path: path, kind: .tooLarge(byteCount: byteCount, limit: limit),
+            reason: "file is \(describe(byteCount: byteCount)), over the limit of \(describe(byteCount: limit))")
     }
 
     private static func systemFailure(path: String, code: Int32, doing: String) -> Failure {

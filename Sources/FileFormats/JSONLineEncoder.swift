@@ -78,17 +78,21 @@ private final class JSONLineNode {
     func writeSpaced(into text: inout String) {
         switch content {
         case .object(let members):
-            text += "{" + members.map { member in
-                var value = ""
-                member.value.writeSpaced(into: &value)
-                return JSONText.quoted(member.key) + ": " + value
-            }.joined(separator: ", ") + "}"
+            text +=
+                "{"
+                + members.map { member in
+                    var value = ""
+                    member.value.writeSpaced(into: &value)
+                    return JSONText.quoted(member.key) + ": " + value
+                }.joined(separator: ", ") + "}"
         case .array(let elements):
-            text += "[" + elements.map { element in
-                var value = ""
-                element.writeSpaced(into: &value)
-                return value
-            }.joined(separator: ", ") + "]"
+            text +=
+                "["
+                + elements.map { element in
+                    var value = ""
+                    element.writeSpaced(into: &value)
+                    return value
+                }.joined(separator: ", ") + "]"
         default: write(into: &text)
         }
     }
@@ -96,20 +100,25 @@ private final class JSONLineNode {
     /// `Layout.document`: members of a top-level object a line each, arrays of objects an element a line.
     func writeDocument(into text: inout String) {
         guard case .object(let members) = content else { return writeSpaced(into: &text) }
-        text += "{\n" + members.map { member in
-            var value = ""
-            if case .array(let elements) = member.value.content, !elements.isEmpty,
-               elements.allSatisfy({ if case .object = $0.content { true } else { false } }) {
-                value = "[\n" + elements.map { element in
-                    var line = "    "
-                    element.writeSpaced(into: &line)
-                    return line
-                }.joined(separator: ",\n") + "\n  ]"
-            } else {
-                member.value.writeSpaced(into: &value)
-            }
-            return "  " + JSONText.quoted(member.key) + ": " + value
-        }.joined(separator: ",\n") + "\n}"
+        text +=
+            "{\n"
+            + members.map { member in
+                var value = ""
+                if case .array(let elements) = member.value.content, !elements.isEmpty,
+                    elements.allSatisfy({ if case .object = $0.content { true } else { false } })
+                {
+                    value =
+                        "[\n"
+                        + elements.map { element in
+                            var line = "    "
+                            element.writeSpaced(into: &line)
+                            return line
+                        }.joined(separator: ",\n") + "\n  ]"
+                } else {
+                    member.value.writeSpaced(into: &value)
+                }
+                return "  " + JSONText.quoted(member.key) + ": " + value
+            }.joined(separator: ",\n") + "\n}"
     }
 
     /// Becomes an object (if it is not one yet) and adds an empty member.
@@ -187,8 +196,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try node.addMember(key.stringValue).store(value, codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         JSONLineNodeEncoder(node: node.addMember(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
     }
 

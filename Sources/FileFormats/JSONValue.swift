@@ -1,4 +1,3 @@
-
 /// A JSON document as a plain value tree, so files can be edited without dropping what we do not model.
 ///
 /// Numbers keep their exact source text (`1.50` stays `1.50`, huge integers stay exact), so a value read and
@@ -104,7 +103,8 @@ public struct JSONParser {
     private mutating func expect(_ literal: String) throws(JSONSyntaxError) {
         let expected = Array(literal.utf8)
         guard position + expected.count <= bytes.count,
-              Array(bytes[position..<position + expected.count]) == expected else {
+            Array(bytes[position..<position + expected.count]) == expected
+        else {
             throw error("invalid literal (expected \(literal))")
         }
         position += expected.count
@@ -241,7 +241,8 @@ public struct JSONParser {
                     var scalar = try parseHexQuad()
                     if (0xD800...0xDBFF).contains(scalar) {
                         guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                              bytes[position + 1] == UInt8(ascii: "u") else { throw error("unpaired surrogate") }
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired surrogate") }
                         position += 2
                         let low = try parseHexQuad()
                         guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }

@@ -52,8 +52,9 @@ public enum OutputConflicts {
         var information = stat()
         if stat(path, &information) == 0 {
             let type = information.st_mode & S_IFMT
-            return .existing(device: UInt64(information.st_dev), inode: UInt64(information.st_ino),
-                             writtenThrough: type != S_IFREG && type != S_IFDIR)
+            return .existing(
+                device: UInt64(information.st_dev), inode: UInt64(information.st_ino),
+                writtenThrough: type != S_IFREG && type != S_IFDIR)
         }
         return .planned(plannedLocation(of: (try? OutputFile.resolveLinks(path)) ?? path))
     }
@@ -78,7 +79,8 @@ public enum OutputConflicts {
             resolvedFolder = folder
         } else {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let workingDirectory = getcwd(&buffer, buffer.count) != nil
+            let workingDirectory =
+                getcwd(&buffer, buffer.count) != nil
                 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "."
             resolvedFolder = workingDirectory + "/" + folder
         }

@@ -74,7 +74,8 @@ public final class OutputFile {
         for stream in [STDOUT_FILENO, STDERR_FILENO] {
             var streamInformation = stat()
             if fstat(stream, &streamInformation) == 0,
-               streamInformation.st_dev == information.st_dev, streamInformation.st_ino == information.st_ino {
+                streamInformation.st_dev == information.st_dev, streamInformation.st_ino == information.st_ino
+            {
                 return OutputFile(path: path, kind: .standardStream, descriptor: stream)
             }
         }

@@ -73,9 +73,10 @@ public struct SafetensorsFile: Sendable {
                 continue
             }
             guard let entry = entry as? [String: Any],
-                  let dtype = entry["dtype"] as? String,
-                  let shape = entry["shape"] as? [Int],
-                  let offsets = entry["data_offsets"] as? [Int], offsets.count == 2 else {
+                let dtype = entry["dtype"] as? String,
+                let shape = entry["shape"] as? [Int],
+                let offsets = entry["data_offsets"] as? [Int], offsets.count == 2
+            else {
                 throw fail("tensor '\(name)' has a malformed header entry")
             }
             guard dtype == "F32" else { throw fail("tensor '\(name)' has dtype \(dtype); only F32 is supported") }
@@ -105,7 +106,7 @@ public struct SafetensorsFile: Sendable {
             }
             // The format is little-endian; so is every machine Workbench runs on, but say so once.
             #if _endian(big)
-            values = values.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
+                values = values.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
             #endif
             // Weights are finite; one NaN or infinity would turn every result into NaN.
             if let index = values.firstIndex(where: { !$0.isFinite }) {
@@ -118,16 +119,19 @@ public struct SafetensorsFile: Sendable {
     }
 
     /// The tensors must tile the data exactly, as the format requires: no two share a byte, no byte is left over.
-    private static func checkLayout(_ ranges: [(name: String, begin: Int, end: Int)], dataLength: Int,
-                                    path: String) throws(SafetensorsError) {
+    private static func checkLayout(
+        _ ranges: [(name: String, begin: Int, end: Int)], dataLength: Int,
+        path: String
+    ) throws(SafetensorsError) {
         func fail(_ reason: String) -> SafetensorsError { SafetensorsError(path: path, reason: reason) }
         let sorted = ranges.sorted { ($0.begin, $0.end, $0.name) < ($1.begin, $1.end, $1.name) }
         var covered = 0
         var previous: (name: String, begin: Int, end: Int)?
         for range in sorted {
             if range.begin < covered, let previous {
-                throw fail("tensors '\(previous.name)' (data bytes \(previous.begin)..<\(previous.end)) and '\(range.name)' "
-                           + "(\(range.begin)..<\(range.end)) overlap")
+                throw fail(
+                    "tensors '\(previous.name)' (data bytes \(previous.begin)..<\(previous.end)) and '\(range.name)' "
+                        + "(\(range.begin)..<\(range.end)) overlap")
             }
             if range.begin > covered {
                 throw fail("data bytes \(covered)..<\(range.begin) belong to no tensor (a gap before '\(range.name)')")

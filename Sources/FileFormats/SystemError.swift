@@ -12,13 +12,14 @@ public enum SystemError {
 
     /// The symbols of the failures a file operation meets in practice. Built with `uniquingKeysWith` because some
     /// platforms give two names one number.
-    private static let symbols: [Int32: String] = Dictionary([
-        (EPERM, "EPERM"), (ENOENT, "ENOENT"), (EINTR, "EINTR"), (EIO, "EIO"), (ENXIO, "ENXIO"), (EBADF, "EBADF"),
-        (EAGAIN, "EAGAIN"), (ENOMEM, "ENOMEM"), (EACCES, "EACCES"), (EFAULT, "EFAULT"), (EBUSY, "EBUSY"),
-        (EEXIST, "EEXIST"), (EXDEV, "EXDEV"), (ENODEV, "ENODEV"), (ENOTDIR, "ENOTDIR"), (EISDIR, "EISDIR"),
-        (EINVAL, "EINVAL"), (ENFILE, "ENFILE"), (EMFILE, "EMFILE"), (ETXTBSY, "ETXTBSY"), (EFBIG, "EFBIG"),
-        (ENOSPC, "ENOSPC"), (ESPIPE, "ESPIPE"), (EROFS, "EROFS"), (EMLINK, "EMLINK"), (EPIPE, "EPIPE"),
-        (ENAMETOOLONG, "ENAMETOOLONG"), (ELOOP, "ELOOP"), (EDQUOT, "EDQUOT"), (ENOTSUP, "ENOTSUP"),
-        (ETIMEDOUT, "ETIMEDOUT"), (ECONNRESET, "ECONNRESET"), (ESTALE, "ESTALE"),
-    ], uniquingKeysWith: { first, _ in first })
+    private static let symbols: [Int32: String] = Dictionary(
+        [
+            (EPERM, "EPERM"), (ENOENT, "ENOENT"), (EINTR, "EINTR"), (EIO, "EIO"), (ENXIO, "ENXIO"), (EBADF, "EBADF"),
+            (EAGAIN, "EAGAIN"), (ENOMEM, "ENOMEM"), (EACCES, "EACCES"), (EFAULT, "EFAULT"), (EBUSY, "EBUSY"),
+            (EEXIST, "EEXIST"), (EXDEV, "EXDEV"), (ENODEV, "ENODEV"), (ENOTDIR, "ENOTDIR"), (EISDIR, "EISDIR"),
+            (EINVAL, "EINVAL"), (ENFILE, "ENFILE"), (EMFILE, "EMFILE"), (ETXTBSY, "ETXTBSY"), (EFBIG, "EFBIG"),
+            (ENOSPC, "ENOSPC"), (ESPIPE, "ESPIPE"), (EROFS, "EROFS"), (EMLINK, "EMLINK"), (EPIPE, "EPIPE"),
+            (ENAMETOOLONG, "ENAMETOOLONG"), (ELOOP, "ELOOP"), (EDQUOT, "EDQUOT"), (ENOTSUP, "ENOTSUP"),
+            (ETIMEDOUT, "ETIMEDOUT"), (ECONNRESET, "ECONNRESET"), (ESTALE, "ESTALE"),
+        ], uniquingKeysWith: { first, _ in first })
 }

@@ -1,4 +1,3 @@
-
 /// Marks the errors of the workflows and the engines they run (`Inference`, the training run, the `Workbench` API).
 public enum WorkbenchErrorDomain {}
 

@@ -15,8 +15,10 @@ public struct FineTuningFoldScores: Sendable, Equatable, Codable {
     public var divergedAtEpoch: Int?
 
     /// A split's scores.
-    public init(heldOutImages: Int, frozenAccuracy: Double, epochAccuracies: [Double], epochLosses: [Double],
-                divergedAtEpoch: Int? = nil) {
+    public init(
+        heldOutImages: Int, frozenAccuracy: Double, epochAccuracies: [Double], epochLosses: [Double],
+        divergedAtEpoch: Int? = nil
+    ) {
         self.heldOutImages = heldOutImages
         self.frozenAccuracy = frozenAccuracy
         self.epochAccuracies = epochAccuracies
@@ -78,19 +80,22 @@ public struct FineTuningDecision: Sendable, Equatable, Codable {
             }
         }
         guard chosen > 0, images > 0 else {
-            return FineTuningDecision(epoch: 0, gains: [], meanGain: 0, standardError: 0, gainedImages: 0,
-                                      heldOutImages: images, keepsFineTuned: false,
-                                      reason: "no trained epoch to compare: kept the frozen head")
+            return FineTuningDecision(
+                epoch: 0, gains: [], meanGain: 0, standardError: 0, gainedImages: 0,
+                heldOutImages: images, keepsFineTuned: false,
+                reason: "no trained epoch to compare: kept the frozen head")
         }
         let gains = folds.map { $0.epochAccuracies[chosen - 1] - $0.frozenAccuracy }
         let gained = bestCorrect - frozenCorrect
         let meanGain = Double(gained) / Double(images)
         let error = standardError(gains)
         let splits = folds.count == 1 ? "the held-out images" : "\(folds.count) folds"
-        let summary = "\(gained >= 0 ? "+" : "")\(gained) held-out images of \(images) over \(splits) at epoch \(chosen) "
+        let summary =
+            "\(gained >= 0 ? "+" : "")\(gained) held-out images of \(images) over \(splits) at epoch \(chosen) "
             + "(\(String(format: "%+.1f", meanGain * 100)) points, standard error \(String(format: "%.1f", error * 100)))"
-        var decision = FineTuningDecision(epoch: chosen, gains: gains, meanGain: meanGain, standardError: error,
-                                          gainedImages: gained, heldOutImages: images, keepsFineTuned: false, reason: "")
+        var decision = FineTuningDecision(
+            epoch: chosen, gains: gains, meanGain: meanGain, standardError: error,
+            gainedImages: gained, heldOutImages: images, keepsFineTuned: false, reason: "")
         if let diverged = folds.compactMap(\.divergedAtEpoch).min() {
             decision.reason = "fine-tuning diverged at epoch \(diverged): kept the frozen head"
         } else if !requiresGain {

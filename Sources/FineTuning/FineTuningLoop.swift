@@ -66,7 +66,8 @@ public struct FineTuningOutcome: Sendable {
             guard best > 0 else { best = record.epoch; continue }
             let current = epochs[best - 1]
             if record.heldOutAccuracy > current.heldOutAccuracy
-                || (record.heldOutAccuracy == current.heldOutAccuracy && record.heldOutLoss < current.heldOutLoss) {
+                || (record.heldOutAccuracy == current.heldOutAccuracy && record.heldOutLoss < current.heldOutLoss)
+            {
                 best = record.epoch
             }
         }
@@ -115,8 +116,9 @@ public struct FineTuningTrainer: Sendable {
         let settings = self.settings
         classifier.update(with: gradients) { name, parameter, gradient in
             let rate = (Self.isHead(name) ? settings.headLearningRate : settings.backboneLearningRate) * factor
-            optimizer.step(name, parameter: &parameter, gradient: gradient, learningRate: rate,
-                           weightDecay: Self.isDecayed(name) ? settings.weightDecay : 0)
+            optimizer.step(
+                name, parameter: &parameter, gradient: gradient, learningRate: rate,
+                weightDecay: Self.isDecayed(name) ? settings.weightDecay : 0)
         }
         self.optimizer = optimizer
         step += 1
@@ -159,35 +161,44 @@ public enum FineTuningLoop {
     ///
     /// `trainingSamples` and `heldOutSamples` are `inputs`' indices, each with its label. Throws when the settings
     /// are out of bounds, a set is empty, or `inputs` fails.
-    public static func run(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
-                           trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
-                           settings: FineTuningSettings,
-                           events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
+    public static func run(
+        network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
+        trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
+        settings: FineTuningSettings,
+        events: (FineTuningEvent) -> Void
+    ) throws(FineTuningError) -> FineTuningOutcome {
         guard !heldOutSamples.isEmpty else { throw FineTuningError(reason: "fine-tuning needs held-out images to choose its epoch") }
-        return try train(network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
-                         trainingLabels: trainingLabels, heldOutSamples: heldOutSamples, heldOutLabels: heldOutLabels,
-                         settings: settings, events: events)
+        return try train(
+            network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
+            trainingLabels: trainingLabels, heldOutSamples: heldOutSamples, heldOutLabels: heldOutLabels,
+            settings: settings, events: events)
     }
 
     /// The refit after choosing: the same training as `run` over `trainingSamples` (all the training images) for
     /// `settings.epochs` epochs, with nothing held out, so the last epoch is the model; the warm-up and cosine
     /// schedule is squeezed into those epochs. Its epochs' held-out figures are 0 (nothing to score). A diverging refit stops as `run` does
     /// (`divergedAtEpoch`), its reference then the uniform guess's loss, ln(classes).
-    public static func refit(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
-                             trainingSamples: [Int], trainingLabels: [Int], settings: FineTuningSettings,
-                             events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
-        try train(network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
-                  trainingLabels: trainingLabels, heldOutSamples: [], heldOutLabels: [], settings: settings, events: events)
+    public static func refit(
+        network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
+        trainingSamples: [Int], trainingLabels: [Int], settings: FineTuningSettings,
+        events: (FineTuningEvent) -> Void
+    ) throws(FineTuningError) -> FineTuningOutcome {
+        try train(
+            network: network, head: head, inputs: inputs, trainingSamples: trainingSamples,
+            trainingLabels: trainingLabels, heldOutSamples: [], heldOutLabels: [], settings: settings, events: events)
     }
 
     /// `run` and `refit`: with no held-out samples every epoch replaces the kept model.
-    private static func train(network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
-                              trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
-                              settings: FineTuningSettings,
-                              events: (FineTuningEvent) -> Void) throws(FineTuningError) -> FineTuningOutcome {
+    private static func train(
+        network: EfficientNetLite0, head: DenseLayer<Float>, inputs: any FineTuningInputSource,
+        trainingSamples: [Int], trainingLabels: [Int], heldOutSamples: [Int], heldOutLabels: [Int],
+        settings: FineTuningSettings,
+        events: (FineTuningEvent) -> Void
+    ) throws(FineTuningError) -> FineTuningOutcome {
         if let problem = settings.problem { throw FineTuningError(reason: problem) }
-        precondition(trainingSamples.count == trainingLabels.count && heldOutSamples.count == heldOutLabels.count,
-                     "FineTuningLoop: one label per sample")
+        precondition(
+            trainingSamples.count == trainingLabels.count && heldOutSamples.count == heldOutLabels.count,
+            "FineTuningLoop: one label per sample")
         guard !trainingSamples.isEmpty else { throw FineTuningError(reason: "fine-tuning needs training images") }
         let refitting = heldOutSamples.isEmpty
         GEMM.setBLASThreads(1)
@@ -215,11 +226,14 @@ public enum FineTuningLoop {
             }
             return values
         }
-        let heldOut = Tensor(shape: [heldOutSamples.count] + frozen.outputItemShape,
-                             storage: try frozenOutputs(heldOutSamples, epoch: nil, reportsProgress: true))
+        let heldOut = Tensor(
+            shape: [heldOutSamples.count] + frozen.outputItemShape,
+            storage: try frozenOutputs(heldOutSamples, epoch: nil, reportsProgress: true))
         let cachedTraining = inputs.variesByEpoch ? nil : try frozenOutputs(trainingSamples, epoch: 0, reportsProgress: true)
 
-        let initial = refitting ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
+        let initial =
+            refitting
+            ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
             : score(start, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
         events(.started(heldOutAccuracy: initial.accuracy, heldOutImages: heldOutSamples.count))
         var best = (epoch: 0, accuracy: initial.accuracy, loss: initial.loss, classifier: start, logits: initial.logits)
@@ -253,15 +267,20 @@ public enum FineTuningLoop {
                 lossSum += trainer.train(on: input, labels: batch.map { trainingLabels[$0] }) * Double(batch.count)
             }
             // The epoch's model: the trained weights, or their mix with the start's (WiSE-FT).
-            let model = settings.fineTunedWeight == 1 ? trainer.classifier
+            let model =
+                settings.fineTunedWeight == 1
+                ? trainer.classifier
                 : start.interpolated(toward: trainer.classifier, weight: Float(settings.fineTunedWeight))
-            let scored = refitting ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
+            let scored =
+                refitting
+                ? (logits: [Float](), loss: 0.0, accuracy: 0.0)
                 : score(model, heldOut: heldOut, labels: heldOutLabels, threads: settings.threads)
             epochLogits.append(scored.logits)
             let seconds = duration(clock.now - began)
             elapsed += seconds
-            let record = FineTuningEpoch(epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
-                                         heldOutAccuracy: scored.accuracy, seconds: seconds)
+            let record = FineTuningEpoch(
+                epoch: epoch + 1, loss: lossSum / Double(count), heldOutLoss: scored.loss,
+                heldOutAccuracy: scored.accuracy, seconds: seconds)
             epochs.append(record)
             if isDiverging(record, reference: reference) {
                 divergedAtEpoch = epoch + 1
@@ -276,14 +295,17 @@ public enum FineTuningLoop {
             let secondsLeft = elapsed / Double(epoch + 1) * Double(settings.epochs - epoch - 1)
             events(.epoch(record, imagesPerSecond: seconds > 0 ? Double(count) / seconds : 0, secondsLeft: secondsLeft))
         }
-        return FineTuningOutcome(classifier: best.classifier, epochs: epochs, bestEpoch: best.epoch,
-                                 initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits, epochLogits: epochLogits,
-                                 divergedAtEpoch: divergedAtEpoch, divergenceReference: reference)
+        return FineTuningOutcome(
+            classifier: best.classifier, epochs: epochs, bestEpoch: best.epoch,
+            initialHeldOutAccuracy: initial.accuracy, heldOutLogits: best.logits, epochLogits: epochLogits,
+            divergedAtEpoch: divergedAtEpoch, divergenceReference: reference)
     }
 
     /// Held-out logits, mean cross-entropy (no smoothing) and accuracy of `classifier`.
-    static func score(_ classifier: TrainableClassifier, heldOut: Tensor<Float>, labels: [Int],
-                      threads: Int) -> (logits: [Float], loss: Double, accuracy: Double) {
+    static func score(
+        _ classifier: TrainableClassifier, heldOut: Tensor<Float>, labels: [Int],
+        threads: Int
+    ) -> (logits: [Float], loss: Double, accuracy: Double) {
         var parts: [Tensor<Float>] = []
         for first in stride(from: 0, to: labels.count, by: chunkSize) {
             parts.append(classifier.logits(heldOut.batchSlice(first..<min(labels.count, first + chunkSize)), threads: threads))
@@ -301,8 +323,10 @@ public enum FineTuningLoop {
     }
 
     /// `inputs`' network inputs for `samples`, fetched in up to `threads` parts at once, in sample order.
-    static func networkInputs(_ inputs: any FineTuningInputSource, _ samples: [Int], epoch: Int?,
-                              threads: Int) throws(FineTuningError) -> [Float] {
+    static func networkInputs(
+        _ inputs: any FineTuningInputSource, _ samples: [Int], epoch: Int?,
+        threads: Int
+    ) throws(FineTuningError) -> [Float] {
         let parts = TrainableClassifier.parts(batch: samples.count, threads: threads)
         var results = [Result<[Float], FineTuningError>](repeating: .success([]), count: parts.count)
         results.withUnsafeMutableBufferPointer { slots in

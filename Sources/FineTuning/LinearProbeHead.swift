@@ -25,8 +25,9 @@ public enum LinearProbeHead {
             }
             foldedBias[row] = Float(Double(bias[row]) - shift)
         }
-        return DenseLayer(weights: Tensor(shape: [classes, dimension], storage: foldedWeights),
-                          bias: Tensor(shape: [classes], storage: foldedBias))
+        return DenseLayer(
+            weights: Tensor(shape: [classes, dimension], storage: foldedWeights),
+            bias: Tensor(shape: [classes], storage: foldedBias))
     }
 
     /// The inverse of `folded`: weights and bias over the standardised features (`W = W'·scale`,

@@ -44,8 +44,10 @@ public struct Optimizer: Sendable {
 
     /// Updates `parameter` in place from `gradient` with learning rate `learningRate` and weight decay
     /// `weightDecay` (0 for parameters that are not decayed, such as biases and scales).
-    public mutating func step(_ name: String, parameter: inout Tensor<Float>, gradient: Tensor<Float>,
-                              learningRate: Double, weightDecay: Double) {
+    public mutating func step(
+        _ name: String, parameter: inout Tensor<Float>, gradient: Tensor<Float>,
+        learningRate: Double, weightDecay: Double
+    ) {
         precondition(parameter.shape == gradient.shape, "Optimizer: \(name) is \(parameter.shape), gradient \(gradient.shape)")
         let count = parameter.count
         let rate = Float(learningRate), decay = Float(weightDecay)
@@ -118,8 +120,10 @@ public struct ReferenceOptimizer: Sendable {
     public init(kind: OptimizerKind) { self.kind = kind }
 
     /// Updates `parameter` in place, as `Optimizer.step` does.
-    public mutating func step(_ name: String, parameter: inout [Double], gradient: [Double], learningRate: Double,
-                              weightDecay: Double) {
+    public mutating func step(
+        _ name: String, parameter: inout [Double], gradient: [Double], learningRate: Double,
+        weightDecay: Double
+    ) {
         precondition(parameter.count == gradient.count, "ReferenceOptimizer: \(name) sizes differ")
         switch kind {
         case .sgd(let momentum):

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// BMP decoding by hand (the format needs no library): Windows bitmaps with any of the usual headers (OS/2 core,
@@ -41,8 +41,9 @@ enum BMPDecoder {
         }
         let (width, height) = (header.width, header.height)
         let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
-        let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
-                                  options: options)
+        let region = DecodeRegion(
+            storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
+            options: options)
         var reducer = RegionReducer(factor: factor, region: region)
         let rowsPerChunk = max(1, 65_536 / header.rowBytes)
         var chunk = [UInt8](repeating: 0, count: rowsPerChunk * header.rowBytes)
@@ -53,8 +54,10 @@ enum BMPDecoder {
             let wanted = rows * header.rowBytes
             let got = try reader.read(into: &chunk, count: wanted, at: header.pixelOffset + fileRow * header.rowBytes, path: path)
             guard got == wanted else {
-                throw ImageError(path: path, reason: "truncated or corrupt BMP data: the pixel rows end early "
-                                 + "(row \(fileRow + got / header.rowBytes + 1) of \(height))")
+                throw ImageError(
+                    path: path,
+                    reason: "truncated or corrupt BMP data: the pixel rows end early "
+                        + "(row \(fileRow + got / header.rowBytes + 1) of \(height))")
             }
             for row in 0..<rows {
                 convert(row: chunk, start: row * header.rowBytes, header: header, into: &rgba)
@@ -135,16 +138,19 @@ enum BMPDecoder {
         }
         let (rowBits, overflow) = width.multipliedReportingOverflow(by: bitsPerPixel)
         guard !overflow else { throw corrupt("rows too long") }
-        return Header(width: width, height: height, bottomUp: signedHeight > 0, bitsPerPixel: bitsPerPixel,
-                      pixelOffset: pixelOffset, rowBytes: (rowBits + 31) / 32 * 4, palette: palette, masks: masks,
-                      compression: compression)
+        return Header(
+            width: width, height: height, bottomUp: signedHeight > 0, bitsPerPixel: bitsPerPixel,
+            pixelOffset: pixelOffset, rowBytes: (rowBits + 31) / 32 * 4, palette: palette, masks: masks,
+            compression: compression)
     }
 
     /// A run-length encoded bitmap (BMP specification: RLE8 pairs of count and index, RLE4 of count and two
     /// alternating indices; a zero count escapes to end of row, end of bitmap, a jump, or a literal run padded to 16
     /// bits), expanded to indices, then streamed bottom-up into the reduction like plain rows.
-    private static func decodeRunLength(_ reader: inout ByteReader, header: Header, path: String,
-                                        options: DecodeOptions) throws(ImageError) -> RGBImage {
+    private static func decodeRunLength(
+        _ reader: inout ByteReader, header: Header, path: String,
+        options: DecodeOptions
+    ) throws(ImageError) -> RGBImage {
         let (width, height) = (header.width, header.height)
         let isRLE4 = header.compression == 2
         // A whole-image buffer, like the other formats' RGBA: shared with the other decodes (`DecoderMemoryBudget`).
@@ -188,7 +194,9 @@ enum BMPDecoder {
                 let bytes = isRLE4 ? (literal + 1) / 2 : literal
                 var byte: UInt8 = 0
                 for step in 0..<literal {
-                    if !isRLE4 { put(try next()) } else {
+                    if !isRLE4 {
+                        put(try next())
+                    } else {
                         if step % 2 == 0 { byte = try next() }
                         put(step % 2 == 0 ? byte >> 4 : byte & 0x0F)
                     }
@@ -197,8 +205,9 @@ enum BMPDecoder {
             }
         }
         let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
-        let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
-                                  options: options)
+        let region = DecodeRegion(
+            storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
+            options: options)
         var reducer = RegionReducer(factor: factor, region: region)
         var rgba = [UInt8](repeating: 255, count: width * 4)
         for row in 0..<height {

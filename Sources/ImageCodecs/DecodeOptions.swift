@@ -44,8 +44,10 @@ public struct DecodeOptions: Sendable {
     var shrinkingCrop: CropAndResize { cropAndResize ?? ImagePreprocessing.efficientNetLite0.cropAndResize }
 
     /// Options with the given limits; the defaults suit the default recipe's classifier input.
-    public init(maximumPixels: Int = 300_000_000, minimumCropSide: Int? = Self.defaultMinimumCropSide,
-                appliesEXIFOrientation: Bool = true, cropAndResize: CropAndResize? = nil) {
+    public init(
+        maximumPixels: Int = 300_000_000, minimumCropSide: Int? = Self.defaultMinimumCropSide,
+        appliesEXIFOrientation: Bool = true, cropAndResize: CropAndResize? = nil
+    ) {
         self.maximumPixels = maximumPixels
         self.minimumCropSide = minimumCropSide
         self.appliesEXIFOrientation = appliesEXIFOrientation
@@ -89,7 +91,8 @@ enum DecodeScale {
         var factor = 1
         // The crop side only shrinks as f grows, so the first failure ends the search.
         while factor + 1 <= min(width, height),
-              cropSide(width: width / (factor + 1), height: height / (factor + 1), crop: options.shrinkingCrop) >= minimumCropSide {
+            cropSide(width: width / (factor + 1), height: height / (factor + 1), crop: options.shrinkingCrop) >= minimumCropSide
+        {
             factor += 1
         }
         return factor
@@ -103,12 +106,16 @@ enum DecodeScale {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > options.maximumPixels {
             let megapixels = overflow ? Int.max / 1_000_000 : pixels / 1_000_000
-            throw ImageError(path: path, reason: "image is \(width)×\(height) (\(megapixels) megapixels), "
-                             + "over the limit of \(options.maximumPixels / 1_000_000) megapixels")
+            throw ImageError(
+                path: path,
+                reason: "image is \(width)×\(height) (\(megapixels) megapixels), "
+                    + "over the limit of \(options.maximumPixels / 1_000_000) megapixels")
         }
         if max(width, height) > DecodeOptions.maximumSide {
-            throw ImageError(path: path, reason: "image is \(width)×\(height), wider or taller than the limit of "
-                             + "\(DecodeOptions.maximumSide) pixels")
+            throw ImageError(
+                path: path,
+                reason: "image is \(width)×\(height), wider or taller than the limit of "
+                    + "\(DecodeOptions.maximumSide) pixels")
         }
     }
 }

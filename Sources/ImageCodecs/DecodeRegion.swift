@@ -19,17 +19,20 @@ struct DecodeRegion: Equatable {
     init(storedWidth: Int, storedHeight: Int, orientation: EXIFOrientation, options: DecodeOptions) {
         let (uprightWidth, uprightHeight) = orientation.swapsAxes ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
         guard let crop = options.cropAndResize,
-              !(uprightWidth == crop.outputSide && uprightHeight == crop.outputSide) else {
+            !(uprightWidth == crop.outputSide && uprightHeight == crop.outputSide)
+        else {
             self.init(left: 0, top: 0, width: storedWidth, height: storedHeight, resizeSide: nil)
             return
         }
         let square = CenterCrop(width: uprightWidth, height: uprightHeight, outputSide: crop.outputSide, padding: crop.padding)
         // The square's two corners, traced back to stored coordinates, span the stored rectangle.
         let first = orientation.sourcePosition(square.left, square.top, width: storedWidth, height: storedHeight)
-        let last = orientation.sourcePosition(square.left + square.side - 1, square.top + square.side - 1,
-                                              width: storedWidth, height: storedHeight)
-        self.init(left: min(first.0, last.0), top: min(first.1, last.1), width: square.side, height: square.side,
-                  resizeSide: crop.outputSide)
+        let last = orientation.sourcePosition(
+            square.left + square.side - 1, square.top + square.side - 1,
+            width: storedWidth, height: storedHeight)
+        self.init(
+            left: min(first.0, last.0), top: min(first.1, last.1), width: square.side, height: square.side,
+            resizeSide: crop.outputSide)
     }
 
     private init(left: Int, top: Int, width: Int, height: Int, resizeSide: Int?) {

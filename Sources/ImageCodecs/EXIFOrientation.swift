@@ -21,7 +21,8 @@ enum EXIFOrientation: Int, Sendable {
         }
         func read32(_ offset: Int) -> Int? {
             guard let low = read16(littleEndian ? offset : offset + 2),
-                  let high = read16(littleEndian ? offset + 2 : offset) else { return nil }
+                let high = read16(littleEndian ? offset + 2 : offset)
+            else { return nil }
             return low | high << 16
         }
         guard read16(2) == 42, let directory = read32(4), let entryCount = read16(directory) else { return }
@@ -30,7 +31,8 @@ enum EXIFOrientation: Int, Sendable {
             guard let tag = read16(entry) else { return }
             // Orientation is a SHORT stored in the first two bytes of the value field.
             if tag == 0x0112, read16(entry + 2) == 3, let value = read16(entry + 8),
-               let orientation = EXIFOrientation(rawValue: value) {
+                let orientation = EXIFOrientation(rawValue: value)
+            {
                 self = orientation
                 return
             }

@@ -36,8 +36,10 @@ enum GIFDecoder {
         return ImageSize(width: width, height: height)
     }
 
-    private static func open(_ source: CompressedSource, path: String, header: inout gif_shim_header,
-                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
+    private static func open(
+        _ source: CompressedSource, path: String, header: inout gif_shim_header,
+        message: inout [CChar]
+    ) throws(ImageError) -> OpaquePointer {
         let opened: OpaquePointer?
         switch source {
         case .file(let descriptor):

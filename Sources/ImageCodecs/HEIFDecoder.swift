@@ -38,8 +38,10 @@ enum HEIFDecoder {
         return ImageSize(width: width, height: height)
     }
 
-    private static func open(_ source: CompressedSource, path: String, header: inout heif_shim_header,
-                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
+    private static func open(
+        _ source: CompressedSource, path: String, header: inout heif_shim_header,
+        message: inout [CChar]
+    ) throws(ImageError) -> OpaquePointer {
         let opened: OpaquePointer?
         switch source {
         case .file(let descriptor):

@@ -25,9 +25,11 @@ public enum ImageLoader {
         } catch {
             switch error.kind {
             case .tooLarge(let byteCount, let limit):
-                throw ImageError(path: path, reason: "file is \(InputFile.describe(byteCount: byteCount)), larger than "
-                                 + "an image of at most \(options.maximumPixels / 1_000_000) megapixels can be "
-                                 + "(limit \(InputFile.describe(byteCount: limit)))")
+                throw ImageError(
+                    path: path,
+                    reason: "file is \(InputFile.describe(byteCount: byteCount)), larger than "
+                        + "an image of at most \(options.maximumPixels / 1_000_000) megapixels can be "
+                        + "(limit \(InputFile.describe(byteCount: limit)))")
             default:
                 throw ImageError(path: path, reason: error.reason)
             }
@@ -74,8 +76,10 @@ public enum ImageLoader {
     }
 
     /// Decodes an in-memory file; `path` only names it in errors.
-    public static func decode(bytes: [UInt8], path: String,
-                              options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RGBImage {
+    public static func decode(
+        bytes: [UInt8], path: String,
+        options: DecodeOptions = DecodeOptions()
+    ) throws(ImageError) -> RGBImage {
         try bytes.withUnsafeBufferPointer { buffer throws(ImageError) -> RGBImage in
             let format = ImageFormat(magic: Array(bytes.prefix(ImageFormat.magicLength)))
             switch format {
@@ -111,7 +115,8 @@ public enum ImageLoader {
     }
 
     private static func unreadable(_ format: ImageFormat, path: String) -> ImageError {
-        format == .empty ? ImageError(path: path, reason: "empty file")
+        format == .empty
+            ? ImageError(path: path, reason: "empty file")
             : ImageError(path: path, reason: "not a picture Workbench can read (\(formatNames))")
     }
 }
@@ -147,13 +152,15 @@ enum ImageFormat: Equatable {
         } else if ascii(4..<8) == "ftyp", Self.hasHEIFBrand(bytes) {
             self = .heif
         } else if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-                    || bytes.starts(with: [0x49, 0x49, 0x2B, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) {
+            || bytes.starts(with: [0x49, 0x49, 0x2B, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+        {
             self = .tiff
         } else if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" {
             self = .gif
         } else if bytes.count >= 18, bytes[0] == 0x42, bytes[1] == 0x4D,
-                  [12, 16, 40, 52, 56, 64, 108, 124].contains(Int(bytes[14]) | Int(bytes[15]) << 8),
-                  bytes[16] == 0, bytes[17] == 0 {
+            [12, 16, 40, 52, 56, 64, 108, 124].contains(Int(bytes[14]) | Int(bytes[15]) << 8),
+            bytes[16] == 0, bytes[17] == 0
+        {
             self = .bmp
         } else {
             self = .unknown

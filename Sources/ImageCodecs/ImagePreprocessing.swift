@@ -36,8 +36,10 @@ public struct ImagePreprocessing: Sendable, Equatable, Codable {
     public var alphaBackground: [Int]
 
     /// Creates a description from every field; `efficientNetLite0` is the one Workbench uses.
-    public init(version: Int, name: String, inputSide: Int, cropPadding: Int, resample: String, mean: [Float],
-                std: [Float], channelOrder: String, alphaBackground: [Int]) {
+    public init(
+        version: Int, name: String, inputSide: Int, cropPadding: Int, resample: String, mean: [Float],
+        std: [Float], channelOrder: String, alphaBackground: [Int]
+    ) {
         self.version = version
         self.name = name
         self.inputSide = inputSide

@@ -67,8 +67,9 @@ enum JPEGDecoder {
                 if status == 0 && region.contains(row: y) {
                     if kept.isEmpty { kept = [UInt8](repeating: 0, count: region.height * rowBytes) }
                     let start = region.left * 3
-                    kept.replaceSubrange(((y - region.top) * rowBytes)..<((y - region.top + 1) * rowBytes),
-                                         with: row[start..<(start + rowBytes)])
+                    kept.replaceSubrange(
+                        ((y - region.top) * rowBytes)..<((y - region.top + 1) * rowBytes),
+                        with: row[start..<(start + rowBytes)])
                 }
             }
             guard status == 0 else { throw corrupt(path: path, message: message) }
@@ -95,16 +96,20 @@ enum JPEGDecoder {
 
     /// Opens a decoder on `source` and reads its header (and EXIF block) into `header` and `exif`: what a decode
     /// and a size query share. The caller closes it.
-    private static func open(_ source: Source, path: String, header: inout jpeg_shim_header, exif: inout [UInt8],
-                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
+    private static func open(
+        _ source: Source, path: String, header: inout jpeg_shim_header, exif: inout [UInt8],
+        message: inout [CChar]
+    ) throws(ImageError) -> OpaquePointer {
         let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
             switch source {
             case .file(let descriptor):
-                return jpeg_shim_open_file(descriptor, &header, exifBuffer.baseAddress, Int32(exifCapacity),
-                                           &message, Int32(errorCapacity))
+                return jpeg_shim_open_file(
+                    descriptor, &header, exifBuffer.baseAddress, Int32(exifCapacity),
+                    &message, Int32(errorCapacity))
             case .memory(let bytes):
-                return jpeg_shim_open_memory(bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
-                                             Int32(exifCapacity), &message, Int32(errorCapacity))
+                return jpeg_shim_open_memory(
+                    bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
+                    Int32(exifCapacity), &message, Int32(errorCapacity))
             }
         }
         guard let decoder = opened else { throw corrupt(path: path, message: message) }

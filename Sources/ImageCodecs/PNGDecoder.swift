@@ -29,8 +29,9 @@ enum PNGDecoder {
             throw corrupt(path: path, message: message)
         }
         let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
-        let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
-                                  options: options)
+        let region = DecodeRegion(
+            storedWidth: width / factor, storedHeight: height / factor, orientation: .upright,
+            options: options)
         var reducer = RegionReducer(factor: factor, region: region)
         var row = [UInt8](repeating: 0, count: width * 4)
         // Interlaced rows come in seven passes, each filling some pixels of some rows; the sums don't mind the order.
@@ -63,8 +64,10 @@ enum PNGDecoder {
 
     /// Opens a reader on `source` and reads its header into `header`: what a decode and a size query share. The
     /// caller closes it.
-    private static func open(_ source: Source, path: String, header: inout png_shim_header,
-                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
+    private static func open(
+        _ source: Source, path: String, header: inout png_shim_header,
+        message: inout [CChar]
+    ) throws(ImageError) -> OpaquePointer {
         let opened: OpaquePointer?
         switch source {
         case .file(let descriptor):

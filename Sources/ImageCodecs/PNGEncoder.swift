@@ -15,8 +15,10 @@ public enum PNGEncoder {
         try encode(pixels: pixels, width: width, height: height, channels: 4, name: name)
     }
 
-    private static func encode(pixels: [UInt8], width: Int, height: Int, channels: Int,
-                               name: String) throws(ImageError) -> [UInt8] {
+    private static func encode(
+        pixels: [UInt8], width: Int, height: Int, channels: Int,
+        name: String
+    ) throws(ImageError) -> [UInt8] {
         guard width > 0, height > 0, pixels.count == width * height * channels else {
             throw ImageError(path: name, reason: "cannot encode as PNG: \(pixels.count) samples for \(width)×\(height)×\(channels)")
         }
@@ -24,8 +26,9 @@ public enum PNGEncoder {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = pixels.withUnsafeBufferPointer { buffer in
-            png_shim_encode(buffer.baseAddress, Int32(width), Int32(height), Int32(channels), &output, &size,
-                            &message, Int32(errorCapacity))
+            png_shim_encode(
+                buffer.baseAddress, Int32(width), Int32(height), Int32(channels), &output, &size,
+                &message, Int32(errorCapacity))
         }
         guard status == 0, let output else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

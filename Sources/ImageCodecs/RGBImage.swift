@@ -12,8 +12,9 @@ public struct RGBImage: Sendable, Equatable {
 
     /// Wraps pixels already laid out as described on the type.
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 3,
-                     "RGBImage needs width * height * 3 samples")
+        precondition(
+            width >= 0 && height >= 0 && pixels.count == width * height * 3,
+            "RGBImage needs width * height * 3 samples")
         self.width = width
         self.height = height
         self.pixels = pixels

@@ -27,8 +27,9 @@ public struct RawFrameDecoding: Sendable, Equatable {
         self.height = height
         factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
         region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: .upright, options: options)
-        rectangle = Rectangle(left: region.left * factor, top: region.top * factor,
-                              width: region.width * factor, height: region.height * factor)
+        rectangle = Rectangle(
+            left: region.left * factor, top: region.top * factor,
+            width: region.width * factor, height: region.height * factor)
     }
 
     /// The decoded picture from the rectangle's RGB24 pixels (`rectangle.byteCount` bytes, rows top to bottom).

@@ -29,8 +29,9 @@ public enum Resize {
     /// Each pass rounds and clamps to 0...255, like Pillow's 8-bit path.
     public static func bicubic(_ image: RGBImage, crop: CenterCrop, outputSide: Int) -> RGBImage {
         precondition(outputSide > 0 && crop.side > 0, "resize needs a non-empty crop and output")
-        return bicubic(image, region: PixelRegion(left: crop.left, top: crop.top, width: crop.side, height: crop.side),
-                       outputWidth: outputSide, outputHeight: outputSide)
+        return bicubic(
+            image, region: PixelRegion(left: crop.left, top: crop.top, width: crop.side, height: crop.side),
+            outputWidth: outputSide, outputHeight: outputSide)
     }
 
     /// The same filter on any rectangle `region` of `image`, to `outputWidth × outputHeight` (each axis has its own
@@ -38,10 +39,12 @@ public enum Resize {
     /// On a square region to a square output this is exactly the square resize above: the same taps, sums and
     /// roundings in the same order.
     public static func bicubic(_ image: RGBImage, region: PixelRegion, outputWidth: Int, outputHeight: Int) -> RGBImage {
-        precondition(outputWidth > 0 && outputHeight > 0 && region.width > 0 && region.height > 0,
-                     "resize needs a non-empty region and output")
-        precondition(region.left >= 0 && region.top >= 0 && region.left + region.width <= image.width
-                     && region.top + region.height <= image.height, "region must lie inside the image")
+        precondition(
+            outputWidth > 0 && outputHeight > 0 && region.width > 0 && region.height > 0,
+            "resize needs a non-empty region and output")
+        precondition(
+            region.left >= 0 && region.top >= 0 && region.left + region.width <= image.width
+                && region.top + region.height <= image.height, "region must lie inside the image")
         let horizontalTaps = ResampleTaps(inputSize: region.width, outputSize: outputWidth)
         let verticalTaps = ResampleTaps(inputSize: region.height, outputSize: outputHeight)
 

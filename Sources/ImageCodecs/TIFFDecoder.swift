@@ -17,8 +17,10 @@ enum TIFFDecoder {
         defer { tiff_shim_close(reader) }
         let width = Int(header.width), height = Int(header.height)
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        return try WholeImageReduction.decode(width: width, height: height, orientation: orientation(header, options),
-                                              options: options) { rgba throws(ImageError) in
+        return try WholeImageReduction.decode(
+            width: width, height: height, orientation: orientation(header, options),
+            options: options
+        ) { rgba throws(ImageError) in
             guard tiff_shim_read_rgba(reader, rgba.baseAddress, rgba.count, &message, Int32(errorCapacity)) == 0 else {
                 throw corrupt(path: path, message: message)
             }
@@ -33,7 +35,8 @@ enum TIFFDecoder {
         defer { tiff_shim_close(reader) }
         let width = Int(header.width), height = Int(header.height)
         try DecodeScale.checkPixelLimit(width: width, height: height, options: options, path: path)
-        return orientation(header, options).swapsAxes ? ImageSize(width: height, height: width)
+        return orientation(header, options).swapsAxes
+            ? ImageSize(width: height, height: width)
             : ImageSize(width: width, height: height)
     }
 
@@ -41,8 +44,10 @@ enum TIFFDecoder {
         options.appliesEXIFOrientation ? EXIFOrientation(rawValue: Int(header.orientation)) ?? .upright : .upright
     }
 
-    private static func open(_ source: CompressedSource, path: String, header: inout tiff_shim_header,
-                             message: inout [CChar]) throws(ImageError) -> OpaquePointer {
+    private static func open(
+        _ source: CompressedSource, path: String, header: inout tiff_shim_header,
+        message: inout [CChar]
+    ) throws(ImageError) -> OpaquePointer {
         let opened: OpaquePointer?
         switch source {
         case .file(let descriptor):

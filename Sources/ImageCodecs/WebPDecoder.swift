@@ -41,18 +41,22 @@ enum WebPDecoder {
 
     /// Opens the file and reads its headers, checking the stored size against the pixel limit before any pixel
     /// buffer exists; what `decode` and `displayedSize` share. The caller closes the decoder.
-    private static func open(_ source: CompressedSource, path: String, options: DecodeOptions,
-                             message: inout [CChar]) throws(ImageError) -> OpenedFile {
+    private static func open(
+        _ source: CompressedSource, path: String, options: DecodeOptions,
+        message: inout [CChar]
+    ) throws(ImageError) -> OpenedFile {
         var header = webp_shim_header()
         var exif = [UInt8](repeating: 0, count: exifCapacity)
         let opened = exif.withUnsafeMutableBufferPointer { exifBuffer -> OpaquePointer? in
             switch source {
             case .file(let descriptor):
-                return webp_shim_open_file(descriptor, options.maximumFileBytes, &header, exifBuffer.baseAddress,
-                                           Int32(exifCapacity), &message, Int32(errorCapacity))
+                return webp_shim_open_file(
+                    descriptor, options.maximumFileBytes, &header, exifBuffer.baseAddress,
+                    Int32(exifCapacity), &message, Int32(errorCapacity))
             case .memory(let bytes):
-                return webp_shim_open_memory(bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
-                                             Int32(exifCapacity), &message, Int32(errorCapacity))
+                return webp_shim_open_memory(
+                    bytes.baseAddress, bytes.count, &header, exifBuffer.baseAddress,
+                    Int32(exifCapacity), &message, Int32(errorCapacity))
             }
         }
         guard let decoder = opened else { throw corrupt(path: path, message: message) }
@@ -63,8 +67,9 @@ enum WebPDecoder {
             webp_shim_close(decoder)
             throw error
         }
-        return OpenedFile(decoder: decoder, width: width, height: height,
-                          orientation: displayOrientation(header: header, exif: exif, options: options))
+        return OpenedFile(
+            decoder: decoder, width: width, height: height,
+            orientation: displayOrientation(header: header, exif: exif, options: options))
     }
 
     private static func displayOrientation(header: webp_shim_header, exif: [UInt8], options: DecodeOptions) -> EXIFOrientation {

@@ -16,8 +16,10 @@ enum CompressedSource {
 enum WholeImageReduction {
     /// Allocates the RGBA buffer for a `width × height` image (stored orientation), lets `fill` decode into it,
     /// then reduces it as the options ask and turns it upright by `orientation`.
-    static func decode(width: Int, height: Int, orientation: EXIFOrientation, options: DecodeOptions,
-                       fill: (UnsafeMutableBufferPointer<UInt8>) throws(ImageError) -> Void) throws(ImageError) -> RGBImage {
+    static func decode(
+        width: Int, height: Int, orientation: EXIFOrientation, options: DecodeOptions,
+        fill: (UnsafeMutableBufferPointer<UInt8>) throws(ImageError) -> Void
+    ) throws(ImageError) -> RGBImage {
         let byteCount = width * height * 4
         let reserved = DecoderMemoryBudget.shared.reserve(byteCount)
         defer { DecoderMemoryBudget.shared.release(reserved) }
@@ -30,12 +32,15 @@ enum WholeImageReduction {
 
     /// The decoded RGBA pixels (`width × height`, stored orientation, alpha not premultiplied) as the loader
     /// returns them: over white, reduced, cut and upright.
-    static func reduce(rgba: [UInt8], width: Int, height: Int, orientation: EXIFOrientation,
-                       options: DecodeOptions) -> RGBImage {
+    static func reduce(
+        rgba: [UInt8], width: Int, height: Int, orientation: EXIFOrientation,
+        options: DecodeOptions
+    ) -> RGBImage {
         precondition(rgba.count == width * height * 4, "reduce needs width * height * 4 samples")
         let factor = DecodeScale.boxReductionFactor(width: width, height: height, options: options)
-        let region = DecodeRegion(storedWidth: width / factor, storedHeight: height / factor, orientation: orientation,
-                                  options: options)
+        let region = DecodeRegion(
+            storedWidth: width / factor, storedHeight: height / factor, orientation: orientation,
+            options: options)
         var reducer = RegionReducer(factor: factor, region: region)
         rgba.withUnsafeBufferPointer { pixels in
             for y in 0..<height {

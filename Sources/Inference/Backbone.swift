@@ -44,8 +44,9 @@ public struct Backbone: Sendable {
     /// The backbone stored in a model file (its tensors are named `backbone.<original name>` there; the model file
     /// API hands them back without the prefix).
     public init(modelFile: ModelFile, source: String) {
-        self.init(weights: SafetensorsFile(tensors: modelFile.backboneTensors), source: source,
-                  preprocessing: modelFile.preprocessing)
+        self.init(
+            weights: SafetensorsFile(tensors: modelFile.backboneTensors), source: source,
+            preprocessing: modelFile.preprocessing)
     }
 
     public init(weights: SafetensorsFile, source: String, preprocessing: ImagePreprocessing) {

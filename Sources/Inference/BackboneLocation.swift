@@ -17,7 +17,8 @@ public enum BackboneLocation {
             return fromEnvironment
         }
         if let found = InstalledFileSearch.find(fileName: fileName) { return found }
-        throw WorkbenchError("backbone weights \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in "
-                             + "the clone), set WORKBENCH_WEIGHTS, or give the weights file's path")
+        throw WorkbenchError(
+            "backbone weights \(fileName) not found: run scripts/install.sh (or scripts/setup.sh in "
+                + "the clone), set WORKBENCH_WEIGHTS, or give the weights file's path")
     }
 }

@@ -50,15 +50,17 @@ public struct Classifier: Sendable {
         self.path = path
         backbone = Backbone(modelFile: modelFile, source: path)
         standardizer = Standardizer(mean: modelFile.head.featureMean, scale: modelFile.head.featureScale)
-        head = LogisticRegressionModel(classCount: modelFile.head.classCount, dimension: modelFile.head.featureDimension,
-                                       weights: modelFile.head.weights, bias: modelFile.head.bias)
+        head = LogisticRegressionModel(
+            classCount: modelFile.head.classCount, dimension: modelFile.head.featureDimension,
+            weights: modelFile.head.weights, bias: modelFile.head.bias)
     }
 
     /// Calibrated class probabilities `[count, labels.count]` for features `[count, 1280]`:
     /// `softmax(logits / temperature)`.
     public func probabilities(features: [Float], count: Int) -> [Float] {
-        Softmax.probabilities(logits: head.logits(standardizer.apply(features, count: count), count: count),
-                              count: count, classCount: labels.count, temperature: temperature)
+        Softmax.probabilities(
+            logits: head.logits(standardizer.apply(features, count: count), count: count),
+            count: count, classCount: labels.count, temperature: temperature)
     }
 
     /// Calibrated class probabilities `[count, labels.count]` for the features of every test-time view of `count`

@@ -34,7 +34,8 @@ public final class DetectionFeatureExtractor: Sendable {
 
     /// Builds the network now (the caller is about to need maps). `inputSide` must be one `DetectorInputSide` allows.
     public init(backbone: Backbone, inputSide: Int = defaultInputSide, settings: FeatureSettings = FeatureSettings())
-        throws(WorkbenchError) {
+        throws(WorkbenchError)
+    {
         guard DetectorInputSide.isValid(inputSide) else {
             throw WorkbenchError("the detector's input side must be \(DetectorInputSide.requirement), not \(inputSide)")
         }
@@ -77,8 +78,9 @@ public final class DetectionFeatureExtractor: Sendable {
         if let cache {
             let content: ContentHash = try WorkbenchError.passingOn { try ContentHash.of(file: file) }
             for (index, view) in views.enumerated() {
-                let key = FeatureCacheKey(contentHash: content, preprocessingID: cacheDescription(of: view),
-                                          backboneID: backboneIdentifier)
+                let key = FeatureCacheKey(
+                    contentHash: content, preprocessingID: cacheDescription(of: view),
+                    backboneID: backboneIdentifier)
                 keys[index] = key
                 if let cached = cache.lookup(key), cached.count == floatsPerView { results[index] = cached }
             }
@@ -129,11 +131,13 @@ public final class DetectionFeatureExtractor: Sendable {
     ) {
         GEMM.setBLASThreads(1)
         let threads = min(max(1, settings.threads), FeatureExtractor.mostWorkers)
-        OrderedPipeline.run(count: paths.count, threads: threads, work: { [self] index in
-            Result { () throws(WorkbenchError) -> (maps: [[Float]], size: ImageSize) in
-                try maps(ofImageAt: paths[index], views: views(index))
-            }
-        }, deliver: deliver)
+        OrderedPipeline.run(
+            count: paths.count, threads: threads,
+            work: { [self] index in
+                Result { () throws(WorkbenchError) -> (maps: [[Float]], size: ImageSize) in
+                    try maps(ofImageAt: paths[index], views: views(index))
+                }
+            }, deliver: deliver)
     }
 
     private func cacheDescription(of view: DetectionView) -> String {

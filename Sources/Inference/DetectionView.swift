@@ -20,8 +20,9 @@ public struct DetectionView: Sendable, Hashable, Codable {
 
     /// A view from its parts; the rectangle must lie within 0…1 on both axes (the caller's own numbers).
     public init(left: Double, top: Double, width: Double, height: Double, mirrored: Bool) {
-        precondition(left >= 0 && top >= 0 && width > 0 && height > 0 && left + width <= 1 + 1e-12 && top + height <= 1 + 1e-12,
-                     "DetectionView: the rectangle must lie within the picture")
+        precondition(
+            left >= 0 && top >= 0 && width > 0 && height > 0 && left + width <= 1 + 1e-12 && top + height <= 1 + 1e-12,
+            "DetectionView: the rectangle must lie within the picture")
         (self.left, self.top, self.width, self.height, self.mirrored) = (left, top, width, height, mirrored)
     }
 
@@ -49,10 +50,13 @@ public struct DetectionView: Sendable, Hashable, Codable {
     /// A point of the picture (pixels) in the view's input pixels (`inputSide` square), and the scale factors:
     /// `x' = (x − region.left) · inputSide / region.width`, mirrored as `inputSide − x'`.
     public func boxTransform(pictureWidth: Int, pictureHeight: Int, inputSide: Int)
-        -> (offsetX: Double, offsetY: Double, scaleX: Double, scaleY: Double, mirrored: Bool) {
+        -> (offsetX: Double, offsetY: Double, scaleX: Double, scaleY: Double, mirrored: Bool)
+    {
         let region = pixelRegion(pictureWidth: pictureWidth, pictureHeight: pictureHeight)
-        return (Double(region.left), Double(region.top), Double(inputSide) / Double(region.width),
-                Double(inputSide) / Double(region.height), mirrored)
+        return (
+            Double(region.left), Double(region.top), Double(inputSide) / Double(region.width),
+            Double(inputSide) / Double(region.height), mirrored
+        )
     }
 
     /// The view in the cache key: every number written exactly (Double's shortest round-trip form).

@@ -16,9 +16,11 @@ public enum FeatureCacheFill {
 
     /// Fills `extractor`'s cache with the features of `paths`; a file that cannot be read is reported and skipped,
     /// or with `strict` is the error.
-    public static func fill(paths: [String], extractor: FeatureExtractor, strict: Bool = false,
-                            progress: (_ done: Int, _ total: Int) -> Void,
-                            failure: (WorkbenchError) -> Void) throws(WorkbenchError) -> Outcome {
+    public static func fill(
+        paths: [String], extractor: FeatureExtractor, strict: Bool = false,
+        progress: (_ done: Int, _ total: Int) -> Void,
+        failure: (WorkbenchError) -> Void
+    ) throws(WorkbenchError) -> Outcome {
         guard extractor.settings.usesCache else {
             throw WorkbenchError("the feature cache is turned off: there is nothing to fill")
         }

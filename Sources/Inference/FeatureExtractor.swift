@@ -17,8 +17,10 @@ public struct FeatureSettings: Sendable {
     /// The cache folder; nil is `$WORKBENCH_CACHE`, else `$XDG_CACHE_HOME/workbench/features` or `~/.cache/...`.
     public var cacheFolder: String?
 
-    public init(threads: Int = Parallel.coreCount, maximumPixels: Int = 300_000_000, usesCache: Bool = true,
-                cacheFolder: String? = nil) {
+    public init(
+        threads: Int = Parallel.coreCount, maximumPixels: Int = 300_000_000, usesCache: Bool = true,
+        cacheFolder: String? = nil
+    ) {
         self.threads = threads
         self.maximumPixels = maximumPixels
         self.usesCache = usesCache
@@ -97,8 +99,9 @@ public final class FeatureExtractor: Sendable {
             var key: FeatureCacheKey?
             if let cache {
                 do {
-                    key = FeatureCacheKey(contentHash: try ContentHash.of(file: file),
-                                          preprocessingID: preprocessing.canonicalJSON, backboneID: backboneIdentifier)
+                    key = FeatureCacheKey(
+                        contentHash: try ContentHash.of(file: file),
+                        preprocessingID: preprocessing.canonicalJSON, backboneID: backboneIdentifier)
                 } catch {
                     results[slot] = .failure(WorkbenchError(error))
                     continue
@@ -128,7 +131,9 @@ public final class FeatureExtractor: Sendable {
                     let vector = Array(features[(row * width)..<((row + 1) * width)])
                     // Finite weights can still overflow on extreme values; such a vector is no measurement.
                     guard vector.allSatisfy(\.isFinite) else {
-                        results[miss.slot] = .failure(WorkbenchError(path: paths[miss.slot], reason: "the network's features are not finite numbers (overflow in the backbone's weights)"))
+                        results[miss.slot] = .failure(
+                            WorkbenchError(
+                                path: paths[miss.slot], reason: "the network's features are not finite numbers (overflow in the backbone's weights)"))
                         continue
                     }
                     if let key = miss.key { try? cache?.store(key, features: vector) }
@@ -167,14 +172,15 @@ public final class FeatureExtractor: Sendable {
         let mostFiles = max(1, Self.maximumBatch / (views?.count ?? 1))
         let batch = max(1, min(mostFiles, paths.count / (2 * threads)))
         let jobs = stride(from: 0, to: paths.count, by: batch).map { $0..<min(paths.count, $0 + batch) }
-        runOnWorkers(jobs: jobs, work: { [self] range in features(ofImagesAt: Array(paths[range]), views: views) },
-                     deliverUntil: { index, results in
-            for (offset, result) in results.enumerated() {
-                let position = jobs[index].lowerBound + offset
-                if !deliver(position, paths[position], result) { return false }
-            }
-            return true
-        })
+        runOnWorkers(
+            jobs: jobs, work: { [self] range in features(ofImagesAt: Array(paths[range]), views: views) },
+            deliverUntil: { index, results in
+                for (offset, result) in results.enumerated() {
+                    let position = jobs[index].lowerBound + offset
+                    if !deliver(position, paths[position], result) { return false }
+                }
+                return true
+            })
     }
 
     /// Features of decoded images (video frames, already at the network's input size or cropped and resized here),
@@ -186,16 +192,19 @@ public final class FeatureExtractor: Sendable {
         var features: [Float] = []
         features.reserveCapacity(images.count * viewCount * EfficientNetLite0.featureCount)
         // A batch smaller than the worker count (a one-frame folder, the end of a video) has fewer shares.
-        runOnWorkers(jobs: Parallel.shares(of: images.count, parts: workerCount), work: { range in
-            let inputs = range.flatMap { index in
-                views.map { $0.render(images[index], preprocessing: self.preprocessing) }
-                    ?? self.preprocessing.networkInput(from: images[index])
-            }
-            return network.features(inputs, batch: range.count * viewCount)
-        }, deliverUntil: { _, vectors in
-            features += vectors
-            return true
-        })
+        runOnWorkers(
+            jobs: Parallel.shares(of: images.count, parts: workerCount),
+            work: { range in
+                let inputs = range.flatMap { index in
+                    views.map { $0.render(images[index], preprocessing: self.preprocessing) }
+                        ?? self.preprocessing.networkInput(from: images[index])
+                }
+                return network.features(inputs, batch: range.count * viewCount)
+            },
+            deliverUntil: { _, vectors in
+                features += vectors
+                return true
+            })
         return features
     }
 

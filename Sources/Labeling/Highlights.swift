@@ -63,8 +63,10 @@ public enum Highlights {
 
     /// Writes `clips` of `label` as one reel at `output` (`HighlightReel.render`), `size` pixels (nil: the largest
     /// clip video's, never upscaled), and says what it wrote.
-    public static func render(_ clips: [HighlightClip], label: String, to output: String, size: ImageSize? = nil,
-                              tools: ExternalTools? = nil) throws(VideoError) -> HighlightReelResult {
+    public static func render(
+        _ clips: [HighlightClip], label: String, to output: String, size: ImageSize? = nil,
+        tools: ExternalTools? = nil
+    ) throws(VideoError) -> HighlightReelResult {
         let written = try HighlightReel.render(clips: clips.map(\.clip), to: output, format: HighlightFormat(size: size), tools: tools)
         return HighlightReelResult(label: label, output: output, size: written, clips: clips)
     }

@@ -44,8 +44,10 @@ public enum LabelStretches {
                 }
                 frameIndex += 1
             }
-            stretches.append(LabelStretch(start: start.second, end: stop, label: start.label,
-                                          meanConfidence: count > 0 ? Float(sum / Double(count)) : 0))
+            stretches.append(
+                LabelStretch(
+                    start: start.second, end: stop, label: start.label,
+                    meanConfidence: count > 0 ? Float(sum / Double(count)) : 0))
         }
         return stretches
     }

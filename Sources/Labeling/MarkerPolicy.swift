@@ -38,8 +38,10 @@ public struct MarkerPolicy: Sendable, Equatable {
     public var changesOnly: Bool
 
     /// Makes a policy; the defaults keep every verdict, unsmoothed, one marker per change.
-    public init(minimumConfidence: Float = 0, fallbackLabel: String = "Unsure", smoothing: Int = 1,
-                changesOnly: Bool = true) {
+    public init(
+        minimumConfidence: Float = 0, fallbackLabel: String = "Unsure", smoothing: Int = 1,
+        changesOnly: Bool = true
+    ) {
         self.minimumConfidence = minimumConfidence
         self.fallbackLabel = fallbackLabel
         self.smoothing = smoothing
@@ -75,8 +77,9 @@ public struct MarkerPolicy: Sendable, Equatable {
     /// fallback or smoothed label there.
     public func decisions(_ frames: [LabeledFrame]) -> [FrameDecision] {
         zip(frames, frameLabels(frames)).map { frame, label in
-            FrameDecision(label: label, verdict: frame.label, confidence: frame.confidence,
-                          isBelowMinimum: isBelowMinimum(frame), isSmoothed: label != unsmoothedLabel(frame))
+            FrameDecision(
+                label: label, verdict: frame.label, confidence: frame.confidence,
+                isBelowMinimum: isBelowMinimum(frame), isSmoothed: label != unsmoothedLabel(frame))
         }
     }
 

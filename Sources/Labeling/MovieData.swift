@@ -37,8 +37,10 @@ public struct MovieUpdate: Sendable, Equatable {
     public var poster: String?
 
     /// Makes an update.
-    public init(id: String, markers: [String: String], title: String? = nil, description: String? = nil,
-                poster: String? = nil) {
+    public init(
+        id: String, markers: [String: String], title: String? = nil, description: String? = nil,
+        poster: String? = nil
+    ) {
         self.id = id
         self.markers = markers
         self.title = title
@@ -63,22 +65,26 @@ public struct MovieData: Sendable, Equatable {
     /// Validates and wraps a parsed document; `path` is only used in error messages.
     public init(document: JSONValue, path: String) throws(MovieDataError) {
         guard case .array(let elements) = document else {
-            throw MovieDataError(kind: .notMovieData, path: path,
-                                 reason: "expected a JSON array of movies, found \(document.kindDescription)")
+            throw MovieDataError(
+                kind: .notMovieData, path: path,
+                reason: "expected a JSON array of movies, found \(document.kindDescription)")
         }
         for (position, element) in elements.enumerated() {
             guard case .object(let fields) = element else {
-                throw MovieDataError(kind: .notMovieData, path: path,
-                                     reason: "movie \(position + 1) is \(element.kindDescription), expected an object")
+                throw MovieDataError(
+                    kind: .notMovieData, path: path,
+                    reason: "movie \(position + 1) is \(element.kindDescription), expected an object")
             }
             guard let markers = fields["markers"] else { continue }
             guard case .object(let entries) = markers else {
-                throw MovieDataError(kind: .notMovieData, path: path,
-                                     reason: "movie \(position + 1): \"markers\" is \(markers.kindDescription), expected an object of second → label")
+                throw MovieDataError(
+                    kind: .notMovieData, path: path,
+                    reason: "movie \(position + 1): \"markers\" is \(markers.kindDescription), expected an object of second → label")
             }
             if let (key, value) = entries.first(where: { $0.value.stringValue == nil }) {
-                throw MovieDataError(kind: .notMovieData, path: path,
-                                     reason: "movie \(position + 1): marker \"\(key)\" is \(value.kindDescription), expected a string label")
+                throw MovieDataError(
+                    kind: .notMovieData, path: path,
+                    reason: "movie \(position + 1): marker \"\(key)\" is \(value.kindDescription), expected a string label")
             }
         }
         movies = elements
@@ -98,8 +104,9 @@ public struct MovieData: Sendable, Equatable {
         }
         try refuseSpecialFile(status, path: path)
         guard status.st_size <= largestFileBytes else {
-            throw MovieDataError(kind: .unreadable, path: path,
-                                 reason: "the file is \(status.st_size) bytes, more than a player file's \(largestFileBytes)")
+            throw MovieDataError(
+                kind: .unreadable, path: path,
+                reason: "the file is \(status.st_size) bytes, more than a player file's \(largestFileBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MovieDataError(kind: .unreadable, path: path, reason: "cannot read the file")
@@ -138,10 +145,13 @@ public struct MovieData: Sendable, Equatable {
         if let position, let existing = movies[position].objectValue {
             fields = existing
         } else {
-            let allNumeric = !movies.isEmpty && movies.allSatisfy {
-                if case .number? = $0.objectValue?["id"] { true } else { false }
-            }
-            let isInteger = !update.id.isEmpty && update.id.allSatisfy { ("0"..."9").contains($0) }
+            let allNumeric =
+                !movies.isEmpty
+                && movies.allSatisfy {
+                    if case .number? = $0.objectValue?["id"] { true } else { false }
+                }
+            let isInteger =
+                !update.id.isEmpty && update.id.allSatisfy { ("0"..."9").contains($0) }
                 && (update.id == "0" || !update.id.hasPrefix("0"))
             fields["id"] = allNumeric && isInteger ? .number(update.id) : .string(update.id)
             for key in ["title", "description", "poster"] { fields[key] = .string("") }
@@ -214,8 +224,9 @@ private struct FileLock {
     init(path: String, subject: String) throws(MovieDataError) {
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
-            throw MovieDataError(kind: .writeFailed, path: subject,
-                                 reason: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+            throw MovieDataError(
+                kind: .writeFailed, path: subject,
+                reason: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
         }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno == EINTR { continue }

@@ -69,17 +69,21 @@ public struct MovieLabeler {
             guard !batch.isEmpty else { return }
             let rows = try classify(batch)
             guard rows.count == batch.count else {
-                throw LabelingError(.classifierMismatch, path: sourcePath,
-                                    reason: "classifier returned \(rows.count) results for \(batch.count) frames")
+                throw LabelingError(
+                    .classifierMismatch, path: sourcePath,
+                    reason: "classifier returned \(rows.count) results for \(batch.count) frames")
             }
             for (frame, row) in zip(batch, rows) {
                 guard row.count == labels.count else {
-                    throw LabelingError(.classifierMismatch, path: sourcePath,
-                                        reason: "classifier returned \(row.count) probabilities for \(labels.count) labels")
+                    throw LabelingError(
+                        .classifierMismatch, path: sourcePath,
+                        reason: "classifier returned \(row.count) probabilities for \(labels.count) labels")
                 }
                 let best = row.indexOfMaximum
-                results.append(LabeledFrame(index: frame.index, second: frame.second, label: labels[best],
-                                            confidence: row[best], probabilities: row))
+                results.append(
+                    LabeledFrame(
+                        index: frame.index, second: frame.second, label: labels[best],
+                        confidence: row[best], probabilities: row))
             }
             batch.removeAll(keepingCapacity: true)
             let expected = source.expectedFrameCount.map { max($0, results.count) }

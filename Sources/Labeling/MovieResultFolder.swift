@@ -133,10 +133,12 @@ public struct MovieResultFolder: Sendable {
         }
         let existing = try loadManifest(in: folder)
         guard existing == manifest else {
-            let difference = existing.origin != manifest.origin
+            let difference =
+                existing.origin != manifest.origin
                 ? "settings (\(existing.origin))" : "movies (\(existing.movies.count): \(Self.firstDifference(existing.movies, manifest.movies)))"
-            throw LabelingError(.resultsMismatch, path: path,
-                                reason: "holds the results of a run with other \(difference); use another results folder or empty this one")
+            throw LabelingError(
+                .resultsMismatch, path: path,
+                reason: "holds the results of a run with other \(difference); use another results folder or empty this one")
         }
     }
 
@@ -173,7 +175,7 @@ public struct MovieResultFolder: Sendable {
     public func hasResult(for movie: Movie, origin: Origin) throws(LabelingError) -> Bool {
         do {
             return try loadResult(for: movie).origin.makesTheSameMarkers(as: origin)
-        } catch where error.kind == .refusedFile {
+        } catch  where error.kind == .refusedFile {
             throw error
         } catch {
             return false
@@ -183,13 +185,14 @@ public struct MovieResultFolder: Sendable {
     /// Writes one movie's result atomically, replacing any earlier one: a new file renamed into place. A link,
     /// FIFO or other non-regular file at its name is refused and left alone, as is a `movies` that is not a folder.
     public func store(_ result: Result) throws(LabelingError) {
-        let document = JSONValue.object([
-            "version": .number("\(Self.formatVersion)"),
-            "id": .string(result.movie.id),
-            "path": .string(result.movie.path),
-            "markers": .object(result.markers.mapValues { .string($0) }),
-            "frameCount": .number("\(result.frameCount)"),
-        ].merging(Self.members(result.origin)) { first, _ in first })
+        let document = JSONValue.object(
+            [
+                "version": .number("\(Self.formatVersion)"),
+                "id": .string(result.movie.id),
+                "path": .string(result.movie.path),
+                "markers": .object(result.markers.mapValues { .string($0) }),
+                "frameCount": .number("\(result.frameCount)"),
+            ].merging(Self.members(result.origin)) { first, _ in first })
         let folder = try open()
         do {
             try folder.makeSubfolder(Self.moviesName).write(Array(JSONWriter.prettyText(document).utf8), to: Self.resultName(id: result.movie.id))
@@ -217,9 +220,11 @@ public struct MovieResultFolder: Sendable {
         }
         try checkVersion(fields, file: file, redo: "label this movie again")
         guard let id = fields["id"]?.stringValue, let moviePath = fields["path"]?.stringValue,
-              let markerFields = fields["markers"]?.objectValue, let frames = count(fields["frameCount"]), let origin = origin(fields) else {
-            throw LabelingError(.resultsMismatch, path: file,
-                                reason: "not a movie result (expected \"id\", \"path\", \"markers\", \"frameCount\", \"model\", \"settings\")")
+            let markerFields = fields["markers"]?.objectValue, let frames = count(fields["frameCount"]), let origin = origin(fields)
+        else {
+            throw LabelingError(
+                .resultsMismatch, path: file,
+                reason: "not a movie result (expected \"id\", \"path\", \"markers\", \"frameCount\", \"model\", \"settings\")")
         }
         guard id == movie.id, moviePath == movie.path else {
             throw LabelingError(.resultsMismatch, path: file, reason: "holds movie \(id) (\(moviePath)), not \(movie.id) (\(movie.path))")
@@ -251,21 +256,23 @@ public struct MovieResultFolder: Sendable {
             let result: Result
             do {
                 result = try Self.result(for: movie, in: movies)
-            } catch where error.kind == .fileNotFound {
+            } catch  where error.kind == .fileNotFound {
                 missing.append(movie)
                 continue
             }
             if let difference = Self.difference(result.origin, manifest.origin) {
-                throw LabelingError(.resultsMismatch, path: movies.entryPath(Self.resultName(id: movie.id)),
-                                    reason: "made \(difference); label this movie again or merge another folder")
+                throw LabelingError(
+                    .resultsMismatch, path: movies.entryPath(Self.resultName(id: movie.id)),
+                    reason: "made \(difference); label this movie again or merge another folder")
             }
             results.append(result)
         }
         guard missing.isEmpty else {
             let shown = missing.prefix(10).map { "\($0.id) (\($0.path))" }.joined(separator: ", ")
             let more = missing.count > 10 ? " and \(missing.count - 10) more" : ""
-            throw LabelingError(.resultsMissing, path: path,
-                                reason: "\(missing.count) of \(manifest.movies.count) movies have no result: \(shown)\(more)")
+            throw LabelingError(
+                .resultsMissing, path: path,
+                reason: "\(missing.count) of \(manifest.movies.count) movies have no result: \(shown)\(more)")
         }
         return (manifest, results)
     }
@@ -278,7 +285,8 @@ public struct MovieResultFolder: Sendable {
         var name = ""
         for (offset, byte) in id.utf8.enumerated() {
             let scalar = Unicode.Scalar(byte)
-            let plain = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            let plain =
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || (byte == UInt8(ascii: ".") && offset > 0)
             name += plain ? String(scalar) : String(format: "%%%02X", byte)
         }
@@ -289,21 +297,25 @@ public struct MovieResultFolder: Sendable {
     static func resultName(id: String) -> String { fileName(id: id) + ".json" }
 
     private static func document(_ manifest: Manifest) -> JSONValue {
-        .object([
-            "version": .number("\(formatVersion)"),
-            "movies": .array(manifest.movies.map { .object(["id": .string($0.id), "path": .string($0.path)]) }),
-        ].merging(members(manifest.origin)) { first, _ in first })
+        .object(
+            [
+                "version": .number("\(formatVersion)"),
+                "movies": .array(manifest.movies.map { .object(["id": .string($0.id), "path": .string($0.path)]) }),
+            ].merging(members(manifest.origin)) { first, _ in first })
     }
 
     /// `model` (`path`, `sha256`) and `settings`, as the manifest and every result file hold them.
     private static func members(_ origin: Origin) -> [String: JSONValue] {
-        ["model": .object(["path": .string(origin.modelPath), "sha256": .string(origin.modelSHA256)]),
-         "settings": .string(origin.settings)]
+        [
+            "model": .object(["path": .string(origin.modelPath), "sha256": .string(origin.modelSHA256)]),
+            "settings": .string(origin.settings),
+        ]
     }
 
     private static func origin(_ fields: [String: JSONValue]) -> Origin? {
         guard let model = fields["model"]?.objectValue, let modelPath = model["path"]?.stringValue,
-              let hash = model["sha256"]?.stringValue, let settings = fields["settings"]?.stringValue else { return nil }
+            let hash = model["sha256"]?.stringValue, let settings = fields["settings"]?.stringValue
+        else { return nil }
         return Origin(modelPath: modelPath, modelSHA256: hash, settings: settings)
     }
 
@@ -317,19 +329,25 @@ public struct MovieResultFolder: Sendable {
     /// about an earlier one.
     private static func checkVersion(_ fields: [String: JSONValue], file: String, redo: String) throws(LabelingError) {
         guard let stored = fields["version"] else {
-            throw LabelingError(.resultsMismatch, path: file, reason: "written by an earlier Workbench (results format version 1, "
-                                + "which does not record the model and settings of each result; this build reads version \(formatVersion)): \(redo)")
+            throw LabelingError(
+                .resultsMismatch, path: file,
+                reason: "written by an earlier Workbench (results format version 1, "
+                    + "which does not record the model and settings of each result; this build reads version \(formatVersion)): \(redo)")
         }
         guard let version = count(stored), version >= 1 else {
             throw LabelingError(.resultsMismatch, path: file, reason: "\"version\" is not a results format version (a whole number from 1)")
         }
         guard version <= formatVersion else {
-            throw LabelingError(.resultsMismatch, path: file, reason: "written by a newer Workbench (results format version \(version); "
-                                + "this build reads up to version \(formatVersion)): update Workbench")
+            throw LabelingError(
+                .resultsMismatch, path: file,
+                reason: "written by a newer Workbench (results format version \(version); "
+                    + "this build reads up to version \(formatVersion)): update Workbench")
         }
         guard version == formatVersion else {
-            throw LabelingError(.resultsMismatch, path: file, reason: "written by an earlier Workbench (results format version \(version); "
-                                + "this build reads version \(formatVersion)): \(redo)")
+            throw LabelingError(
+                .resultsMismatch, path: file,
+                reason: "written by an earlier Workbench (results format version \(version); "
+                    + "this build reads version \(formatVersion)): \(redo)")
         }
     }
 
@@ -364,7 +382,7 @@ public struct MovieResultFolder: Sendable {
     private func open() throws(LabelingError) -> ConfinedFolder {
         do {
             return try ConfinedFolder.open(path, role: "a results folder")
-        } catch where error.kind == .missing {
+        } catch  where error.kind == .missing {
             throw LabelingError(.fileNotFound, path: manifestPath, reason: "no manifest.json: not a results folder of a sharded label run")
         } catch {
             throw Self.labelingError(error, otherwise: .resultsMismatch)

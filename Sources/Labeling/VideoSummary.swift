@@ -48,8 +48,9 @@ public struct VideoSummary: Sendable, Equatable {
         let videoEnd = frames[frames.count - 1].second + spacing
         var windows: [String: LabelWindow] = [:]
         for (position, label) in labels.enumerated() {
-            windows[label] = Self.bestWindow(label: label, position: position, frames: frames,
-                                             window: window, videoEnd: videoEnd)
+            windows[label] = Self.bestWindow(
+                label: label, position: position, frames: frames,
+                window: window, videoEnd: videoEnd)
         }
         bestWindows = windows
     }
@@ -58,8 +59,10 @@ public struct VideoSummary: Sendable, Equatable {
     /// moves forward, so a long video with a long window (90,000 frames, half of them per window) takes
     /// milliseconds, not the minutes a sum per start took. Means are compared as `Float`, as they are reported, so
     /// equal means tie to the earliest; the winner's mean is then summed directly, frame by frame.
-    private static func bestWindow(label: String, position: Int, frames: [LabeledFrame], window: Double,
-                                   videoEnd: Double) -> LabelWindow {
+    private static func bestWindow(
+        label: String, position: Int, frames: [LabeledFrame], window: Double,
+        videoEnd: Double
+    ) -> LabelWindow {
         var prefix = [0.0]
         prefix.reserveCapacity(frames.count + 1)
         for frame in frames { prefix.append(prefix[prefix.count - 1] + Double(frame.probabilities[position])) }
@@ -81,7 +84,8 @@ public struct VideoSummary: Sendable, Equatable {
         let winner = best!
         var sum = 0.0
         for frame in frames[winner.range] { sum += Double(frame.probabilities[position]) }
-        return LabelWindow(label: label, start: winner.start, end: winner.end,
-                           meanConfidence: Float(sum / Double(winner.range.count)))
+        return LabelWindow(
+            label: label, start: winner.start, end: winner.end,
+            meanConfidence: Float(sum / Double(winner.range.count)))
     }
 }

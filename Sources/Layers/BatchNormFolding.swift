@@ -14,7 +14,8 @@ public enum BatchNormFolding {
         scale: [Float], shift: [Float], mean: [Float], variance: [Float], epsilon: Float
     ) -> (weights: [Float], bias: [Float]) {
         precondition(outputChannels > 0 && weights.count % outputChannels == 0, "BatchNormFolding: weights count")
-        precondition([scale.count, shift.count, mean.count, variance.count].allSatisfy { $0 == outputChannels }, "BatchNormFolding: statistics count")
+        precondition(
+            [scale.count, shift.count, mean.count, variance.count].allSatisfy { $0 == outputChannels }, "BatchNormFolding: statistics count")
         let perChannel = weights.count / outputChannels
         var folded = [Float](repeating: 0, count: weights.count)
         var bias = [Float](repeating: 0, count: outputChannels)

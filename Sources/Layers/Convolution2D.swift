@@ -42,8 +42,9 @@ public struct Convolution2D: WindowConvolution {
         self.activation = activation
         self.weights = weightsHWIO
         self.bias = bias
-        self.packedWeights = VectorKernels.packPointwise(weightsHWIO, inputs: kernelSize * kernelSize * inputChannels,
-                                                         outputs: outputChannels)
+        self.packedWeights = VectorKernels.packPointwise(
+            weightsHWIO, inputs: kernelSize * kernelSize * inputChannels,
+            outputs: outputChannels)
     }
 
     /// A convolution from OIHW weights (PyTorch's layout), repacked once to HWIO.
@@ -63,8 +64,9 @@ public struct Convolution2D: WindowConvolution {
                 }
             }
         }
-        self.init(weightsHWIO: hwio, bias: bias, inputChannels: inputChannels, outputChannels: outputChannels,
-                  kernelSize: kernelSize, stride: stride, padding: padding, activation: activation)
+        self.init(
+            weightsHWIO: hwio, bias: bias, inputChannels: inputChannels, outputChannels: outputChannels,
+            kernelSize: kernelSize, stride: stride, padding: padding, activation: activation)
     }
 
     /// Output pixels per im2col tile: 256 rows of a 3×3×3 patch matrix are 27 KB, comfortably in L1/L2 with
@@ -76,8 +78,10 @@ public struct Convolution2D: WindowConvolution {
     /// For each tile of output pixels: gather the patches into `[rows, k·k·inputChannels]` (zeros where the
     /// window hangs over the padding), multiply by the HWIO weights, then add bias and activate in place.
     /// With AVX2 or AVX-512 the product and epilogue are one `CKernels` call per tile; the gather is portable C.
-    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
-                        kernel: KernelChoice = .automatic) {
+    public func forward(
+        input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+        kernel: KernelChoice = .automatic
+    ) {
         let vector = kernel.usesVectorKernels
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let size = outputSize(inputHeight: height, inputWidth: width)
@@ -95,25 +99,29 @@ public struct Convolution2D: WindowConvolution {
                         let imagePixels = outputHeight * outputWidth
                         let n = first / imagePixels, firstInImage = first % imagePixels
                         let rows = min(tileRows, imagePixels - firstInImage)
-                        gatherPatches(image: input + n * height * width * inputChannels, height: height, width: width,
-                                      channels: inputChannels, kernelSize: kernelSize, stride: stride, padding: pad,
-                                      outputWidth: outputWidth, firstPixel: firstInImage, count: rows, patches: patches)
+                        gatherPatches(
+                            image: input + n * height * width * inputChannels, height: height, width: width,
+                            channels: inputChannels, kernelSize: kernelSize, stride: stride, padding: pad,
+                            outputWidth: outputWidth, firstPixel: firstInImage, count: rows, patches: patches)
                         let tileOutput = output + first * outputChannels
                         if vector {
                             packedWeights.withUnsafeBufferPointer { packed in
-                                VectorKernels.pointwise(input: patches, pixels: rows, inputs: patchLength, inputStride: patchLength,
-                                                        packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
-                                                        activation: activation, residual: nil, output: tileOutput, level: kernel.level)
+                                VectorKernels.pointwise(
+                                    input: patches, pixels: rows, inputs: patchLength, inputStride: patchLength,
+                                    packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                                    activation: activation, residual: nil, output: tileOutput, level: kernel.level)
                             }
                             first += rows
                             continue
                         }
-                        GEMM.multiply(m: rows, n: outputChannels, k: patchLength,
-                                      a: patches, lda: patchLength,
-                                      b: weights.baseAddress!, ldb: outputChannels,
-                                      c: tileOutput, ldc: outputChannels)
-                        applyEpilogue(tileOutput, rows: rows, columns: outputChannels, bias: bias.baseAddress!,
-                                      activation: activation, residual: nil)
+                        GEMM.multiply(
+                            m: rows, n: outputChannels, k: patchLength,
+                            a: patches, lda: patchLength,
+                            b: weights.baseAddress!, ldb: outputChannels,
+                            c: tileOutput, ldc: outputChannels)
+                        applyEpilogue(
+                            tileOutput, rows: rows, columns: outputChannels, bias: bias.baseAddress!,
+                            activation: activation, residual: nil)
                         first += rows
                     }
                 }
@@ -123,8 +131,10 @@ public struct Convolution2D: WindowConvolution {
 
     /// Output rows `outputRows` of one image with the vector kernels (the stem's part of the fused first block).
     /// input `[height, width, inputChannels]` → output `[outputRows.count, outWidth, outputChannels]`.
-    func forwardRows(input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>,
-                     output: UnsafeMutablePointer<Float>, level: VectorKernels.Level) {
+    func forwardRows(
+        input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>,
+        output: UnsafeMutablePointer<Float>, level: VectorKernels.Level
+    ) {
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let outputWidth = outputSize(inputHeight: height, inputWidth: width).width
         let patchLength = kernelSize * kernelSize * inputChannels
@@ -134,13 +144,15 @@ public struct Convolution2D: WindowConvolution {
                 bias.withUnsafeBufferPointer { bias in
                     for first in Swift.stride(from: firstPixel, to: endPixel, by: Self.tileRows) {
                         let rows = min(Self.tileRows, endPixel - first)
-                        gatherPatches(image: input, height: height, width: width, channels: inputChannels, kernelSize: kernelSize,
-                                      stride: stride, padding: pad, outputWidth: outputWidth, firstPixel: first, count: rows,
-                                      patches: patches.baseAddress!)
-                        VectorKernels.pointwise(input: patches.baseAddress!, pixels: rows, inputs: patchLength, inputStride: patchLength,
-                                                packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
-                                                activation: activation, residual: nil,
-                                                output: output + (first - firstPixel) * outputChannels, level: level)
+                        gatherPatches(
+                            image: input, height: height, width: width, channels: inputChannels, kernelSize: kernelSize,
+                            stride: stride, padding: pad, outputWidth: outputWidth, firstPixel: first, count: rows,
+                            patches: patches.baseAddress!)
+                        VectorKernels.pointwise(
+                            input: patches.baseAddress!, pixels: rows, inputs: patchLength, inputStride: patchLength,
+                            packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                            activation: activation, residual: nil,
+                            output: output + (first - firstPixel) * outputChannels, level: level)
                     }
                 }
             }

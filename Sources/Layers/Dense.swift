@@ -31,8 +31,9 @@ public struct Dense: Sendable {
         GEMM.multiplyByTranspose(input, weights, rows: batch, columns: outputCount, depth: inputCount, into: &output)
         bias.withUnsafeBufferPointer { bias in
             output.withUnsafeMutableBufferPointer { destination in
-                applyEpilogue(destination.baseAddress!, rows: batch, columns: outputCount, bias: bias.baseAddress!,
-                              activation: .none, residual: nil)
+                applyEpilogue(
+                    destination.baseAddress!, rows: batch, columns: outputCount, bias: bias.baseAddress!,
+                    activation: .none, residual: nil)
             }
         }
         return output

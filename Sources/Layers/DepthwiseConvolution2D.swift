@@ -59,15 +59,18 @@ public struct DepthwiseConvolution2D: WindowConvolution {
     /// With AVX2 or AVX-512 the `CKernels` version runs instead (see `Sources/CKernels/README.md`): channel
     /// blocks of four neighbouring pixels, each input loaded once per kernel row and shared by the windows that
     /// cover it; the loop above is the portable path.
-    public func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
-                        kernel: KernelChoice = .automatic) {
+    public func forward(
+        input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+        kernel: KernelChoice = .automatic
+    ) {
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let (outputHeight, outputWidth) = outputSize(inputHeight: height, inputWidth: width)
         if kernel.usesVectorKernels {
             for n in 0..<batch {
-                forwardRows(input: input + n * height * width * channels, height: height, width: width,
-                            outputRows: 0..<outputHeight, inputFirstRow: 0,
-                            output: output + n * outputHeight * outputWidth * channels, level: kernel.level)
+                forwardRows(
+                    input: input + n * height * width * channels, height: height, width: width,
+                    outputRows: 0..<outputHeight, inputFirstRow: 0,
+                    output: output + n * outputHeight * outputWidth * channels, level: kernel.level)
             }
             return
         }
@@ -112,16 +115,19 @@ public struct DepthwiseConvolution2D: WindowConvolution {
     /// Output rows `outputRows` of one image with the vector kernels (the building block of the fused
     /// inverted-residual pass). The image is `[height, width, channels]`; `input` holds its rows from
     /// `inputFirstRow` on; `output` receives `[outputRows.count, outWidth, channels]`.
-    func forwardRows(input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>, inputFirstRow: Int,
-                     output: UnsafeMutablePointer<Float>, level: VectorKernels.Level) {
+    func forwardRows(
+        input: UnsafePointer<Float>, height: Int, width: Int, outputRows: Range<Int>, inputFirstRow: Int,
+        output: UnsafeMutablePointer<Float>, level: VectorKernels.Level
+    ) {
         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernelSize, stride: stride)
         let outputWidth = outputSize(inputHeight: height, inputWidth: width).width
         weights.withUnsafeBufferPointer { weights in
             bias.withUnsafeBufferPointer { bias in
-                VectorKernels.depthwise(input: input, height: height, width: width, channels: channels,
-                                        weights: weights.baseAddress!, bias: bias.baseAddress!, kernelSize: kernelSize,
-                                        stride: stride, padding: pad, outputWidth: outputWidth, outputRows: outputRows,
-                                        inputFirstRow: inputFirstRow, activation: activation, output: output, level: level)
+                VectorKernels.depthwise(
+                    input: input, height: height, width: width, channels: channels,
+                    weights: weights.baseAddress!, bias: bias.baseAddress!, kernelSize: kernelSize,
+                    stride: stride, padding: pad, outputWidth: outputWidth, outputRows: outputRows,
+                    inputFirstRow: inputFirstRow, activation: activation, output: output, level: level)
             }
         }
     }

@@ -26,9 +26,10 @@ public enum InvertedResidual {
         expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice = .automatic,
         next: PointwiseConvolution? = nil
     ) {
-        forward(expand: expand, depthwise: depthwise, project: project, addsInput: addsInput, input: input, batch: batch,
-                height: height, width: width, output: output, expanded: expanded, spatial: spatial, kernel: kernel,
-                bandBudgetBytes: bandBudgetBytes, next: next)
+        forward(
+            expand: expand, depthwise: depthwise, project: project, addsInput: addsInput, input: input, batch: batch,
+            height: height, width: width, output: output, expanded: expanded, spatial: spatial, kernel: kernel,
+            bandBudgetBytes: bandBudgetBytes, next: next)
     }
 
     /// `forward` with the band size as a parameter, so tests can force many bands on small images.
@@ -43,8 +44,9 @@ public enum InvertedResidual {
         precondition(expand == nil || expand!.outputChannels == channels, "InvertedResidual: expand/depthwise channels")
         precondition(project.inputChannels == channels, "InvertedResidual: depthwise/project channels")
         let (outputHeight, outputWidth) = depthwise.outputSize(inputHeight: height, inputWidth: width)
-        precondition(!addsInput || (outputHeight == height && outputWidth == width && inputChannels == project.outputChannels),
-                     "InvertedResidual: the residual needs matching shapes")
+        precondition(
+            !addsInput || (outputHeight == height && outputWidth == width && inputChannels == project.outputChannels),
+            "InvertedResidual: the residual needs matching shapes")
 
         guard kernel.usesVectorKernels else {
             var depthwiseInput = input
@@ -53,8 +55,9 @@ public enum InvertedResidual {
                 depthwiseInput = UnsafePointer(expanded)
             }
             depthwise.forward(input: depthwiseInput, batch: batch, height: height, width: width, output: spatial, kernel: kernel)
-            project.forward(input: spatial, pixelCount: batch * outputHeight * outputWidth, output: output,
-                            residual: addsInput ? input : nil, kernel: kernel)
+            project.forward(
+                input: spatial, pixelCount: batch * outputHeight * outputWidth, output: output,
+                residual: addsInput ? input : nil, kernel: kernel)
             return
         }
 
@@ -62,14 +65,16 @@ public enum InvertedResidual {
             let image = input + n * height * width * inputChannels
             let produce: ((Int, Int, UnsafeMutablePointer<Float>) -> Void)? = expand.map { expand in
                 { first, end, destination in
-                    expand.forward(input: image + first * width * inputChannels, pixelCount: (end - first) * width,
-                                   output: destination, residual: nil, kernel: kernel, prefetching: project)
+                    expand.forward(
+                        input: image + first * width * inputChannels, pixelCount: (end - first) * width,
+                        output: destination, residual: nil, kernel: kernel, prefetching: project)
                 }
             }
-            bands(depthwise: depthwise, project: project, height: height, width: width, rows: image, produce: produce,
-                  residual: addsInput ? image : nil, output: output + n * outputHeight * outputWidth * project.outputChannels,
-                  expanded: expanded, spatial: spatial, kernel: kernel, bandBudgetBytes: bandBudgetBytes,
-                  between: expand, next: n == batch - 1 ? next : expand)
+            bands(
+                depthwise: depthwise, project: project, height: height, width: width, rows: image, produce: produce,
+                residual: addsInput ? image : nil, output: output + n * outputHeight * outputWidth * project.outputChannels,
+                expanded: expanded, spatial: spatial, kernel: kernel, bandBudgetBytes: bandBudgetBytes,
+                between: expand, next: n == batch - 1 ? next : expand)
         }
     }
 
@@ -85,9 +90,10 @@ public enum InvertedResidual {
         expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice = .automatic,
         next: PointwiseConvolution? = nil
     ) {
-        forward(stem: stem, depthwise: depthwise, project: project, input: input, batch: batch, imageHeight: imageHeight,
-                imageWidth: imageWidth, output: output, expanded: expanded, spatial: spatial, kernel: kernel,
-                bandBudgetBytes: bandBudgetBytes, next: next)
+        forward(
+            stem: stem, depthwise: depthwise, project: project, input: input, batch: batch, imageHeight: imageHeight,
+            imageWidth: imageWidth, output: output, expanded: expanded, spatial: spatial, kernel: kernel,
+            bandBudgetBytes: bandBudgetBytes, next: next)
     }
 
     /// The stem variant with the band size as a parameter, for tests.
@@ -97,8 +103,9 @@ public enum InvertedResidual {
         expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, kernel: KernelChoice,
         bandBudgetBytes: Int, next: PointwiseConvolution?
     ) {
-        precondition(stem.outputChannels == depthwise.channels && project.inputChannels == depthwise.channels,
-                     "InvertedResidual: stem/depthwise/project channels")
+        precondition(
+            stem.outputChannels == depthwise.channels && project.inputChannels == depthwise.channels,
+            "InvertedResidual: stem/depthwise/project channels")
         let (height, width) = stem.outputSize(inputHeight: imageHeight, inputWidth: imageWidth)
         let (outputHeight, outputWidth) = depthwise.outputSize(inputHeight: height, inputWidth: width)
         let imageFloats = imageHeight * imageWidth * stem.inputChannels
@@ -108,17 +115,20 @@ public enum InvertedResidual {
             guard kernel.usesVectorKernels else {
                 stem.forward(input: image, batch: 1, height: imageHeight, width: imageWidth, output: expanded, kernel: kernel)
                 depthwise.forward(input: expanded, batch: 1, height: height, width: width, output: spatial, kernel: kernel)
-                project.forward(input: spatial, pixelCount: outputHeight * outputWidth, output: output + n * outputFloats,
-                                residual: nil, kernel: kernel)
+                project.forward(
+                    input: spatial, pixelCount: outputHeight * outputWidth, output: output + n * outputFloats,
+                    residual: nil, kernel: kernel)
                 continue
             }
-            bands(depthwise: depthwise, project: project, height: height, width: width, rows: nil,
-                  produce: { first, end, destination in
-                      stem.forwardRows(input: image, height: imageHeight, width: imageWidth, outputRows: first..<end,
-                                       output: destination, level: kernel.level)
-                  },
-                  residual: nil, output: output + n * outputFloats, expanded: expanded, spatial: spatial,
-                  kernel: kernel, bandBudgetBytes: bandBudgetBytes, between: nil, next: next)
+            bands(
+                depthwise: depthwise, project: project, height: height, width: width, rows: nil,
+                produce: { first, end, destination in
+                    stem.forwardRows(
+                        input: image, height: imageHeight, width: imageWidth, outputRows: first..<end,
+                        output: destination, level: kernel.level)
+                },
+                residual: nil, output: output + n * outputFloats, expanded: expanded, spatial: spatial,
+                kernel: kernel, bandBudgetBytes: bandBudgetBytes, between: nil, next: next)
         }
     }
 
@@ -156,8 +166,9 @@ public enum InvertedResidual {
                 var computeFrom = firstRow
                 if keptEnd > firstRow && firstRow >= haveFirst {
                     // Rows shared with the previous band move to the front instead of being computed again.
-                    memmove(expanded, expanded + (firstRow - haveFirst) * rowFloats,
-                            (keptEnd - firstRow) * rowFloats * MemoryLayout<Float>.size)
+                    memmove(
+                        expanded, expanded + (firstRow - haveFirst) * rowFloats,
+                        (keptEnd - firstRow) * rowFloats * MemoryLayout<Float>.size)
                     computeFrom = keptEnd
                 }
                 if endRow > computeFrom { produce(computeFrom, endRow, expanded + (computeFrom - firstRow) * rowFloats) }
@@ -166,13 +177,15 @@ public enum InvertedResidual {
             } else {
                 depthwiseInput = rows! + firstRow * rowFloats
             }
-            depthwise.forwardRows(input: depthwiseInput, height: height, width: width,
-                                  outputRows: firstOutputRow..<endOutputRow, inputFirstRow: firstRow,
-                                  output: spatial, level: kernel.level)
+            depthwise.forwardRows(
+                input: depthwiseInput, height: height, width: width,
+                outputRows: firstOutputRow..<endOutputRow, inputFirstRow: firstRow,
+                output: spatial, level: kernel.level)
             let pixelOffset = firstOutputRow * outputWidth * project.outputChannels
-            project.forward(input: spatial, pixelCount: (endOutputRow - firstOutputRow) * outputWidth,
-                            output: output + pixelOffset, residual: residual.map { $0 + pixelOffset },
-                            kernel: kernel, prefetching: endOutputRow == outputHeight ? next : between)
+            project.forward(
+                input: spatial, pixelCount: (endOutputRow - firstOutputRow) * outputWidth,
+                output: output + pixelOffset, residual: residual.map { $0 + pixelOffset },
+                kernel: kernel, prefetching: endOutputRow == outputHeight ? next : between)
         }
     }
 }

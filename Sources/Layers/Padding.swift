@@ -59,8 +59,10 @@ public enum PaddingRule: Sendable, Equatable {
     /// size, padded by this rule.
     public func outputSize(inputHeight: Int, inputWidth: Int, kernelSize: Int, stride: Int) -> (height: Int, width: Int) {
         let pad = resolve(inputHeight: inputHeight, inputWidth: inputWidth, kernelSize: kernelSize, stride: stride)
-        return (convolutionOutputSize(inputSize: inputHeight, kernelSize: kernelSize, stride: stride, before: pad.top, after: pad.bottom),
-                convolutionOutputSize(inputSize: inputWidth, kernelSize: kernelSize, stride: stride, before: pad.left, after: pad.right))
+        return (
+            convolutionOutputSize(inputSize: inputHeight, kernelSize: kernelSize, stride: stride, before: pad.top, after: pad.bottom),
+            convolutionOutputSize(inputSize: inputWidth, kernelSize: kernelSize, stride: stride, before: pad.left, after: pad.right)
+        )
     }
 }
 

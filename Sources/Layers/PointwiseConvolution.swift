@@ -51,12 +51,14 @@ public struct PointwiseConvolution: Sendable {
             output.withUnsafeMutableBufferPointer { destination in
                 if let residual {
                     residual.withUnsafeBufferPointer { skip in
-                        forward(input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: skip.baseAddress!,
-                                kernel: kernel)
+                        forward(
+                            input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: skip.baseAddress!,
+                            kernel: kernel)
                     }
                 } else {
-                    forward(input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: nil,
-                            kernel: kernel)
+                    forward(
+                        input: source.baseAddress!, pixelCount: pixelCount, output: destination.baseAddress!, residual: nil,
+                        kernel: kernel)
                 }
             }
         }
@@ -73,24 +75,29 @@ public struct PointwiseConvolution: Sendable {
     ///
     /// With the vector kernels (AVX2 or AVX-512) the whole layer is one call whose epilogue runs on registers;
     /// the portable path is BLAS products over row tiles, each followed by `applyEpilogue` while it is in cache.
-    public func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
-                        kernel: KernelChoice = .automatic) {
+    public func forward(
+        input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
+        kernel: KernelChoice = .automatic
+    ) {
         forward(input: input, pixelCount: pixelCount, output: output, residual: residual, kernel: kernel, prefetching: nil)
     }
 
     /// `forward`, also pulling the start of `next`'s weights (the 1×1 layer that runs after this one) into cache
     /// while the last weight panel computes: at batch 1 the late layers' weights are usually out of cache.
-    func forward(input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
-                 kernel: KernelChoice, prefetching next: PointwiseConvolution?) {
+    func forward(
+        input: UnsafePointer<Float>, pixelCount: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
+        kernel: KernelChoice, prefetching next: PointwiseConvolution?
+    ) {
         if kernel.usesVectorKernels {
             let following = next?.packedWeights ?? []
             packedWeights.withUnsafeBufferPointer { packed in
                 bias.withUnsafeBufferPointer { bias in
                     following.withUnsafeBufferPointer { following in
-                        VectorKernels.pointwise(input: input, pixels: pixelCount, inputs: inputChannels, inputStride: inputChannels,
-                                                packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
-                                                activation: activation, residual: residual, output: output, level: kernel.level,
-                                                following: following.baseAddress)
+                        VectorKernels.pointwise(
+                            input: input, pixels: pixelCount, inputs: inputChannels, inputStride: inputChannels,
+                            packed: packed.baseAddress!, outputs: outputChannels, bias: bias.baseAddress!,
+                            activation: activation, residual: residual, output: output, level: kernel.level,
+                            following: following.baseAddress)
                     }
                 }
             }
@@ -102,12 +109,14 @@ public struct PointwiseConvolution: Sendable {
                 while first < pixelCount {
                     let rows = min(Self.tileRows, pixelCount - first)
                     let tileOutput = output + first * outputChannels
-                    GEMM.multiply(m: rows, n: outputChannels, k: inputChannels,
-                                  a: input + first * inputChannels, lda: inputChannels,
-                                  b: weights.baseAddress!, ldb: outputChannels,
-                                  c: tileOutput, ldc: outputChannels)
-                    applyEpilogue(tileOutput, rows: rows, columns: outputChannels, bias: bias.baseAddress!,
-                                  activation: activation, residual: residual.map { $0 + first * outputChannels })
+                    GEMM.multiply(
+                        m: rows, n: outputChannels, k: inputChannels,
+                        a: input + first * inputChannels, lda: inputChannels,
+                        b: weights.baseAddress!, ldb: outputChannels,
+                        c: tileOutput, ldc: outputChannels)
+                    applyEpilogue(
+                        tileOutput, rows: rows, columns: outputChannels, bias: bias.baseAddress!,
+                        activation: activation, residual: residual.map { $0 + first * outputChannels })
                     first += rows
                 }
             }

@@ -18,7 +18,8 @@ public enum ReferenceConvolution {
         let groupOutputs = outputChannels / groups
         precondition(input.count == batch * height * width * inputChannels, "ReferenceConvolution: input count")
         precondition(weightsOIHW.count == outputChannels * groupInputs * kernelSize * kernelSize, "ReferenceConvolution: weights count")
-        let outputHeight = convolutionOutputSize(inputSize: height, kernelSize: kernelSize, stride: stride, before: padding.top, after: padding.bottom)
+        let outputHeight = convolutionOutputSize(
+            inputSize: height, kernelSize: kernelSize, stride: stride, before: padding.top, after: padding.bottom)
         let outputWidth = convolutionOutputSize(inputSize: width, kernelSize: kernelSize, stride: stride, before: padding.left, after: padding.right)
         let count = batch * outputHeight * outputWidth * outputChannels
         precondition(residual == nil || residual!.count == count, "ReferenceConvolution: residual count")

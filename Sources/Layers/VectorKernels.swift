@@ -96,11 +96,13 @@ enum VectorKernels {
         precondition(level != .portable && level <= self.level, "VectorKernels.depthwise: \(level) unsupported here")
         let (lower, upper) = activation.clampBounds
         if level == .avx512 {
-            wb_depthwise_avx512(input, height, width, channels, weights, bias, kernelSize, stride, padding.top, padding.left,
-                                outputWidth, outputRows.lowerBound, outputRows.upperBound, inputFirstRow, lower, upper, output)
+            wb_depthwise_avx512(
+                input, height, width, channels, weights, bias, kernelSize, stride, padding.top, padding.left,
+                outputWidth, outputRows.lowerBound, outputRows.upperBound, inputFirstRow, lower, upper, output)
         } else {
-            wb_depthwise_avx2(input, height, width, channels, weights, bias, kernelSize, stride, padding.top, padding.left,
-                              outputWidth, outputRows.lowerBound, outputRows.upperBound, inputFirstRow, lower, upper, output)
+            wb_depthwise_avx2(
+                input, height, width, channels, weights, bias, kernelSize, stride, padding.top, padding.left,
+                outputWidth, outputRows.lowerBound, outputRows.upperBound, inputFirstRow, lower, upper, output)
         }
     }
 }
@@ -111,8 +113,9 @@ func gatherPatches(
     image: UnsafePointer<Float>, height: Int, width: Int, channels: Int, kernelSize: Int, stride: Int,
     padding: Padding2D, outputWidth: Int, firstPixel: Int, count: Int, patches: UnsafeMutablePointer<Float>
 ) {
-    wb_gather_patches(image, height, width, channels, kernelSize, stride, padding.top, padding.left, outputWidth,
-                      firstPixel, count, patches)
+    wb_gather_patches(
+        image, height, width, channels, kernelSize, stride, padding.top, padding.left, outputWidth,
+        firstPixel, count, patches)
 }
 
 extension Activation {

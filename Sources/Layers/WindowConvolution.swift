@@ -17,8 +17,9 @@ public protocol WindowConvolution: Sendable {
 
     /// input `[batch, height, width, inputChannels]` → output `[batch, outHeight, outWidth, outputChannels]`;
     /// no overlap.
-    func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
-                 kernel: KernelChoice)
+    func forward(
+        input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+        kernel: KernelChoice)
 }
 
 extension WindowConvolution {
@@ -34,8 +35,9 @@ extension WindowConvolution {
         var output = [Float](repeating: 0, count: batch * size.height * size.width * outputChannels)
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
-                        kernel: kernel)
+                forward(
+                    input: source.baseAddress!, batch: batch, height: height, width: width, output: destination.baseAddress!,
+                    kernel: kernel)
             }
         }
         return output

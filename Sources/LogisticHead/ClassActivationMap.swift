@@ -9,10 +9,13 @@
 public enum ClassActivationMap {
     /// `CAM_k(p)` for every label: `[classCount][positions]`. `featureMap` is one image's map `[positions, dimension]`
     /// (positions row-major over the grid, as the network's NHWC output).
-    public static func compute(featureMap: [Float], positions: Int, model: LogisticRegressionModel,
-                               standardizer: Standardizer) -> [[Float]] {
-        precondition(positions >= 1 && featureMap.count == positions * model.dimension && standardizer.dimension == model.dimension,
-                     "ClassActivationMap: the map must be [positions, dimension] of the head's dimension")
+    public static func compute(
+        featureMap: [Float], positions: Int, model: LogisticRegressionModel,
+        standardizer: Standardizer
+    ) -> [[Float]] {
+        precondition(
+            positions >= 1 && featureMap.count == positions * model.dimension && standardizer.dimension == model.dimension,
+            "ClassActivationMap: the map must be [positions, dimension] of the head's dimension")
         // The head at each position is W (F_p − μ)/σ + b; dropping b leaves the position's share.
         let logits = model.logits(standardizer.apply(featureMap, count: positions), count: positions)
         return (0..<model.classCount).map { k in

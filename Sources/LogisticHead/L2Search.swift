@@ -115,7 +115,8 @@ public enum L2Search {
             guard let current = chosen else { chosen = index; continue }
             let candidate = candidates[index], incumbent = candidates[current]
             if candidate.logLoss < incumbent.logLoss
-                || (candidate.logLoss == incumbent.logLoss && candidate.l2 > incumbent.l2) {
+                || (candidate.logLoss == incumbent.logLoss && candidate.l2 > incumbent.l2)
+            {
                 chosen = index
             }
         }
@@ -125,8 +126,10 @@ public enum L2Search {
     /// The fits `plan` asks for, over `count` samples with `labels`: the folds or the split are drawn over the
     /// samples alone (as without derived rows), then each derived row joins the training part of every task that
     /// trains on its owner. Tasks with an empty part are dropped.
-    public static func tasks(plan: HeldOutPlan, labels: [Int], classCount: Int, seed: UInt64,
-                             derivedOwners: [Int] = []) -> [HeldOutTask] {
+    public static func tasks(
+        plan: HeldOutPlan, labels: [Int], classCount: Int, seed: UInt64,
+        derivedOwners: [Int] = []
+    ) -> [HeldOutTask] {
         let count = labels.count
         var tasks: [HeldOutTask] = []
         func task(heldOut: [Int], training: [Int]) -> HeldOutTask {
@@ -139,8 +142,9 @@ public enum L2Search {
         case .crossValidation(let folds, let repeats):
             precondition(folds >= 2 && repeats >= 1, "L2Search: at least 2 folds and 1 repeat")
             for repeatIndex in 0..<repeats {
-                let assignment = StratifiedFolds.assign(labels: labels, classCount: classCount, folds: folds,
-                                                        seed: StratifiedFolds.seed(seed, repeat: repeatIndex))
+                let assignment = StratifiedFolds.assign(
+                    labels: labels, classCount: classCount, folds: folds,
+                    seed: StratifiedFolds.seed(seed, repeat: repeatIndex))
                 for fold in 0..<folds {
                     let heldOut = (0..<count).filter { assignment[$0] == fold }
                     let training = (0..<count).filter { assignment[$0] != fold }
@@ -161,14 +165,17 @@ public enum L2Search {
     /// Cross-validation folds run on up to `threads` threads at once; each fold's work is sequential and the
     /// folds' results are combined in a fixed order, so the result depends only on the inputs (with BLAS
     /// single-threaded, as `FeatureExtractor` leaves it). `settings.l2` is ignored.
-    public static func select(grid: [Double] = defaultGrid, features: [Float], labels: [Int], count: Int,
-                              dimension: Int, classCount: Int, plan: HeldOutPlan, seed: UInt64,
-                              settings: LogisticRegressionSettings, threads: Int = 1,
-                              derived: DerivedRows = .none) -> L2Selection {
+    public static func select(
+        grid: [Double] = defaultGrid, features: [Float], labels: [Int], count: Int,
+        dimension: Int, classCount: Int, plan: HeldOutPlan, seed: UInt64,
+        settings: LogisticRegressionSettings, threads: Int = 1,
+        derived: DerivedRows = .none
+    ) -> L2Selection {
         precondition(!grid.isEmpty && grid.allSatisfy { $0 >= 0 }, "L2Search: grid must hold non-negative values")
         precondition(labels.count == count && features.count == count * dimension, "L2Search: one label and one row per sample")
-        precondition(derived.features.count == derived.owners.count * dimension
-                     && derived.owners.allSatisfy { (0..<count).contains($0) }, "L2Search: one owned row per derived row")
+        precondition(
+            derived.features.count == derived.owners.count * dimension
+                && derived.owners.allSatisfy { (0..<count).contains($0) }, "L2Search: one owned row per derived row")
         let tasks = Self.tasks(plan: plan, labels: labels, classCount: classCount, seed: seed, derivedOwners: derived.owners)
         let heldOutCount: Int
         switch plan {
@@ -211,21 +218,25 @@ public enum L2Search {
             logitsPerGrid.append(logits)
         }
         let chosen = candidates.isEmpty || samples.isEmpty ? order[0] : choose(candidates, heldOutCount: heldOutCount)
-        let (sortedSamples, sortedLogits) = sortedByRepeat(samples: samples, logits: logitsPerGrid[chosen],
-                                                          classCount: classCount, repeatLength: heldOutCount)
+        let (sortedSamples, sortedLogits) = sortedByRepeat(
+            samples: samples, logits: logitsPerGrid[chosen],
+            classCount: classCount, repeatLength: heldOutCount)
         let warmStart = tasks.isEmpty ? nil : (firstTask[0].0, firstTask[0].1[chosen].model)
         if !tasks.isEmpty { firstTask.deinitialize() }
-        return L2Selection(l2: grid[chosen], candidates: candidates, chosenIndex: chosen, plan: plan,
-                           heldOutCount: heldOutCount, heldOutLogits: sortedLogits, heldOutSamples: sortedSamples,
-                           fittedOnAll: nil, warmStart: warmStart)
+        return L2Selection(
+            l2: grid[chosen], candidates: candidates, chosenIndex: chosen, plan: plan,
+            heldOutCount: heldOutCount, heldOutLogits: sortedLogits, heldOutSamples: sortedSamples,
+            fittedOnAll: nil, warmStart: warmStart)
     }
 
     /// Chooses `l2` on a separate validation set: models are fitted on all training samples (standardised with
     /// their own statistics) along the grid and scored on the validation samples. Features are raw.
-    public static func select(grid: [Double] = defaultGrid,
-                              trainingFeatures: [Float], trainingLabels: [Int], trainingCount: Int,
-                              validationFeatures: [Float], validationLabels: [Int], validationCount: Int,
-                              dimension: Int, classCount: Int, settings: LogisticRegressionSettings) -> L2Selection {
+    public static func select(
+        grid: [Double] = defaultGrid,
+        trainingFeatures: [Float], trainingLabels: [Int], trainingCount: Int,
+        validationFeatures: [Float], validationLabels: [Int], validationCount: Int,
+        dimension: Int, classCount: Int, settings: LogisticRegressionSettings
+    ) -> L2Selection {
         precondition(!grid.isEmpty && grid.allSatisfy { $0 >= 0 }, "L2Search: grid must hold non-negative values")
         precondition(validationLabels.count == validationCount, "L2Search: one label per validation sample")
         let standardizer = Standardizer(fitting: trainingFeatures, count: trainingCount, dimension: dimension)
@@ -248,10 +259,11 @@ public enum L2Search {
         let final = LogisticRegressionTrainer.train(
             features: training, labels: trainingLabels, count: trainingCount, dimension: dimension,
             classCount: classCount, settings: finalSettings, initialModel: fitted.outcomes[chosen].model)
-        return L2Selection(l2: grid[chosen], candidates: candidates, chosenIndex: chosen, plan: nil,
-                           heldOutCount: validationCount, heldOutLogits: final.model.logits(validation, count: validationCount),
-                           heldOutSamples: Array(0..<validationCount),
-                           fittedOnAll: (standardizer, final), warmStart: nil)
+        return L2Selection(
+            l2: grid[chosen], candidates: candidates, chosenIndex: chosen, plan: nil,
+            heldOutCount: validationCount, heldOutLogits: final.model.logits(validation, count: validationCount),
+            heldOutSamples: Array(0..<validationCount),
+            fittedOnAll: (standardizer, final), warmStart: nil)
     }
 
     /// Grid indices from the largest value to the smallest (ties keep grid order).
@@ -261,10 +273,13 @@ public enum L2Search {
 
     /// Fits one model per grid value on standardised `training` (warm-started from the larger value before) and
     /// returns the held-out logits of each, `[grid.count][heldOutCount · classCount]`, in grid order.
-    private static func heldOutLogits(grid: [Double], order: [Int], training: [Float], trainingLabels: [Int],
-                                      trainingCount: Int, heldOut: [Float], heldOutCount: Int, dimension: Int,
-                                      classCount: Int, settings: LogisticRegressionSettings)
-        -> (logits: [[Float]], outcomes: [TrainingOutcome]) {
+    private static func heldOutLogits(
+        grid: [Double], order: [Int], training: [Float], trainingLabels: [Int],
+        trainingCount: Int, heldOut: [Float], heldOutCount: Int, dimension: Int,
+        classCount: Int, settings: LogisticRegressionSettings
+    )
+        -> (logits: [[Float]], outcomes: [TrainingOutcome])
+    {
         var logits = [[Float]](repeating: [], count: grid.count)
         var outcomes = [TrainingOutcome?](repeating: nil, count: grid.count)
         var previous: LogisticRegressionModel?
@@ -299,7 +314,8 @@ public enum L2Search {
 
     /// Rows regrouped so that each repeat (a run of `repeatLength` rows) lists its samples in ascending order.
     private static func sortedByRepeat(samples: [Int], logits: [Float], classCount: Int, repeatLength: Int)
-        -> ([Int], [Float]) {
+        -> ([Int], [Float])
+    {
         guard repeatLength > 0, !samples.isEmpty else { return (samples, logits) }
         var sortedSamples: [Int] = [], sortedLogits: [Float] = []
         sortedSamples.reserveCapacity(samples.count)

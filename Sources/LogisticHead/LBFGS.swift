@@ -104,8 +104,9 @@ struct LBFGS {
         while true {
             if maxAbsolute(gradient) <= gradientTolerance { return result(.gradientSmall) }
             if iteration >= maxIterations { return result(.iterationLimit) }
-            var direction = twoLoopDirection(gradient: gradient, steps: steps, gradientChanges: gradientChanges,
-                                             curvatures: curvatures)
+            var direction = twoLoopDirection(
+                gradient: gradient, steps: steps, gradientChanges: gradientChanges,
+                curvatures: curvatures)
             var slope = dot(direction, gradient)
             if !(slope < 0) {
                 // Rounding can spoil the quasi-Newton direction; restart from steepest descent.
@@ -143,8 +144,10 @@ struct LBFGS {
     }
 
     /// `−H ∇f` by the two-loop recursion; the pairs are ordered oldest first.
-    private func twoLoopDirection(gradient: [Double], steps: [[Double]], gradientChanges: [[Double]],
-                                  curvatures: [Double]) -> [Double] {
+    private func twoLoopDirection(
+        gradient: [Double], steps: [[Double]], gradientChanges: [[Double]],
+        curvatures: [Double]
+    ) -> [Double] {
         var q = gradient
         var alphas = [Double](repeating: 0, count: steps.count)
         for index in steps.indices.reversed() {
@@ -172,8 +175,10 @@ struct LBFGS {
 
     /// Strong-Wolfe line search: bracket a step by expansion, then zoom. Returns nil if no trial gave sufficient
     /// decrease; if the budget runs out after one did, returns the best such step.
-    private func lineSearch(_ objective: some LineSearchObjective, loss: Double, slope: Double,
-                            initialStep: Double) -> Double? {
+    private func lineSearch(
+        _ objective: some LineSearchObjective, loss: Double, slope: Double,
+        initialStep: Double
+    ) -> Double? {
         var evaluations = 0
         func evaluate(_ step: Double) -> Trial {
             evaluations += 1

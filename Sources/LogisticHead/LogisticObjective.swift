@@ -31,12 +31,15 @@ public struct LogisticObjective: Sendable {
     public let l2: Double
 
     /// Creates the objective; `sampleWeights == nil` means every sample weighs 1.
-    public init(features: [Float], labels: [Int], sampleWeights: [Double]? = nil,
-                count: Int, dimension: Int, classCount: Int, l2: Double) {
+    public init(
+        features: [Float], labels: [Int], sampleWeights: [Double]? = nil,
+        count: Int, dimension: Int, classCount: Int, l2: Double
+    ) {
         precondition(count >= 0 && dimension >= 0 && classCount >= 1, "LogisticObjective: bad sizes")
         precondition(features.count == count * dimension, "LogisticObjective: features must hold count × dimension values")
-        precondition(labels.count == count && labels.allSatisfy { (0..<classCount).contains($0) },
-                     "LogisticObjective: labels must be count values in 0..<classCount")
+        precondition(
+            labels.count == count && labels.allSatisfy { (0..<classCount).contains($0) },
+            "LogisticObjective: labels must be count values in 0..<classCount")
         precondition(sampleWeights == nil || sampleWeights!.count == count, "LogisticObjective: one weight per sample")
         precondition(l2 >= 0, "LogisticObjective: l2 must be non-negative")
         self.features = features
@@ -153,10 +156,11 @@ extension LogisticObjective {
         residuals.withUnsafeBufferPointer { r in
             features.withUnsafeBufferPointer { x in
                 product.withUnsafeMutableBufferPointer { g in
-                    GEMM.multiply(m: classCount, n: dimension, k: count,
-                                  a: r.baseAddress!, lda: classCount, transposeA: true,
-                                  b: x.baseAddress!, ldb: dimension,
-                                  c: g.baseAddress!, ldc: dimension)
+                    GEMM.multiply(
+                        m: classCount, n: dimension, k: count,
+                        a: r.baseAddress!, lda: classCount, transposeA: true,
+                        b: x.baseAddress!, ldb: dimension,
+                        c: g.baseAddress!, ldc: dimension)
                 }
             }
         }

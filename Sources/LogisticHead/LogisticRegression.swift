@@ -45,8 +45,9 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
 
     /// Creates a model from its parameters.
     public init(classCount: Int, dimension: Int, weights: [Float], bias: [Float]) {
-        precondition(classCount >= 1 && weights.count == classCount * dimension && bias.count == classCount,
-                     "LogisticRegressionModel: weights must be [classCount, dimension] and bias [classCount]")
+        precondition(
+            classCount >= 1 && weights.count == classCount * dimension && bias.count == classCount,
+            "LogisticRegressionModel: weights must be [classCount, dimension] and bias [classCount]")
         self.classCount = classCount
         self.dimension = dimension
         self.weights = weights
@@ -61,8 +62,11 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
         let weights = try container.decode([Float].self, forKey: .weights)
         let bias = try container.decode([Float].self, forKey: .bias)
         guard classCount >= 1, dimension >= 0, weights.count == classCount * dimension, bias.count == classCount else {
-            throw DecodingError.dataCorruptedError(forKey: .weights, in: container,
-                debugDescription: "expected \(max(classCount, 0)) × \(max(dimension, 0)) weights and \(max(classCount, 0)) biases, found \(weights.count) and \(bias.count)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .weights, in: container,
+                debugDescription:
+                    "expected \(max(classCount, 0)) × \(max(dimension, 0)) weights and \(max(classCount, 0)) biases, found \(weights.count) and \(bias.count)"
+            )
         }
         self.init(classCount: classCount, dimension: dimension, weights: weights, bias: bias)
     }
@@ -109,8 +113,9 @@ public struct LogisticRegressionModel: Sendable, Equatable, Codable {
     /// `source`: with `x = σ_t z + μ_t`, `W ((x − μ_s) / σ_s) + b = W' z + b'` for `W' = W σ_t / σ_s` (per column)
     /// and `b' = b + W ((μ_t − μ_s) / σ_s)`. Lets a model fitted on part of the data warm-start the fit on all of it.
     public func restandardized(from source: Standardizer, to target: Standardizer) -> LogisticRegressionModel {
-        precondition(source.dimension == dimension && target.dimension == dimension,
-                     "LogisticRegressionModel: standardizer dimension differs")
+        precondition(
+            source.dimension == dimension && target.dimension == dimension,
+            "LogisticRegressionModel: standardizer dimension differs")
         var moved = weights
         var movedBias = bias
         for k in 0..<classCount {
@@ -175,21 +180,26 @@ public enum LogisticRegressionTrainer {
     /// `features` `[count, dimension]` should be standardised (see `Standardizer`): the penalty treats every
     /// dimension alike. Training starts from `initialModel` if given (a warm start), otherwise from zeros.
     /// The result depends only on the inputs: same inputs, bitwise-equal weights.
-    public static func train(features: [Float], labels: [Int], count: Int, dimension: Int, classCount: Int,
-                             settings: LogisticRegressionSettings,
-                             initialModel: LogisticRegressionModel? = nil) -> TrainingOutcome {
+    public static func train(
+        features: [Float], labels: [Int], count: Int, dimension: Int, classCount: Int,
+        settings: LogisticRegressionSettings,
+        initialModel: LogisticRegressionModel? = nil
+    ) -> TrainingOutcome {
         let weights = sampleWeights(labels: labels, classCount: classCount, weighting: settings.classWeighting)
-        let objective = LogisticObjective(features: features, labels: labels, sampleWeights: weights,
-                                          count: count, dimension: dimension, classCount: classCount, l2: settings.l2)
+        let objective = LogisticObjective(
+            features: features, labels: labels, sampleWeights: weights,
+            count: count, dimension: dimension, classCount: classCount, l2: settings.l2)
         var start = [Double](repeating: 0, count: objective.parameterCount)
         if let initialModel {
-            precondition(initialModel.classCount == classCount && initialModel.dimension == dimension,
-                         "LogisticRegressionTrainer: initial model has the wrong shape")
+            precondition(
+                initialModel.classCount == classCount && initialModel.dimension == dimension,
+                "LogisticRegressionTrainer: initial model has the wrong shape")
             start = initialModel.weights.map { Double($0) } + initialModel.bias.map { Double($0) }
         }
-        let optimizer = LBFGS(memory: 10, maxIterations: settings.maxIterations,
-                              gradientTolerance: settings.tolerance * max(1, objective.totalWeight),
-                              relativeLossTolerance: relativeLossTolerance)
+        let optimizer = LBFGS(
+            memory: 10, maxIterations: settings.maxIterations,
+            gradientTolerance: settings.tolerance * max(1, objective.totalWeight),
+            relativeLossTolerance: relativeLossTolerance)
         let result = optimizer.minimize(LogisticLineObjective(objective), from: start)
         // The optimiser's loss comes from logits moved step by step; report one computed afresh.
         var gradient: [Double] = []

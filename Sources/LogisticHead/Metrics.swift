@@ -25,8 +25,10 @@ public struct ConfusionMatrix: Sendable, Equatable, Codable {
         let classCount = try container.decode(Int.self, forKey: .classCount)
         let counts = try container.decode([[Int]].self, forKey: .counts)
         guard classCount >= 0, counts.count == classCount,
-              counts.allSatisfy({ $0.count == classCount && $0.allSatisfy { $0 >= 0 } }) else {
-            throw DecodingError.dataCorruptedError(forKey: .counts, in: container,
+            counts.allSatisfy({ $0.count == classCount && $0.allSatisfy { $0 >= 0 } })
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .counts, in: container,
                 debugDescription: "counts must be \(classCount) × \(classCount) non-negative numbers")
         }
         self.classCount = classCount
@@ -35,8 +37,9 @@ public struct ConfusionMatrix: Sendable, Equatable, Codable {
 
     /// Counts one sample.
     public mutating func add(truth: Int, predicted: Int) {
-        precondition((0..<classCount).contains(truth) && (0..<classCount).contains(predicted),
-                     "ConfusionMatrix: class index out of range")
+        precondition(
+            (0..<classCount).contains(truth) && (0..<classCount).contains(predicted),
+            "ConfusionMatrix: class index out of range")
         counts[truth][predicted] += 1
     }
 
@@ -88,8 +91,9 @@ public struct ConfusionMatrix: Sendable, Equatable, Codable {
 
     /// All the numbers above in one Codable value, for JSON reports.
     public var summary: ClassificationMetrics {
-        ClassificationMetrics(accuracy: accuracy, precision: precision, recall: recall, f1: f1, support: support,
-                              macroPrecision: macroPrecision, macroRecall: macroRecall, macroF1: macroF1)
+        ClassificationMetrics(
+            accuracy: accuracy, precision: precision, recall: recall, f1: f1, support: support,
+            macroPrecision: macroPrecision, macroRecall: macroRecall, macroF1: macroF1)
     }
 
     private func mean(_ values: [Double]) -> Double {

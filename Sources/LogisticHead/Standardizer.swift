@@ -40,8 +40,9 @@ public struct Standardizer: Sendable, Equatable, Codable {
     /// each scale then raised to `floor`. Sums run in Double, in row order, so the result does not depend on
     /// anything but the input. With `count == 0` the standardiser is the identity.
     public init(fitting features: [Float], count: Int, dimension: Int, floor: ScaleFloor = .none) {
-        precondition(count >= 0 && dimension >= 0 && features.count == count * dimension,
-                     "Standardizer: features must hold count × dimension values")
+        precondition(
+            count >= 0 && dimension >= 0 && features.count == count * dimension,
+            "Standardizer: features must hold count × dimension values")
         var sums = [Double](repeating: 0, count: dimension)
         for row in 0..<count {
             for column in 0..<dimension { sums[column] += Double(features[row * dimension + column]) }

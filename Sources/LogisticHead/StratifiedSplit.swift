@@ -14,7 +14,8 @@ public enum StratifiedSplit {
     /// `fraction == 0` gives no validation at all. Both returned lists are sorted ascending, disjoint, and
     /// together hold every index exactly once. The result depends only on the arguments.
     public static func split(labels: [Int], classCount: Int, fraction: Double, seed: UInt64)
-        -> (training: [Int], validation: [Int]) {
+        -> (training: [Int], validation: [Int])
+    {
         precondition(fraction >= 0 && fraction <= 1, "StratifiedSplit: fraction must be in 0...1")
         precondition(labels.allSatisfy { (0..<classCount).contains($0) }, "StratifiedSplit: label out of range")
         var members = [[Int]](repeating: [], count: classCount)

@@ -68,8 +68,10 @@ public enum TrainingDiagnostics {
 
     /// The warnings, in a fixed order: overfitting, few held-out images, confused labels (largest share first, at
     /// most three), testing below validation.
-    public static func warnings(labels: [String], trainingAccuracy: Double, heldOut: HeldOut?,
-                                testing: (accuracy: Double, count: Int)?) -> [TrainingWarning] {
+    public static func warnings(
+        labels: [String], trainingAccuracy: Double, heldOut: HeldOut?,
+        testing: (accuracy: Double, count: Int)?
+    ) -> [TrainingWarning] {
         var warnings: [TrainingWarning] = []
         guard let heldOut, heldOut.count > 0 else { return warnings }
         let gap = trainingAccuracy - heldOut.accuracy

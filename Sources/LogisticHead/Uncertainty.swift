@@ -76,9 +76,10 @@ public enum ConfidenceThresholds {
                 answered += 1
                 if isCorrect { right += 1 }
             }
-            return ThresholdOutcome(threshold: threshold,
-                                    answered: confidences.isEmpty ? 0 : Double(answered) / Double(confidences.count),
-                                    accuracy: answered > 0 ? Double(right) / Double(answered) : nil)
+            return ThresholdOutcome(
+                threshold: threshold,
+                answered: confidences.isEmpty ? 0 : Double(answered) / Double(confidences.count),
+                accuracy: answered > 0 ? Double(right) / Double(answered) : nil)
         }
     }
 
@@ -90,8 +91,10 @@ public enum ConfidenceThresholds {
 
     /// The lowest of `candidates` whose answered predictions are right at least a `precision` share of the time;
     /// nil when none reaches it (or there are no predictions).
-    public static func lowestThreshold(reaching precision: Double, confidences: [Double], correct: [Bool],
-                                       candidates: [Double] = candidates) -> Double? {
+    public static func lowestThreshold(
+        reaching precision: Double, confidences: [Double], correct: [Bool],
+        candidates: [Double] = candidates
+    ) -> Double? {
         table(confidences: confidences, correct: correct, thresholds: candidates.sorted())
             .first { ($0.accuracy ?? -1) >= precision - 1e-12 }?.threshold
     }

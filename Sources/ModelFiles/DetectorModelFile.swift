@@ -43,10 +43,12 @@ public struct DetectorModelFile: Sendable, Equatable {
     ]
 
     /// A detector file value; nothing is checked until `write`.
-    public init(labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
-                backboneTensors: [String: SafetensorsFile.Tensor], backboneIdentifier: String,
-                headTensors: [String: SafetensorsFile.Tensor], inputSide: Int, scoreThreshold: Double, creationDate: String,
-                workbenchVersion: String, trainingReportJSON: String) {
+    public init(
+        labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
+        backboneTensors: [String: SafetensorsFile.Tensor], backboneIdentifier: String,
+        headTensors: [String: SafetensorsFile.Tensor], inputSide: Int, scoreThreshold: Double, creationDate: String,
+        workbenchVersion: String, trainingReportJSON: String
+    ) {
         self.labels = labels
         self.preprocessing = preprocessing
         self.backboneName = backboneName
@@ -130,7 +132,8 @@ public struct DetectorModelFile: Sendable, Equatable {
             ("outputBias.bias", { $0 == [outputs] }, "[\(outputs)]"),
         ]
         for (name, fits, shape) in expected where !fits(tensors[name]!.shape) {
-            return "tensor 'detector.\(name)' has shape \(ModelFileFormat.describe(tensors[name]!.shape)) but \(labelCount) labels and width \(width) need \(shape)"
+            return
+                "tensor 'detector.\(name)' has shape \(ModelFileFormat.describe(tensors[name]!.shape)) but \(labelCount) labels and width \(width) need \(shape)"
         }
         return nil
     }
@@ -153,7 +156,9 @@ public struct DetectorModelFile: Sendable, Equatable {
             throw fail("corrupted header: format_version is missing or not a positive integer")
         }
         guard version <= ModelFile.formatVersion else {
-            throw fail("written by a newer Workbench (model format version \(version); this build reads up to version \(ModelFile.formatVersion)): update Workbench")
+            throw fail(
+                "written by a newer Workbench (model format version \(version); this build reads up to version \(ModelFile.formatVersion)): update Workbench"
+            )
         }
         // Detectors start at version 6; every earlier file, and a version 6 file of kind classifier, is a classifier.
         guard version >= 6, metadata[Key.kind] != ModelFileFormat.classifierKind else {
@@ -210,7 +215,8 @@ public struct DetectorModelFile: Sendable, Equatable {
     /// anything unreadable (the real reader then says why).
     public static func isDetector(path: String) -> Bool {
         guard let bytes = try? ModelFile.readBytes(path: path), let header = try? ModelFile.parseHeader(bytes, path: path),
-              let metadata = try? ModelFile.metadataStrings(header, path: path) else { return false }
+            let metadata = try? ModelFile.metadataStrings(header, path: path)
+        else { return false }
         return metadata[ModelFileFormat.MetadataKey.kind] == ModelFileFormat.detectorKind
     }
 }

@@ -14,8 +14,9 @@ struct LegacyPreprocessingDescription: Decodable {
 
     /// The same recipe as today's value.
     var value: ImagePreprocessing {
-        ImagePreprocessing(version: 1, name: name, inputSide: inputSide, cropPadding: cropPadding, resample: resample,
-                           mean: mean, std: std, channelOrder: channelOrder,
-                           alphaBackground: ImagePreprocessing.efficientNetLite0.alphaBackground)
+        ImagePreprocessing(
+            version: 1, name: name, inputSide: inputSide, cropPadding: cropPadding, resample: resample,
+            mean: mean, std: std, channelOrder: channelOrder,
+            alphaBackground: ImagePreprocessing.efficientNetLite0.alphaBackground)
     }
 }

@@ -55,8 +55,10 @@ enum ModelFileFormat {
 
     /// The header every kind of model file carries: format, version, kind and the `required` keys. Each kind adds
     /// its own keys to it.
-    static func commonMetadata(kind: String, labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
-                               creationDate: String, workbenchVersion: String, trainingReportJSON: String) -> [String: String] {
+    static func commonMetadata(
+        kind: String, labels: [String], preprocessing: ImagePreprocessing, backboneName: String,
+        creationDate: String, workbenchVersion: String, trainingReportJSON: String
+    ) -> [String: String] {
         [
             MetadataKey.format: formatValue,
             MetadataKey.formatVersion: String(ModelFile.formatVersion),

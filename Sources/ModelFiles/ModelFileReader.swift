@@ -23,7 +23,8 @@ extension ModelFile {
             throw fail("corrupted header: format_version '\(versionText)' is not a positive integer")
         }
         guard version <= formatVersion else {
-            throw fail("written by a newer Workbench (model format version \(version); this build reads up to version \(formatVersion)): update Workbench")
+            throw fail(
+                "written by a newer Workbench (model format version \(version); this build reads up to version \(formatVersion)): update Workbench")
         }
         for key in Key.required where metadata[key] == nil {
             throw fail("corrupted header: no '\(key)' metadata")
@@ -92,7 +93,8 @@ extension ModelFile {
         var fineTuning: FineTuningRecord?
         if version >= 3, let text = metadata[Key.fineTuning] {
             guard let record = try? JSONDecoder().decode(FineTuningRecord.self, from: Data(text.utf8)) else {
-                throw fail("fine_tuning metadata is not a valid record (JSON object with firstTrainedBlock, trainedTensorNames, epochs, augmentations)")
+                throw fail(
+                    "fine_tuning metadata is not a valid record (JSON object with firstTrainedBlock, trainedTensorNames, epochs, augmentations)")
             }
             fineTuning = record
         }
@@ -129,15 +131,17 @@ extension ModelFile {
             do {
                 preprocessing = try JSONDecoder().decode(ImagePreprocessing.self, from: data)
             } catch {
-                throw fail("preprocessing metadata is not a valid description (JSON object with version, name, inputSide, "
-                           + "cropPadding, resample, mean, std, channelOrder, alphaBackground)\(Self.decodingDetail(error))")
+                throw fail(
+                    "preprocessing metadata is not a valid description (JSON object with version, name, inputSide, "
+                        + "cropPadding, resample, mean, std, channelOrder, alphaBackground)\(Self.decodingDetail(error))")
             }
         } else {
             do {
                 preprocessing = try JSONDecoder().decode(LegacyPreprocessingDescription.self, from: data).value
             } catch {
-                throw fail("preprocessing metadata is not a valid description (JSON object with name, inputSide, cropPadding, "
-                           + "resample, mean, std, channelOrder)\(Self.decodingDetail(error))")
+                throw fail(
+                    "preprocessing metadata is not a valid description (JSON object with name, inputSide, cropPadding, "
+                        + "resample, mean, std, channelOrder)\(Self.decodingDetail(error))")
             }
         }
         if let field = preprocessing.unsupportedField() {
@@ -191,7 +195,8 @@ extension ModelFile {
             throw fail("truncated: the header needs \(length) bytes but only \(bytes.count - 8) follow its length field")
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes[8..<(8 + length)])),
-              let header = object as? [String: Any] else {
+            let header = object as? [String: Any]
+        else {
             throw fail("corrupted header: not a valid JSON object")
         }
         return header
@@ -212,7 +217,9 @@ extension ModelFile {
                 throw ModelFileError(path: path, reason: "corrupted header: tensor '\(name)' has a malformed entry")
             }
             if offsets[1] > dataLength {
-                throw ModelFileError(path: path, reason: "truncated: tensor '\(name)' ends at data byte \(offsets[1]) but the file holds only \(dataLength) data bytes")
+                throw ModelFileError(
+                    path: path, reason: "truncated: tensor '\(name)' ends at data byte \(offsets[1]) but the file holds only \(dataLength) data bytes"
+                )
             }
         }
     }
@@ -234,14 +241,20 @@ extension ModelFile {
         }
         let mean = tensors[Name.featureMean]!
         guard mean.shape.count == 1, mean.shape[0] > 0 else {
-            throw ModelFileError(path: path, reason: "tensor '\(Name.featureMean)' has shape \(ModelFileFormat.describe(mean.shape)), expected one non-empty dimension [D]")
+            throw ModelFileError(
+                path: path,
+                reason: "tensor '\(Name.featureMean)' has shape \(ModelFileFormat.describe(mean.shape)), expected one non-empty dimension [D]")
         }
         let dimension = mean.shape[0]
         let expected: [(String, [Int])] = [
             (Name.featureScale, [dimension]), (Name.weight, [classCount, dimension]), (Name.bias, [classCount]),
         ]
         for (name, shape) in expected where tensors[name]!.shape != shape {
-            throw ModelFileError(path: path, reason: "tensor '\(name)' has shape \(ModelFileFormat.describe(tensors[name]!.shape)) but \(classCount) labels and feature dimension \(dimension) need \(ModelFileFormat.describe(shape))")
+            throw ModelFileError(
+                path: path,
+                reason:
+                    "tensor '\(name)' has shape \(ModelFileFormat.describe(tensors[name]!.shape)) but \(classCount) labels and feature dimension \(dimension) need \(ModelFileFormat.describe(shape))"
+            )
         }
         return HeadTensors(
             featureMean: mean.values, featureScale: tensors[Name.featureScale]!.values,

@@ -58,7 +58,8 @@ extension ModelFile {
         }
         for name in backboneTensors.keys.sorted() {
             if let index = backboneTensors[name]!.values.firstIndex(where: { !$0.isFinite }) {
-                return "tensor '\(ModelFileFormat.backbonePrefix)\(name)' holds \(backboneTensors[name]!.values[index]) at index \(index): weights must be finite numbers"
+                return
+                    "tensor '\(ModelFileFormat.backbonePrefix)\(name)' holds \(backboneTensors[name]!.values[index]) at index \(index): weights must be finite numbers"
             }
         }
         if let empty = backboneTensors.keys.sorted().first(where: { $0.isEmpty }) {

@@ -55,9 +55,10 @@ public enum BackboneWeights {
     static func folded(_ file: SafetensorsFile, weights: String, batchNorm: String) -> (weights: [Float], bias: [Float]) {
         let tensor = file.tensors[weights]!
         func values(_ suffix: String) -> [Float] { file.tensors["\(batchNorm).\(suffix)"]!.values }
-        return BatchNormFolding.fold(weights: tensor.values, outputChannels: tensor.shape[0],
-                                     scale: values("weight"), shift: values("bias"),
-                                     mean: values("running_mean"), variance: values("running_var"),
-                                     epsilon: EfficientNetLite0Architecture.batchNormEpsilon)
+        return BatchNormFolding.fold(
+            weights: tensor.values, outputChannels: tensor.shape[0],
+            scale: values("weight"), shift: values("bias"),
+            mean: values("running_mean"), variance: values("running_var"),
+            epsilon: EfficientNetLite0Architecture.batchNormEpsilon)
     }
 }

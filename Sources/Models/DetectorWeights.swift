@@ -48,36 +48,53 @@ public enum DetectorWeights {
     /// Every convolution in the order the network runs them.
     public static let layers: [Layer] = {
         typealias Architecture = SSDLiteMobileNetV2Architecture
-        var layers = [Layer(scope: Architecture.stemScope,
-                            kind: .dense(inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels, stride: 2),
-                            activation: .relu6)]
+        var layers = [
+            Layer(
+                scope: Architecture.stemScope,
+                kind: .dense(inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels, stride: 2),
+                activation: .relu6)
+        ]
         for block in Architecture.blocks {
             if block.hasExpansion {
-                layers.append(Layer(scope: block.scope + "/expand",
-                                    kind: .pointwise(inputChannels: block.inputChannels, outputChannels: block.expandedChannels),
-                                    activation: .relu6))
+                layers.append(
+                    Layer(
+                        scope: block.scope + "/expand",
+                        kind: .pointwise(inputChannels: block.inputChannels, outputChannels: block.expandedChannels),
+                        activation: .relu6))
             }
-            layers.append(Layer(scope: block.scope + "/depthwise", kind: .depthwise(channels: block.expandedChannels, stride: block.stride),
-                                activation: .relu6))
-            layers.append(Layer(scope: block.scope + "/project",
-                                kind: .pointwise(inputChannels: block.expandedChannels, outputChannels: block.outputChannels),
-                                activation: .none))
+            layers.append(
+                Layer(
+                    scope: block.scope + "/depthwise", kind: .depthwise(channels: block.expandedChannels, stride: block.stride),
+                    activation: .relu6))
+            layers.append(
+                Layer(
+                    scope: block.scope + "/project",
+                    kind: .pointwise(inputChannels: block.expandedChannels, outputChannels: block.outputChannels),
+                    activation: .none))
         }
-        layers.append(Layer(scope: Architecture.lastScope,
-                            kind: .pointwise(inputChannels: Architecture.blocks.last!.outputChannels, outputChannels: Architecture.lastChannels),
-                            activation: .relu6))
+        layers.append(
+            Layer(
+                scope: Architecture.lastScope,
+                kind: .pointwise(inputChannels: Architecture.blocks.last!.outputChannels, outputChannels: Architecture.lastChannels),
+                activation: .relu6))
         for extra in Architecture.extraLayers {
-            layers.append(Layer(scope: extra.reduceScope,
-                                kind: .pointwise(inputChannels: extra.inputChannels, outputChannels: extra.reducedChannels), activation: .relu6))
+            layers.append(
+                Layer(
+                    scope: extra.reduceScope,
+                    kind: .pointwise(inputChannels: extra.inputChannels, outputChannels: extra.reducedChannels), activation: .relu6))
             layers.append(Layer(scope: extra.depthwiseScope, kind: .depthwise(channels: extra.reducedChannels, stride: 2), activation: .relu6))
-            layers.append(Layer(scope: extra.expandScope,
-                                kind: .pointwise(inputChannels: extra.reducedChannels, outputChannels: extra.outputChannels), activation: .relu6))
+            layers.append(
+                Layer(
+                    scope: extra.expandScope,
+                    kind: .pointwise(inputChannels: extra.reducedChannels, outputChannels: extra.outputChannels), activation: .relu6))
         }
         for map in Architecture.featureMaps {
             for (scope, perAnchor) in [(map.boxScope, Architecture.boxCodeLength), (map.classScope, Architecture.classCount)] {
                 layers.append(Layer(scope: scope + "_depthwise", kind: .depthwise(channels: map.channels, stride: 1), activation: .relu6))
-                layers.append(Layer(scope: scope, kind: .pointwise(inputChannels: map.channels, outputChannels: map.anchorsPerPosition * perAnchor),
-                                    activation: .none))
+                layers.append(
+                    Layer(
+                        scope: scope, kind: .pointwise(inputChannels: map.channels, outputChannels: map.anchorsPerPosition * perAnchor),
+                        activation: .none))
             }
         }
         return layers
@@ -121,8 +138,10 @@ public struct DetectorSettings: Sendable, Equatable {
     public var maximumTotal: Int
 
     /// Settings from their parts.
-    public init(labels: [String], boxCoderScales: [Float], logitScale: Float, overlapThreshold: Float, scoreThreshold: Float,
-                maximumPerClass: Int, maximumTotal: Int) {
+    public init(
+        labels: [String], boxCoderScales: [Float], logitScale: Float, overlapThreshold: Float, scoreThreshold: Float,
+        maximumPerClass: Int, maximumTotal: Int
+    ) {
         self.labels = labels
         self.boxCoderScales = boxCoderScales
         self.logitScale = logitScale
@@ -137,14 +156,16 @@ public struct DetectorSettings: Sendable, Equatable {
 
     /// The settings as safetensors metadata (numbers in Swift's shortest round-trip form, labels one per line).
     public var metadata: [String: String] {
-        ["format": Self.format,
-         "labels": labels.joined(separator: "\n"),
-         "box_coder_scales": boxCoderScales.map { "\($0)" }.joined(separator: " "),
-         "logit_scale": "\(logitScale)",
-         "nms_iou_threshold": "\(overlapThreshold)",
-         "nms_score_threshold": "\(scoreThreshold)",
-         "max_detections_per_class": "\(maximumPerClass)",
-         "max_total_detections": "\(maximumTotal)"]
+        [
+            "format": Self.format,
+            "labels": labels.joined(separator: "\n"),
+            "box_coder_scales": boxCoderScales.map { "\($0)" }.joined(separator: " "),
+            "logit_scale": "\(logitScale)",
+            "nms_iou_threshold": "\(overlapThreshold)",
+            "nms_score_threshold": "\(scoreThreshold)",
+            "max_detections_per_class": "\(maximumPerClass)",
+            "max_total_detections": "\(maximumTotal)",
+        ]
     }
 
     /// Reads the settings back from a file's metadata; the error names the first missing or unreadable entry.
@@ -182,9 +203,10 @@ public struct DetectorSettings: Sendable, Equatable {
         guard scales.count == 4, scaleTexts.count == 4 else {
             throw DetectorWeightsError(path: path, reason: "metadata box_coder_scales must be 4 positive numbers")
         }
-        self.init(labels: labels, boxCoderScales: scales, logitScale: try number("logit_scale"),
-                  overlapThreshold: try number("nms_iou_threshold"), scoreThreshold: try number("nms_score_threshold"),
-                  maximumPerClass: try count("max_detections_per_class"), maximumTotal: try count("max_total_detections"))
+        self.init(
+            labels: labels, boxCoderScales: scales, logitScale: try number("logit_scale"),
+            overlapThreshold: try number("nms_iou_threshold"), scoreThreshold: try number("nms_score_threshold"),
+            maximumPerClass: try count("max_detections_per_class"), maximumTotal: try count("max_total_detections"))
         guard logitScale > 0 else { throw DetectorWeightsError(path: path, reason: "metadata logit_scale must be positive") }
     }
 }

@@ -56,36 +56,42 @@ public final class EfficientNetLite0: Sendable {
         try BackboneWeights.validate(file, path: path)
 
         let stemFolded = BackboneWeights.folded(file, weights: "_conv_stem.weight", batchNorm: "_bn0")
-        stem = Convolution2D(weightsOIHW: stemFolded.weights, bias: stemFolded.bias,
-                             inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels,
-                             kernelSize: Architecture.stemKernelSize, stride: Architecture.stemStride,
-                             padding: .tensorFlowSame, activation: .relu6)
+        stem = Convolution2D(
+            weightsOIHW: stemFolded.weights, bias: stemFolded.bias,
+            inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels,
+            kernelSize: Architecture.stemKernelSize, stride: Architecture.stemStride,
+            padding: .tensorFlowSame, activation: .relu6)
 
         blocks = Architecture.blocks.map { block in
             let prefix = "_blocks.\(block.index)."
             var expand: PointwiseConvolution?
             if block.hasExpansion {
                 let folded = BackboneWeights.folded(file, weights: prefix + "_expand_conv.weight", batchNorm: prefix + "_bn0")
-                expand = PointwiseConvolution(weightsOIHW: folded.weights, bias: folded.bias, inputChannels: block.inputChannels,
-                                              outputChannels: block.expandedChannels, activation: .relu6)
+                expand = PointwiseConvolution(
+                    weightsOIHW: folded.weights, bias: folded.bias, inputChannels: block.inputChannels,
+                    outputChannels: block.expandedChannels, activation: .relu6)
             }
             let depthwiseFolded = BackboneWeights.folded(file, weights: prefix + "_depthwise_conv.weight", batchNorm: prefix + "_bn1")
-            let depthwise = DepthwiseConvolution2D(weightsOIHW: depthwiseFolded.weights, bias: depthwiseFolded.bias,
-                                                   channels: block.expandedChannels, kernelSize: block.kernelSize,
-                                                   stride: block.stride, padding: .tensorFlowSame, activation: .relu6)
+            let depthwise = DepthwiseConvolution2D(
+                weightsOIHW: depthwiseFolded.weights, bias: depthwiseFolded.bias,
+                channels: block.expandedChannels, kernelSize: block.kernelSize,
+                stride: block.stride, padding: .tensorFlowSame, activation: .relu6)
             let projectFolded = BackboneWeights.folded(file, weights: prefix + "_project_conv.weight", batchNorm: prefix + "_bn2")
-            let project = PointwiseConvolution(weightsOIHW: projectFolded.weights, bias: projectFolded.bias,
-                                               inputChannels: block.expandedChannels, outputChannels: block.outputChannels,
-                                               activation: .none)
+            let project = PointwiseConvolution(
+                weightsOIHW: projectFolded.weights, bias: projectFolded.bias,
+                inputChannels: block.expandedChannels, outputChannels: block.outputChannels,
+                activation: .none)
             return MBConvBlock(specification: block, expand: expand, depthwise: depthwise, project: project)
         }
 
         let headFolded = BackboneWeights.folded(file, weights: "_conv_head.weight", batchNorm: "_bn1")
-        head = PointwiseConvolution(weightsOIHW: headFolded.weights, bias: headFolded.bias,
-                                    inputChannels: Architecture.blocks.last!.outputChannels,
-                                    outputChannels: Architecture.headChannels, activation: .relu6)
-        classifier = Dense(weights: file.tensors["_fc.weight"]!.values, bias: file.tensors["_fc.bias"]!.values,
-                           inputCount: Architecture.headChannels, outputCount: Architecture.classCount)
+        head = PointwiseConvolution(
+            weightsOIHW: headFolded.weights, bias: headFolded.bias,
+            inputChannels: Architecture.blocks.last!.outputChannels,
+            outputChannels: Architecture.headChannels, activation: .relu6)
+        classifier = Dense(
+            weights: file.tensors["_fc.weight"]!.values, bias: file.tensors["_fc.bias"]!.values,
+            inputCount: Architecture.headChannels, outputCount: Architecture.classCount)
 
         // Workspace sizes, walked once through the spatial sizes of a 224-px input.
         var side = stem.outputSize(inputHeight: Self.inputSide, inputWidth: Self.inputSide).height
@@ -138,8 +144,9 @@ public final class EfficientNetLite0: Sendable {
     /// the map), so the pooled path pays nothing for the other.
     private func forward(_ input: [Float], batch: Int, keepsFeatureMaps: Bool) -> [Float] {
         let side = Self.inputSide, channels = EfficientNetLite0Architecture.inputChannels
-        precondition(batch >= 0 && input.count == batch * side * side * channels,
-                     "EfficientNetLite0.features: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
+        precondition(
+            batch >= 0 && input.count == batch * side * side * channels,
+            "EfficientNetLite0.features: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
         let mapFloats = Self.featureMapSide * Self.featureMapSide * Self.featureCount
         var output = [Float](repeating: 0, count: batch * (keepsFeatureMaps ? mapFloats : Self.featureCount))
         if batch == 0 { return output }
@@ -160,12 +167,16 @@ public final class EfficientNetLite0: Sendable {
                     // Early blocks, one image at a time; each image's last early output lands in its group slot.
                     for slot in 0..<count {
                         let image = input.baseAddress! + (first + slot) * side * side * channels
-                        let early = earlyForward(image: image, blocks: lateStart, workspace: workspace, expanded: expanded,
-                                                 spatial: spatial)
+                        let early = earlyForward(
+                            image: image, blocks: lateStart, workspace: workspace, expanded: expanded,
+                            spatial: spatial)
                         (height, width) = (early.height, early.width)
                         let current = early.output
-                        let floats = height * width * (lateStart > 0 ? blocks[lateStart - 1].specification.outputChannels
-                                                                     : EfficientNetLite0Architecture.stemChannels)
+                        let floats =
+                            height * width
+                            * (lateStart > 0
+                                ? blocks[lateStart - 1].specification.outputChannels
+                                : EfficientNetLite0Architecture.stemChannels)
                         (lateCurrent + slot * lateCapacity).update(from: current, count: floats)
                     }
                     // Late blocks, block by block over the group.
@@ -173,9 +184,10 @@ public final class EfficientNetLite0: Sendable {
                         let block = blocks[index]
                         for slot in 0..<count {
                             // Within a group the same block runs again next, for the following image.
-                            block.forward(input: lateCurrent + slot * lateCapacity, batch: 1, height: height, width: width,
-                                          output: lateNext + slot * lateCapacity, expanded: expanded, spatial: spatial,
-                                          next: slot + 1 < count ? (block.expand ?? block.project) : followingLayer(index))
+                            block.forward(
+                                input: lateCurrent + slot * lateCapacity, batch: 1, height: height, width: width,
+                                output: lateNext + slot * lateCapacity, expanded: expanded, spatial: spatial,
+                                next: slot + 1 < count ? (block.expand ?? block.project) : followingLayer(index))
                         }
                         (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
                         swap(&lateCurrent, &lateNext)
@@ -186,8 +198,9 @@ public final class EfficientNetLite0: Sendable {
                             precondition(height * width * Self.featureCount == mapFloats, "EfficientNetLite0: feature map size")
                             (output.baseAddress! + (first + slot) * mapFloats).update(from: expanded, count: mapFloats)
                         } else {
-                            GlobalAveragePool.forward(input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
-                                                      output: output.baseAddress! + (first + slot) * Self.featureCount)
+                            GlobalAveragePool.forward(
+                                input: expanded, batch: 1, pixelCount: height * width, channels: Self.featureCount,
+                                output: output.baseAddress! + (first + slot) * Self.featureCount)
                         }
                     }
                 }
@@ -212,8 +225,9 @@ public final class EfficientNetLite0: Sendable {
     /// caller's choice.
     public func blockInputs(_ input: [Float], batch: Int, block index: Int) -> [Float] {
         let side = Self.inputSide, channels = EfficientNetLite0Architecture.inputChannels
-        precondition(batch >= 0 && input.count == batch * side * side * channels,
-                     "EfficientNetLite0.blockInputs: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
+        precondition(
+            batch >= 0 && input.count == batch * side * side * channels,
+            "EfficientNetLite0.blockInputs: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
         let shape = Self.blockInputShape(index)
         let floats = shape.side * shape.side * shape.channels
         var output = [Float](repeating: 0, count: batch * floats)
@@ -228,8 +242,9 @@ public final class EfficientNetLite0: Sendable {
             output.withUnsafeMutableBufferPointer { output in
                 for item in 0..<batch {
                     let image = input.baseAddress! + item * side * side * channels
-                    let (current, height, width) = earlyForward(image: image, blocks: index, workspace: workspace,
-                                                                expanded: expanded, spatial: spatial)
+                    let (current, height, width) = earlyForward(
+                        image: image, blocks: index, workspace: workspace,
+                        expanded: expanded, spatial: spatial)
                     precondition(height == shape.side && width == shape.side, "EfficientNetLite0.blockInputs: block input size")
                     (output.baseAddress! + item * floats).update(from: current, count: floats)
                 }
@@ -243,47 +258,58 @@ public final class EfficientNetLite0: Sendable {
     /// `blockInputs` and `featurePyramid` share it so they stay the same arithmetic. Returns the buffer holding the
     /// last output, the other buffer, and the output's height and width.
     @inline(__always)
-    private func earlyForward(image: UnsafePointer<Float>, side: Int = EfficientNetLite0.inputSide, blocks end: Int,
-                              workspace: UnsafeMutablePointer<Float>, bufferCapacity: Int? = nil,
-                              expanded: UnsafeMutablePointer<Float>,
-                              spatial: UnsafeMutablePointer<Float>) -> (output: UnsafeMutablePointer<Float>, height: Int, width: Int) {
-        let walk = walkBlocks(image: image, side: side, blocks: end, workspace: workspace,
-                              bufferCapacity: bufferCapacity ?? activationCapacity, expanded: expanded, spatial: spatial)
+    private func earlyForward(
+        image: UnsafePointer<Float>, side: Int = EfficientNetLite0.inputSide, blocks end: Int,
+        workspace: UnsafeMutablePointer<Float>, bufferCapacity: Int? = nil,
+        expanded: UnsafeMutablePointer<Float>,
+        spatial: UnsafeMutablePointer<Float>
+    ) -> (output: UnsafeMutablePointer<Float>, height: Int, width: Int) {
+        let walk = walkBlocks(
+            image: image, side: side, blocks: end, workspace: workspace,
+            bufferCapacity: bufferCapacity ?? activationCapacity, expanded: expanded, spatial: spatial)
         return (walk.output, walk.height, walk.width)
     }
 
     /// The walk behind `earlyForward`, also returning the free buffer so a caller can go on with more blocks.
     @inline(__always)
-    private func walkBlocks(image: UnsafePointer<Float>, side: Int, blocks end: Int, workspace: UnsafeMutablePointer<Float>,
-                            bufferCapacity: Int, expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>)
-        -> (output: UnsafeMutablePointer<Float>, free: UnsafeMutablePointer<Float>, height: Int, width: Int) {
+    private func walkBlocks(
+        image: UnsafePointer<Float>, side: Int, blocks end: Int, workspace: UnsafeMutablePointer<Float>,
+        bufferCapacity: Int, expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>
+    )
+        -> (output: UnsafeMutablePointer<Float>, free: UnsafeMutablePointer<Float>, height: Int, width: Int)
+    {
         var current = workspace, next = workspace + bufferCapacity
         var (height, width) = stem.outputSize(inputHeight: side, inputWidth: side)
         var firstBlock = 0
         if fusesStem && end > 0 {
             // The stem's rows are produced band by band inside block 0 (see InvertedResidual).
-            InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
-                                     input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
-                                     expanded: expanded, spatial: spatial, next: followingLayer(0))
+            InvertedResidual.forward(
+                stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project,
+                input: image, batch: 1, imageHeight: side, imageWidth: side, output: current,
+                expanded: expanded, spatial: spatial, next: followingLayer(0))
             (height, width) = blocks[0].outputSize(inputHeight: height, inputWidth: width)
             firstBlock = 1
         } else {
             stem.forward(input: image, batch: 1, height: side, width: side, output: current)
         }
-        continueBlocks(firstBlock..<end, current: &current, next: &next, height: &height, width: &width,
-                       expanded: expanded, spatial: spatial)
+        continueBlocks(
+            firstBlock..<end, current: &current, next: &next, height: &height, width: &width,
+            expanded: expanded, spatial: spatial)
         return (current, next, height, width)
     }
 
     /// Blocks `range` on one image whose input is in `current`; on return `current` holds the output.
     @inline(__always)
-    private func continueBlocks(_ range: Range<Int>, current: inout UnsafeMutablePointer<Float>,
-                                next: inout UnsafeMutablePointer<Float>, height: inout Int, width: inout Int,
-                                expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>) {
+    private func continueBlocks(
+        _ range: Range<Int>, current: inout UnsafeMutablePointer<Float>,
+        next: inout UnsafeMutablePointer<Float>, height: inout Int, width: inout Int,
+        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>
+    ) {
         for index in range {
             let block = blocks[index]
-            block.forward(input: current, batch: 1, height: height, width: width, output: next,
-                          expanded: expanded, spatial: spatial, next: followingLayer(index))
+            block.forward(
+                input: current, batch: 1, height: height, width: width, output: next,
+                expanded: expanded, spatial: spatial, next: followingLayer(index))
             (height, width) = block.outputSize(inputHeight: height, inputWidth: width)
             swap(&current, &next)
         }
@@ -325,8 +351,9 @@ public final class EfficientNetLite0: Sendable {
     /// this runs once per image and view. BLAS threading is the caller's choice.
     public func featurePyramid(_ input: [Float], batch: Int, side: Int) -> FeaturePyramid {
         let channels = EfficientNetLite0Architecture.inputChannels
-        precondition(side >= 32 && batch >= 0 && input.count == batch * side * side * channels,
-                     "EfficientNetLite0.featurePyramid: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
+        precondition(
+            side >= 32 && batch >= 0 && input.count == batch * side * side * channels,
+            "EfficientNetLite0.featurePyramid: expected \(batch)×\(side)×\(side)×\(channels) values, got \(input.count)")
         let fineSide = Self.mapSide(inputSide: side, stride: 16), coarseSide = Self.mapSide(inputSide: side, stride: 32)
         let fineFloats = fineSide * fineSide * Self.stride16Channels
         let coarseFloats = coarseSide * coarseSide * Self.stride32Channels
@@ -347,8 +374,9 @@ public final class EfficientNetLite0: Sendable {
                             bufferCapacity: sizes.activation, expanded: expanded, spatial: spatial)
                         precondition(height == fineSide && width == fineSide, "EfficientNetLite0.featurePyramid: stride-16 size")
                         (fine.baseAddress! + item * fineFloats).update(from: current, count: fineFloats)
-                        continueBlocks(Self.firstStride32Block..<blocks.count, current: &current, next: &next,
-                                       height: &height, width: &width, expanded: expanded, spatial: spatial)
+                        continueBlocks(
+                            Self.firstStride32Block..<blocks.count, current: &current, next: &next,
+                            height: &height, width: &width, expanded: expanded, spatial: spatial)
                         precondition(height == coarseSide && width == coarseSide, "EfficientNetLite0.featurePyramid: stride-32 size")
                         (coarse.baseAddress! + item * coarseFloats).update(from: current, count: coarseFloats)
                     }

@@ -72,9 +72,11 @@ public enum EfficientNetLite0Architecture {
         var channels = stemChannels
         for stage in stages {
             for repeatIndex in 0..<stage.repeats {
-                blocks.append(Block(index: blocks.count, inputChannels: channels, expandedChannels: channels * stage.expansion,
-                                    outputChannels: stage.outputChannels, kernelSize: stage.kernelSize,
-                                    stride: repeatIndex == 0 ? stage.stride : 1))
+                blocks.append(
+                    Block(
+                        index: blocks.count, inputChannels: channels, expandedChannels: channels * stage.expansion,
+                        outputChannels: stage.outputChannels, kernelSize: stage.kernelSize,
+                        stride: repeatIndex == 0 ? stage.stride : 1))
                 channels = stage.outputChannels
             }
         }

@@ -19,9 +19,10 @@ public struct FeaturePyramid: Sendable, Equatable {
 
     /// Maps from their parts; the counts must agree with the sides (the network's own output).
     public init(batch: Int, inputSide: Int, fineSide: Int, fine: [Float], coarseSide: Int, coarse: [Float]) {
-        precondition(fine.count == batch * fineSide * fineSide * EfficientNetLite0.stride16Channels
-                     && coarse.count == batch * coarseSide * coarseSide * EfficientNetLite0.stride32Channels,
-                     "FeaturePyramid: map sizes")
+        precondition(
+            fine.count == batch * fineSide * fineSide * EfficientNetLite0.stride16Channels
+                && coarse.count == batch * coarseSide * coarseSide * EfficientNetLite0.stride32Channels,
+            "FeaturePyramid: map sizes")
         self.batch = batch
         self.inputSide = inputSide
         self.fineSide = fineSide

@@ -16,11 +16,14 @@ public struct MBConvBlock: Sendable {
     public let project: PointwiseConvolution
 
     /// A block from its folded layers; the layers' channel counts must agree with `specification`.
-    public init(specification: EfficientNetLite0Architecture.Block, expand: PointwiseConvolution?,
-                depthwise: DepthwiseConvolution2D, project: PointwiseConvolution) {
+    public init(
+        specification: EfficientNetLite0Architecture.Block, expand: PointwiseConvolution?,
+        depthwise: DepthwiseConvolution2D, project: PointwiseConvolution
+    ) {
         precondition((expand != nil) == specification.hasExpansion, "MBConvBlock: expand layer presence")
-        precondition(depthwise.channels == specification.expandedChannels && project.outputChannels == specification.outputChannels,
-                     "MBConvBlock: layer channels")
+        precondition(
+            depthwise.channels == specification.expandedChannels && project.outputChannels == specification.outputChannels,
+            "MBConvBlock: layer channels")
         self.specification = specification
         self.expand = expand
         self.depthwise = depthwise
@@ -36,11 +39,14 @@ public struct MBConvBlock: Sendable {
     /// holds at least `batch·height·width·expandedChannels` floats and `spatial`
     /// `batch·outHeight·outWidth·expandedChannels`; both are scratch. `output` must not overlap `input`. `next` is
     /// the 1×1 layer that runs after this block (its weights are prefetched).
-    func forward(input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
-                 output: UnsafeMutablePointer<Float>,
-                 expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, next: PointwiseConvolution?) {
-        InvertedResidual.forward(expand: expand, depthwise: depthwise, project: project, addsInput: specification.hasResidual,
-                                 input: input, batch: batch, height: height, width: width, output: output,
-                                 expanded: expanded, spatial: spatial, next: next)
+    func forward(
+        input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+        output: UnsafeMutablePointer<Float>,
+        expanded: UnsafeMutablePointer<Float>, spatial: UnsafeMutablePointer<Float>, next: PointwiseConvolution?
+    ) {
+        InvertedResidual.forward(
+            expand: expand, depthwise: depthwise, project: project, addsInput: specification.hasResidual,
+            input: input, batch: batch, height: height, width: width, output: output,
+            expanded: expanded, spatial: spatial, next: next)
     }
 }

@@ -68,27 +68,32 @@ public final class SSDLiteMobileNetV2: Sendable {
         func pointwise(_ scope: String) -> PointwiseConvolution {
             let layer = byScope[scope]!
             guard case .pointwise(let input, let output) = layer.kind else { preconditionFailure("\(scope) is not 1×1") }
-            return PointwiseConvolution(weightsOIHW: tensor(scope + ".weight"), bias: tensor(scope + ".bias"),
-                                        inputChannels: input, outputChannels: output, activation: layer.activation)
+            return PointwiseConvolution(
+                weightsOIHW: tensor(scope + ".weight"), bias: tensor(scope + ".bias"),
+                inputChannels: input, outputChannels: output, activation: layer.activation)
         }
         func depthwise(_ scope: String) -> DepthwiseConvolution2D {
             let layer = byScope[scope]!
             guard case .depthwise(let channels, let stride) = layer.kind else { preconditionFailure("\(scope) is not depthwise") }
-            return DepthwiseConvolution2D(weightsOIHW: tensor(scope + ".weight"), bias: tensor(scope + ".bias"), channels: channels,
-                                          kernelSize: kernelSize, stride: stride, padding: .tensorFlowSame, activation: layer.activation)
+            return DepthwiseConvolution2D(
+                weightsOIHW: tensor(scope + ".weight"), bias: tensor(scope + ".bias"), channels: channels,
+                kernelSize: kernelSize, stride: stride, padding: .tensorFlowSame, activation: layer.activation)
         }
 
-        stem = Convolution2D(weightsOIHW: tensor(Architecture.stemScope + ".weight"), bias: tensor(Architecture.stemScope + ".bias"),
-                             inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels,
-                             kernelSize: kernelSize, stride: 2, padding: .tensorFlowSame, activation: .relu6)
+        stem = Convolution2D(
+            weightsOIHW: tensor(Architecture.stemScope + ".weight"), bias: tensor(Architecture.stemScope + ".bias"),
+            inputChannels: Architecture.inputChannels, outputChannels: Architecture.stemChannels,
+            kernelSize: kernelSize, stride: 2, padding: .tensorFlowSame, activation: .relu6)
         blocks = Architecture.blocks.map { block in
-            Step(expand: block.hasExpansion ? pointwise(block.scope + "/expand") : nil, depthwise: depthwise(block.scope + "/depthwise"),
-                 project: pointwise(block.scope + "/project"), addsInput: block.hasResidual)
+            Step(
+                expand: block.hasExpansion ? pointwise(block.scope + "/expand") : nil, depthwise: depthwise(block.scope + "/depthwise"),
+                project: pointwise(block.scope + "/project"), addsInput: block.hasResidual)
         }
         last = pointwise(Architecture.lastScope)
         extras = Architecture.extraLayers.map { extra in
-            Step(expand: pointwise(extra.reduceScope), depthwise: depthwise(extra.depthwiseScope), project: pointwise(extra.expandScope),
-                 addsInput: false)
+            Step(
+                expand: pointwise(extra.reduceScope), depthwise: depthwise(extra.depthwiseScope), project: pointwise(extra.expandScope),
+                addsInput: false)
         }
         boxPredictors = Architecture.featureMaps.map { map in
             Step(expand: nil, depthwise: depthwise(map.boxScope + "_depthwise"), project: pointwise(map.boxScope), addsInput: false)
@@ -125,9 +130,12 @@ public final class SSDLiteMobileNetV2: Sendable {
     /// (ty, tx, th, tw per anchor, before the box coder's scales) and `classLogits [anchorCount, 2]` (background,
     /// person). The rows follow `anchors`: feature map by map, row by row, position by position, anchor by anchor,
     /// which is TensorFlow's reshape of each predictor's `[H, W, anchors·4]` output. No output overlaps the input.
-    public func forward(input: UnsafePointer<Float>, boxEncodings: UnsafeMutablePointer<Float>,
-                        classLogits: UnsafeMutablePointer<Float>) {
-        let borrowed = idleWorkspaces.withLock { $0.popLast() }
+    public func forward(
+        input: UnsafePointer<Float>, boxEncodings: UnsafeMutablePointer<Float>,
+        classLogits: UnsafeMutablePointer<Float>
+    ) {
+        let borrowed =
+            idleWorkspaces.withLock { $0.popLast() }
             ?? DetectorWorkspace(capacity: 2 * activationCapacity + expandedCapacity + spatialCapacity + featureCapacity)
         defer { idleWorkspaces.withLock { $0.append(borrowed) } }
         var current = borrowed.floats, next = current + activationCapacity
@@ -137,9 +145,10 @@ public final class SSDLiteMobileNetV2: Sendable {
         let side = Self.inputSide
 
         // Stem and block 0 (no expansion, no residual) as one banded pass.
-        InvertedResidual.forward(stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project, input: input, batch: 1,
-                                 imageHeight: side, imageWidth: side, output: current, expanded: expanded, spatial: spatial,
-                                 next: blocks[1].expand)
+        InvertedResidual.forward(
+            stem: stem, depthwise: blocks[0].depthwise, project: blocks[0].project, input: input, batch: 1,
+            imageHeight: side, imageWidth: side, output: current, expanded: expanded, spatial: spatial,
+            next: blocks[1].expand)
         var height = blocks[0].depthwise.outputSize(inputHeight: (side + 1) / 2, inputWidth: (side + 1) / 2).height
         for index in 1..<blocks.count {
             let block = blocks[index]
@@ -151,27 +160,32 @@ public final class SSDLiteMobileNetV2: Sendable {
                 expand = nil
             }
             let following = index + 1 < blocks.count ? (blocks[index + 1].expand ?? blocks[index + 1].project) : last
-            InvertedResidual.forward(expand: expand, depthwise: block.depthwise, project: block.project, addsInput: block.addsInput,
-                                     input: blockInput, batch: 1, height: height, width: height, output: next, expanded: expanded,
-                                     spatial: spatial, next: following)
+            InvertedResidual.forward(
+                expand: expand, depthwise: block.depthwise, project: block.project, addsInput: block.addsInput,
+                input: blockInput, batch: 1, height: height, width: height, output: next, expanded: expanded,
+                spatial: spatial, next: following)
             height = block.depthwise.outputSize(inputHeight: height, inputWidth: height).height
             swap(&current, &next)
         }
         last.forward(input: current, pixelCount: height * height, output: features[1], residual: nil)
         for (index, extra) in extras.enumerated() {
-            InvertedResidual.forward(expand: extra.expand, depthwise: extra.depthwise, project: extra.project, addsInput: false,
-                                     input: features[index + 1], batch: 1, height: height, width: height,
-                                     output: features[index + 2], expanded: expanded, spatial: spatial)
+            InvertedResidual.forward(
+                expand: extra.expand, depthwise: extra.depthwise, project: extra.project, addsInput: false,
+                input: features[index + 1], batch: 1, height: height, width: height,
+                output: features[index + 2], expanded: expanded, spatial: spatial)
             height = extra.depthwise.outputSize(inputHeight: height, inputWidth: height).height
         }
 
         var anchorOffset = 0
         for (index, map) in Architecture.featureMaps.enumerated() {
-            for (predictor, output, perAnchor) in [(boxPredictors[index], boxEncodings, Architecture.boxCodeLength),
-                                                   (classPredictors[index], classLogits, Architecture.classCount)] {
-                InvertedResidual.forward(expand: nil, depthwise: predictor.depthwise, project: predictor.project, addsInput: false,
-                                         input: features[index], batch: 1, height: map.side, width: map.side,
-                                         output: output + anchorOffset * perAnchor, expanded: expanded, spatial: spatial)
+            for (predictor, output, perAnchor) in [
+                (boxPredictors[index], boxEncodings, Architecture.boxCodeLength),
+                (classPredictors[index], classLogits, Architecture.classCount),
+            ] {
+                InvertedResidual.forward(
+                    expand: nil, depthwise: predictor.depthwise, project: predictor.project, addsInput: false,
+                    input: features[index], batch: 1, height: map.side, width: map.side,
+                    output: output + anchorOffset * perAnchor, expanded: expanded, spatial: spatial)
             }
             anchorOffset += map.anchorCount
         }
@@ -179,8 +193,9 @@ public final class SSDLiteMobileNetV2: Sendable {
 
     /// `forward` on arrays: input `[300·300·3]` → (`[anchorCount·4]`, `[anchorCount·2]`).
     public func forward(_ input: [Float]) -> (boxEncodings: [Float], classLogits: [Float]) {
-        precondition(input.count == Self.inputSide * Self.inputSide * Architecture.inputChannels,
-                     "SSDLiteMobileNetV2.forward: expected 300×300×3 values, got \(input.count)")
+        precondition(
+            input.count == Self.inputSide * Self.inputSide * Architecture.inputChannels,
+            "SSDLiteMobileNetV2.forward: expected 300×300×3 values, got \(input.count)")
         var boxes = [Float](repeating: 0, count: Self.anchorCount * Architecture.boxCodeLength)
         var logits = [Float](repeating: 0, count: Self.anchorCount * Architecture.classCount)
         input.withUnsafeBufferPointer { input in

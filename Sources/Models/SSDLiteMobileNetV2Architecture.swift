@@ -74,8 +74,10 @@ public enum SSDLiteMobileNetV2Architecture {
         var channels = stemChannels
         for stage in stages {
             for repeatIndex in 0..<stage.repeats {
-                blocks.append(Block(index: blocks.count, inputChannels: channels, expandedChannels: channels * stage.expansion,
-                                    outputChannels: stage.outputChannels, stride: repeatIndex == 0 ? stage.stride : 1))
+                blocks.append(
+                    Block(
+                        index: blocks.count, inputChannels: channels, expandedChannels: channels * stage.expansion,
+                        outputChannels: stage.outputChannels, stride: repeatIndex == 0 ? stage.stride : 1))
                 channels = stage.outputChannels
             }
         }

@@ -40,13 +40,18 @@ public struct CurveAnimation: Sendable, Equatable {
     /// Plans the animation over a video of `frameSize` and `frameCount` frames at `framesPerSecond`. Errors (named
     /// after `video`): a point outside the frame (x in [0, width], y in [0, height]) or not a number; a start that
     /// is negative, not a number, or at or after the video's end; a duration or width that is not a positive number.
-    public init(video: String, curve: QuadraticCurve, strokeWidth: Double, color: OverlayColor, start: Double, duration: Double,
-                framesPerSecond: Double, frameCount: Int, frameSize: (width: Int, height: Int)) throws(Failure) {
+    public init(
+        video: String, curve: QuadraticCurve, strokeWidth: Double, color: OverlayColor, start: Double, duration: Double,
+        framesPerSecond: Double, frameCount: Int, frameSize: (width: Int, height: Int)
+    ) throws(Failure) {
         for (name, point) in [("first", curve.start), ("second", curve.through), ("third", curve.end)] {
             guard point.x.isFinite, point.y.isFinite, point.x >= 0, point.y >= 0,
-                  point.x <= Double(frameSize.width), point.y <= Double(frameSize.height) else {
-                throw Failure(path: video, reason: "the \(name) point (\(Self.number(point.x)),\(Self.number(point.y))) is outside the "
-                              + "\(frameSize.width)x\(frameSize.height) frame (x from 0 to \(frameSize.width), y from 0 to \(frameSize.height))")
+                point.x <= Double(frameSize.width), point.y <= Double(frameSize.height)
+            else {
+                throw Failure(
+                    path: video,
+                    reason: "the \(name) point (\(Self.number(point.x)),\(Self.number(point.y))) is outside the "
+                        + "\(frameSize.width)x\(frameSize.height) frame (x from 0 to \(frameSize.width), y from 0 to \(frameSize.height))")
             }
         }
         guard framesPerSecond.isFinite, framesPerSecond > 0, frameCount > 0 else {
@@ -56,9 +61,12 @@ public struct CurveAnimation: Sendable, Equatable {
         guard start.isFinite, start >= 0 else { throw Failure(path: video, reason: "the start time \(start) is not a time in seconds") }
         let first = max(0, Int((start * framesPerSecond - 1e-3).rounded(.up)))
         guard first < frameCount else {
-            throw Failure(path: video, reason: "the curve would start at \(Self.number(start)) s, at or after the end of the video (\(Self.number(end)) s)")
+            throw Failure(
+                path: video, reason: "the curve would start at \(Self.number(start)) s, at or after the end of the video (\(Self.number(end)) s)")
         }
-        guard duration.isFinite, duration > 0 else { throw Failure(path: video, reason: "the duration \(duration) is not a positive number of seconds") }
+        guard duration.isFinite, duration > 0 else {
+            throw Failure(path: video, reason: "the duration \(duration) is not a positive number of seconds")
+        }
         guard strokeWidth.isFinite, strokeWidth > 0, strokeWidth <= 1000 else {
             throw Failure(path: video, reason: "the stroke width \(strokeWidth) is not a number of pixels from 0 to 1000")
         }
@@ -89,8 +97,9 @@ public struct CurveAnimation: Sendable, Equatable {
 
     /// Overlay picture `index` (0 ..< `pictureCount`): straight RGBA, `region.width × region.height`.
     public func picture(_ index: Int) -> [UInt8] {
-        let coverage = StrokeRasterizer.coverage(points: curve.polyline(upTo: progress(ofFrame: firstFrame + index)),
-                                                 width: strokeWidth, region: region)
+        let coverage = StrokeRasterizer.coverage(
+            points: curve.polyline(upTo: progress(ofFrame: firstFrame + index)),
+            width: strokeWidth, region: region)
         return StrokeRasterizer.rgba(coverage: coverage, color: color)
     }
 

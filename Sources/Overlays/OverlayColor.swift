@@ -31,17 +31,20 @@ public struct OverlayColor: Sendable, Equatable {
         }
         let digits = Array(text.utf8)
         guard digits.count == 7, digits[0] == UInt8(ascii: "#"),
-              let value = UInt32(String(decoding: digits[1...], as: UTF8.self), radix: 16),
-              digits[1...].allSatisfy({ UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) })
+            let value = UInt32(String(decoding: digits[1...], as: UTF8.self), radix: 16),
+            digits[1...].allSatisfy({
+                UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20)
+            })
         else { return nil }
         self.init(red: UInt8(value >> 16), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
     }
 
     /// `#RRGGBB`.
     public var hex: String {
-        "#" + [red, green, blue].map { value in
-            let text = String(value, radix: 16, uppercase: true)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue].map { value in
+                let text = String(value, radix: 16, uppercase: true)
+                return text.count == 1 ? "0" + text : text
+            }.joined()
     }
 }

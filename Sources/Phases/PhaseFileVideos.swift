@@ -32,9 +32,10 @@ public enum PhaseFileVideos {
 
         /// The refusal: one line naming the phase file, the video it names and the video it was given for.
         public var error: PhaseError {
-            PhaseError(.otherVideo, path: phaseFile,
-                       reason: "names the video \(quoted(named)), which is video \(namedInput + 1) (\(namedVideo)), not video \(input + 1) "
-                           + "(\(video)) it was given for: give the phase files in the order of their videos")
+            PhaseError(
+                .otherVideo, path: phaseFile,
+                reason: "names the video \(quoted(named)), which is video \(namedInput + 1) (\(namedVideo)), not video \(input + 1) "
+                    + "(\(video)) it was given for: give the phase files in the order of their videos")
         }
     }
 
@@ -45,8 +46,10 @@ public enum PhaseFileVideos {
         for (index, (file, timeline)) in zip(phaseFiles, timelines).enumerated() {
             guard !names(timeline.video, phaseFile: file, video: videos[index]) else { continue }
             if let other = videos.indices.first(where: { $0 != index && names(timeline.video, phaseFile: file, video: videos[$0]) }) {
-                found.append(Mismatch(phaseFile: file, video: videos[index], input: index, named: timeline.video,
-                                      namedVideo: videos[other], namedInput: other))
+                found.append(
+                    Mismatch(
+                        phaseFile: file, video: videos[index], input: index, named: timeline.video,
+                        namedVideo: videos[other], namedInput: other))
             }
         }
         return found

@@ -44,15 +44,18 @@ public enum PhaseFinder {
     /// probability of the phase's label over its samples. Throws `.labelNotInModel` for an order label the model
     /// does not know (naming the model), `.videoTooShort` when the samples cannot hold every phase at
     /// `minimumLength` seconds (naming the video).
-    public static func timeline(video: String, samples: Samples, labels: [String], order: [String], modelPath: String,
-                                minimumLength: Double) throws(PhaseError) -> PhaseTimeline {
+    public static func timeline(
+        video: String, samples: Samples, labels: [String], order: [String], modelPath: String,
+        minimumLength: Double
+    ) throws(PhaseError) -> PhaseTimeline {
         let scores = try PhaseScores(probabilities: samples.probabilities, labels: labels, order: order, modelPath: modelPath)
         let minimum = minimumSamples(minimumLength: minimumLength, interval: samples.interval)
         guard let placement = PhaseSegmentation.best(scores, minimumSamples: minimum) else {
-            throw PhaseError(.videoTooShort, path: video,
-                             reason: "too short for \(order.count) phases of at least \(format(minimumLength)) s each: "
-                                + "\(samples.times.count) frame\(samples.times.count == 1 ? "" : "s") sampled every \(format(samples.interval)) s, "
-                                + "\(order.count * minimum) needed (\(minimum) a phase)")
+            throw PhaseError(
+                .videoTooShort, path: video,
+                reason: "too short for \(order.count) phases of at least \(format(minimumLength)) s each: "
+                    + "\(samples.times.count) frame\(samples.times.count == 1 ? "" : "s") sampled every \(format(samples.interval)) s, "
+                    + "\(order.count * minimum) needed (\(minimum) a phase)")
         }
         let phases = order.enumerated().map { index, label in
             let range = placement.samples(ofPhase: index)

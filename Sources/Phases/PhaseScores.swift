@@ -41,17 +41,21 @@ public struct PhaseScores: Sendable, Equatable {
         var columns: [Int] = []
         for label in order {
             guard let column = labels.firstIndex(of: label) else {
-                throw PhaseError(.labelNotInModel, path: modelPath,
-                                 reason: "the order's label \(quoted(label)) is not one of the model's labels (\(labels.map(quoted).joined(separator: ", ")))")
+                throw PhaseError(
+                    .labelNotInModel, path: modelPath,
+                    reason: "the order's label \(quoted(label)) is not one of the model's labels (\(labels.map(quoted).joined(separator: ", ")))")
             }
             columns.append(column)
         }
         let outsideColumns = labels.indices.filter { !columns.contains($0) }
         let floor = Self.probabilityFloor
         phase = columns.map { column in probabilities.map { Foundation.log(max(Double($0[column]), floor)) } }
-        outside = outsideColumns.isEmpty ? nil : probabilities.map { row in
-            Foundation.log(max(outsideColumns.reduce(0.0) { $0 + Double(row[$1]) }, floor))
-        }
+        outside =
+            outsideColumns.isEmpty
+            ? nil
+            : probabilities.map { row in
+                Foundation.log(max(outsideColumns.reduce(0.0) { $0 + Double(row[$1]) }, floor))
+            }
         sampleCount = probabilities.count
     }
 }

@@ -21,7 +21,7 @@ public struct PhaseSegmentation: Sendable, Equatable {
 
     /// The samples of phase `index`.
     public func samples(ofPhase index: Int) -> Range<Int> {
-        starts[index] ..< (index + 1 < starts.count ? starts[index + 1] : end)
+        starts[index]..<(index + 1 < starts.count ? starts[index + 1] : end)
     }
 
     /// The placement that maximises the summed log-probability, each phase at least `minimumSamples` long

@@ -125,20 +125,26 @@ public struct PhaseTimeline: Sendable, Equatable, Codable {
         }
         for (index, phase) in phases.enumerated() {
             guard let expected = position[phase.label] else {
-                throw PhaseError(.labelNotInOrder, path: path,
-                                 reason: "phase \(index + 1)'s label \(quoted(phase.label)) is not in \"order\" (\(order.map(quoted).joined(separator: ", ")))")
+                throw PhaseError(
+                    .labelNotInOrder, path: path,
+                    reason: "phase \(index + 1)'s label \(quoted(phase.label)) is not in \"order\" (\(order.map(quoted).joined(separator: ", ")))")
             }
             if expected != index {
                 // Either an earlier label is missing here, or this label comes too early or twice.
                 if expected > index, !phases.contains(where: { $0.label == order[index] }) {
-                    throw PhaseError(.phaseMissing, path: path, reason: "phase \(quoted(order[index])) is missing (\"order\" has \(order.count) phases)")
+                    throw PhaseError(
+                        .phaseMissing, path: path, reason: "phase \(quoted(order[index])) is missing (\"order\" has \(order.count) phases)")
                 }
-                throw PhaseError(.outOfOrder, path: path,
-                                 reason: "phases out of order: phase \(index + 1) is \(quoted(phase.label)), expected \(quoted(order[index])) (\"order\": \(order.map(quoted).joined(separator: ", ")))")
+                throw PhaseError(
+                    .outOfOrder, path: path,
+                    reason:
+                        "phases out of order: phase \(index + 1) is \(quoted(phase.label)), expected \(quoted(order[index])) (\"order\": \(order.map(quoted).joined(separator: ", ")))"
+                )
             }
         }
         if phases.count < order.count {
-            throw PhaseError(.phaseMissing, path: path, reason: "phase \(quoted(order[phases.count])) is missing (\"order\" has \(order.count) phases)")
+            throw PhaseError(
+                .phaseMissing, path: path, reason: "phase \(quoted(order[phases.count])) is missing (\"order\" has \(order.count) phases)")
         }
         for (index, phase) in phases.enumerated() {
             let name = "phase \(quoted(phase.label))"
@@ -154,8 +160,9 @@ public struct PhaseTimeline: Sendable, Equatable, Codable {
                 throw PhaseError(.notPhaseTimeline, path: path, reason: "\(name): confidence \(confidence) is not between 0 and 1")
             }
             if index > 0, phase.start < phases[index - 1].end {
-                throw PhaseError(.overlapping, path: path,
-                                 reason: "\(name) starts at \(phase.start) s, before phase \(quoted(phases[index - 1].label)) ends (\(phases[index - 1].end) s)")
+                throw PhaseError(
+                    .overlapping, path: path,
+                    reason: "\(name) starts at \(phase.start) s, before phase \(quoted(phases[index - 1].label)) ends (\(phases[index - 1].end) s)")
             }
         }
     }
@@ -165,8 +172,9 @@ public struct PhaseTimeline: Sendable, Equatable, Codable {
     /// `path` names the phase file in the error.
     public func checkFits(videoDuration: Double, tolerance: Double = 0.05, path: String) throws(PhaseError) {
         guard let last = phases.last, last.end > videoDuration + tolerance else { return }
-        throw PhaseError(.beyondVideo, path: path,
-                         reason: "phase \(quoted(last.label)) ends at \(last.end) s, after the end of the video (\(video): \(videoDuration) s)")
+        throw PhaseError(
+            .beyondVideo, path: path,
+            reason: "phase \(quoted(last.label)) ends at \(last.end) s, after the end of the video (\(video): \(videoDuration) s)")
     }
 
     /// The phase that holds `time` (seconds), or nil before the first, after the last or in a gap.

@@ -82,7 +82,8 @@ public struct SyncPlan: Sendable, Equatable {
     /// half a frame past its last frame is its end); a frame rate that is not a positive number.
     public init(inputs: [Input]) throws(PhaseError) {
         guard inputs.count >= 2, inputs.count <= Self.maximumInputs else {
-            throw PhaseError(.invalidOrder, path: inputs.first?.source ?? "sync", reason: "sync takes 2 to \(Self.maximumInputs) videos, not \(inputs.count)")
+            throw PhaseError(
+                .invalidOrder, path: inputs.first?.source ?? "sync", reason: "sync takes 2 to \(Self.maximumInputs) videos, not \(inputs.count)")
         }
         let order = inputs[0].timeline.order
         for input in inputs {
@@ -100,14 +101,18 @@ public struct SyncPlan: Sendable, Equatable {
                 if end > input.frameCount {
                     // An end up to half a frame past the last frame is the video's end written by hand.
                     guard phase.end <= lastTime + 0.5 / rate else {
-                        throw PhaseError(.beyondVideo, path: input.source, reason: "phase \(Self.quoted(phase.label)) ends at \(Self.seconds(phase.end)), "
-                                      + "after the end of the video (\(Self.seconds(lastTime)))")
+                        throw PhaseError(
+                            .beyondVideo, path: input.source,
+                            reason: "phase \(Self.quoted(phase.label)) ends at \(Self.seconds(phase.end)), "
+                                + "after the end of the video (\(Self.seconds(lastTime)))")
                     }
                     end = input.frameCount
                 }
                 guard end > first else {
-                    throw PhaseError(.videoTooShort, path: input.source, reason: "phase \(Self.quoted(phase.label)) (\(Self.seconds(phase.start)) to "
-                                  + "\(Self.seconds(phase.end))) holds no frame of the video at \(Self.rate(rate)) frames per second")
+                    throw PhaseError(
+                        .videoTooShort, path: input.source,
+                        reason: "phase \(Self.quoted(phase.label)) (\(Self.seconds(phase.start)) to "
+                            + "\(Self.seconds(phase.end))) holds no frame of the video at \(Self.rate(rate)) frames per second")
                 }
                 return (first, end)
             }
@@ -116,10 +121,12 @@ public struct SyncPlan: Sendable, Equatable {
             func outputFrames(_ frame: Int) -> Int {
                 sameRate ? frame - origin : Int((Double(frame - origin) * outputRate / rate).rounded())
             }
-            segmentsByInput.append(bounds.map { first, end in
-                Segment(firstFrame: first, frameCount: end - first,
+            segmentsByInput.append(
+                bounds.map { first, end in
+                    Segment(
+                        firstFrame: first, frameCount: end - first,
                         outputFrameCount: max(1, outputFrames(end) - outputFrames(first)), holdFrameCount: 0)
-            })
+                })
         }
         var phases: [Phase] = []
         var outputFirstFrame = 0
@@ -153,8 +160,10 @@ public struct SyncPlan: Sendable, Equatable {
         }
         try input.timeline.validate(path: input.source)
         guard input.timeline.order == order else {
-            throw PhaseError(.invalidOrder, path: input.source, reason: "its order (\(list(input.timeline.order))) differs from "
-                             + "\(firstSource)'s (\(list(order))): every video needs the same phases in the same order")
+            throw PhaseError(
+                .invalidOrder, path: input.source,
+                reason: "its order (\(list(input.timeline.order))) differs from "
+                    + "\(firstSource)'s (\(list(order))): every video needs the same phases in the same order")
         }
     }
 

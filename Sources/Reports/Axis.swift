@@ -113,8 +113,10 @@ public struct Axis: Sendable, Equatable {
 
     /// "10" followed by the exponent in superscript digits: 10⁻³, 10⁰, 10⁴.
     static func powerOfTen(_ exponent: Int) -> String {
-        let superscripts: [Character: Character] = ["0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵",
-                                                    "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻"]
+        let superscripts: [Character: Character] = [
+            "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵",
+            "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻",
+        ]
         return "10" + String(String(exponent).map { superscripts[$0] ?? $0 })
     }
 }

@@ -18,10 +18,11 @@ public struct RGBColor: Sendable, Equatable {
 
     /// `#rrggbb`, for CSS and SVG.
     public var css: String {
-        "#" + [red, green, blue].map { value in
-            let text = String(value, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue].map { value in
+                let text = String(value, radix: 16)
+                return text.count == 1 ? "0" + text : text
+            }.joined()
     }
 
     /// WCAG relative luminance (0 black … 1 white), from linearised sRGB.
@@ -79,7 +80,8 @@ public enum CategoricalPalette {
         let round = index / okabeIto.count
         guard round > 0 else { return base }
         let factor = round % 2 == 1 ? 0.6 : 0.8
-        return RGBColor(red: UInt8(Double(base.red) * factor), green: UInt8(Double(base.green) * factor),
-                        blue: UInt8(Double(base.blue) * factor))
+        return RGBColor(
+            red: UInt8(Double(base.red) * factor), green: UInt8(Double(base.green) * factor),
+            blue: UInt8(Double(base.blue) * factor))
     }
 }

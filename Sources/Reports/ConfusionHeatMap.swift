@@ -8,8 +8,9 @@ public struct ConfusionHeatMap: Sendable {
 
     /// A heat map of `counts` (rows truth, columns predicted).
     public init(title: String, labels: [String], counts: [[Int]]) {
-        precondition(counts.count == labels.count && counts.allSatisfy { $0.count == labels.count },
-                     "ConfusionHeatMap: counts must be labels × labels")
+        precondition(
+            counts.count == labels.count && counts.allSatisfy { $0.count == labels.count },
+            "ConfusionHeatMap: counts must be labels × labels")
         self.title = title
         self.labels = labels
         self.counts = counts
@@ -42,12 +43,14 @@ public struct ConfusionHeatMap: Sendable {
                 let share = total > 0 ? Double(value) / Double(total) : 0
                 let color = ColorScale.viridis(share)
                 let x = left + cell * Double(column)
-                canvas.rectangle(x: x, y: y, width: cell, height: cell, fill: color.css, stroke: "#ffffff",
-                                 title: "true \(Markup.isolate(label)), predicted \(Markup.isolate(labels[column])): \(Markup.count(value, "image"))"
-                                     + (total > 0 ? " (\(Markup.percent(share, decimals: 0)) of \(Markup.isolate(label)))" : ""))
+                canvas.rectangle(
+                    x: x, y: y, width: cell, height: cell, fill: color.css, stroke: "#ffffff",
+                    title: "true \(Markup.isolate(label)), predicted \(Markup.isolate(labels[column])): \(Markup.count(value, "image"))"
+                        + (total > 0 ? " (\(Markup.percent(share, decimals: 0)) of \(Markup.isolate(label)))" : ""))
                 if showsCounts {
-                    canvas.text("\(value)", x: x + cell / 2, y: y + cell / 2 + 4, anchor: .middle, className: "cell",
-                                fill: color.readableText.css, bold: row == column)
+                    canvas.text(
+                        "\(value)", x: x + cell / 2, y: y + cell / 2 + 4, anchor: .middle, className: "cell",
+                        fill: color.readableText.css, bold: row == column)
                 }
             }
         }
@@ -64,8 +67,9 @@ public struct ConfusionHeatMap: Sendable {
         let steps = 20
         for step in 0..<steps {
             let fraction = 1 - (Double(step) + 0.5) / Double(steps)
-            canvas.rectangle(x: x, y: top + height * Double(step) / Double(steps), width: 14,
-                             height: height / Double(steps) + 0.5, fill: ColorScale.viridis(fraction).css)
+            canvas.rectangle(
+                x: x, y: top + height * Double(step) / Double(steps), width: 14,
+                height: height / Double(steps) + 0.5, fill: ColorScale.viridis(fraction).css)
         }
         canvas.text("100 %", x: x + 18, y: top + 8, className: "tick")
         canvas.text("50 %", x: x + 18, y: top + height / 2 + 4, className: "tick")

@@ -17,8 +17,10 @@ public struct DetectorReportPage: Sendable {
         public var precisionCurve: [Double]?
 
         /// A row from its parts.
-        public init(label: String, objects: Int, predictions: Int, averagePrecision50: Double?, averagePrecision: Double?,
-                    precision: Double, recall: Double, precisionCurve: [Double]?) {
+        public init(
+            label: String, objects: Int, predictions: Int, averagePrecision50: Double?, averagePrecision: Double?,
+            precision: Double, recall: Double, precisionCurve: [Double]?
+        ) {
             self.label = label
             self.objects = objects
             self.predictions = predictions
@@ -107,9 +109,11 @@ public struct DetectorReportPage: Sendable {
     public var picturesLeftOut: Int
 
     /// A page.
-    public init(title: String, subtitle: [String], threshold: Double, meanAveragePrecision50: Double?,
-                meanAveragePrecision: Double?, precision: Double, recall: Double, objects: Int, labels: [LabelRow],
-                pictures: [PictureCard], picturesLeftOut: Int) {
+    public init(
+        title: String, subtitle: [String], threshold: Double, meanAveragePrecision50: Double?,
+        meanAveragePrecision: Double?, precision: Double, recall: Double, objects: Int, labels: [LabelRow],
+        pictures: [PictureCard], picturesLeftOut: Int
+    ) {
         self.title = title
         self.subtitle = subtitle
         self.threshold = threshold
@@ -144,14 +148,19 @@ public struct DetectorReportPage: Sendable {
         body.write(" · mAP@0.5:0.95 ")
         body.element("strong", [], Self.share(meanAveragePrecision))
         body.close("p")
-        body.element("p", [("class", "explain")],
-                     "At a score of \(Markup.number(threshold, decimals: 3)) or more (the threshold detect uses by default): precision \(Markup.percent(precision)), recall \(Markup.percent(recall)) of \(Markup.count(objects, "object")). A box finds an object when they overlap by at least half their union (IoU 0.5) and have the same label; AP is computed as COCO's evaluation computes it.")
-        body.table(header: ["label", "objects", "boxes predicted", "AP@0.5", "AP@0.5:0.95", "precision", "recall"],
-                   rows: labels.map { row in
-                       [row.label, "\(row.objects)", "\(row.predictions)", Self.share(row.averagePrecision50),
-                        Self.share(row.averagePrecision), Markup.percent(row.precision), Markup.percent(row.recall)]
-                   },
-                   numericColumns: [1, 2, 3, 4, 5, 6], caption: "Per label, on the testing pictures")
+        body.element(
+            "p", [("class", "explain")],
+            "At a score of \(Markup.number(threshold, decimals: 3)) or more (the threshold detect uses by default): precision \(Markup.percent(precision)), recall \(Markup.percent(recall)) of \(Markup.count(objects, "object")). A box finds an object when they overlap by at least half their union (IoU 0.5) and have the same label; AP is computed as COCO's evaluation computes it."
+        )
+        body.table(
+            header: ["label", "objects", "boxes predicted", "AP@0.5", "AP@0.5:0.95", "precision", "recall"],
+            rows: labels.map { row in
+                [
+                    row.label, "\(row.objects)", "\(row.predictions)", Self.share(row.averagePrecision50),
+                    Self.share(row.averagePrecision), Markup.percent(row.precision), Markup.percent(row.recall),
+                ]
+            },
+            numericColumns: [1, 2, 3, 4, 5, 6], caption: "Per label, on the testing pictures")
         if let chart = curveChart() {
             body.open("figure")
             body.raw(chart.svg(id: "precision-recall"))
@@ -161,15 +170,21 @@ public struct DetectorReportPage: Sendable {
 
         body.open("section", [("id", "pictures")])
         body.element("h2", [], "Testing pictures, worst first")
-        body.element("p", [("class", "explain")],
-                     "Dashed: the objects in the annotations (green when a box found them, red when none did). Solid: the boxes the detector reported at the threshold, in the label's colour with its score; a red cross marks a box that found no object. Pictures with the most misses and false boxes come first.\(picturesLeftOut > 0 ? " \(Markup.count(picturesLeftOut, "more picture")) with fewer mistakes are not shown." : "")")
+        body.element(
+            "p", [("class", "explain")],
+            "Dashed: the objects in the annotations (green when a box found them, red when none did). Solid: the boxes the detector reported at the threshold, in the label's colour with its score; a red cross marks a box that found no object. Pictures with the most misses and false boxes come first.\(picturesLeftOut > 0 ? " \(Markup.count(picturesLeftOut, "more picture")) with fewer mistakes are not shown." : "")"
+        )
         body.open("div", [("class", "detections")])
         for card in pictures {
             body.open("div", [("class", "card")])
             body.open("span", [("class", "boxed"), ("style", "aspect-ratio: \(max(card.width, 1)) / \(max(card.height, 1))")])
             if let picture = card.picture {
-                body.void("img", [("src", picture.dataURI), ("alt", "\(Markup.isolate(card.file)) with its boxes"),
-                                  ("width", "\(picture.width)"), ("height", "\(picture.height)")])
+                body.void(
+                    "img",
+                    [
+                        ("src", picture.dataURI), ("alt", "\(Markup.isolate(card.file)) with its boxes"),
+                        ("width", "\(picture.width)"), ("height", "\(picture.height)"),
+                    ])
             } else {
                 body.element("span", [("class", "missing")], "picture could not be read again")
             }
@@ -179,8 +194,9 @@ public struct DetectorReportPage: Sendable {
             body.name(ModelReportPage.fileName(card.file))
             body.close("span")
             let (missed, wrong) = (card.missed, card.falsePositives)
-            body.element("span", [("class", missed + wrong == 0 ? "truth" : "predicted")],
-                         missed + wrong == 0 ? "all found, no false box" : "\(missed) missed, \(wrong) false box\(wrong == 1 ? "" : "es")")
+            body.element(
+                "span", [("class", missed + wrong == 0 ? "truth" : "predicted")],
+                missed + wrong == 0 ? "all found, no false box" : "\(missed) missed, \(wrong) false box\(wrong == 1 ? "" : "es")")
             body.close("div")
         }
         body.close("div")
@@ -202,14 +218,19 @@ public struct DetectorReportPage: Sendable {
             switch box.kind {
             case .object(let found):
                 let color = found ? "#1a7f37" : "#b3261e"
-                canvas.rectangle(x: x, y: y, width: w, height: h, fill: "none", stroke: color,
-                                 title: "\(Markup.isolate(box.label)): \(found ? "found" : "missed")",
-                                 extra: [("stroke-width", Markup.number(stroke, decimals: 2)), ("stroke-dasharray", "\(Markup.number(3 * stroke, decimals: 2)) \(Markup.number(2 * stroke, decimals: 2))")])
+                canvas.rectangle(
+                    x: x, y: y, width: w, height: h, fill: "none", stroke: color,
+                    title: "\(Markup.isolate(box.label)): \(found ? "found" : "missed")",
+                    extra: [
+                        ("stroke-width", Markup.number(stroke, decimals: 2)),
+                        ("stroke-dasharray", "\(Markup.number(3 * stroke, decimals: 2)) \(Markup.number(2 * stroke, decimals: 2))"),
+                    ])
             case .prediction(let score, let correct):
                 let color = color(of: box.label)
-                canvas.rectangle(x: x, y: y, width: w, height: h, fill: "none", stroke: color.css,
-                                 title: "\(Markup.isolate(box.label)) \(Markup.number(score, decimals: 3))\(correct ? "" : ": found no object")",
-                                 extra: [("stroke-width", Markup.number(2 * stroke, decimals: 2))])
+                canvas.rectangle(
+                    x: x, y: y, width: w, height: h, fill: "none", stroke: color.css,
+                    title: "\(Markup.isolate(box.label)) \(Markup.number(score, decimals: 3))\(correct ? "" : ": found no object")",
+                    extra: [("stroke-width", Markup.number(2 * stroke, decimals: 2))])
                 let caption = "\(box.label) \(Markup.number(score, decimals: 2))"
                 let captionWidth = Double(caption.count) * fontSize * 0.6 + 4
                 let captionTop = y >= fontSize + 2 ? y - fontSize - 2 : y
@@ -232,12 +253,14 @@ public struct DetectorReportPage: Sendable {
         let series: [XYChart.Series] = labels.compactMap { row in
             guard let curve = row.precisionCurve, curve.count > 1 else { return nil }
             let last = Double(curve.count - 1)
-            return .init(name: row.label, points: curve.enumerated().map { (x: Double($0.offset) / last, y: $0.element) },
-                         color: color(of: row.label), showsPoints: false)
+            return .init(
+                name: row.label, points: curve.enumerated().map { (x: Double($0.offset) / last, y: $0.element) },
+                color: color(of: row.label), showsPoints: false)
         }
         guard !series.isEmpty else { return nil }
-        var chart = XYChart(title: "Precision against recall (IoU 0.5)", xAxis: Axis(lower: 0, upper: 1, tickStyle: .percent),
-                            yAxis: Axis(lower: 0, upper: 1, tickStyle: .percent), xTitle: "recall", yTitle: "precision")
+        var chart = XYChart(
+            title: "Precision against recall (IoU 0.5)", xAxis: Axis(lower: 0, upper: 1, tickStyle: .percent),
+            yAxis: Axis(lower: 0, upper: 1, tickStyle: .percent), xTitle: "recall", yTitle: "precision")
         chart.series = series
         return chart
     }

@@ -27,8 +27,10 @@ public enum DetectorReports {
     public static let pictureSide = 480
 
     /// The page for `pictures` scored at `threshold`; `labels` in the model's order.
-    public static func page(title: String, subtitle: [String], pictures: [TestedPicture], labels: [String],
-                            threshold: Double, maximumPictures: Int = maximumPictures) -> DetectorReportPage {
+    public static func page(
+        title: String, subtitle: [String], pictures: [TestedPicture], labels: [String],
+        threshold: Double, maximumPictures: Int = maximumPictures
+    ) -> DetectorReportPage {
         let images = pictures.map(\.evaluated)
         let report = AveragePrecision.evaluate(images, labels: labels)
         let rows = report.labels.map { label in
@@ -57,26 +59,33 @@ public enum DetectorReports {
         let image = tested.evaluated
         var boxes: [DetectorReportPage.Box] = []
         for (index, object) in image.groundTruth.enumerated() {
-            boxes.append(.init(label: object.label, left: object.box.left, top: object.box.top, right: object.box.right,
-                               bottom: object.box.bottom, kind: .object(found: outcome.groundTruthIsFound[index])))
+            boxes.append(
+                .init(
+                    label: object.label, left: object.box.left, top: object.box.top, right: object.box.right,
+                    bottom: object.box.bottom, kind: .object(found: outcome.groundTruthIsFound[index])))
         }
         for (index, prediction) in image.predictions.enumerated() {
             guard let correct = outcome.predictionIsCorrect[index] else { continue }
-            boxes.append(.init(label: prediction.label, left: prediction.box.left, top: prediction.box.top,
-                               right: prediction.box.right, bottom: prediction.box.bottom,
-                               kind: .prediction(score: prediction.score, correct: correct)))
+            boxes.append(
+                .init(
+                    label: prediction.label, left: prediction.box.left, top: prediction.box.top,
+                    right: prediction.box.right, bottom: prediction.box.bottom,
+                    kind: .prediction(score: prediction.score, correct: correct)))
         }
         guard let decoded = try? ImageLoader.load(path: tested.path), decoded.width > 0, decoded.height > 0 else {
             let extent = boxes.reduce((width: 1.0, height: 1.0)) { (max($0.width, $1.right), max($0.height, $1.bottom)) }
-            return .init(file: tested.path, picture: nil, width: Int(extent.width.rounded(.up)),
-                         height: Int(extent.height.rounded(.up)), boxes: boxes)
+            return .init(
+                file: tested.path, picture: nil, width: Int(extent.width.rounded(.up)),
+                height: Int(extent.height.rounded(.up)), boxes: boxes)
         }
         let scale = min(1, Double(pictureSide) / Double(max(decoded.width, decoded.height)))
         let width = max(1, Int((Double(decoded.width) * scale).rounded()))
         let height = max(1, Int((Double(decoded.height) * scale).rounded()))
-        let scaled = scale < 1
-            ? Resize.bicubic(decoded, region: PixelRegion(left: 0, top: 0, width: decoded.width, height: decoded.height),
-                             outputWidth: width, outputHeight: height)
+        let scaled =
+            scale < 1
+            ? Resize.bicubic(
+                decoded, region: PixelRegion(left: 0, top: 0, width: decoded.width, height: decoded.height),
+                outputWidth: width, outputHeight: height)
             : decoded
         let (scaleX, scaleY) = (Double(width) / Double(decoded.width), Double(height) / Double(decoded.height))
         for index in boxes.indices {
@@ -85,7 +94,8 @@ public enum DetectorReports {
             boxes[index].top *= scaleY
             boxes[index].bottom *= scaleY
         }
-        return .init(file: tested.path, picture: try? Picture.jpeg(scaled, name: tested.path), width: width, height: height,
-                     boxes: boxes)
+        return .init(
+            file: tested.path, picture: try? Picture.jpeg(scaled, name: tested.path), width: width, height: height,
+            boxes: boxes)
     }
 }

@@ -70,8 +70,10 @@ public struct LabelingReportPage: Sendable {
         public var windowSeconds: Double
 
         /// A movie.
-        public init(path: String, source: String?, duration: Double, markers: [(second: Int, label: String)], stretches: [Stretch],
-                    changes: [Change], omittedChanges: Int = 0, summary: [SummaryRow]? = nil, windowSeconds: Double = 5) {
+        public init(
+            path: String, source: String?, duration: Double, markers: [(second: Int, label: String)], stretches: [Stretch],
+            changes: [Change], omittedChanges: Int = 0, summary: [SummaryRow]? = nil, windowSeconds: Double = 5
+        ) {
             self.path = path
             self.source = source
             self.duration = duration
@@ -136,13 +138,19 @@ public struct LabelingReportPage: Sendable {
     private func writeMovie(_ body: inout HTMLWriter, _ movie: Movie, index: Int) {
         body.open("section", [("id", "movie-\(index)"), ("class", "movie"), ("data-movie", "\(index)")])
         body.element("h2", [], ModelReportPage.fileName(movie.path))
-        body.element("p", [("class", "explain")],
-                     "\(Markup.isolate(movie.path)): \(Self.clock(movie.duration)), \(Markup.count(movie.markers.count, "marker")), \(Markup.count(max(0, movie.stretches.count - 1), "change")) of label.")
+        body.element(
+            "p", [("class", "explain")],
+            "\(Markup.isolate(movie.path)): \(Self.clock(movie.duration)), \(Markup.count(movie.markers.count, "marker")), \(Markup.count(max(0, movie.stretches.count - 1), "change")) of label."
+        )
         if let source = movie.source {
             body.open("div", [("class", "player")])
             body.open("div")
-            body.open("video", [("src", source), ("controls", ""), ("preload", "auto"), ("muted", ""), ("playsinline", ""),
-                                ("data-movie", "\(index)")])
+            body.open(
+                "video",
+                [
+                    ("src", source), ("controls", ""), ("preload", "auto"), ("muted", ""), ("playsinline", ""),
+                    ("data-movie", "\(index)"),
+                ])
             body.write("This browser cannot play \(Markup.isolate(movie.path)).")
             body.close("video")
             body.close("div")
@@ -150,8 +158,10 @@ public struct LabelingReportPage: Sendable {
             body.element("div", [("class", "explain")], "Now showing")
             body.element("div", [("class", "now"), ("id", "now-\(index)")], movie.markers.first?.label ?? "–")
             body.element("div", [("class", "next"), ("id", "next-\(index)")], "")
-            body.element("p", [("class", "explain")],
-                         "Like the player, the next label is announced \(Markup.number(leadSeconds, decimals: 1)) s before its marker. Click the timeline to jump.")
+            body.element(
+                "p", [("class", "explain")],
+                "Like the player, the next label is announced \(Markup.number(leadSeconds, decimals: 1)) s before its marker. Click the timeline to jump."
+            )
             body.close("div")
             body.close("div")
         }
@@ -160,7 +170,9 @@ public struct LabelingReportPage: Sendable {
         body.close("figure")
         // The markers for the script, as JSON that cannot close the script element.
         let markerJSON = movie.markers.map { "[\($0.second),\(Markup.scriptString(Markup.isolate($0.label)))]" }.joined(separator: ",")
-        body.raw("<script type=\"application/json\" id=\"markers-\(index)\">{\"lead\":\(Markup.number(leadSeconds, decimals: 3)),\"duration\":\(Markup.number(movie.duration, decimals: 3)),\"markers\":[\(markerJSON)]}</script>")
+        body.raw(
+            "<script type=\"application/json\" id=\"markers-\(index)\">{\"lead\":\(Markup.number(leadSeconds, decimals: 3)),\"duration\":\(Markup.number(movie.duration, decimals: 3)),\"markers\":[\(markerJSON)]}</script>"
+        )
         writeChanges(&body, movie, index: index)
         writeStretches(&body, movie)
         if let summary = movie.summary { writeSummary(&body, summary, window: movie.windowSeconds) }
@@ -178,12 +190,15 @@ public struct LabelingReportPage: Sendable {
         for stretch in movie.stretches {
             let color = color(of: stretch.label)
             let x0 = x(stretch.start), x1 = x(stretch.end)
-            canvas.rectangle(x: x0, y: top, width: max(0.5, x1 - x0), height: stripHeight, fill: color.css,
-                             title: "\(Self.clock(stretch.start))–\(Self.clock(stretch.end)) \(Markup.isolate(stretch.label)) (mean confidence \(Markup.number(stretch.meanConfidence, decimals: 2)))",
-                             extra: [("data-start", Markup.number(stretch.start, decimals: 3))])
+            canvas.rectangle(
+                x: x0, y: top, width: max(0.5, x1 - x0), height: stripHeight, fill: color.css,
+                title:
+                    "\(Self.clock(stretch.start))–\(Self.clock(stretch.end)) \(Markup.isolate(stretch.label)) (mean confidence \(Markup.number(stretch.meanConfidence, decimals: 2)))",
+                extra: [("data-start", Markup.number(stretch.start, decimals: 3))])
             if x1 - x0 >= Double(stretch.label.count) * 7 + 8 {
-                canvas.text(stretch.label, x: (x0 + x1) / 2, y: top + stripHeight / 2 + 4, anchor: .middle, className: "tick",
-                            fill: color.readableText.css)
+                canvas.text(
+                    stretch.label, x: (x0 + x1) / 2, y: top + stripHeight / 2 + 4, anchor: .middle, className: "tick",
+                    fill: color.readableText.css)
             }
         }
         let axis = Axis(lower: 0, upper: duration)
@@ -193,10 +208,15 @@ public struct LabelingReportPage: Sendable {
             canvas.text(Self.clock(tick), x: x(tick), y: top + stripHeight + 20, anchor: tick == 0 ? .start : .middle, className: "tick")
         }
         canvas.text("time (minutes:seconds) →", x: right, y: 18, anchor: .end, className: "axis-title")
-        canvas.line(x1: left, y1: top - 4, x2: left, y2: top + stripHeight + 4, stroke: "#000000", width: 2,
-                    extra: [("id", "playhead-\(index)"), ("class", "playhead")])
+        canvas.line(
+            x1: left, y1: top - 4, x2: left, y2: top + stripHeight + 4, stroke: "#000000", width: 2,
+            extra: [("id", "playhead-\(index)"), ("class", "playhead")])
         return canvas.svg(label: "Labels over time for \(Markup.isolate(movie.path))", className: "timeline", id: "timeline-\(index)")
-            .replacingFirst("<svg ", with: "<svg data-movie=\"\(index)\" data-duration=\"\(Markup.number(duration, decimals: 3))\" data-left=\"\(left)\" data-right=\"\(right)\" ")
+            .replacingFirst(
+                "<svg ",
+                with:
+                    "<svg data-movie=\"\(index)\" data-duration=\"\(Markup.number(duration, decimals: 3))\" data-left=\"\(left)\" data-right=\"\(right)\" "
+            )
     }
 
     private func writeChanges(_ body: inout HTMLWriter, _ movie: Movie, index: Int) {
@@ -205,12 +225,20 @@ public struct LabelingReportPage: Sendable {
         body.open("div", [("class", "changes")])
         for change in movie.changes {
             body.open("div", [("class", "card")])
-            body.open("button", [("type", "button"), ("data-seek", Markup.number(change.second, decimals: 3)), ("data-movie", "\(index)"),
-                                 ("title", "play from \(Self.clock(change.second))")])
+            body.open(
+                "button",
+                [
+                    ("type", "button"), ("data-seek", Markup.number(change.second, decimals: 3)), ("data-movie", "\(index)"),
+                    ("title", "play from \(Self.clock(change.second))"),
+                ])
             body.open("span", [("class", "frame")])
             if let picture = change.picture {
-                body.void("img", [("src", picture.dataURI), ("alt", "\(Markup.isolate(change.label)) at \(Self.clock(change.second))"),
-                                  ("width", "\(picture.width)"), ("height", "\(picture.height)"), ("loading", "lazy")])
+                body.void(
+                    "img",
+                    [
+                        ("src", picture.dataURI), ("alt", "\(Markup.isolate(change.label)) at \(Self.clock(change.second))"),
+                        ("width", "\(picture.width)"), ("height", "\(picture.height)"), ("loading", "lazy"),
+                    ])
             } else {
                 body.element("span", [("class", "missing")], "no picture kept")
             }
@@ -233,22 +261,26 @@ public struct LabelingReportPage: Sendable {
     private func writeStretches(_ body: inout HTMLWriter, _ movie: Movie) {
         body.open("details")
         body.element("summary", [], "All \(movie.stretches.count) labelled stretches")
-        body.table(header: ["label", "from", "to", "mean confidence"],
-                   rows: movie.stretches.map { [$0.label, Self.clock($0.start), Self.clock($0.end), Markup.number($0.meanConfidence, decimals: 3)] },
-                   numericColumns: [1, 2, 3])
+        body.table(
+            header: ["label", "from", "to", "mean confidence"],
+            rows: movie.stretches.map { [$0.label, Self.clock($0.start), Self.clock($0.end), Markup.number($0.meanConfidence, decimals: 3)] },
+            numericColumns: [1, 2, 3])
         body.close("details")
     }
 
     private func writeSummary(_ body: inout HTMLWriter, _ rows: [SummaryRow], window: Double) {
         body.element("h3", [], "Scores")
         let windowName = "best \(Markup.number(window, decimals: 1)) s window"
-        body.table(header: ["label", "mean confidence", windowName, "its mean"],
-                   rows: rows.map { row in
-                       [row.isTop ? "\(Markup.isolate(row.label)) (top)" : row.label, Markup.number(row.meanConfidence, decimals: 3),
-                        row.bestWindow.map { "\(Self.clock($0.start))–\(Self.clock($0.end))" } ?? "–",
-                        row.bestWindow.map { Markup.number($0.meanConfidence, decimals: 3) } ?? "–"]
-                   },
-                   numericColumns: [1, 3], classes: "summary")
+        body.table(
+            header: ["label", "mean confidence", windowName, "its mean"],
+            rows: rows.map { row in
+                [
+                    row.isTop ? "\(Markup.isolate(row.label)) (top)" : row.label, Markup.number(row.meanConfidence, decimals: 3),
+                    row.bestWindow.map { "\(Self.clock($0.start))–\(Self.clock($0.end))" } ?? "–",
+                    row.bestWindow.map { Markup.number($0.meanConfidence, decimals: 3) } ?? "–",
+                ]
+            },
+            numericColumns: [1, 3], classes: "summary")
     }
 
     /// `m:ss` (or `h:mm:ss`), with tenths when the time is not whole.

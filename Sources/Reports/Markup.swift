@@ -130,8 +130,10 @@ public struct HTMLWriter: Sendable {
     }
 
     /// A table: a header row, then rows of cells; `numeric` columns are right-aligned.
-    public mutating func table(header: [String], rows: [[String]], numericColumns: Set<Int> = [], caption: String? = nil,
-                               classes: String? = nil) {
+    public mutating func table(
+        header: [String], rows: [[String]], numericColumns: Set<Int> = [], caption: String? = nil,
+        classes: String? = nil
+    ) {
         open("table", [("class", classes)])
         if let caption { element("caption", [], caption) }
         open("thead")

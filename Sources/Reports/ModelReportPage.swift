@@ -74,8 +74,10 @@ public struct ModelReportPage: Sendable {
         public var problem: String?
 
         /// An image.
-        public init(path: String, truth: String, predicted: String, confidence: Double, picture: Picture? = nil,
-                    overlay: Picture? = nil, problem: String? = nil) {
+        public init(
+            path: String, truth: String, predicted: String, confidence: Double, picture: Picture? = nil,
+            overlay: Picture? = nil, problem: String? = nil
+        ) {
             self.path = path
             self.truth = truth
             self.predicted = predicted
@@ -123,9 +125,11 @@ public struct ModelReportPage: Sendable {
         /// The figure's caption: what is drawn and, with `tieWidth`, why the chosen strength may not be the most
         /// accurate one (the near-tie rule of `L2Search`).
         public var caption: String {
-            var text = "How the L2 strength was chosen: the \(scoreName) of each strength tried (higher is better); the dashed line is the one the model uses."
+            var text =
+                "How the L2 strength was chosen: the \(scoreName) of each strength tried (higher is better); the dashed line is the one the model uses."
             if let tieWidth {
-                text += " Strengths within \(Markup.percent(tieWidth)) of the best accuracy (half a standard error of it, and at least one image) "
+                text +=
+                    " Strengths within \(Markup.percent(tieWidth)) of the best accuracy (half a standard error of it, and at least one image) "
                     + "count as tied with it, and among them the one with the lowest held-out log-loss is chosen (the larger strength on a tie): "
                     + "so a strength a little less accurate than the best can be the one chosen, since accuracy alone moves in steps of whole images."
             }
@@ -140,8 +144,10 @@ public struct ModelReportPage: Sendable {
         public var trainingAccuracy: Double?, validationAccuracy: Double?
 
         /// A point.
-        public init(epoch: Int, trainingLoss: Double? = nil, validationLoss: Double? = nil, trainingAccuracy: Double? = nil,
-                    validationAccuracy: Double? = nil) {
+        public init(
+            epoch: Int, trainingLoss: Double? = nil, validationLoss: Double? = nil, trainingAccuracy: Double? = nil,
+            validationAccuracy: Double? = nil
+        ) {
             self.epoch = epoch
             self.trainingLoss = trainingLoss
             self.validationLoss = validationLoss
@@ -183,7 +189,6 @@ public struct ModelReportPage: Sendable {
         }
     }
 
-
     /// The threshold curves' data.
     public struct Thresholds: Sendable {
         public var split: String
@@ -216,8 +221,10 @@ public struct ModelReportPage: Sendable {
         public var examples: [(label: String, images: [GalleryImage])]
 
         /// Details of one split.
-        public init(name: String, labels: [String], confusion: [[Int]], perLabel: [LabelMetrics], macroF1: Double,
-                    misclassified: [GalleryImage], shownMisclassified: Int, examples: [(label: String, images: [GalleryImage])]) {
+        public init(
+            name: String, labels: [String], confusion: [[Int]], perLabel: [LabelMetrics], macroF1: Double,
+            misclassified: [GalleryImage], shownMisclassified: Int, examples: [(label: String, images: [GalleryImage])]
+        ) {
             self.name = name
             self.labels = labels
             self.confusion = confusion
@@ -324,8 +331,10 @@ public struct ModelReportPage: Sendable {
         }
         body.table(header: header, rows: rows, numericColumns: Set(1..<(hasIntervals ? 4 : 3)))
         if hasIntervals {
-            body.element("p", [("class", "explain")],
-                         "The interval is the Wilson score interval: with this many images, the accuracy on new images of the same kind lies in it 95 times out of 100.")
+            body.element(
+                "p", [("class", "explain")],
+                "The interval is the Wilson score interval: with this many images, the accuracy on new images of the same kind lies in it 95 times out of 100."
+            )
         }
         body.close("section")
     }
@@ -361,18 +370,25 @@ public struct ModelReportPage: Sendable {
     private func writeConfusion(_ body: inout HTMLWriter, _ details: SplitDetails) {
         body.open("section", [("id", "confusion")])
         body.element("h2", [], "Confusion matrix and per-label scores (\(details.name))")
-        body.element("p", [("class", "explain")],
-                     "Rows are the true labels, columns what the model answered; each cell holds a count of images and is shaded by its share of the row, so a perfect model is a bright diagonal on dark.")
+        body.element(
+            "p", [("class", "explain")],
+            "Rows are the true labels, columns what the model answered; each cell holds a count of images and is shaded by its share of the row, so a perfect model is a bright diagonal on dark."
+        )
         body.open("div", [("class", "row")])
         body.open("figure")
-        body.raw(ConfusionHeatMap(title: "Confusion matrix, \(details.name)", labels: details.labels, counts: details.confusion)
-                    .svg(id: "confusion-matrix"))
+        body.raw(
+            ConfusionHeatMap(title: "Confusion matrix, \(details.name)", labels: details.labels, counts: details.confusion)
+                .svg(id: "confusion-matrix"))
         body.close("figure")
         let rows = details.perLabel.map {
-            [$0.label, Markup.number($0.precision, decimals: 3), Markup.number($0.recall, decimals: 3), Markup.number($0.f1, decimals: 3), "\($0.support)"]
+            [
+                $0.label, Markup.number($0.precision, decimals: 3), Markup.number($0.recall, decimals: 3), Markup.number($0.f1, decimals: 3),
+                "\($0.support)",
+            ]
         }
-        body.table(header: ["label", "precision", "recall", "F1", "images"], rows: rows, numericColumns: [1, 2, 3, 4],
-                   caption: "Per label (macro F1 \(Markup.number(details.macroF1, decimals: 3)))", classes: "per-label")
+        body.table(
+            header: ["label", "precision", "recall", "F1", "images"], rows: rows, numericColumns: [1, 2, 3, 4],
+            caption: "Per label (macro F1 \(Markup.number(details.macroF1, decimals: 3)))", classes: "per-label")
         body.close("div")
         body.close("section")
     }
@@ -386,8 +402,10 @@ public struct ModelReportPage: Sendable {
             body.close("section")
             return
         }
-        body.element("p", [("class", "explain")],
-                     "Most confident mistakes first. Each thumbnail is the square the network sees. The heat map shows where the evidence for the predicted label lies: the exact share of each of the 7 × 7 regions in that label's score (yellow is most; regions that count against it are clear). Hover over a picture to see it without the heat map.")
+        body.element(
+            "p", [("class", "explain")],
+            "Most confident mistakes first. Each thumbnail is the square the network sees. The heat map shows where the evidence for the predicted label lies: the exact share of each of the 7 × 7 regions in that label's score (yellow is most; regions that count against it are clear). Hover over a picture to see it without the heat map."
+        )
         body.void("input", [("type", "checkbox"), ("id", "show-overlays"), ("checked", "")])
         body.element("label", [("for", "show-overlays"), ("class", "toggle")], "show heat maps")
         body.open("div", [("class", "gallery")])
@@ -398,9 +416,10 @@ public struct ModelReportPage: Sendable {
             body.element("p", [("class", "more")], "\(Markup.count(rest, "more misclassified image")) without thumbnails, listed below.")
             body.open("details")
             body.element("summary", [], "All \(total) misclassified files")
-            body.table(header: ["file", "true label", "predicted", "confidence"],
-                       rows: details.misclassified.map { [$0.path, $0.truth, $0.predicted, Markup.number($0.confidence, decimals: 3)] },
-                       numericColumns: [3])
+            body.table(
+                header: ["file", "true label", "predicted", "confidence"],
+                rows: details.misclassified.map { [$0.path, $0.truth, $0.predicted, Markup.number($0.confidence, decimals: 3)] },
+                numericColumns: [3])
             body.close("details")
         }
         body.close("section")
@@ -429,15 +448,25 @@ public struct ModelReportPage: Sendable {
         if !epochs.isEmpty {
             let (loss, accuracy) = Self.epochCharts(epochs)
             if let loss { writeFigure(&body, svg: loss.svg(id: "epoch-loss"), caption: "Loss per epoch of fine-tuning (lower is better).") }
-            if let accuracy { writeFigure(&body, svg: accuracy.svg(id: "epoch-accuracy"), caption: "Accuracy per epoch of fine-tuning; a widening gap between training and validation means overfitting.") }
+            if let accuracy {
+                writeFigure(
+                    &body, svg: accuracy.svg(id: "epoch-accuracy"),
+                    caption: "Accuracy per epoch of fine-tuning; a widening gap between training and validation means overfitting.")
+            }
         }
         if let reliability {
-            writeFigure(&body, svg: Self.reliabilityChart(reliability).svg(id: "reliability"),
-                        caption: (["Reliability on the \(reliability.split): predictions grouped by stated confidence, against how often each group was right. Bars on the dashed diagonal mean the confidences can be taken at their word; the number at the foot of each bar is how many images it holds."] + reliability.notes).joined(separator: " "))
+            writeFigure(
+                &body, svg: Self.reliabilityChart(reliability).svg(id: "reliability"),
+                caption: ([
+                    "Reliability on the \(reliability.split): predictions grouped by stated confidence, against how often each group was right. Bars on the dashed diagonal mean the confidences can be taken at their word; the number at the foot of each bar is how many images it holds."
+                ] + reliability.notes).joined(separator: " "))
         }
         if let thresholds {
-            writeFigure(&body, svg: Self.thresholdChart(thresholds).svg(id: "thresholds"),
-                        caption: "Answering only when the confidence reaches a threshold (\(thresholds.split)): the share of images answered falls, the accuracy of the answers rises.")
+            writeFigure(
+                &body, svg: Self.thresholdChart(thresholds).svg(id: "thresholds"),
+                caption:
+                    "Answering only when the confidence reaches a threshold (\(thresholds.split)): the share of images answered falls, the accuracy of the answers rises."
+            )
         }
         body.close("div")
         body.close("section")
@@ -457,8 +486,9 @@ public struct ModelReportPage: Sendable {
         var totals = [Int](repeating: 0, count: counts.splits.count)
         for row in counts.rows { for (index, value) in row.counts.enumerated() where index < totals.count { totals[index] += value } }
         let rows = counts.rows.map { [$0.label] + $0.counts.map { "\($0)" } } + [["total"] + totals.map { "\($0)" }]
-        body.table(header: ["label"] + counts.splits, rows: rows, numericColumns: Set(1...max(1, counts.splits.count)),
-                   caption: "Images per label and split")
+        body.table(
+            header: ["label"] + counts.splits, rows: rows, numericColumns: Set(1...max(1, counts.splits.count)),
+            caption: "Images per label and split")
         if !unreadable.isEmpty {
             body.element("h3", [], "Files that could not be used (\(unreadable.count))")
             body.table(header: ["file", "reason"], rows: unreadable.map { [$0.path, $0.reason] })
@@ -472,7 +502,9 @@ public struct ModelReportPage: Sendable {
         body.element("h2", [], "Settings and timings")
         body.open("div", [("class", "row")])
         if !settings.isEmpty { body.table(header: ["setting", "value"], rows: settings.map { [$0.name, $0.value] }, caption: "Settings") }
-        if !timings.isEmpty { body.table(header: ["phase", "seconds"], rows: timings.map { [$0.name, $0.value] }, numericColumns: [1], caption: "Timings") }
+        if !timings.isEmpty {
+            body.table(header: ["phase", "seconds"], rows: timings.map { [$0.name, $0.value] }, numericColumns: [1], caption: "Timings")
+        }
         body.close("div")
         body.close("section")
     }
@@ -483,9 +515,13 @@ public struct ModelReportPage: Sendable {
         body.open("div", [("class", "card"), ("title", image.path), ("data-path", image.path)])
         body.open("div", [("class", "frame")])
         if let picture = image.picture {
-            body.void("img", [("src", picture.dataURI), ("alt", image.path), ("width", "\(picture.width)"), ("height", "\(picture.height)"), ("loading", "lazy")])
+            body.void(
+                "img",
+                [("src", picture.dataURI), ("alt", image.path), ("width", "\(picture.width)"), ("height", "\(picture.height)"), ("loading", "lazy")])
             if let overlay = image.overlay {
-                body.void("img", [("class", "overlay"), ("src", overlay.dataURI), ("alt", ""), ("width", "\(overlay.width)"), ("height", "\(overlay.height)")])
+                body.void(
+                    "img",
+                    [("class", "overlay"), ("src", overlay.dataURI), ("alt", ""), ("width", "\(overlay.width)"), ("height", "\(overlay.height)")])
             }
         } else {
             body.element("div", [("class", "missing")], image.problem ?? "no thumbnail")
@@ -530,12 +566,16 @@ public struct ModelReportPage: Sendable {
         let scores = curve.points.map(\.score)
         let low = (scores.min() ?? 0), high = (scores.max() ?? 1)
         let padding = max(0.02, (high - low) * 0.15)
-        var chart = XYChart(title: "Held-out accuracy against L2 strength",
-                            xAxis: Axis(lower: (values.min() ?? 0.1) / 1.5, upper: (values.max() ?? 10) * 1.5, spacing: .logarithmic, tickStyle: .powerOfTen),
-                            yAxis: Axis(lower: max(0, low - padding), upper: min(1, high + padding), tickStyle: .percent),
-                            xTitle: "L2 strength (log scale)", yTitle: curve.scoreName)
-        chart.series = [.init(name: curve.scoreName, points: curve.points.filter { $0.l2 > 0 }.map { (x: $0.l2, y: $0.score) },
-                              color: CategoricalPalette.color(4))]
+        var chart = XYChart(
+            title: "Held-out accuracy against L2 strength",
+            xAxis: Axis(lower: (values.min() ?? 0.1) / 1.5, upper: (values.max() ?? 10) * 1.5, spacing: .logarithmic, tickStyle: .powerOfTen),
+            yAxis: Axis(lower: max(0, low - padding), upper: min(1, high + padding), tickStyle: .percent),
+            xTitle: "L2 strength (log scale)", yTitle: curve.scoreName)
+        chart.series = [
+            .init(
+                name: curve.scoreName, points: curve.points.filter { $0.l2 > 0 }.map { (x: $0.l2, y: $0.score) },
+                color: CategoricalPalette.color(4))
+        ]
         if let chosen = curve.chosen, chosen > 0 {
             chart.markers = [.init(x: chosen, caption: "chosen: \(Markup.number(chosen, decimals: 4))")]
         }
@@ -550,21 +590,26 @@ public struct ModelReportPage: Sendable {
             return points.isEmpty ? nil : .init(name: name, points: points, color: CategoricalPalette.color(color), dashed: dashed)
         }
         var loss: XYChart?
-        let lossSeries = [series("training", \.trainingLoss, 4, dashed: true), series("validation", \.validationLoss, 5, dashed: false)].compactMap { $0 }
+        let lossSeries = [series("training", \.trainingLoss, 4, dashed: true), series("validation", \.validationLoss, 5, dashed: false)].compactMap {
+            $0
+        }
         if !lossSeries.isEmpty {
             let values = lossSeries.flatMap { $0.points.map(\.y) }
-            var chart = XYChart(title: "Loss per epoch", xAxis: xAxis, yAxis: Axis(lower: 0, upper: (values.max() ?? 1) * 1.1),
-                                xTitle: "epoch", yTitle: "cross-entropy loss")
+            var chart = XYChart(
+                title: "Loss per epoch", xAxis: xAxis, yAxis: Axis(lower: 0, upper: (values.max() ?? 1) * 1.1),
+                xTitle: "epoch", yTitle: "cross-entropy loss")
             chart.series = lossSeries
             loss = chart
         }
         var accuracy: XYChart?
-        let accuracySeries = [series("training", \.trainingAccuracy, 4, dashed: true), series("validation", \.validationAccuracy, 5, dashed: false)].compactMap { $0 }
+        let accuracySeries = [series("training", \.trainingAccuracy, 4, dashed: true), series("validation", \.validationAccuracy, 5, dashed: false)]
+            .compactMap { $0 }
         if !accuracySeries.isEmpty {
             let values = accuracySeries.flatMap { $0.points.map(\.y) }
-            var chart = XYChart(title: "Accuracy per epoch", xAxis: xAxis,
-                                yAxis: Axis(lower: max(0, (values.min() ?? 0) - 0.05), upper: 1, tickStyle: .percent),
-                                xTitle: "epoch", yTitle: "accuracy")
+            var chart = XYChart(
+                title: "Accuracy per epoch", xAxis: xAxis,
+                yAxis: Axis(lower: max(0, (values.min() ?? 0) - 0.05), upper: 1, tickStyle: .percent),
+                xTitle: "epoch", yTitle: "accuracy")
             chart.series = accuracySeries
             accuracy = chart
         }
@@ -572,13 +617,16 @@ public struct ModelReportPage: Sendable {
     }
 
     static func reliabilityChart(_ reliability: Reliability) -> XYChart {
-        var chart = XYChart(title: "Reliability: confidence against accuracy",
-                            xAxis: Axis(lower: 0, upper: 1, tickStyle: .percent), yAxis: Axis(lower: 0, upper: 1, tickStyle: .percent),
-                            xTitle: "stated confidence", yTitle: "share right")
+        var chart = XYChart(
+            title: "Reliability: confidence against accuracy",
+            xAxis: Axis(lower: 0, upper: 1, tickStyle: .percent), yAxis: Axis(lower: 0, upper: 1, tickStyle: .percent),
+            xTitle: "stated confidence", yTitle: "share right")
         chart.bars = reliability.bins.filter { $0.count > 0 }.map { bin in
-            .init(start: bin.lower, end: bin.upper, value: bin.accuracy, color: CategoricalPalette.color(1),
-                  title: "confidence \(Markup.percent(bin.lower, decimals: 0))–\(Markup.percent(bin.upper, decimals: 0)): \(Markup.count(bin.count, "image")), mean confidence \(Markup.percent(bin.meanConfidence)), right \(Markup.percent(bin.accuracy))",
-                  note: "\(bin.count)")
+            .init(
+                start: bin.lower, end: bin.upper, value: bin.accuracy, color: CategoricalPalette.color(1),
+                title:
+                    "confidence \(Markup.percent(bin.lower, decimals: 0))–\(Markup.percent(bin.upper, decimals: 0)): \(Markup.count(bin.count, "image")), mean confidence \(Markup.percent(bin.meanConfidence)), right \(Markup.percent(bin.accuracy))",
+                note: "\(bin.count)")
         }
         chart.barsName = "share right per confidence group"
         chart.showsDiagonal = true
@@ -589,15 +637,18 @@ public struct ModelReportPage: Sendable {
         let values = thresholds.points.map(\.threshold)
         let lowest = min(values.min() ?? 0, 0.3), highest = max(values.max() ?? 1, 0.95)
         let floor = min(thresholds.points.compactMap(\.accuracy).min() ?? 0, thresholds.points.map(\.answered).min() ?? 0)
-        var chart = XYChart(title: "Accuracy and share answered against the threshold",
-                            xAxis: Axis(lower: lowest, upper: highest, tickStyle: .percent),
-                            yAxis: Axis(lower: max(0, (floor * 10).rounded(.down) / 10), upper: 1, tickStyle: .percent),
-                            xTitle: "confidence threshold", yTitle: "share")
+        var chart = XYChart(
+            title: "Accuracy and share answered against the threshold",
+            xAxis: Axis(lower: lowest, upper: highest, tickStyle: .percent),
+            yAxis: Axis(lower: max(0, (floor * 10).rounded(.down) / 10), upper: 1, tickStyle: .percent),
+            xTitle: "confidence threshold", yTitle: "share")
         chart.series = [
-            .init(name: "accuracy of answers", points: thresholds.points.compactMap { point in point.accuracy.map { (x: point.threshold, y: $0) } },
-                  color: CategoricalPalette.color(4)),
-            .init(name: "share answered", points: thresholds.points.map { (x: $0.threshold, y: $0.answered) },
-                  color: CategoricalPalette.color(5), dashed: true),
+            .init(
+                name: "accuracy of answers", points: thresholds.points.compactMap { point in point.accuracy.map { (x: point.threshold, y: $0) } },
+                color: CategoricalPalette.color(4)),
+            .init(
+                name: "share answered", points: thresholds.points.map { (x: $0.threshold, y: $0.answered) },
+                color: CategoricalPalette.color(5), dashed: true),
         ]
         if let chosen = thresholds.chosen { chart.markers = [.init(x: chosen.threshold, caption: chosen.caption)] }
         return chart

@@ -56,8 +56,10 @@ public struct PhaseReportPage: Sendable {
         body.open("main")
         body.open("section", [("class", "movie")])
         body.element("h2", [], ModelReportPage.fileName(video))
-        body.element("p", [("class", "explain")],
-                     "\(Markup.isolate(video)): \(LabelingReportPage.clock(duration)), \(Markup.count(phases.count, "phase")); grey is before the first phase and after the last.")
+        body.element(
+            "p", [("class", "explain")],
+            "\(Markup.isolate(video)): \(LabelingReportPage.clock(duration)), \(Markup.count(phases.count, "phase")); grey is before the first phase and after the last."
+        )
         body.open("figure")
         body.raw(strip())
         body.close("figure")
@@ -67,8 +69,12 @@ public struct PhaseReportPage: Sendable {
             body.open("div", [("class", "card")])
             body.open("span", [("class", "frame")])
             if let picture = phase.picture {
-                body.void("img", [("src", picture.dataURI), ("alt", "\(Markup.isolate(phase.label)) starts at \(LabelingReportPage.clock(phase.start))"),
-                                  ("width", "\(picture.width)"), ("height", "\(picture.height)")])
+                body.void(
+                    "img",
+                    [
+                        ("src", picture.dataURI), ("alt", "\(Markup.isolate(phase.label)) starts at \(LabelingReportPage.clock(phase.start))"),
+                        ("width", "\(picture.width)"), ("height", "\(picture.height)"),
+                    ])
             } else {
                 body.element("span", [("class", "missing")], "no picture kept")
             }
@@ -82,12 +88,15 @@ public struct PhaseReportPage: Sendable {
             body.close("div")
         }
         body.close("div")
-        body.table(header: ["phase", "start (s)", "end (s)", "length (s)", "confidence"],
-                   rows: phases.map { phase in
-                       [phase.label, Markup.number(phase.start, decimals: 3), Markup.number(phase.end, decimals: 3),
-                        Markup.number(phase.end - phase.start, decimals: 3), phase.confidence.map { Markup.number($0, decimals: 3) } ?? "–"]
-                   },
-                   numericColumns: [1, 2, 3, 4])
+        body.table(
+            header: ["phase", "start (s)", "end (s)", "length (s)", "confidence"],
+            rows: phases.map { phase in
+                [
+                    phase.label, Markup.number(phase.start, decimals: 3), Markup.number(phase.end, decimals: 3),
+                    Markup.number(phase.end - phase.start, decimals: 3), phase.confidence.map { Markup.number($0, decimals: 3) } ?? "–",
+                ]
+            },
+            numericColumns: [1, 2, 3, 4])
         body.close("section")
         body.close("main")
         return PageFrame.document(title: title, body: body.text)
@@ -100,23 +109,29 @@ public struct PhaseReportPage: Sendable {
         canvas.text("Phases over time", x: left, y: 18, className: "chart-title", bold: true)
         let length = max(duration, phases.last?.end ?? 0, 1e-9)
         func x(_ second: Double) -> Double { left + (right - left) * min(max(second / length, 0), 1) }
-        canvas.rectangle(x: left, y: top, width: right - left, height: stripHeight, fill: CategoricalPalette.neutral.css,
-                         title: "outside every phase")
+        canvas.rectangle(
+            x: left, y: top, width: right - left, height: stripHeight, fill: CategoricalPalette.neutral.css,
+            title: "outside every phase")
         for phase in phases {
             let color = color(of: phase.label)
             let x0 = x(phase.start), x1 = x(phase.end)
             let confidence = phase.confidence.map { " (mean confidence \(Markup.number($0, decimals: 2)))" } ?? ""
-            canvas.rectangle(x: x0, y: top, width: max(0.5, x1 - x0), height: stripHeight, fill: color.css,
-                             title: "\(Markup.number(phase.start, decimals: 3))–\(Markup.number(phase.end, decimals: 3)) s \(Markup.isolate(phase.label))\(confidence)")
+            canvas.rectangle(
+                x: x0, y: top, width: max(0.5, x1 - x0), height: stripHeight, fill: color.css,
+                title:
+                    "\(Markup.number(phase.start, decimals: 3))–\(Markup.number(phase.end, decimals: 3)) s \(Markup.isolate(phase.label))\(confidence)"
+            )
             if x1 - x0 >= Double(phase.label.count) * 7 + 8 {
-                canvas.text(phase.label, x: (x0 + x1) / 2, y: top + stripHeight / 2 + 4, anchor: .middle, className: "tick",
-                            fill: color.readableText.css)
+                canvas.text(
+                    phase.label, x: (x0 + x1) / 2, y: top + stripHeight / 2 + 4, anchor: .middle, className: "tick",
+                    fill: color.readableText.css)
             }
         }
         let axis = Axis(lower: 0, upper: length)
         for tick in axis.ticks(target: 8).filter({ $0 <= length }) {
             canvas.line(x1: x(tick), y1: top + stripHeight, x2: x(tick), y2: top + stripHeight + 6, stroke: "#222222")
-            canvas.text(LabelingReportPage.clock(tick), x: x(tick), y: top + stripHeight + 20, anchor: tick == 0 ? .start : .middle, className: "tick")
+            canvas.text(
+                LabelingReportPage.clock(tick), x: x(tick), y: top + stripHeight + 20, anchor: tick == 0 ? .start : .middle, className: "tick")
         }
         canvas.text("time (minutes:seconds) →", x: right, y: 18, anchor: .end, className: "axis-title")
         return canvas.svg(label: "Phases over time for \(Markup.isolate(video))", className: "timeline")

@@ -18,10 +18,15 @@ public final class PhaseStartPictures: @unchecked Sendable {
     public var observer: (Frame, [Float]) -> Void {
         { [self] frame, _ in
             let image = frame.image
-            let crop = frame.isNetworkInput ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
+            let crop =
+                frame.isNetworkInput
+                ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
                 : preprocessing.centerCrop(width: image.width, height: image.height)
-            guard crop.side > 0, let picture = try? Picture.jpeg(Resize.bicubic(image, crop: crop, outputSide: Self.side),
-                                                                name: "frame at \(frame.second) s") else { return }
+            guard crop.side > 0,
+                let picture = try? Picture.jpeg(
+                    Resize.bicubic(image, crop: crop, outputSide: Self.side),
+                    name: "frame at \(frame.second) s")
+            else { return }
             pictures.append((frame.second, picture))
         }
     }

@@ -18,8 +18,9 @@ public struct Picture: Sendable, Equatable {
     /// A JPEG thumbnail (quality 82, full-resolution colour: thumbnails are small and often clip art with hard,
     /// saturated edges). `name` names the source in errors.
     public static func jpeg(_ image: RGBImage, name: String, quality: Int = 82) throws(ImageError) -> Picture {
-        Picture(bytes: try JPEGEncoder.encode(image, quality: quality, fullChroma: true, name: name), mediaType: "image/jpeg",
-                width: image.width, height: image.height)
+        Picture(
+            bytes: try JPEGEncoder.encode(image, quality: quality, fullChroma: true, name: name), mediaType: "image/jpeg",
+            width: image.width, height: image.height)
     }
 
     /// A class-activation heat map as a small transparent PNG, `side × side` cells (row-major `values`), to be laid
@@ -39,7 +40,8 @@ public struct Picture: Sendable, Equatable {
             rgba[index * 4 + 2] = color.blue
             rgba[index * 4 + 3] = UInt8((0.75 * share * 255).rounded())
         }
-        return Picture(bytes: try PNGEncoder.encode(rgba: rgba, width: side, height: side, name: name), mediaType: "image/png",
-                       width: side, height: side)
+        return Picture(
+            bytes: try PNGEncoder.encode(rgba: rgba, width: side, height: side, name: name), mediaType: "image/png",
+            width: side, height: side)
     }
 }

@@ -52,8 +52,9 @@ struct PictureMaker: Sendable {
             if let label = request.label {
                 let side = EfficientNetLite0.featureMapSide
                 let map = network.featureMaps(preprocessing.networkInput(from: image), batch: 1)
-                let activation = ClassActivationMap.compute(featureMap: map, positions: side * side, model: classifier.head,
-                                                            standardizer: classifier.standardizer)
+                let activation = ClassActivationMap.compute(
+                    featureMap: map, positions: side * side, model: classifier.head,
+                    standardizer: classifier.standardizer)
                 made.overlay = try Picture.heatOverlay(values: activation[label], side: side, name: request.path)
             }
             return made

@@ -25,12 +25,17 @@ public struct SVGCanvas: Sendable {
     }
 
     /// A rectangle; `title` becomes a tooltip.
-    public mutating func rectangle(x: Double, y: Double, width: Double, height: Double, fill: String,
-                                   stroke: String? = nil, opacity: Double? = nil, title: String? = nil,
-                                   extra: [(String, String?)] = []) {
-        let common = Self.attributes([("x", Self.n(x)), ("y", Self.n(y)), ("width", Self.n(max(0, width))),
-                                      ("height", Self.n(max(0, height))), ("fill", fill), ("stroke", stroke),
-                                      ("fill-opacity", opacity.map { Self.n($0) })] + extra)
+    public mutating func rectangle(
+        x: Double, y: Double, width: Double, height: Double, fill: String,
+        stroke: String? = nil, opacity: Double? = nil, title: String? = nil,
+        extra: [(String, String?)] = []
+    ) {
+        let common = Self.attributes(
+            [
+                ("x", Self.n(x)), ("y", Self.n(y)), ("width", Self.n(max(0, width))),
+                ("height", Self.n(max(0, height))), ("fill", fill), ("stroke", stroke),
+                ("fill-opacity", opacity.map { Self.n($0) }),
+            ] + extra)
         if let title {
             body += "<rect\(common)><title>\(Markup.text(title))</title></rect>"
         } else {
@@ -39,16 +44,20 @@ public struct SVGCanvas: Sendable {
     }
 
     /// A straight line.
-    public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1,
-                              dashed: Bool = false, extra: [(String, String?)] = []) {
-        body += "<line\(Self.attributes([("x1", Self.n(x1)), ("y1", Self.n(y1)), ("x2", Self.n(x2)), ("y2", Self.n(y2)), ("stroke", stroke), ("stroke-width", Self.n(width)), ("stroke-dasharray", dashed ? "5 4" : nil)] + extra))/>"
+    public mutating func line(
+        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1,
+        dashed: Bool = false, extra: [(String, String?)] = []
+    ) {
+        body +=
+            "<line\(Self.attributes([("x1", Self.n(x1)), ("y1", Self.n(y1)), ("x2", Self.n(x2)), ("y2", Self.n(y2)), ("stroke", stroke), ("stroke-width", Self.n(width)), ("stroke-dasharray", dashed ? "5 4" : nil)] + extra))/>"
     }
 
     /// An open polyline through `points`.
     public mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width: Double = 2, dashed: Bool = false) {
         guard points.count >= 2 else { return }
         let list = points.map { "\(Self.n($0.x)),\(Self.n($0.y))" }.joined(separator: " ")
-        body += "<polyline\(Self.attributes([("points", list), ("fill", "none"), ("stroke", stroke), ("stroke-width", Self.n(width)), ("stroke-linejoin", "round"), ("stroke-dasharray", dashed ? "6 4" : nil)]))/>"
+        body +=
+            "<polyline\(Self.attributes([("points", list), ("fill", "none"), ("stroke", stroke), ("stroke-width", Self.n(width)), ("stroke-linejoin", "round"), ("stroke-dasharray", dashed ? "6 4" : nil)]))/>"
     }
 
     /// A filled circle; `title` becomes a tooltip.
@@ -62,10 +71,13 @@ public struct SVGCanvas: Sendable {
     }
 
     /// Text at (x, y) (the baseline); `rotated` turns it −90° about its anchor (for vertical axis titles).
-    public mutating func text(_ content: String, x: Double, y: Double, anchor: Anchor = .start, className: String? = nil,
-                              fill: String? = nil, rotated: Bool = false, bold: Bool = false) {
+    public mutating func text(
+        _ content: String, x: Double, y: Double, anchor: Anchor = .start, className: String? = nil,
+        fill: String? = nil, rotated: Bool = false, bold: Bool = false
+    ) {
         let transform = rotated ? "rotate(-90 \(Self.n(x)) \(Self.n(y)))" : nil
-        body += "<text\(Self.attributes([("x", Self.n(x)), ("y", Self.n(y)), ("text-anchor", anchor.rawValue), ("class", className), ("fill", fill), ("font-weight", bold ? "bold" : nil), ("transform", transform)]))>\(Markup.text(content))</text>"
+        body +=
+            "<text\(Self.attributes([("x", Self.n(x)), ("y", Self.n(y)), ("text-anchor", anchor.rawValue), ("class", className), ("fill", fill), ("font-weight", bold ? "bold" : nil), ("transform", transform)]))>\(Markup.text(content))</text>"
     }
 
     /// Starts a group (`<g>`) with the given attributes; close it with `endGroup`.

@@ -107,8 +107,9 @@ public struct XYChart: Sendable {
         for bar in bars {
             let x0 = x(bar.start), x1 = x(bar.end)
             let base = y(yAxis.lower), height = max(0, base - y(min(max(bar.value, yAxis.lower), yAxis.upper)))
-            canvas.rectangle(x: x0 + 1, y: base - height, width: max(1, x1 - x0 - 2), height: height, fill: bar.color.css,
-                             opacity: 0.85, title: bar.title)
+            canvas.rectangle(
+                x: x0 + 1, y: base - height, width: max(1, x1 - x0 - 2), height: height, fill: bar.color.css,
+                opacity: 0.85, title: bar.title)
             if let note = bar.note {
                 // Inside the bar at its foot (dark on the light bar colours): notes above tall bars would run into the
                 // legend and the diagonal.
@@ -122,8 +123,9 @@ public struct XYChart: Sendable {
         for marker in markers {
             canvas.line(x1: x(marker.x), y1: top, x2: x(marker.x), y2: bottom, stroke: Self.ink, width: 1, dashed: true)
             let nearRight = x(marker.x) > right - 120
-            canvas.text(marker.caption, x: x(marker.x) + (nearRight ? -4 : 4), y: top + 12,
-                        anchor: nearRight ? .end : .start, className: "note")
+            canvas.text(
+                marker.caption, x: x(marker.x) + (nearRight ? -4 : 4), y: top + 12,
+                anchor: nearRight ? .end : .start, className: "note")
         }
         for line in series {
             let points = line.points.filter { $0.x.isFinite && $0.y.isFinite }.map { (x: x($0.x), y: y($0.y)) }
@@ -131,15 +133,18 @@ public struct XYChart: Sendable {
         }
         for line in series where line.showsPoints {
             for point in line.points where point.x.isFinite && point.y.isFinite {
-                canvas.circle(x: x(point.x), y: y(point.y), radius: 3.5, fill: line.color.css, stroke: "#ffffff",
-                              title: "\(line.name): \(xAxis.tickLabel(point.x, among: [point.x])) → \(yAxis.tickLabel(point.y, among: [point.y]))")
+                canvas.circle(
+                    x: x(point.x), y: y(point.y), radius: 3.5, fill: line.color.css, stroke: "#ffffff",
+                    title: "\(line.name): \(xAxis.tickLabel(point.x, among: [point.x])) → \(yAxis.tickLabel(point.y, among: [point.y]))")
             }
         }
         return canvas.svg(label: title, id: id)
     }
 
-    private func drawLegend(_ canvas: inout SVGCanvas, _ entries: [(name: String, color: RGBColor, dashed: Bool, isBar: Bool)],
-                            y: Double, left: Double) {
+    private func drawLegend(
+        _ canvas: inout SVGCanvas, _ entries: [(name: String, color: RGBColor, dashed: Bool, isBar: Bool)],
+        y: Double, left: Double
+    ) {
         var x = left
         for entry in entries {
             if entry.isBar {

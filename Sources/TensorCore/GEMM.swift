@@ -31,16 +31,20 @@ public enum GEMM {
     /// `c = a · bᵀ + beta · c` on whole row-major arrays: `a [rows, depth]`, `b [columns, depth]` (a layer's or a
     /// classifier's `[out, in]` weights, used as stored), `c [rows, columns]`. The product of a dense layer and of
     /// the logistic regression, without each caller opening the buffers.
-    public static func multiplyByTranspose(_ a: [Float], _ b: [Float], rows: Int, columns: Int, depth: Int,
-                                           into c: inout [Float], beta: Float = 0) {
-        precondition(a.count == rows * depth && b.count == columns * depth && c.count == rows * columns,
-                     "GEMM: array sizes do not match [\(rows), \(depth)] · [\(columns), \(depth)]ᵀ")
+    public static func multiplyByTranspose(
+        _ a: [Float], _ b: [Float], rows: Int, columns: Int, depth: Int,
+        into c: inout [Float], beta: Float = 0
+    ) {
+        precondition(
+            a.count == rows * depth && b.count == columns * depth && c.count == rows * columns,
+            "GEMM: array sizes do not match [\(rows), \(depth)] · [\(columns), \(depth)]ᵀ")
         if rows == 0 || columns == 0 { return }
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 c.withUnsafeMutableBufferPointer { c in
-                    multiply(m: rows, n: columns, k: depth, a: a.baseAddress!, lda: depth, b: b.baseAddress!, ldb: depth,
-                             transposeB: true, c: c.baseAddress!, ldc: columns, beta: beta)
+                    multiply(
+                        m: rows, n: columns, k: depth, a: a.baseAddress!, lda: depth, b: b.baseAddress!, ldb: depth,
+                        transposeB: true, c: c.baseAddress!, ldc: columns, beta: beta)
                 }
             }
         }

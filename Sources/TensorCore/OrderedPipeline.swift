@@ -12,10 +12,12 @@ public enum OrderedPipeline {
         work: @escaping @Sendable (Int) -> Result,
         deliver: (Int, Result) -> Void
     ) {
-        run(count: count, threads: threads, window: window, work: work, deliverUntil: { index, result in
-            deliver(index, result)
-            return true
-        })
+        run(
+            count: count, threads: threads, window: window, work: work,
+            deliverUntil: { index, result in
+                deliver(index, result)
+                return true
+            })
     }
 
     /// Like `run(count:threads:window:work:deliver:)`, stopping early when `deliverUntil` returns false: no job

@@ -18,12 +18,14 @@ extension TrainableEfficientNetLite0 {
             Self.store(weights, as: name, batchNorm: batchNorm, bias: bias, into: &tensors)
         }
         if let stem, let stemScaleBias {
-            store(Self.oihw(stem: stem.weights, scale: stemScaleBias.scale), as: "_conv_stem.weight", batchNorm: "_bn0",
-                  bias: stemScaleBias.bias)
+            store(
+                Self.oihw(stem: stem.weights, scale: stemScaleBias.scale), as: "_conv_stem.weight", batchNorm: "_bn0",
+                bias: stemScaleBias.bias)
         }
         tensors = Self.blockTensors(blocks, over: tensors)
-        store(Self.oihw(pointwise: head.weights, scale: headScaleBias.scale), as: "_conv_head.weight", batchNorm: "_bn1",
-              bias: headScaleBias.bias)
+        store(
+            Self.oihw(pointwise: head.weights, scale: headScaleBias.scale), as: "_conv_head.weight", batchNorm: "_bn1",
+            bias: headScaleBias.bias)
         return tensors
     }
 
@@ -31,26 +33,33 @@ extension TrainableEfficientNetLite0 {
     /// convolution with its scale multiplied in and an identity batch norm carrying its bias), every other tensor
     /// left as it is: for a network whose trained part is some blocks alone (the detector's, whose head reads the
     /// last block's output, not the 1×1 head convolution).
-    public static func blockTensors(_ blocks: [InvertedResidualBlock<Float>],
-                                    over base: [String: SafetensorsFile.Tensor]) -> [String: SafetensorsFile.Tensor] {
+    public static func blockTensors(
+        _ blocks: [InvertedResidualBlock<Float>],
+        over base: [String: SafetensorsFile.Tensor]
+    ) -> [String: SafetensorsFile.Tensor] {
         var tensors = base
         for block in blocks {
             let prefix = "_blocks.\(block.specification.index)."
             if let expand = block.expand, let expandScaleBias = block.expandScaleBias {
-                store(oihw(pointwise: expand.weights, scale: expandScaleBias.scale), as: prefix + "_expand_conv.weight",
-                      batchNorm: prefix + "_bn0", bias: expandScaleBias.bias, into: &tensors)
+                store(
+                    oihw(pointwise: expand.weights, scale: expandScaleBias.scale), as: prefix + "_expand_conv.weight",
+                    batchNorm: prefix + "_bn0", bias: expandScaleBias.bias, into: &tensors)
             }
-            store(oihw(depthwise: block.depthwise.weights, scale: block.depthwiseScaleBias.scale),
-                  as: prefix + "_depthwise_conv.weight", batchNorm: prefix + "_bn1", bias: block.depthwiseScaleBias.bias, into: &tensors)
-            store(oihw(pointwise: block.project.weights, scale: block.projectScaleBias.scale),
-                  as: prefix + "_project_conv.weight", batchNorm: prefix + "_bn2", bias: block.projectScaleBias.bias, into: &tensors)
+            store(
+                oihw(depthwise: block.depthwise.weights, scale: block.depthwiseScaleBias.scale),
+                as: prefix + "_depthwise_conv.weight", batchNorm: prefix + "_bn1", bias: block.depthwiseScaleBias.bias, into: &tensors)
+            store(
+                oihw(pointwise: block.project.weights, scale: block.projectScaleBias.scale),
+                as: prefix + "_project_conv.weight", batchNorm: prefix + "_bn2", bias: block.projectScaleBias.bias, into: &tensors)
         }
         return tensors
     }
 
     /// A trained convolution's weights under `name` and its batch norm `batchNorm` as the identity carrying `bias`.
-    private static func store(_ weights: SafetensorsFile.Tensor, as name: String, batchNorm: String, bias: Tensor<Float>,
-                              into tensors: inout [String: SafetensorsFile.Tensor]) {
+    private static func store(
+        _ weights: SafetensorsFile.Tensor, as name: String, batchNorm: String, bias: Tensor<Float>,
+        into tensors: inout [String: SafetensorsFile.Tensor]
+    ) {
         tensors[name] = weights
         let channels = bias.count
         let variance = 1 - EfficientNetLite0Architecture.batchNormEpsilon

@@ -60,8 +60,10 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
     }
 
     /// The naive reference backward pass (double-precision sums).
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input
         precondition(outputGradient.shape == input.shape, "ChannelScaleBiasLayer: gradient shape")
         var scaleSums = [Double](repeating: 0, count: channels), biasSums = scaleSums
@@ -73,29 +75,38 @@ public struct ChannelScaleBiasLayer<Scalar: BinaryFloatingPoint & Sendable>: Sen
             biasSums[channel] += gradient
             inputGradient?.storage[index] = Scalar(gradient * Double(scale.storage[channel]))
         }
-        return (inputGradient, Gradients(scale: Tensor(shape: [channels], storage: scaleSums.map { Scalar($0) }),
-                                         bias: Tensor(shape: [channels], storage: biasSums.map { Scalar($0) })))
+        return (
+            inputGradient,
+            Gradients(
+                scale: Tensor(shape: [channels], storage: scaleSums.map { Scalar($0) }),
+                bias: Tensor(shape: [channels], storage: biasSums.map { Scalar($0) }))
+        )
     }
 }
 
 extension ChannelScaleBiasLayer where Scalar == Float {
     /// The fast forward pass: one pass, channels innermost (`TrainingKernels.scaleBias`). The network's blocks
     /// fold this layer into the convolution before it instead (`FoldedScale`).
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
-                        kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
+    public func forward(
+        _ input: Tensor<Float>, mode: ForwardMode,
+        kernel: KernelChoice = .automatic
+    ) -> (output: Tensor<Float>, cache: Cache?) {
         checkInput(input)
         // `input` is a parameter of this call, alive until it returns.
         let output = Tensor<Float>(shape: input.shape) { output in
-            TrainingKernels.scaleBias(input.storage.baseAddress, rows: input.count / channels, channels: channels,
-                                      scale: scale.storage.baseAddress, bias: bias.storage.baseAddress, clampsToSix: false,
-                                      residual: nil, output: output.baseAddress!, kernel: kernel)
+            TrainingKernels.scaleBias(
+                input.storage.baseAddress, rows: input.count / channels, channels: channels,
+                scale: scale.storage.baseAddress, bias: bias.storage.baseAddress, clampsToSix: false,
+                residual: nil, output: output.baseAddress!, kernel: kernel)
         }
         return (output, mode == .training ? Cache(input: input) : nil)
     }
 
     /// The fast backward pass: `∂X` and the per-channel sums in one pass over the pixels.
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
-                         kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
+        kernel: KernelChoice = .automatic
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
         let input = cache.input
         precondition(outputGradient.shape == input.shape, "ChannelScaleBiasLayer: gradient shape")
         var scaleGradient = Tensor<Float>(shape: [channels]) { _ in }, biasGradient = scaleGradient

@@ -18,8 +18,9 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWi
 
     /// A layer with HWIO weights.
     public init(weights: Tensor<Scalar>, stride: Int, padding: PaddingRule = .tensorFlowSame) {
-        Self.checkWindow(weights: weights, rank: 4, stride: stride, layer: "ConvolutionLayer",
-                         layout: "[kernelSize, kernelSize, inputChannels, outputChannels]")
+        Self.checkWindow(
+            weights: weights, rank: 4, stride: stride, layer: "ConvolutionLayer",
+            layout: "[kernelSize, kernelSize, inputChannels, outputChannels]")
         self.weights = weights
         self.stride = stride
         self.padding = padding
@@ -53,8 +54,10 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWi
     }
 
     /// The naive reference backward pass, tap by tap in double precision.
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input
         checkOutputGradient(outputGradient, input: input)
         let (batch, height, width, _) = input.nhwc
@@ -79,11 +82,14 @@ public struct ConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>: SquareWi
 
 extension ConvolutionLayer where Scalar == Float {
     /// The fast forward pass: `Layers.Convolution2D` (im2col tiles and the vector kernels) with a zero bias.
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
-                        kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
-        let layer = Convolution2D(weightsHWIO: weights.scalars, bias: [Float](repeating: 0, count: outputChannels),
-                                  inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize,
-                                  stride: stride, padding: padding, activation: .none)
+    public func forward(
+        _ input: Tensor<Float>, mode: ForwardMode,
+        kernel: KernelChoice = .automatic
+    ) -> (output: Tensor<Float>, cache: Cache?) {
+        let layer = Convolution2D(
+            weightsHWIO: weights.scalars, bias: [Float](repeating: 0, count: outputChannels),
+            inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize,
+            stride: stride, padding: padding, activation: .none)
         return (inferenceForward(input, through: layer, kernel: kernel), mode == .training ? Cache(input: input) : nil)
     }
 
@@ -93,8 +99,10 @@ extension ConvolutionLayer where Scalar == Float {
     /// The fast backward pass: per tile of output pixels, gather the patches, `∂W += Patchesᵀ·∂Y` (the 1×1 weight
     /// gradient's kernel) and, when the input gradient is wanted, `∂Patches = ∂Y·Wᵀ` (BLAS) scattered back onto
     /// the input.
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
-                         kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
+        kernel: KernelChoice = .automatic
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
         let input = cache.input
         let (batch, height, width, _) = input.nhwc
         let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
@@ -103,8 +111,9 @@ extension ConvolutionLayer where Scalar == Float {
         let imagePixels = outputHeight * outputWidth
         var weightGradient = [Float](repeating: 0, count: weights.count)
         var inputGradient = [Float](repeating: 0, count: computesInputGradient ? input.count : 0)
-        let patchGeometry = PatchGeometry(height: height, width: width, channels: inputChannels, kernelSize: kernelSize,
-                                          stride: stride, padding: pad, outputWidth: outputWidth)
+        let patchGeometry = PatchGeometry(
+            height: height, width: width, channels: inputChannels, kernelSize: kernelSize,
+            stride: stride, padding: pad, outputWidth: outputWidth)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * Self.tileRows * patchLength) { scratch in
             let patches = scratch.baseAddress!, patchGradients = patches + Self.tileRows * patchLength
             input.withUnsafeBufferPointer { input in
@@ -118,16 +127,19 @@ extension ConvolutionLayer where Scalar == Float {
                                         let rows = min(Self.tileRows, imagePixels - first)
                                         let tileGradient = outputGradient.baseAddress! + (n * imagePixels + first) * outputs
                                         patchGeometry.gather(image: image, firstPixel: first, count: rows, patches: patches)
-                                        TrainingKernels.weightGradient(input: patches, outputGradient: tileGradient, pixels: rows,
-                                                                       inputs: patchLength, outputs: outputs, accumulates: true,
-                                                                       kernel: kernel, weightGradient: weightGradient.baseAddress!)
+                                        TrainingKernels.weightGradient(
+                                            input: patches, outputGradient: tileGradient, pixels: rows,
+                                            inputs: patchLength, outputs: outputs, accumulates: true,
+                                            kernel: kernel, weightGradient: weightGradient.baseAddress!)
                                         guard computesInputGradient else { continue }
-                                        GEMM.multiply(m: rows, n: patchLength, k: outputs,
-                                                      a: tileGradient, lda: outputs,
-                                                      b: weights.baseAddress!, ldb: outputs, transposeB: true,
-                                                      c: patchGradients, ldc: patchLength)
-                                        patchGeometry.scatter(patchGradients: patchGradients, firstPixel: first, count: rows,
-                                                              image: inputGradient.baseAddress! + n * height * width * inputChannels)
+                                        GEMM.multiply(
+                                            m: rows, n: patchLength, k: outputs,
+                                            a: tileGradient, lda: outputs,
+                                            b: weights.baseAddress!, ldb: outputs, transposeB: true,
+                                            c: patchGradients, ldc: patchLength)
+                                        patchGeometry.scatter(
+                                            patchGradients: patchGradients, firstPixel: first, count: rows,
+                                            image: inputGradient.baseAddress! + n * height * width * inputChannels)
                                     }
                                 }
                             }
@@ -136,8 +148,10 @@ extension ConvolutionLayer where Scalar == Float {
                 }
             }
         }
-        return (computesInputGradient ? Tensor(shape: input.shape, storage: inputGradient) : nil,
-                Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient)))
+        return (
+            computesInputGradient ? Tensor(shape: input.shape, storage: inputGradient) : nil,
+            Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient))
+        )
     }
 }
 
@@ -145,17 +159,20 @@ extension ConvolutionLayer where Scalar == Float {
     /// `ReLU6(conv(input, weights·scale) + bias)`: the convolution and the scale-bias after it in one pass of the
     /// inference kernels (see `FoldedScale`).
     func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
-        let layer = Convolution2D(weightsHWIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
-                                  inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize, stride: stride,
-                                  padding: padding, activation: .relu6)
+        let layer = Convolution2D(
+            weightsHWIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
+            inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: kernelSize, stride: stride,
+            padding: padding, activation: .relu6)
         return inferenceForward(input, through: layer, kernel: kernel)
     }
 
     /// The weight, scale and bias gradients of `fusedForward` from `preActivationGradient` (the gradient before its
     /// ReLU6) and that gradient's per-channel sum. The input gradient is never needed: the stem reads the images.
-    func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
-                       _ scaleBias: ChannelScaleBiasLayer<Float>,
-                       kernel: KernelChoice) -> (gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
+    func fusedBackward(
+        _ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
+        _ scaleBias: ChannelScaleBiasLayer<Float>,
+        kernel: KernelChoice
+    ) -> (gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
         // Without the input gradient, the weights do not enter the backward pass: it yields G, the folded weights' gradient.
         let folded = backward(preActivationGradient, cache: Cache(input: input), computesInputGradient: false, kernel: kernel)
         let unfolded = FoldedScale.unfold(folded.gradients.weights, weights: weights, scale: scaleBias.scale)

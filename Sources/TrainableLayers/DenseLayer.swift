@@ -48,21 +48,25 @@ public struct DenseLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
         checkInput(input)
         let batch = input.shape[0], inputs = inputCount
         // Y[n, o] = b[o] + Σ_i X[n, i]·W[o, i]
-        let output: [Scalar] = referenceProduct(rows: batch, columns: outputCount, depth: inputs, start: { _, o in Double(bias.storage[o]) },
-                                                { n, i in Double(input.storage[n * inputs + i]) },
-                                                { i, o in Double(weights.storage[o * inputs + i]) })
+        let output: [Scalar] = referenceProduct(
+            rows: batch, columns: outputCount, depth: inputs, start: { _, o in Double(bias.storage[o]) },
+            { n, i in Double(input.storage[n * inputs + i]) },
+            { i, o in Double(weights.storage[o * inputs + i]) })
         return (Tensor(shape: [batch, outputCount], storage: output), mode == .training ? Cache(input: input) : nil)
     }
 
     /// The naive reference backward pass (double-precision sums).
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input, batch = input.shape[0], inputs = inputCount, outputs = outputCount
         precondition(outputGradient.shape == [batch, outputs], "DenseLayer: gradient shape")
         // ∂W[o, i] = Σ_n ∂Y[n, o]·X[n, i]
-        let weightGradient: [Scalar] = referenceProduct(rows: outputs, columns: inputs, depth: batch,
-                                                        { o, n in Double(outputGradient.storage[n * outputs + o]) },
-                                                        { n, i in Double(input.storage[n * inputs + i]) })
+        let weightGradient: [Scalar] = referenceProduct(
+            rows: outputs, columns: inputs, depth: batch,
+            { o, n in Double(outputGradient.storage[n * outputs + o]) },
+            { n, i in Double(input.storage[n * inputs + i]) })
         var biasGradient = Tensor<Scalar>(shape: bias.shape)
         for o in 0..<outputs {
             var sum = 0.0
@@ -72,9 +76,12 @@ public struct DenseLayer<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
         var inputGradient: Tensor<Scalar>?
         if computesInputGradient {
             // ∂X[n, i] = Σ_o ∂Y[n, o]·W[o, i]
-            inputGradient = Tensor(shape: input.shape, storage: referenceProduct(rows: batch, columns: inputs, depth: outputs,
-                                                                                 { n, o in Double(outputGradient.storage[n * outputs + o]) },
-                                                                                 { o, i in Double(weights.storage[o * inputs + i]) }))
+            inputGradient = Tensor(
+                shape: input.shape,
+                storage: referenceProduct(
+                    rows: batch, columns: inputs, depth: outputs,
+                    { n, o in Double(outputGradient.storage[n * outputs + o]) },
+                    { o, i in Double(weights.storage[o * inputs + i]) }))
         }
         return (inputGradient, Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient), bias: biasGradient))
     }
@@ -89,8 +96,9 @@ extension DenseLayer where Scalar == Float {
             input.withUnsafeBufferPointer { input in
                 weights.withUnsafeBufferPointer { weights in
                     // C [batch, out] = X [batch, in] · Wᵀ, W stored [out, in] → transposeB.
-                    GEMM.multiply(m: batch, n: outputs, k: inputs, a: input.baseAddress!, lda: inputs,
-                                  b: weights.baseAddress!, ldb: inputs, transposeB: true, c: output.baseAddress!, ldc: outputs)
+                    GEMM.multiply(
+                        m: batch, n: outputs, k: inputs, a: input.baseAddress!, lda: inputs,
+                        b: weights.baseAddress!, ldb: inputs, transposeB: true, c: output.baseAddress!, ldc: outputs)
                 }
             }
             for n in 0..<batch {
@@ -101,16 +109,19 @@ extension DenseLayer where Scalar == Float {
     }
 
     /// The fast backward pass: two BLAS products and a column sum.
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache,
-                         computesInputGradient: Bool = true) -> (input: Tensor<Float>?, gradients: Gradients) {
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
         let input = cache.input, batch = input.shape[0], inputs = inputCount, outputs = outputCount
         precondition(outputGradient.shape == [batch, outputs], "DenseLayer: gradient shape")
         let weightGradient = Tensor<Float>(shape: weights.shape) { weightGradient in
             outputGradient.withUnsafeBufferPointer { gradient in
                 input.withUnsafeBufferPointer { input in
                     // ∂W [out, in] = ∂Yᵀ · X, ∂Y stored [batch, out] → transposeA.
-                    GEMM.multiply(m: outputs, n: inputs, k: batch, a: gradient.baseAddress!, lda: outputs, transposeA: true,
-                                  b: input.baseAddress!, ldb: inputs, c: weightGradient.baseAddress!, ldc: inputs)
+                    GEMM.multiply(
+                        m: outputs, n: inputs, k: batch, a: gradient.baseAddress!, lda: outputs, transposeA: true,
+                        b: input.baseAddress!, ldb: inputs, c: weightGradient.baseAddress!, ldc: inputs)
                 }
             }
         }
@@ -124,8 +135,9 @@ extension DenseLayer where Scalar == Float {
                 outputGradient.withUnsafeBufferPointer { gradient in
                     weights.withUnsafeBufferPointer { weights in
                         // ∂X [batch, in] = ∂Y [batch, out] · W [out, in].
-                        GEMM.multiply(m: batch, n: inputs, k: outputs, a: gradient.baseAddress!, lda: outputs,
-                                      b: weights.baseAddress!, ldb: inputs, c: inputGradient.baseAddress!, ldc: inputs)
+                        GEMM.multiply(
+                            m: batch, n: inputs, k: outputs, a: gradient.baseAddress!, lda: outputs,
+                            b: weights.baseAddress!, ldb: inputs, c: inputGradient.baseAddress!, ldc: inputs)
                     }
                 }
             }

@@ -19,8 +19,9 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
     /// A layer with HWC weights `[kernelSize, kernelSize, channels]`.
     public init(weights: Tensor<Scalar>, stride: Int, padding: PaddingRule = .tensorFlowSame) {
-        Self.checkWindow(weights: weights, rank: 3, stride: stride, layer: "DepthwiseConvolutionLayer",
-                         layout: "[kernelSize, kernelSize, channels]")
+        Self.checkWindow(
+            weights: weights, rank: 3, stride: stride, layer: "DepthwiseConvolutionLayer",
+            layout: "[kernelSize, kernelSize, channels]")
         self.weights = weights
         self.stride = stride
         self.padding = padding
@@ -55,8 +56,10 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
     /// The naive reference backward pass, tap by tap in double precision. Returns `∂input` (nil unless
     /// `computesInputGradient`) and `∂weights`.
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input
         checkOutputGradient(outputGradient, input: input)
         let (batch, height, width, c) = input.nhwc
@@ -78,55 +81,72 @@ public struct DepthwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 
 extension DepthwiseConvolutionLayer where Scalar == Float {
     /// The fast forward pass: `Layers.DepthwiseConvolution2D`'s kernels with a zero bias and no activation.
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
-                        kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
-        let layer = DepthwiseConvolution2D(weightsHWC: weights.scalars, bias: [Float](repeating: 0, count: channels), channels: channels,
-                                           kernelSize: kernelSize, stride: stride, padding: padding, activation: .none)
+    public func forward(
+        _ input: Tensor<Float>, mode: ForwardMode,
+        kernel: KernelChoice = .automatic
+    ) -> (output: Tensor<Float>, cache: Cache?) {
+        let layer = DepthwiseConvolution2D(
+            weightsHWC: weights.scalars, bias: [Float](repeating: 0, count: channels), channels: channels,
+            kernelSize: kernelSize, stride: stride, padding: padding, activation: .none)
         return (inferenceForward(input, through: layer, kernel: kernel), mode == .training ? Cache(input: input) : nil)
     }
 
     /// The fast backward pass (`TrainingKernels.depthwiseBackward`: gathered per input pixel, vectorised over
     /// channels).
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
-                         kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        let step = backward(outputGradient, input: cache.input, weights: weights, masksInputGradient: false,
-                            computesInputGradient: computesInputGradient, kernel: kernel)
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
+        kernel: KernelChoice = .automatic
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
+        let step = backward(
+            outputGradient, input: cache.input, weights: weights, masksInputGradient: false,
+            computesInputGradient: computesInputGradient, kernel: kernel)
         return (step.input, Gradients(weights: step.weights))
     }
 
     /// `ReLU6(depthwise(input, weights·scale) + bias)`: the convolution and the scale-bias after it in one pass
     /// (see `FoldedScale`).
     func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, kernel: KernelChoice) -> Tensor<Float> {
-        let layer = DepthwiseConvolution2D(weightsHWC: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
-                                           channels: channels, kernelSize: kernelSize, stride: stride, padding: padding,
-                                           activation: .relu6)
+        let layer = DepthwiseConvolution2D(
+            weightsHWC: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
+            channels: channels, kernelSize: kernelSize, stride: stride, padding: padding,
+            activation: .relu6)
         return inferenceForward(input, through: layer, kernel: kernel)
     }
 
     /// The backward pass of `fusedForward` from `preActivationGradient` (the gradient before its ReLU6) and that
     /// gradient's per-channel sum (its bias gradient). With `masksInputGradient` the input is itself a ReLU6
     /// output and the returned input gradient is the one before that ReLU6, with its per-channel sum.
-    func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
-                       _ scaleBias: ChannelScaleBiasLayer<Float>, masksInputGradient: Bool, computesInputGradient: Bool,
-                       kernel: KernelChoice) -> (input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, gradients: Gradients,
-                                                 scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
+    func fusedBackward(
+        _ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
+        _ scaleBias: ChannelScaleBiasLayer<Float>, masksInputGradient: Bool, computesInputGradient: Bool,
+        kernel: KernelChoice
+    ) -> (
+        input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, gradients: Gradients,
+        scaleBias: ChannelScaleBiasLayer<Float>.Gradients
+    ) {
         let folded = Tensor(shape: weights.shape, storage: FoldedScale.fold(weights, scaleBias.scale))
-        let step = backward(preActivationGradient, input: input, weights: folded, masksInputGradient: masksInputGradient,
-                            computesInputGradient: computesInputGradient, kernel: kernel)
+        let step = backward(
+            preActivationGradient, input: input, weights: folded, masksInputGradient: masksInputGradient,
+            computesInputGradient: computesInputGradient, kernel: kernel)
         let unfolded = FoldedScale.unfold(step.weights, weights: weights, scale: scaleBias.scale)
-        return (step.input, step.inputGradientSum, Gradients(weights: unfolded.weights),
-                .init(scale: unfolded.scale, bias: biasGradient))
+        return (
+            step.input, step.inputGradientSum, Gradients(weights: unfolded.weights),
+            .init(scale: unfolded.scale, bias: biasGradient)
+        )
     }
 
     /// The kernel call shared by both backward passes; `weights` are the ones the forward pass multiplied by.
-    private func backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, weights: Tensor<Float>, masksInputGradient: Bool,
-                          computesInputGradient: Bool,
-                          kernel: KernelChoice) -> (input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, weights: Tensor<Float>) {
+    private func backward(
+        _ outputGradient: Tensor<Float>, input: Tensor<Float>, weights: Tensor<Float>, masksInputGradient: Bool,
+        computesInputGradient: Bool,
+        kernel: KernelChoice
+    ) -> (input: Tensor<Float>?, inputGradientSum: Tensor<Float>?, weights: Tensor<Float>) {
         let (batch, height, width, c) = input.nhwc
         let (pad, outputHeight, outputWidth) = geometry(height: height, width: width)
         checkOutputGradient(outputGradient, input: input)
-        let geometry = TrainingKernels.DepthwiseGeometry(batch: batch, height: height, width: width, channels: c, kernelSize: kernelSize,
-                                                         stride: stride, padding: pad, outputHeight: outputHeight, outputWidth: outputWidth)
+        let geometry = TrainingKernels.DepthwiseGeometry(
+            batch: batch, height: height, width: width, channels: c, kernelSize: kernelSize,
+            stride: stride, padding: pad, outputHeight: outputHeight, outputWidth: outputWidth)
         var inputGradient = computesInputGradient ? Tensor<Float>(shape: input.shape) { _ in } : nil
         var weightGradient = Tensor<Float>(shape: weights.shape) { _ in }
         var sums = [Double](repeating: 0, count: masksInputGradient ? c : 0)
@@ -134,11 +154,12 @@ extension DepthwiseConvolutionLayer where Scalar == Float {
         weightGradient.withUnsafeMutableBufferPointer { weightGradient in
             sums.withUnsafeMutableBufferPointer { sums in
                 func run(_ target: UnsafeMutablePointer<Float>?) {
-                    TrainingKernels.depthwiseBackward(input: input.storage.baseAddress, outputGradient: outputGradient.storage.baseAddress,
-                                                      weights: weights.storage.baseAddress, geometry: geometry, kernel: kernel,
-                                                      inputGradient: target, masksInputGradient: masksInputGradient,
-                                                      inputGradientSum: masksInputGradient ? sums.baseAddress! : nil,
-                                                      weightGradient: weightGradient.baseAddress!)
+                    TrainingKernels.depthwiseBackward(
+                        input: input.storage.baseAddress, outputGradient: outputGradient.storage.baseAddress,
+                        weights: weights.storage.baseAddress, geometry: geometry, kernel: kernel,
+                        inputGradient: target, masksInputGradient: masksInputGradient,
+                        inputGradientSum: masksInputGradient ? sums.baseAddress! : nil,
+                        weightGradient: weightGradient.baseAddress!)
                 }
                 if inputGradient == nil {
                     run(nil)

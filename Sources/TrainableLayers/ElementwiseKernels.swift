@@ -11,9 +11,11 @@ enum ElementwiseKernels {
 
     /// `output = input·scale + bias`, then clamped to `[0, 6]` when `clampsToSix` (ReLU6), or plus `residual`
     /// when given (the block's skip connection).
-    static func scaleBias(_ input: UnsafePointer<Float>, rows: Int, channels: Int, scale: UnsafePointer<Float>,
-                          bias: UnsafePointer<Float>, clampsToSix: Bool, residual: UnsafePointer<Float>? = nil,
-                          output: UnsafeMutablePointer<Float>) {
+    static func scaleBias(
+        _ input: UnsafePointer<Float>, rows: Int, channels: Int, scale: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>, clampsToSix: Bool, residual: UnsafePointer<Float>? = nil,
+        output: UnsafeMutablePointer<Float>
+    ) {
         precondition(!(clampsToSix && residual != nil), "ElementwiseKernels.scaleBias: ReLU6 and a residual together")
         for row in 0..<rows {
             let source = input + row * channels, target = output + row * channels
@@ -32,10 +34,12 @@ enum ElementwiseKernels {
     /// first masked to where `0 < output < 6`. Writes `inputGradient = ∂z·scale` (`∂z` without a scale; when given),
     /// `scaleGradient = Σ ∂z·input` (when both are given) and `biasGradient = Σ ∂z`, where `∂z` is the (masked)
     /// gradient; the sums go through `Double` per block of rows.
-    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>?, rows: Int, channels: Int,
-                                  scale: UnsafePointer<Float>?, activationOutput: UnsafePointer<Float>?,
-                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>?,
-                                  biasGradient: UnsafeMutablePointer<Float>) {
+    static func scaleBiasBackward(
+        outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>?, rows: Int, channels: Int,
+        scale: UnsafePointer<Float>?, activationOutput: UnsafePointer<Float>?,
+        inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>?,
+        biasGradient: UnsafeMutablePointer<Float>
+    ) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * channels) { scratch in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * channels) { totals in
                 let scalePartial = scratch.baseAddress!, biasPartial = scalePartial + channels, masked = biasPartial + channels

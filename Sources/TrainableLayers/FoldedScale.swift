@@ -57,8 +57,10 @@ enum FoldedScale {
 
     /// `∂weights = G·scale` and `∂scale[o] = Σ weights[…, o]·G[…, o]` (float over 64 rows, then double) from the
     /// folded weights' gradient `G` (same shape as `weights`).
-    static func unfold(_ foldedGradient: Tensor<Float>, weights: Tensor<Float>,
-                       scale: Tensor<Float>) -> (weights: Tensor<Float>, scale: Tensor<Float>) {
+    static func unfold(
+        _ foldedGradient: Tensor<Float>, weights: Tensor<Float>,
+        scale: Tensor<Float>
+    ) -> (weights: Tensor<Float>, scale: Tensor<Float>) {
         let channels = scale.count, rows = weights.count / channels
         precondition(foldedGradient.shape == weights.shape, "FoldedScale: gradient \(foldedGradient.shape) for \(weights.shape)")
         var sums = [Double](repeating: 0, count: channels)
@@ -91,8 +93,10 @@ enum FoldedScale {
     /// The gradient before an activation and its per-channel sum (the bias gradient). `activated` is the ReLU6's
     /// output (the gradient is zeroed where it is not strictly inside (0, 6)); nil for no activation, when the
     /// gradient is returned as it is and only summed.
-    static func preActivationGradient(_ gradient: Tensor<Float>, activated: Tensor<Float>?,
-                                      kernel: KernelChoice) -> (gradient: Tensor<Float>, biasGradient: Tensor<Float>) {
+    static func preActivationGradient(
+        _ gradient: Tensor<Float>, activated: Tensor<Float>?,
+        kernel: KernelChoice
+    ) -> (gradient: Tensor<Float>, biasGradient: Tensor<Float>) {
         let channels = gradient.shape.last!
         precondition(activated == nil || activated!.shape == gradient.shape, "FoldedScale: activation shape")
         var biasGradient = Tensor<Float>(shape: [channels]) { _ in }
@@ -100,10 +104,11 @@ enum FoldedScale {
         // Every tensor read here is a parameter of this call, alive until it returns.
         biasGradient.withUnsafeMutableBufferPointer { biasGradient in
             func run(_ target: UnsafeMutablePointer<Float>?) {
-                TrainingKernels.scaleBiasBackward(outputGradient: gradient.storage.baseAddress, input: nil, rows: gradient.count / channels,
-                                                  channels: channels, scale: nil, activationOutput: activated?.storage.baseAddress,
-                                                  inputGradient: target, scaleGradient: nil, biasGradient: biasGradient.baseAddress!,
-                                                  kernel: kernel)
+                TrainingKernels.scaleBiasBackward(
+                    outputGradient: gradient.storage.baseAddress, input: nil, rows: gradient.count / channels,
+                    channels: channels, scale: nil, activationOutput: activated?.storage.baseAddress,
+                    inputGradient: target, scaleGradient: nil, biasGradient: biasGradient.baseAddress!,
+                    kernel: kernel)
             }
             if activated == nil {
                 run(nil)

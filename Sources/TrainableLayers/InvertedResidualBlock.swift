@@ -30,21 +30,26 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
     public var projectScaleBias: ChannelScaleBiasLayer<Scalar>
 
     /// A block from its layers, whose sizes must agree with `specification`.
-    public init(specification: EfficientNetLite0Architecture.Block,
-                expand: (PointwiseConvolutionLayer<Scalar>, ChannelScaleBiasLayer<Scalar>)?,
-                depthwise: DepthwiseConvolutionLayer<Scalar>, depthwiseScaleBias: ChannelScaleBiasLayer<Scalar>,
-                project: PointwiseConvolutionLayer<Scalar>, projectScaleBias: ChannelScaleBiasLayer<Scalar>) {
+    public init(
+        specification: EfficientNetLite0Architecture.Block,
+        expand: (PointwiseConvolutionLayer<Scalar>, ChannelScaleBiasLayer<Scalar>)?,
+        depthwise: DepthwiseConvolutionLayer<Scalar>, depthwiseScaleBias: ChannelScaleBiasLayer<Scalar>,
+        project: PointwiseConvolutionLayer<Scalar>, projectScaleBias: ChannelScaleBiasLayer<Scalar>
+    ) {
         let block = specification
         precondition((expand != nil) == block.hasExpansion, "InvertedResidualBlock: expand layers iff the expansion is not 1")
         if let (convolution, scaleBias) = expand {
-            precondition(convolution.weights.shape == [block.inputChannels, block.expandedChannels]
-                         && scaleBias.channels == block.expandedChannels, "InvertedResidualBlock: expand sizes")
+            precondition(
+                convolution.weights.shape == [block.inputChannels, block.expandedChannels]
+                    && scaleBias.channels == block.expandedChannels, "InvertedResidualBlock: expand sizes")
         }
-        precondition(depthwise.weights.shape == [block.kernelSize, block.kernelSize, block.expandedChannels]
-                     && depthwise.stride == block.stride && depthwiseScaleBias.channels == block.expandedChannels,
-                     "InvertedResidualBlock: depthwise sizes")
-        precondition(project.weights.shape == [block.expandedChannels, block.outputChannels]
-                     && projectScaleBias.channels == block.outputChannels, "InvertedResidualBlock: project sizes")
+        precondition(
+            depthwise.weights.shape == [block.kernelSize, block.kernelSize, block.expandedChannels]
+                && depthwise.stride == block.stride && depthwiseScaleBias.channels == block.expandedChannels,
+            "InvertedResidualBlock: depthwise sizes")
+        precondition(
+            project.weights.shape == [block.expandedChannels, block.outputChannels]
+                && projectScaleBias.channels == block.outputChannels, "InvertedResidualBlock: project sizes")
         self.specification = specification
         self.expand = expand?.0
         self.expandScaleBias = expand?.1
@@ -127,8 +132,9 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
     }
 
     private func checkInput(_ input: Tensor<Scalar>) {
-        precondition(input.nhwc.channels == specification.inputChannels,
-                     "InvertedResidualBlock \(specification.index): input \(input.shape) for \(specification.inputChannels) channels")
+        precondition(
+            input.nhwc.channels == specification.inputChannels,
+            "InvertedResidualBlock \(specification.index): input \(input.shape) for \(specification.inputChannels) channels")
     }
 
     // MARK: Reference
@@ -150,14 +156,17 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
         let projected = project.referenceForward(depthwiseActivated, mode: .inference).output
         var output = projectScaleBias.referenceForward(projected, mode: .inference).output
         if specification.hasResidual { output = ResidualAddLayer<Scalar>().referenceForward(output, input) }
-        let cache = Cache(input: input, expandedActivated: expandedActivated, depthwiseActivated: depthwiseActivated,
-                          preActivations: .init(expanded: expanded, depthwiseOutput: depthwiseOutput, projected: projected))
+        let cache = Cache(
+            input: input, expandedActivated: expandedActivated, depthwiseActivated: depthwiseActivated,
+            preActivations: .init(expanded: expanded, depthwiseOutput: depthwiseOutput, projected: projected))
         return (output, mode == .training ? cache : nil)
     }
 
     /// The reference backward pass: the reference layers' backward passes in reverse order.
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         guard let preActivations = cache.preActivations else {
             preconditionFailure("InvertedResidualBlock.referenceBackward needs the cache of referenceForward")
         }
@@ -165,20 +174,24 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
         let projectScaleBiasStep = projectScaleBias.referenceBackward(outputGradient, cache: .init(input: preActivations.projected))
         let projectStep = project.referenceBackward(projectScaleBiasStep.input!, cache: .init(input: cache.depthwiseActivated))
         let depthwiseActivationGradient = activation.referenceBackward(projectStep.input!, cache: .init(output: cache.depthwiseActivated))
-        let depthwiseScaleBiasStep = depthwiseScaleBias.referenceBackward(depthwiseActivationGradient,
-                                                                          cache: .init(input: preActivations.depthwiseOutput))
+        let depthwiseScaleBiasStep = depthwiseScaleBias.referenceBackward(
+            depthwiseActivationGradient,
+            cache: .init(input: preActivations.depthwiseOutput))
         let needsDepthwiseInput = computesInputGradient || expand != nil
-        let depthwiseStep = depthwise.referenceBackward(depthwiseScaleBiasStep.input!, cache: .init(input: cache.expandedActivated),
-                                                        computesInputGradient: needsDepthwiseInput)
-        var gradients = Gradients(expand: nil, expandScaleBias: nil, depthwise: depthwiseStep.gradients,
-                                  depthwiseScaleBias: depthwiseScaleBiasStep.gradients, project: projectStep.gradients,
-                                  projectScaleBias: projectScaleBiasStep.gradients)
+        let depthwiseStep = depthwise.referenceBackward(
+            depthwiseScaleBiasStep.input!, cache: .init(input: cache.expandedActivated),
+            computesInputGradient: needsDepthwiseInput)
+        var gradients = Gradients(
+            expand: nil, expandScaleBias: nil, depthwise: depthwiseStep.gradients,
+            depthwiseScaleBias: depthwiseScaleBiasStep.gradients, project: projectStep.gradients,
+            projectScaleBias: projectScaleBiasStep.gradients)
         var inputGradient = depthwiseStep.input
         if let expand, let expandScaleBias, let expanded = preActivations.expanded {
             let expandActivationGradient = activation.referenceBackward(depthwiseStep.input!, cache: .init(output: cache.expandedActivated))
             let expandScaleBiasStep = expandScaleBias.referenceBackward(expandActivationGradient, cache: .init(input: expanded))
-            let expandStep = expand.referenceBackward(expandScaleBiasStep.input!, cache: .init(input: cache.input),
-                                                      computesInputGradient: computesInputGradient)
+            let expandStep = expand.referenceBackward(
+                expandScaleBiasStep.input!, cache: .init(input: cache.input),
+                computesInputGradient: computesInputGradient)
             gradients.expand = expandStep.gradients
             gradients.expandScaleBias = expandScaleBiasStep.gradients
             inputGradient = expandStep.input
@@ -193,39 +206,52 @@ public struct InvertedResidualBlock<Scalar: BinaryFloatingPoint & Sendable>: Sen
 
 extension InvertedResidualBlock where Scalar == Float {
     /// The fast forward pass: three fused convolutions (`FoldedScale`), the residual added in the project's epilogue.
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
-                        kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
+    public func forward(
+        _ input: Tensor<Float>, mode: ForwardMode,
+        kernel: KernelChoice = .automatic
+    ) -> (output: Tensor<Float>, cache: Cache?) {
         checkInput(input)
         var expandedActivated = input
         if let expand, let expandScaleBias {
             expandedActivated = expand.fusedForward(input, expandScaleBias, activation: .relu6, residual: nil, kernel: kernel)
         }
         let depthwiseActivated = depthwise.fusedForward(expandedActivated, depthwiseScaleBias, kernel: kernel)
-        let output = project.fusedForward(depthwiseActivated, projectScaleBias, activation: .none,
-                                          residual: specification.hasResidual ? input : nil, kernel: kernel)
+        let output = project.fusedForward(
+            depthwiseActivated, projectScaleBias, activation: .none,
+            residual: specification.hasResidual ? input : nil, kernel: kernel)
         guard mode == .training else { return (output, nil) }
-        return (output, Cache(input: input, expandedActivated: expandedActivated, depthwiseActivated: depthwiseActivated,
-                              preActivations: nil))
+        return (
+            output,
+            Cache(
+                input: input, expandedActivated: expandedActivated, depthwiseActivated: depthwiseActivated,
+                preActivations: nil)
+        )
     }
 
     /// The fast backward pass: per fused convolution, the gradient before its activation (the expand layer's
     /// computed inside the depthwise pass), then the folded weights' gradient unfolded into weights and scale.
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
-                         kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
+        kernel: KernelChoice = .automatic
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
         let projectGradient = FoldedScale.preActivationGradient(outputGradient, activated: nil, kernel: kernel)
-        let projectStep = project.fusedBackward(projectGradient.gradient, biasGradient: projectGradient.biasGradient,
-                                                input: cache.depthwiseActivated, projectScaleBias, computesInputGradient: true, kernel: kernel)
+        let projectStep = project.fusedBackward(
+            projectGradient.gradient, biasGradient: projectGradient.biasGradient,
+            input: cache.depthwiseActivated, projectScaleBias, computesInputGradient: true, kernel: kernel)
         let depthwiseGradient = FoldedScale.preActivationGradient(projectStep.input!, activated: cache.depthwiseActivated, kernel: kernel)
-        let depthwiseStep = depthwise.fusedBackward(depthwiseGradient.gradient, biasGradient: depthwiseGradient.biasGradient,
-                                                    input: cache.expandedActivated, depthwiseScaleBias, masksInputGradient: expand != nil,
-                                                    computesInputGradient: computesInputGradient || expand != nil, kernel: kernel)
-        var gradients = Gradients(expand: nil, expandScaleBias: nil, depthwise: depthwiseStep.gradients,
-                                  depthwiseScaleBias: depthwiseStep.scaleBias, project: projectStep.gradients,
-                                  projectScaleBias: projectStep.scaleBias)
+        let depthwiseStep = depthwise.fusedBackward(
+            depthwiseGradient.gradient, biasGradient: depthwiseGradient.biasGradient,
+            input: cache.expandedActivated, depthwiseScaleBias, masksInputGradient: expand != nil,
+            computesInputGradient: computesInputGradient || expand != nil, kernel: kernel)
+        var gradients = Gradients(
+            expand: nil, expandScaleBias: nil, depthwise: depthwiseStep.gradients,
+            depthwiseScaleBias: depthwiseStep.scaleBias, project: projectStep.gradients,
+            projectScaleBias: projectStep.scaleBias)
         var inputGradient = depthwiseStep.input
         if let expand, let expandScaleBias, let expandGradient = depthwiseStep.input, let expandBiasGradient = depthwiseStep.inputGradientSum {
-            let expandStep = expand.fusedBackward(expandGradient, biasGradient: expandBiasGradient, input: cache.input, expandScaleBias,
-                                                  computesInputGradient: computesInputGradient, kernel: kernel)
+            let expandStep = expand.fusedBackward(
+                expandGradient, biasGradient: expandBiasGradient, input: cache.input, expandScaleBias,
+                computesInputGradient: computesInputGradient, kernel: kernel)
             gradients.expand = expandStep.gradients
             gradients.expandScaleBias = expandStep.scaleBias
             inputGradient = expandStep.input

@@ -23,10 +23,12 @@ public struct WeightGradients<Scalar: BinaryFloatingPoint & Sendable>: Sendable,
 /// `[rows, columns]`, summed in double precision in ascending `j` and rounded once to `Scalar`. The operands are
 /// read through closures, so each reference states its own layouts (a transpose, NHWC as `[pixels, channels]`)
 /// where it calls this, and reads them in place.
-func referenceProduct<Scalar: BinaryFloatingPoint>(rows: Int, columns: Int, depth: Int,
-                                                   start: (_ row: Int, _ column: Int) -> Double = { _, _ in 0 },
-                                                   _ left: (_ row: Int, _ inner: Int) -> Double,
-                                                   _ right: (_ inner: Int, _ column: Int) -> Double) -> [Scalar] {
+func referenceProduct<Scalar: BinaryFloatingPoint>(
+    rows: Int, columns: Int, depth: Int,
+    start: (_ row: Int, _ column: Int) -> Double = { _, _ in 0 },
+    _ left: (_ row: Int, _ inner: Int) -> Double,
+    _ right: (_ inner: Int, _ column: Int) -> Double
+) -> [Scalar] {
     var product = [Scalar](repeating: 0, count: rows * columns)
     for row in 0..<rows {
         for column in 0..<columns {
@@ -74,8 +76,9 @@ extension SquareWindowConvolution {
 
     /// Checks the weights of a new layer: rank `rank`, a non-empty square window, a positive stride.
     static func checkWindow(weights: Tensor<Scalar>, rank: Int, stride: Int, layer: String, layout: String) {
-        precondition(weights.rank == rank && weights.shape[0] == weights.shape[1] && weights.shape[0] > 0,
-                     "\(layer): weights must be \(layout)")
+        precondition(
+            weights.rank == rank && weights.shape[0] == weights.shape[1] && weights.shape[0] > 0,
+            "\(layer): weights must be \(layout)")
         precondition(stride > 0, "\(layer): stride must be positive")
     }
 
@@ -124,8 +127,9 @@ extension SquareWindowConvolution where Scalar == Float {
         let (_, outputHeight, outputWidth) = geometry(height: height, width: width)
         return Tensor<Float>(shape: [batch, outputHeight, outputWidth, outputChannels]) { output in
             input.withUnsafeBufferPointer { source in
-                layer.forward(input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
-                              kernel: kernel)
+                layer.forward(
+                    input: source.baseAddress!, batch: batch, height: height, width: width, output: output.baseAddress!,
+                    kernel: kernel)
             }
         }
     }

@@ -112,7 +112,8 @@ extension TrainableClassifier {
             var sums = [Double](repeating: 0, count: parameter.scalars.count)
             for member in members {
                 guard let values = member[name] else { preconditionFailure("averaged: \(name) is missing from a member") }
-                precondition(values.shape == parameter.shape, "averaged: \(name) is \(parameter.shape) in the first member, \(values.shape) in another")
+                precondition(
+                    values.shape == parameter.shape, "averaged: \(name) is \(parameter.shape) in the first member, \(values.shape) in another")
                 for (index, value) in values.scalars.enumerated() { sums[index] += Double(value) }
             }
             parameter = Tensor(shape: parameter.shape, storage: sums.map { Float($0 / count) })

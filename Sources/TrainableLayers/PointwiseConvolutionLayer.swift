@@ -34,8 +34,9 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
     }
 
     private func checkInput(_ input: Tensor<Scalar>) {
-        precondition(input.nhwc.channels == inputChannels,
-                     "PointwiseConvolutionLayer: input \(input.shape) for \(inputChannels) input channels")
+        precondition(
+            input.nhwc.channels == inputChannels,
+            "PointwiseConvolutionLayer: input \(input.shape) for \(inputChannels) input channels")
     }
 
     /// The naive reference forward pass: one double-precision dot product per output value.
@@ -44,29 +45,36 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
         let (batch, height, width, _) = input.nhwc
         let pixels = batch * height * width, inputs = inputChannels, outputs = outputChannels
         // Y[p, o] = Σ_i X[p, i]·W[i, o]
-        let output: [Scalar] = referenceProduct(rows: pixels, columns: outputs, depth: inputs,
-                                                { p, i in Double(input.storage[p * inputs + i]) },
-                                                { i, o in Double(weights.storage[i * outputs + o]) })
+        let output: [Scalar] = referenceProduct(
+            rows: pixels, columns: outputs, depth: inputs,
+            { p, i in Double(input.storage[p * inputs + i]) },
+            { i, o in Double(weights.storage[i * outputs + o]) })
         return (Tensor(shape: [batch, height, width, outputs], storage: output), mode == .training ? Cache(input: input) : nil)
     }
 
     /// The naive reference backward pass. Returns `∂input` (nil unless `computesInputGradient`) and `∂weights`.
-    public func referenceBackward(_ outputGradient: Tensor<Scalar>, cache: Cache,
-                                  computesInputGradient: Bool = true) -> (input: Tensor<Scalar>?, gradients: Gradients) {
+    public func referenceBackward(
+        _ outputGradient: Tensor<Scalar>, cache: Cache,
+        computesInputGradient: Bool = true
+    ) -> (input: Tensor<Scalar>?, gradients: Gradients) {
         let input = cache.input
         let (batch, height, width, _) = input.nhwc
         precondition(outputGradient.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: gradient shape")
         let pixels = batch * height * width, inputs = inputChannels, outputs = outputChannels
         // ∂W[i, o] = Σ_p X[p, i]·∂Y[p, o]
-        let weightGradient: [Scalar] = referenceProduct(rows: inputs, columns: outputs, depth: pixels,
-                                                        { i, p in Double(input.storage[p * inputs + i]) },
-                                                        { p, o in Double(outputGradient.storage[p * outputs + o]) })
+        let weightGradient: [Scalar] = referenceProduct(
+            rows: inputs, columns: outputs, depth: pixels,
+            { i, p in Double(input.storage[p * inputs + i]) },
+            { p, o in Double(outputGradient.storage[p * outputs + o]) })
         var inputGradient: Tensor<Scalar>?
         if computesInputGradient {
             // ∂X[p, i] = Σ_o ∂Y[p, o]·W[i, o]
-            inputGradient = Tensor(shape: input.shape, storage: referenceProduct(rows: pixels, columns: inputs, depth: outputs,
-                                                                                 { p, o in Double(outputGradient.storage[p * outputs + o]) },
-                                                                                 { o, i in Double(weights.storage[i * outputs + o]) }))
+            inputGradient = Tensor(
+                shape: input.shape,
+                storage: referenceProduct(
+                    rows: pixels, columns: inputs, depth: outputs,
+                    { p, o in Double(outputGradient.storage[p * outputs + o]) },
+                    { o, i in Double(weights.storage[i * outputs + o]) }))
         }
         return (inputGradient, Gradients(weights: Tensor(shape: weights.shape, storage: weightGradient)))
     }
@@ -75,14 +83,17 @@ public struct PointwiseConvolutionLayer<Scalar: BinaryFloatingPoint & Sendable>:
 extension PointwiseConvolutionLayer where Scalar == Float {
     /// The fast forward pass: `Layers.PointwiseConvolution`'s vector kernels (AVX-512/AVX2, weights packed per
     /// call, which costs little beside a batch's pixels), or BLAS on the portable path.
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
-                        kernel: KernelChoice = .automatic) -> (output: Tensor<Float>, cache: Cache?) {
+    public func forward(
+        _ input: Tensor<Float>, mode: ForwardMode,
+        kernel: KernelChoice = .automatic
+    ) -> (output: Tensor<Float>, cache: Cache?) {
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
         let output = Tensor<Float>(shape: [batch, height, width, outputChannels]) { output in
             input.withUnsafeBufferPointer { input in
-                TrainingKernels.pointwiseProduct(input.baseAddress!, pixels: batch * height * width, weights: weights.scalars,
-                                                 inputs: inputChannels, outputs: outputChannels, kernel: kernel, output: output.baseAddress!)
+                TrainingKernels.pointwiseProduct(
+                    input.baseAddress!, pixels: batch * height * width, weights: weights.scalars,
+                    inputs: inputChannels, outputs: outputChannels, kernel: kernel, output: output.baseAddress!)
             }
         }
         return (output, mode == .training ? Cache(input: input) : nil)
@@ -90,27 +101,34 @@ extension PointwiseConvolutionLayer where Scalar == Float {
 
     /// The fast backward pass: `∂X = ∂Y·Wᵀ` through the same product as the forward pass (with the transposed
     /// weights), `∂W = Xᵀ·∂Y` through `TrainingKernels.weightGradient`.
-    public func backward(_ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
-                         kernel: KernelChoice = .automatic) -> (input: Tensor<Float>?, gradients: Gradients) {
-        let transposed = computesInputGradient ? weights.withUnsafeBufferPointer {
-            TrainingKernels.transposed($0.baseAddress!, rows: inputChannels, columns: outputChannels)
-        } : nil
+    public func backward(
+        _ outputGradient: Tensor<Float>, cache: Cache, computesInputGradient: Bool = true,
+        kernel: KernelChoice = .automatic
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
+        let transposed =
+            computesInputGradient
+            ? weights.withUnsafeBufferPointer {
+                TrainingKernels.transposed($0.baseAddress!, rows: inputChannels, columns: outputChannels)
+            } : nil
         return backward(outputGradient, input: cache.input, transposedWeights: transposed, kernel: kernel)
     }
 
     /// The backward pass with the weights the forward pass multiplied by, transposed to `[outputChannels,
     /// inputChannels]` (nil: no input gradient).
-    private func backward(_ outputGradient: Tensor<Float>, input: Tensor<Float>, transposedWeights: [Float]?,
-                          kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients) {
+    private func backward(
+        _ outputGradient: Tensor<Float>, input: Tensor<Float>, transposedWeights: [Float]?,
+        kernel: KernelChoice
+    ) -> (input: Tensor<Float>?, gradients: Gradients) {
         let (batch, height, width, _) = input.nhwc
         precondition(outputGradient.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: gradient shape")
         let pixels = batch * height * width
         let weightGradient = Tensor<Float>(shape: weights.shape) { weightGradient in
             input.withUnsafeBufferPointer { input in
                 outputGradient.withUnsafeBufferPointer { outputGradient in
-                    TrainingKernels.weightGradient(input: input.baseAddress!, outputGradient: outputGradient.baseAddress!, pixels: pixels,
-                                                   inputs: inputChannels, outputs: outputChannels, kernel: kernel,
-                                                   weightGradient: weightGradient.baseAddress!)
+                    TrainingKernels.weightGradient(
+                        input: input.baseAddress!, outputGradient: outputGradient.baseAddress!, pixels: pixels,
+                        inputs: inputChannels, outputs: outputChannels, kernel: kernel,
+                        weightGradient: weightGradient.baseAddress!)
                 }
             }
         }
@@ -118,8 +136,9 @@ extension PointwiseConvolutionLayer where Scalar == Float {
         if let transposed = transposedWeights {
             inputGradient = Tensor<Float>(shape: input.shape) { inputGradient in
                 outputGradient.withUnsafeBufferPointer { outputGradient in
-                    TrainingKernels.pointwiseProduct(outputGradient.baseAddress!, pixels: pixels, weights: transposed, inputs: outputChannels,
-                                                     outputs: inputChannels, kernel: kernel, output: inputGradient.baseAddress!)
+                    TrainingKernels.pointwiseProduct(
+                        outputGradient.baseAddress!, pixels: pixels, weights: transposed, inputs: outputChannels,
+                        outputs: inputChannels, kernel: kernel, output: inputGradient.baseAddress!)
                 }
             }
         }
@@ -128,26 +147,32 @@ extension PointwiseConvolutionLayer where Scalar == Float {
 
     /// `activation(input·(weights·scale) + bias) + residual`: the convolution and the scale-bias after it in one
     /// pass of the inference kernels (see `FoldedScale`).
-    func fusedForward(_ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, activation: Activation,
-                      residual: Tensor<Float>?, kernel: KernelChoice) -> Tensor<Float> {
+    func fusedForward(
+        _ input: Tensor<Float>, _ scaleBias: ChannelScaleBiasLayer<Float>, activation: Activation,
+        residual: Tensor<Float>?, kernel: KernelChoice
+    ) -> Tensor<Float> {
         checkInput(input)
         let (batch, height, width, _) = input.nhwc
         precondition(residual == nil || residual!.shape == [batch, height, width, outputChannels], "PointwiseConvolutionLayer: residual")
-        let layer = PointwiseConvolution(weightsIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
-                                         inputChannels: inputChannels, outputChannels: outputChannels, activation: activation)
+        let layer = PointwiseConvolution(
+            weightsIO: FoldedScale.fold(weights, scaleBias.scale), bias: scaleBias.bias.scalars,
+            inputChannels: inputChannels, outputChannels: outputChannels, activation: activation)
         // `input` and `residual` are parameters of this call, alive until it returns.
         return Tensor<Float>(shape: [batch, height, width, outputChannels]) { output in
-            layer.forward(input: input.storage.baseAddress, pixelCount: batch * height * width, output: output.baseAddress!,
-                          residual: residual?.storage.baseAddress, kernel: kernel)
+            layer.forward(
+                input: input.storage.baseAddress, pixelCount: batch * height * width, output: output.baseAddress!,
+                residual: residual?.storage.baseAddress, kernel: kernel)
         }
     }
 
     /// The backward pass of `fusedForward` from `preActivationGradient` (the gradient before its activation) and
     /// that gradient's per-channel sum (the bias gradient): `G = inputᵀ·∂z` gives `∂weights` and `∂scale`, and
     /// `∂input = ∂z·(weights·scale)ᵀ`.
-    func fusedBackward(_ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
-                       _ scaleBias: ChannelScaleBiasLayer<Float>, computesInputGradient: Bool,
-                       kernel: KernelChoice) -> (input: Tensor<Float>?, gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
+    func fusedBackward(
+        _ preActivationGradient: Tensor<Float>, biasGradient: Tensor<Float>, input: Tensor<Float>,
+        _ scaleBias: ChannelScaleBiasLayer<Float>, computesInputGradient: Bool,
+        kernel: KernelChoice
+    ) -> (input: Tensor<Float>?, gradients: Gradients, scaleBias: ChannelScaleBiasLayer<Float>.Gradients) {
         let transposed = computesInputGradient ? FoldedScale.foldedTransposed(weights, scaleBias.scale) : nil
         let step = backward(preActivationGradient, input: input, transposedWeights: transposed, kernel: kernel)
         let unfolded = FoldedScale.unfold(step.gradients.weights, weights: weights, scale: scaleBias.scale)

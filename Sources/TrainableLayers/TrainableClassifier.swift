@@ -67,10 +67,13 @@ public struct TrainableClassifier: Sendable {
 
     /// The mean loss over the batch and the gradients of every trainable parameter (one training step's
     /// forward and backward passes), the batch split over `threads`.
-    public func lossAndGradients(_ input: Tensor<Float>, labels: [Int], threads: Int = 1,
-                                 kernel: KernelChoice = .automatic) -> (loss: Double, gradients: Gradients) {
-        precondition(input.rank >= 1 && input.shape[0] == labels.count && !labels.isEmpty,
-                     "TrainableClassifier: \(labels.count) labels for input \(input.shape)")
+    public func lossAndGradients(
+        _ input: Tensor<Float>, labels: [Int], threads: Int = 1,
+        kernel: KernelChoice = .automatic
+    ) -> (loss: Double, gradients: Gradients) {
+        precondition(
+            input.rank >= 1 && input.shape[0] == labels.count && !labels.isEmpty,
+            "TrainableClassifier: \(labels.count) labels for input \(input.shape)")
         let parts = Self.parts(batch: labels.count, threads: threads)
         let results = Self.collect(parts.count, threads: parts.count) { part in
             let range = parts[part]
@@ -86,12 +89,15 @@ public struct TrainableClassifier: Sendable {
     }
 
     /// One part's forward and backward passes; its loss and gradients are divided by `normalizer` (the whole batch).
-    private func partLossAndGradients(_ input: Tensor<Float>, labels: [Int], normalizer: Int,
-                                      kernel: KernelChoice) -> (loss: Double, gradients: Gradients) {
+    private func partLossAndGradients(
+        _ input: Tensor<Float>, labels: [Int], normalizer: Int,
+        kernel: KernelChoice
+    ) -> (loss: Double, gradients: Gradients) {
         let features = backbone.forward(input, mode: .training, kernel: kernel)
         let logits = classifier.forward(features.features, mode: .training)
-        let loss = SoftmaxCrossEntropy.lossAndGradient(logits: logits.output, labels: labels, labelSmoothing: labelSmoothing,
-                                                       normalizer: normalizer)
+        let loss = SoftmaxCrossEntropy.lossAndGradient(
+            logits: logits.output, labels: labels, labelSmoothing: labelSmoothing,
+            normalizer: normalizer)
         let classifierStep = classifier.backward(loss.logitGradient, cache: logits.cache!)
         let backboneGradients = backbone.backward(classifierStep.input!, cache: features.cache!, kernel: kernel)
         return (loss.loss, Gradients(backbone: backboneGradients, classifier: classifierStep.gradients))

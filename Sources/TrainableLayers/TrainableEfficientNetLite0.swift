@@ -48,9 +48,11 @@ public struct TrainableEfficientNetLite0: Sendable {
         if start == .stem {
             let stem = backbone.stem
             stemScaleBias = ChannelScaleBiasLayer(bias: Tensor(shape: [stem.outputChannels], storage: stem.bias))
-            self.stem = ConvolutionLayer(weights: Tensor(shape: [stem.kernelSize, stem.kernelSize, stem.inputChannels, stem.outputChannels],
-                                                         storage: stem.weights),
-                                         stride: stem.stride, padding: stem.padding)
+            self.stem = ConvolutionLayer(
+                weights: Tensor(
+                    shape: [stem.kernelSize, stem.kernelSize, stem.inputChannels, stem.outputChannels],
+                    storage: stem.weights),
+                stride: stem.stride, padding: stem.padding)
         }
         blocks = backbone.blocks[first...].map(Self.trainableBlock)
         head = Self.pointwise(backbone.head)
@@ -66,9 +68,11 @@ public struct TrainableEfficientNetLite0: Sendable {
         return InvertedResidualBlock(
             specification: block.specification,
             expand: block.expand.map { (pointwise($0), ChannelScaleBiasLayer(bias: Tensor(shape: [$0.outputChannels], storage: $0.bias))) },
-            depthwise: DepthwiseConvolutionLayer(weights: Tensor(shape: [depthwise.kernelSize, depthwise.kernelSize, depthwise.channels],
-                                                                 storage: depthwise.weights),
-                                                 stride: depthwise.stride, padding: depthwise.padding),
+            depthwise: DepthwiseConvolutionLayer(
+                weights: Tensor(
+                    shape: [depthwise.kernelSize, depthwise.kernelSize, depthwise.channels],
+                    storage: depthwise.weights),
+                stride: depthwise.stride, padding: depthwise.padding),
             depthwiseScaleBias: ChannelScaleBiasLayer(bias: Tensor(shape: [depthwise.channels], storage: depthwise.bias)),
             project: pointwise(block.project),
             projectScaleBias: ChannelScaleBiasLayer(bias: Tensor(shape: [block.project.outputChannels], storage: block.project.bias)))
@@ -146,11 +150,14 @@ public struct TrainableEfficientNetLite0: Sendable {
 
     /// input → features `[batch, 1280]` (see the type's shapes), with the cache when training. Every convolution
     /// runs with its scale-bias folded in (`FoldedScale`).
-    public func forward(_ input: Tensor<Float>, mode: ForwardMode,
-                        kernel: KernelChoice = .automatic) -> (features: Tensor<Float>, cache: Cache?) {
+    public func forward(
+        _ input: Tensor<Float>, mode: ForwardMode,
+        kernel: KernelChoice = .automatic
+    ) -> (features: Tensor<Float>, cache: Cache?) {
         // Any spatial size works (the network is convolutional to the pooling); 224×224 images are what it was trained on.
-        precondition(input.rank == 4 && input.shape[3] == inputItemShape[2],
-                     "TrainableEfficientNetLite0: input \(input.shape), expected [batch, height, width, \(inputItemShape[2])]")
+        precondition(
+            input.rank == 4 && input.shape[3] == inputItemShape[2],
+            "TrainableEfficientNetLite0: input \(input.shape), expected [batch, height, width, \(inputItemShape[2])]")
         var current = input
         var stemActivated: Tensor<Float>?
         if let stem, let stemScaleBias {
@@ -166,8 +173,12 @@ public struct TrainableEfficientNetLite0: Sendable {
         let headActivated = head.fusedForward(current, headScaleBias, activation: .relu6, residual: nil, kernel: kernel)
         let pooling = GlobalAveragePoolingLayer<Float>().forward(headActivated, mode: mode)
         guard mode == .training, let poolingCache = pooling.cache else { return (pooling.output, nil) }
-        return (pooling.output, Cache(images: stem == nil ? nil : input, stemActivated: stemActivated, blocks: blockCaches,
-                                      headInput: current, headActivated: headActivated, pooling: poolingCache))
+        return (
+            pooling.output,
+            Cache(
+                images: stem == nil ? nil : input, stemActivated: stemActivated, blocks: blockCaches,
+                headInput: current, headActivated: headActivated, pooling: poolingCache)
+        )
     }
 
     /// features' gradient `[batch, 1280]` → every parameter's gradient. The input's gradient is never formed:
@@ -175,23 +186,27 @@ public struct TrainableEfficientNetLite0: Sendable {
     public func backward(_ featureGradient: Tensor<Float>, cache: Cache, kernel: KernelChoice = .automatic) -> Gradients {
         let headActivatedGradient = GlobalAveragePoolingLayer<Float>().backward(featureGradient, cache: cache.pooling)
         let headGradient = FoldedScale.preActivationGradient(headActivatedGradient, activated: cache.headActivated, kernel: kernel)
-        let headStep = head.fusedBackward(headGradient.gradient, biasGradient: headGradient.biasGradient, input: cache.headInput,
-                                          headScaleBias, computesInputGradient: !blocks.isEmpty || stem != nil, kernel: kernel)
+        let headStep = head.fusedBackward(
+            headGradient.gradient, biasGradient: headGradient.biasGradient, input: cache.headInput,
+            headScaleBias, computesInputGradient: !blocks.isEmpty || stem != nil, kernel: kernel)
         var gradient = headStep.input
         var blockGradients: [InvertedResidualBlock<Float>.Gradients] = []
         for index in blocks.indices.reversed() {
             // The first trainable block's input gradient is needed only when the stem trains too.
-            let step = blocks[index].backward(gradient!, cache: cache.blocks[index], computesInputGradient: index > 0 || stem != nil,
-                                              kernel: kernel)
+            let step = blocks[index].backward(
+                gradient!, cache: cache.blocks[index], computesInputGradient: index > 0 || stem != nil,
+                kernel: kernel)
             blockGradients.append(step.gradients)
             gradient = step.input
         }
-        var gradients = Gradients(stem: nil, stemScaleBias: nil, blocks: blockGradients.reversed(), head: headStep.gradients,
-                                  headScaleBias: headStep.scaleBias)
+        var gradients = Gradients(
+            stem: nil, stemScaleBias: nil, blocks: blockGradients.reversed(), head: headStep.gradients,
+            headScaleBias: headStep.scaleBias)
         if let stem, let stemScaleBias, let images = cache.images, let activated = cache.stemActivated {
             let stemGradient = FoldedScale.preActivationGradient(gradient!, activated: activated, kernel: kernel)
-            let stemStep = stem.fusedBackward(stemGradient.gradient, biasGradient: stemGradient.biasGradient, input: images, stemScaleBias,
-                                              kernel: kernel)
+            let stemStep = stem.fusedBackward(
+                stemGradient.gradient, biasGradient: stemGradient.biasGradient, input: images, stemScaleBias,
+                kernel: kernel)
             gradients.stem = stemStep.gradients
             gradients.stemScaleBias = stemStep.scaleBias
         }

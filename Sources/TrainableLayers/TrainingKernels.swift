@@ -10,43 +10,54 @@ enum TrainingKernels {
     static let avx2 = 1, avx512 = 2
 
     /// `output = clamp(input·scale + bias) + residual` over `[rows, channels]` (see `ElementwiseKernels.scaleBias`).
-    static func scaleBias(_ input: UnsafePointer<Float>, rows: Int, channels: Int, scale: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                          clampsToSix: Bool, residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, kernel: KernelChoice) {
+    static func scaleBias(
+        _ input: UnsafePointer<Float>, rows: Int, channels: Int, scale: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        clampsToSix: Bool, residual: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, kernel: KernelChoice
+    ) {
         let (lower, upper): (Float, Float) = clampsToSix ? (0, 6) : (-.infinity, .infinity)
         switch kernel.instructionSetLevel {
         case avx512...: wbt_scale_bias_avx512(input, rows, channels, scale, bias, lower, upper, residual, output)
         case avx2: wbt_scale_bias_avx2(input, rows, channels, scale, bias, lower, upper, residual, output)
         default:
-            ElementwiseKernels.scaleBias(input, rows: rows, channels: channels, scale: scale, bias: bias, clampsToSix: clampsToSix,
-                                         residual: residual, output: output)
+            ElementwiseKernels.scaleBias(
+                input, rows: rows, channels: channels, scale: scale, bias: bias, clampsToSix: clampsToSix,
+                residual: residual, output: output)
         }
     }
 
     /// The backward pass of `scaleBias` without a residual (see `ElementwiseKernels.scaleBiasBackward`).
-    static func scaleBiasBackward(outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>?, rows: Int, channels: Int,
-                                  scale: UnsafePointer<Float>?, activationOutput: UnsafePointer<Float>?,
-                                  inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>?,
-                                  biasGradient: UnsafeMutablePointer<Float>, kernel: KernelChoice) {
+    static func scaleBiasBackward(
+        outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>?, rows: Int, channels: Int,
+        scale: UnsafePointer<Float>?, activationOutput: UnsafePointer<Float>?,
+        inputGradient: UnsafeMutablePointer<Float>?, scaleGradient: UnsafeMutablePointer<Float>?,
+        biasGradient: UnsafeMutablePointer<Float>, kernel: KernelChoice
+    ) {
         switch kernel.instructionSetLevel {
         case avx512...:
-            wbt_scale_bias_backward_avx512(outputGradient, input, rows, channels, scale, activationOutput, inputGradient, scaleGradient,
-                                           biasGradient)
+            wbt_scale_bias_backward_avx512(
+                outputGradient, input, rows, channels, scale, activationOutput, inputGradient, scaleGradient,
+                biasGradient)
         case avx2:
-            wbt_scale_bias_backward_avx2(outputGradient, input, rows, channels, scale, activationOutput, inputGradient, scaleGradient,
-                                         biasGradient)
+            wbt_scale_bias_backward_avx2(
+                outputGradient, input, rows, channels, scale, activationOutput, inputGradient, scaleGradient,
+                biasGradient)
         default:
-            ElementwiseKernels.scaleBiasBackward(outputGradient: outputGradient, input: input, rows: rows, channels: channels, scale: scale,
-                                                 activationOutput: activationOutput, inputGradient: inputGradient,
-                                                 scaleGradient: scaleGradient, biasGradient: biasGradient)
+            ElementwiseKernels.scaleBiasBackward(
+                outputGradient: outputGradient, input: input, rows: rows, channels: channels, scale: scale,
+                activationOutput: activationOutput, inputGradient: inputGradient,
+                scaleGradient: scaleGradient, biasGradient: biasGradient)
         }
     }
 
     /// `output [pixels, outputs] = input [pixels, inputs] · weights [inputs, outputs]`, through
     /// `Layers.PointwiseConvolution` (its AVX-512/AVX2 kernels with a zero bias, or BLAS on the portable path).
-    static func pointwiseProduct(_ input: UnsafePointer<Float>, pixels: Int, weights: [Float], inputs: Int, outputs: Int,
-                                 kernel: KernelChoice, output: UnsafeMutablePointer<Float>) {
-        let layer = PointwiseConvolution(weightsIO: weights, bias: [Float](repeating: 0, count: outputs), inputChannels: inputs,
-                                         outputChannels: outputs, activation: .none)
+    static func pointwiseProduct(
+        _ input: UnsafePointer<Float>, pixels: Int, weights: [Float], inputs: Int, outputs: Int,
+        kernel: KernelChoice, output: UnsafeMutablePointer<Float>
+    ) {
+        let layer = PointwiseConvolution(
+            weightsIO: weights, bias: [Float](repeating: 0, count: outputs), inputChannels: inputs,
+            outputChannels: outputs, activation: .none)
         layer.forward(input: input, pixelCount: pixels, output: output, residual: nil, kernel: kernel)
     }
 
@@ -54,17 +65,20 @@ enum TrainingKernels {
     /// outputGradient `[pixels, outputs]` (a sum over every pixel of the batch).
     /// AVX-512 has its own kernel (Debian's OpenBLAS runs AVX2 code on AVX-512 CPUs it does not know); AVX2 and
     /// the portable path use BLAS. With `accumulates` the product is added to `weightGradient`.
-    static func weightGradient(input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, pixels: Int, inputs: Int,
-                               outputs: Int, accumulates: Bool = false, kernel: KernelChoice,
-                               weightGradient: UnsafeMutablePointer<Float>) {
+    static func weightGradient(
+        input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, pixels: Int, inputs: Int,
+        outputs: Int, accumulates: Bool = false, kernel: KernelChoice,
+        weightGradient: UnsafeMutablePointer<Float>
+    ) {
         if kernel.instructionSetLevel >= avx512 {
             wbt_weight_gradient_avx512(input, outputGradient, pixels, inputs, outputs, accumulates ? 1 : 0, weightGradient)
             return
         }
         // C [inputs, outputs] = Aᵀ · B with A = input stored [pixels, inputs] (transposeA) and
         // B = outputGradient stored [pixels, outputs].
-        GEMM.multiply(m: inputs, n: outputs, k: pixels, a: input, lda: inputs, transposeA: true,
-                      b: outputGradient, ldb: outputs, c: weightGradient, ldc: outputs, beta: accumulates ? 1 : 0)
+        GEMM.multiply(
+            m: inputs, n: outputs, k: pixels, a: input, lda: inputs, transposeA: true,
+            b: outputGradient, ldb: outputs, c: weightGradient, ldc: outputs, beta: accumulates ? 1 : 0)
     }
 
     /// A `[rows, columns]` matrix transposed to `[columns, rows]`, in 32 × 32 tiles (a tile's rows of both
@@ -97,10 +111,12 @@ enum TrainingKernels {
     /// `Σ input·∂output` per tap; `inputGradient` (when given) with `Σ_taps weights·∂output`, zeroed where the input
     /// is outside (0, 6) when `masksInputGradient` (the input is a ReLU6 output); `inputGradientSum` (when given)
     /// with that gradient summed per channel.
-    static func depthwiseBackward(input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
-                                  geometry g: DepthwiseGeometry, kernel: KernelChoice, inputGradient: UnsafeMutablePointer<Float>?,
-                                  masksInputGradient: Bool, inputGradientSum: UnsafeMutablePointer<Double>?,
-                                  weightGradient: UnsafeMutablePointer<Float>) {
+    static func depthwiseBackward(
+        input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+        geometry g: DepthwiseGeometry, kernel: KernelChoice, inputGradient: UnsafeMutablePointer<Float>?,
+        masksInputGradient: Bool, inputGradientSum: UnsafeMutablePointer<Double>?,
+        weightGradient: UnsafeMutablePointer<Float>
+    ) {
         let c = g.channels, k = g.kernelSize
         weightGradient.initialize(repeating: 0, count: k * k * c)
         inputGradientSum?.initialize(repeating: 0, count: c)
@@ -111,13 +127,15 @@ enum TrainingKernels {
                 let image = input + n * imageSize, gradient = outputGradient + n * outputSize
                 let target = inputGradient.map { $0 + n * imageSize }
                 if level >= avx512 {
-                    wbt_depthwise_backward_avx512(image, gradient, weights, g.height, g.width, c, k, g.stride, g.padding.top, g.padding.left,
-                                                  g.outputHeight, g.outputWidth, target, masksInputGradient ? 1 : 0, inputGradientSum,
-                                                  weightGradient)
+                    wbt_depthwise_backward_avx512(
+                        image, gradient, weights, g.height, g.width, c, k, g.stride, g.padding.top, g.padding.left,
+                        g.outputHeight, g.outputWidth, target, masksInputGradient ? 1 : 0, inputGradientSum,
+                        weightGradient)
                 } else {
-                    wbt_depthwise_backward_avx2(image, gradient, weights, g.height, g.width, c, k, g.stride, g.padding.top, g.padding.left,
-                                                g.outputHeight, g.outputWidth, target, masksInputGradient ? 1 : 0, inputGradientSum,
-                                                weightGradient)
+                    wbt_depthwise_backward_avx2(
+                        image, gradient, weights, g.height, g.width, c, k, g.stride, g.padding.top, g.padding.left,
+                        g.outputHeight, g.outputWidth, target, masksInputGradient ? 1 : 0, inputGradientSum,
+                        weightGradient)
                 }
             }
             return
@@ -129,8 +147,9 @@ enum TrainingKernels {
         let target = inputGradient ?? scratch
         target?.initialize(repeating: 0, count: g.batch * imageSize)
         for n in 0..<g.batch {
-            scatterBackward(image: input + n * imageSize, outputGradient: outputGradient + n * outputSize, weights: weights, geometry: g,
-                            imageGradient: target.map { $0 + n * imageSize }, weightGradient: weightGradient)
+            scatterBackward(
+                image: input + n * imageSize, outputGradient: outputGradient + n * outputSize, weights: weights, geometry: g,
+                imageGradient: target.map { $0 + n * imageSize }, weightGradient: weightGradient)
         }
         guard let target else { return }
         for pixel in 0..<(g.batch * g.height * g.width) {
@@ -146,9 +165,11 @@ enum TrainingKernels {
 
     /// One image of the portable depthwise backward pass: each output pixel's gradient scattered through its
     /// in-bounds taps, channels innermost (vectorised). Accumulates into both gradients.
-    private static func scatterBackward(image: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
-                                        geometry g: DepthwiseGeometry, imageGradient: UnsafeMutablePointer<Float>?,
-                                        weightGradient: UnsafeMutablePointer<Float>) {
+    private static func scatterBackward(
+        image: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+        geometry g: DepthwiseGeometry, imageGradient: UnsafeMutablePointer<Float>?,
+        weightGradient: UnsafeMutablePointer<Float>
+    ) {
         let c = g.channels, k = g.kernelSize, s = g.stride
         for oy in 0..<g.outputHeight {
             for ox in 0..<g.outputWidth {

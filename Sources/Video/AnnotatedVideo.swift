@@ -24,8 +24,10 @@ public enum AnnotatedVideo {
     /// Writes `video` with `captions` burned in to `output` (H.264 with libx264 when ffmpeg has it, MPEG-4 Part 2
     /// otherwise; sound re-encoded as AAC when there is any). The file appears only when complete: ffmpeg writes a
     /// temporary file beside it, renamed at the end and removed on failure.
-    public static func render(video: String, captions: [Caption], to output: String, font: String = defaultFont,
-                              tools: ExternalTools? = nil) throws(VideoError) {
+    public static func render(
+        video: String, captions: [Caption], to output: String, font: String = defaultFont,
+        tools: ExternalTools? = nil
+    ) throws(VideoError) {
         guard !captions.isEmpty else { throw VideoError(.invalidArgument, path: output, reason: "no labels to burn in") }
         try VideoContainer.check(output: output)
         guard FileManager.default.isReadableFile(atPath: font) else {
@@ -57,14 +59,18 @@ public enum AnnotatedVideo {
         guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(captions).utf8)) else {
             throw VideoError(.writeFailed, path: commandsPath, reason: "cannot write the caption commands")
         }
-        let partial = TemporaryFileName.beside(outputURL.lastPathComponent, in: folder,
-                                               ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
+        let partial = TemporaryFileName.beside(
+            outputURL.lastPathComponent, in: folder,
+            ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
         let fontSize = max(16, probe.height / 18)
         // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
-        let filter = "sendcmd=f=\(commandsPath),drawtext=fontfile=\(font):expansion=none:text=…:fontsize=\(fontSize)"
+        let filter =
+            "sendcmd=f=\(commandsPath),drawtext=fontfile=\(font):expansion=none:text=…:fontsize=\(fontSize)"
             + ":fontcolor=white:box=1:boxcolor=black@0.65:boxborderw=\(fontSize / 3):x=\(fontSize):y=\(fontSize)"
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(video),
-                         "-map", "0:v:0", "-vf", filter + ",format=yuv420p", "-c:v", encoder]
+        var arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(video),
+            "-map", "0:v:0", "-vf", filter + ",format=yuv420p", "-c:v", encoder,
+        ]
         arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
         arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
         arguments += ["-movflags", "+faststart", MediaPath.url(partial)]

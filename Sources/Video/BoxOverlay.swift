@@ -50,8 +50,10 @@ public enum BoxOverlay {
     /// MPEG-4 Part 2 otherwise; sound as AAC when there is any). With `start` and `end`, only that stretch is
     /// written (a clip), its boxes those of the samples from the last one at or before `start`. The file appears
     /// only when complete (a temporary file beside it, renamed at the end, removed on failure).
-    public static func renderVideo(_ video: String, samples: [Sample], start: Double? = nil, end: Double? = nil, to output: String,
-                                   font: String = AnnotatedVideo.defaultFont, tools: ExternalTools? = nil) throws(VideoError) {
+    public static func renderVideo(
+        _ video: String, samples: [Sample], start: Double? = nil, end: Double? = nil, to output: String,
+        font: String = AnnotatedVideo.defaultFont, tools: ExternalTools? = nil
+    ) throws(VideoError) {
         try VideoContainer.check(output: output)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: video) }
@@ -69,8 +71,9 @@ public enum BoxOverlay {
             var encoding = ["-map", "0:v:0", "-vf", filter.graph + ",format=yuv420p", "-c:v", encoder]
             encoding += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
             encoding += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
-            let result = try ToolRunner.run(resolvedTools.ffmpeg, arguments + encoding + ["-movflags", "+faststart", MediaPath.url(partial)],
-                                            subject: video)
+            let result = try ToolRunner.run(
+                resolvedTools.ffmpeg, arguments + encoding + ["-movflags", "+faststart", MediaPath.url(partial)],
+                subject: video)
             guard result.status == 0 else {
                 let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
                 throw VideoError(.toolFailed, path: video, reason: "ffmpeg could not draw the boxes (exit status \(result.status))\(detail)")
@@ -80,8 +83,10 @@ public enum BoxOverlay {
 
     /// Writes `image` with `boxes` drawn to `output`: PNG when its name ends in `.png`, JPEG otherwise. `name`
     /// (the picture's own path) is what errors name.
-    public static func renderPicture(_ image: RGBImage, boxes: [Box], name: String, to output: String,
-                                     font: String = AnnotatedVideo.defaultFont, tools: ExternalTools? = nil) throws(VideoError) {
+    public static func renderPicture(
+        _ image: RGBImage, boxes: [Box], name: String, to output: String,
+        font: String = AnnotatedVideo.defaultFont, tools: ExternalTools? = nil
+    ) throws(VideoError) {
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: name) }
         let pngBytes: [UInt8]
@@ -91,15 +96,19 @@ public enum BoxOverlay {
             throw VideoError(.writeFailed, path: name, reason: error.reason)
         }
         let isPNG = URL(fileURLWithPath: output).pathExtension.lowercased() == "png"
-        try render(samples: [Sample(second: 0, boxes: boxes)], offset: 0, size: (image.width, image.height), output: output,
-                   font: font) { filter, partial throws(VideoError) in
+        try render(
+            samples: [Sample(second: 0, boxes: boxes)], offset: 0, size: (image.width, image.height), output: output,
+            font: font
+        ) { filter, partial throws(VideoError) in
             // The decoded picture (EXIF rotation applied) goes to ffmpeg losslessly, beside the caption commands.
             let source = URL(fileURLWithPath: filter.workFolder).appendingPathComponent("picture.png").path
             guard FileManager.default.createFile(atPath: source, contents: Data(pngBytes)) else {
                 throw VideoError(.writeFailed, path: source, reason: "cannot write the picture for ffmpeg")
             }
-            var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(source),
-                             "-vf", filter.graph, "-frames:v", "1", "-update", "1"]
+            var arguments = [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(source),
+                "-vf", filter.graph, "-frames:v", "1", "-update", "1",
+            ]
             arguments += isPNG ? ["-c:v", "png"] : ["-c:v", "mjpeg", "-q:v", "3", "-pix_fmt", "yuvj444p"]
             let result = try ToolRunner.run(resolvedTools.ffmpeg, arguments + [MediaPath.url(partial)], subject: name)
             guard result.status == 0 else {
@@ -119,8 +128,10 @@ public enum BoxOverlay {
 
     /// Prepares the command script and the filter, runs `encode` to write the partial file beside `output`, and
     /// renames it over `output`; the partial file and the temporary folder are removed on every exit path.
-    private static func render(samples: [Sample], offset: Double, size: (width: Int, height: Int), output: String, font: String,
-                               encode: (Filter, String) throws(VideoError) -> Void) throws(VideoError) {
+    private static func render(
+        samples: [Sample], offset: Double, size: (width: Int, height: Int), output: String, font: String,
+        encode: (Filter, String) throws(VideoError) -> Void
+    ) throws(VideoError) {
         guard FileManager.default.isReadableFile(atPath: font) else {
             throw VideoError(.toolNotFound, path: font, reason: "font not found; install Debian's fonts-dejavu-core (scripts/setup.sh does)")
         }
@@ -145,7 +156,8 @@ public enum BoxOverlay {
         let style = Style(width: size.width, height: size.height)
         let slots = min(maximumSlots, max(1, samples.map(\.boxes.count).max() ?? 0))
         let commandsPath = workFolder + "/boxes.cmd"
-        guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(samples, offset: offset, slots: slots, style: style).utf8)) else {
+        guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(samples, offset: offset, slots: slots, style: style).utf8))
+        else {
             throw VideoError(.writeFailed, path: commandsPath, reason: "cannot write the box commands")
         }
         // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
@@ -155,11 +167,13 @@ public enum BoxOverlay {
         }
         // Captions drawn last slot first, so the first (highest-scoring) box's caption lies on top.
         for slot in (0..<slots).reversed() {
-            graph += ",drawtext@t\(slot)=fontfile=\(font):expansion=none:text=.:x=\(Style.parked):y=\(Style.parked)"
+            graph +=
+                ",drawtext@t\(slot)=fontfile=\(font):expansion=none:text=.:x=\(Style.parked):y=\(Style.parked)"
                 + ":fontsize=\(style.fontSize):fontcolor=black:box=1:boxcolor=\(color):boxborderw=\(style.border)"
         }
-        let partial = TemporaryFileName.beside(outputURL.lastPathComponent, in: folder,
-                                               ending: outputURL.pathExtension.isEmpty ? nil : outputURL.pathExtension)
+        let partial = TemporaryFileName.beside(
+            outputURL.lastPathComponent, in: folder,
+            ending: outputURL.pathExtension.isEmpty ? nil : outputURL.pathExtension)
         do {
             try encode(Filter(graph: graph, workFolder: workFolder), partial)
         } catch {
@@ -202,7 +216,8 @@ public enum BoxOverlay {
                 // Above the box when there is room, else just inside its top edge.
                 let textHeight = style.fontSize + 2 * style.border
                 let textTop = top - textHeight >= 0 ? top - textHeight + style.border : max(0, top) + style.thickness + style.border
-                let option = "text=" + AnnotatedVideo.escaped(AnnotatedVideo.drawable(box.text), ["'", ":"])
+                let option =
+                    "text=" + AnnotatedVideo.escaped(AnnotatedVideo.drawable(box.text), ["'", ":"])
                     + ":x=max(0,min(\(left + style.border),w-text_w-\(style.border))):y=\(textTop)"
                 parts.append("drawtext@t\(slot) reinit " + AnnotatedVideo.escaped(option, AnnotatedVideo.sendcmdSpecials))
             }

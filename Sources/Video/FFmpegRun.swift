@@ -5,8 +5,10 @@ import Foundation
 /// arguments must ask for it): `frame=N` lines on stdout, turned into the fraction of `outputFrames` done.
 /// On failure the temporary file is removed and the error names `subject` with ffmpeg's last line.
 enum FFmpegRun {
-    static func run(tools: ExternalTools, arguments: [String], subject: String, target: RenderTarget, outputFrames: Int,
-                    what: String, progress: ((Double) -> Void)?) throws(VideoError) {
+    static func run(
+        tools: ExternalTools, arguments: [String], subject: String, target: RenderTarget, outputFrames: Int,
+        what: String, progress: ((Double) -> Void)?
+    ) throws(VideoError) {
         let running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)
         do throws(VideoError) {
             running = try ToolRunner.start(tools.ffmpeg, arguments, subject: subject)
@@ -35,7 +37,8 @@ enum FFmpegRun {
         guard status == 0 else {
             target.abandon()
             let line = running.errorTail.lastLine()
-            throw VideoError(.toolFailed, path: subject, reason: "ffmpeg could not \(what) (exit status \(status))" + (line.isEmpty ? "" : ": \(line)"))
+            throw VideoError(
+                .toolFailed, path: subject, reason: "ffmpeg could not \(what) (exit status \(status))" + (line.isEmpty ? "" : ": \(line)"))
         }
         try target.finish()
     }

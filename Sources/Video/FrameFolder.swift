@@ -58,9 +58,11 @@ public final class FrameFolder: FrameSource {
     /// Lists the folder. Throws when it is missing, unreadable, or holds no numbered frames, when two frames have
     /// one number or a number is too large (`.ambiguousFrames`), or when the interval or rate is outside
     /// `SamplingLimits` (`.invalidArgument`).
-    public init(path: String, every: Double = 1, framesPerSecond: Double? = nil,
-                load: @escaping Loader = { path throws(ImageError) in try ImageLoader.load(path: path) },
-                onSkip: ((SkippedFrame) -> Void)? = nil) throws(VideoError) {
+    public init(
+        path: String, every: Double = 1, framesPerSecond: Double? = nil,
+        load: @escaping Loader = { path throws(ImageError) in try ImageLoader.load(path: path) },
+        onSkip: ((SkippedFrame) -> Void)? = nil
+    ) throws(VideoError) {
         let interval: Double
         if let framesPerSecond {
             try SamplingLimits.check(framesPerSecond: framesPerSecond, path: path)
@@ -92,8 +94,9 @@ public final class FrameFolder: FrameSource {
                 continue
             }
             guard let number = Self.number(digits) else {
-                throw VideoError(.ambiguousFrames, path: path,
-                                    reason: "\(name): frame number \(digits) is larger than \(SamplingLimits.largestFrameNumber)")
+                throw VideoError(
+                    .ambiguousFrames, path: path,
+                    reason: "\(name): frame number \(digits) is larger than \(SamplingLimits.largestFrameNumber)")
             }
             frames.append((number, name))
         }
@@ -102,8 +105,9 @@ public final class FrameFolder: FrameSource {
         }
         frames.sort { ($0.number, $0.name) < ($1.number, $1.name) }
         for (earlier, later) in zip(frames, frames.dropFirst()) where earlier.number == later.number {
-            throw VideoError(.ambiguousFrames, path: path,
-                                reason: "\(earlier.name) and \(later.name) both have frame number \(later.number); keep one of them")
+            throw VideoError(
+                .ambiguousFrames, path: path,
+                reason: "\(earlier.name) and \(later.name) both have frame number \(later.number); keep one of them")
         }
         self.path = path
         self.framePaths = frames.map { path + "/" + $0.name }
@@ -120,7 +124,8 @@ public final class FrameFolder: FrameSource {
     /// A frame number's value, or nil above `SamplingLimits.largestFrameNumber` (digits without leading zeros).
     static func number(_ digits: String) -> Int? {
         guard digits.count <= String(SamplingLimits.largestFrameNumber).count, let value = Int(digits),
-              value <= SamplingLimits.largestFrameNumber else { return nil }
+            value <= SamplingLimits.largestFrameNumber
+        else { return nil }
         return value
     }
 
@@ -170,8 +175,9 @@ public final class FrameFolder: FrameSource {
         }
         if !closed, yielded == 0 {
             closed = true
-            throw VideoError(.noFrames, path: path,
-                                reason: "none of the \(framePaths.count) frames could be read (first: \(skippedFrames.first.map { $0.error.description } ?? "?"))")
+            throw VideoError(
+                .noFrames, path: path,
+                reason: "none of the \(framePaths.count) frames could be read (first: \(skippedFrames.first.map { $0.error.description } ?? "?"))")
         }
         return nil
     }

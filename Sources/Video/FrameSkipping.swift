@@ -43,8 +43,9 @@ public enum FrameSkipping: String, Sendable, Equatable {
     /// ffprobe counting packets with `tools`.
     public static func choose(path: String, every: Double, probe: VideoProbe, tools: ExternalTools) -> FrameSkipping? {
         guard every >= minimumSampleInterval, let base = probe.baseFrameRate, base * every >= framesPerSample,
-              let frames = probe.frameCount ?? VideoProbe.countFrames(path: path, tools: tools),
-              probe.constantFrameRate(frames: frames) != nil else {
+            let frames = probe.frameCount ?? VideoProbe.countFrames(path: path, tools: tools),
+            probe.constantFrameRate(frames: frames) != nil
+        else {
             return nil
         }
         return choose(path: path)
@@ -76,7 +77,8 @@ public enum FrameSkipping: String, Sendable, Equatable {
                 guard let base = buffer.baseAddress else { return nil }
                 var offset = 0
                 while buffer.count - offset >= needle.count,
-                      let hit = memchr(base + offset, Int32(needle[0]), buffer.count - offset - needle.count + 1) {
+                    let hit = memchr(base + offset, Int32(needle[0]), buffer.count - offset - needle.count + 1)
+                {
                     let position = base.distance(to: UnsafeRawPointer(hit))
                     if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return position }
                     offset = position + 1

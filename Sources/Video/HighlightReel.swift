@@ -57,9 +57,11 @@ public enum HighlightReel {
     /// afterwards, also on failure. `progress` gets (segments done, total). Returns the reel's size: `format`'s, or
     /// without one the largest clip video's (`defaultSize`).
     @discardableResult
-    public static func render(clips: [Clip], to output: String, format: HighlightFormat = HighlightFormat(),
-                              tools: ExternalTools? = nil,
-                              progress: ((Int, Int) -> Void)? = nil) throws(VideoError) -> ImageSize {
+    public static func render(
+        clips: [Clip], to output: String, format: HighlightFormat = HighlightFormat(),
+        tools: ExternalTools? = nil,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws(VideoError) -> ImageSize {
         guard !clips.isEmpty else {
             throw VideoError(.invalidArgument, path: output, reason: "no clips to put in the highlights")
         }
@@ -86,15 +88,20 @@ public enum HighlightReel {
         for clip in clips { probes.append(try VideoProbe.probe(path: clip.video, tools: resolvedTools)) }
         let size = format.size ?? defaultSize(probes.map { ImageSize(width: $0.uprightSize.width, height: $0.uprightSize.height) })
         guard HighlightFormat.isValid(size) else {
-            throw VideoError(.invalidArgument, path: output, reason: "a reel of \(size.width) × \(size.height) pixels: each side must be even, "
-                             + "from \(HighlightFormat.sides.lowerBound) to \(HighlightFormat.sides.upperBound)")
+            throw VideoError(
+                .invalidArgument, path: output,
+                reason: "a reel of \(size.width) × \(size.height) pixels: each side must be even, "
+                    + "from \(HighlightFormat.sides.lowerBound) to \(HighlightFormat.sides.upperBound)")
         }
         var list = ""
         for (number, (clip, probe)) in zip(clips, probes).enumerated() {
             let segment = workFolder + "/segment-\(number).mkv"
-            try run(resolvedTools.ffmpeg, segmentArguments(clip: clip, hasAudio: probe.hasAudio, size: size,
-                                                           framesPerSecond: format.framesPerSecond,
-                                                           encoder: encoder, segment: segment), subject: clip.video)
+            try run(
+                resolvedTools.ffmpeg,
+                segmentArguments(
+                    clip: clip, hasAudio: probe.hasAudio, size: size,
+                    framesPerSecond: format.framesPerSecond,
+                    encoder: encoder, segment: segment), subject: clip.video)
             // The concat list quotes paths (a single quote inside one is written as '\''); its entries are URLs too.
             list += "file '\(MediaPath.url(segment).replacingOccurrences(of: "'", with: "'\\''"))'\n"
             progress?(number + 1, clips.count)
@@ -103,12 +110,17 @@ public enum HighlightReel {
         guard FileManager.default.createFile(atPath: listPath, contents: Data(list.utf8)) else {
             throw VideoError(.writeFailed, path: listPath, reason: "cannot write the segment list")
         }
-        let partial = TemporaryFileName.beside(outputURL.lastPathComponent, in: folder,
-                                               ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
+        let partial = TemporaryFileName.beside(
+            outputURL.lastPathComponent, in: folder,
+            ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
         do {
-            try run(resolvedTools.ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                                           "-f", "concat", "-safe", "0", "-i", MediaPath.url(listPath), "-c", "copy", MediaPath.url(partial)],
-                    subject: output)
+            try run(
+                resolvedTools.ffmpeg,
+                [
+                    "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                    "-f", "concat", "-safe", "0", "-i", MediaPath.url(listPath), "-c", "copy", MediaPath.url(partial),
+                ],
+                subject: output)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
@@ -134,20 +146,25 @@ public enum HighlightReel {
 
     /// The ffmpeg arguments that cut and normalise one clip to `size` (exposed for tests): scaled down to fit when
     /// larger, never up, centred on black.
-    static func segmentArguments(clip: Clip, hasAudio: Bool, size: ImageSize, framesPerSecond: Int, encoder: String,
-                                 segment: String) -> [String] {
+    static func segmentArguments(
+        clip: Clip, hasAudio: Bool, size: ImageSize, framesPerSecond: Int, encoder: String,
+        segment: String
+    ) -> [String] {
         let duration = max(clip.end - clip.start, 0.04)
         // Fixed-point text: ffmpeg's time parser does not read exponents like "1e-05".
         let startText = String(format: "%.3f", max(clip.start, 0))
         let durationText = String(format: "%.3f", duration)
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                         "-ss", startText, "-t", durationText, "-i", MediaPath.url(clip.video)]
+        var arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+            "-ss", startText, "-t", durationText, "-i", MediaPath.url(clip.video),
+        ]
         if !hasAudio {
             arguments += ["-f", "lavfi", "-t", durationText, "-i", "anullsrc=channel_layout=stereo:sample_rate=48000"]
         }
         // min(iw, W) and min(ih, H) leave a clip that fits as it is; `decrease` keeps a larger one's shape inside
         // the reel, on even sides, as 4:2:0 needs.
-        let video = "scale='min(iw,\(size.width))':'min(ih,\(size.height))':force_original_aspect_ratio=decrease:force_divisible_by=2,"
+        let video =
+            "scale='min(iw,\(size.width))':'min(ih,\(size.height))':force_original_aspect_ratio=decrease:force_divisible_by=2,"
             + "pad=\(size.width):\(size.height):(ow-iw)/2:(oh-ih)/2,setsar=1,fps=\(framesPerSecond),format=yuv420p"
         arguments += ["-map", "0:v:0", "-map", hasAudio ? "0:a:0" : "1:a:0", "-vf", video, "-c:v", encoder]
         arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]

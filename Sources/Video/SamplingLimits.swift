@@ -22,16 +22,22 @@ public enum SamplingLimits {
     /// Checks a sampling interval in seconds; the error names `path`.
     public static func check(every: Double, path: String) throws(VideoError) {
         guard every.isFinite, every >= shortestInterval, every <= longestInterval else {
-            throw VideoError(.invalidArgument, path: path,
-                                reason: "the interval between frames must be between \(format(shortestInterval)) s and \(format(longestInterval)) s, got \(format(every))")
+            throw VideoError(
+                .invalidArgument, path: path,
+                reason:
+                    "the interval between frames must be between \(format(shortestInterval)) s and \(format(longestInterval)) s, got \(format(every))"
+            )
         }
     }
 
     /// Checks a frame folder's frame rate; the error names `path`.
     public static func check(framesPerSecond: Double, path: String) throws(VideoError) {
         guard framesPerSecond.isFinite, framesPerSecond >= 1 / longestInterval, framesPerSecond <= 1 / shortestInterval else {
-            throw VideoError(.invalidArgument, path: path,
-                                reason: "frames per second must be between 1/\(format(longestInterval)) and \(format(1 / shortestInterval)), got \(format(framesPerSecond))")
+            throw VideoError(
+                .invalidArgument, path: path,
+                reason:
+                    "frames per second must be between 1/\(format(longestInterval)) and \(format(1 / shortestInterval)), got \(format(framesPerSecond))"
+            )
         }
     }
 
@@ -40,13 +46,15 @@ public enum SamplingLimits {
     /// A still picture is refused first (`VideoProbe.isStillPicture`): it has no time to sample.
     public static func check(every: Double, video probe: VideoProbe, path: String) throws(VideoError) {
         if probe.isStillPicture {
-            throw VideoError(.stillPicture, path: path, reason: "is a picture (\(probe.formatName ?? "image")), not a video: it has no time to sample frames from")
+            throw VideoError(
+                .stillPicture, path: path, reason: "is a picture (\(probe.formatName ?? "image")), not a video: it has no time to sample frames from")
         }
         try check(every: every, path: path)
         guard let rate = probe.frameRate, every < frameIntervalSlack / rate else { return }
-        throw VideoError(.invalidArgument, path: path,
-                            reason: "sampling every \(format(every)) s is faster than the video's frame rate "
-                                + "(\(format(rate)) fps, a frame every \(format(1 / rate)) s); sample every \(format(1 / rate)) s or more")
+        throw VideoError(
+            .invalidArgument, path: path,
+            reason: "sampling every \(format(every)) s is faster than the video's frame rate "
+                + "(\(format(rate)) fps, a frame every \(format(1 / rate)) s); sample every \(format(1 / rate)) s or more")
     }
 
     /// The number of samples ⌈duration / every⌉ (at least 1), or nil when the duration is unknown or implausibly

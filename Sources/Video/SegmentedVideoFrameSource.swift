@@ -34,8 +34,10 @@ public final class SegmentedVideoFrameSource: FrameSource {
     /// Probes `path` and plans segments of at most `maximumSegmentFrames` samples (each one's read-ahead) over its
     /// probed duration. A video whose duration is unknown (or implausible), or whose container ffmpeg cannot seek
     /// by an index (`VideoProbe.seeksByIndex`), is one segment. `every` is checked as `VideoFrameSource` checks it.
-    public init(path: String, every: Double = 1, options: DecodeOptions, maximumSegmentFrames: Int = 300, parallelism: Int = 2,
-                tools: ExternalTools? = nil) throws(VideoError) {
+    public init(
+        path: String, every: Double = 1, options: DecodeOptions, maximumSegmentFrames: Int = 300, parallelism: Int = 2,
+        tools: ExternalTools? = nil
+    ) throws(VideoError) {
         try SamplingLimits.check(every: every, path: path)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
@@ -76,8 +78,9 @@ public final class SegmentedVideoFrameSource: FrameSource {
         let perSegment = (total - 1) / segmentCount + 1
         let starts = Array(stride(from: 0, to: total, by: perSegment))
         return starts.enumerated().map { position, start in
-            VideoFrameSource.Segment(firstIndex: start, frameCount: min(perSegment, total - start),
-                                     runsToEnd: position == starts.count - 1)
+            VideoFrameSource.Segment(
+                firstIndex: start, frameCount: min(perSegment, total - start),
+                runsToEnd: position == starts.count - 1)
         }
     }
 

@@ -64,7 +64,10 @@ public enum SideBySideVideo {
             let smallest = sizes.map(\.height).min() ?? 2
             height = max(2, min(smallest, SideBySideVideo.maximumHeight) / 2 * 2)
             widths = sizes.map { size in
-                max(2, Int((Double(size.width) * Double(max(2, min(smallest, SideBySideVideo.maximumHeight) / 2 * 2))
+                max(
+                    2,
+                    Int(
+                        (Double(size.width) * Double(max(2, min(smallest, SideBySideVideo.maximumHeight) / 2 * 2))
                             / Double(max(1, size.height)) / 2).rounded()) * 2)
             }
             barHeight = max(4, height / 90 / 2 * 2)
@@ -94,9 +97,11 @@ public enum SideBySideVideo {
     /// CRF 20; MPEG-4 Part 2 where ffmpeg lacks libx264), the first input's frame rate, no sound unless
     /// `audioInput` (0-based) names an input with sound, whose sound then plays with its own pictures and is
     /// silent during its holds (AAC). `progress` gets the fraction of output frames encoded.
-    public static func render(plan: SyncPlan, inputs: [Input], stack: Stack, audioInput: Int?, to output: String,
-                              font: String = AnnotatedVideo.defaultFont, tools: ExternalTools,
-                              progress: ((Double) -> Void)? = nil) throws(VideoError) {
+    public static func render(
+        plan: SyncPlan, inputs: [Input], stack: Stack, audioInput: Int?, to output: String,
+        font: String = AnnotatedVideo.defaultFont, tools: ExternalTools,
+        progress: ((Double) -> Void)? = nil
+    ) throws(VideoError) {
         guard inputs.count == plan.inputFramesPerSecond.count else {
             throw VideoError(.invalidArgument, path: output, reason: "the plan has \(plan.inputFramesPerSecond.count) inputs, not \(inputs.count)")
         }
@@ -105,8 +110,9 @@ public enum SideBySideVideo {
                 throw VideoError(.invalidArgument, path: output, reason: "there is no input \(audioInput + 1) to take the sound from")
             }
             guard inputs[audioInput].probe.hasAudio else {
-                throw VideoError(.invalidArgument, path: inputs[audioInput].video, reason: "has no sound to take",
-                                 hint: .chooseInputWithSound)
+                throw VideoError(
+                    .invalidArgument, path: inputs[audioInput].video, reason: "has no sound to take",
+                    hint: .chooseInputWithSound)
             }
         }
         guard FileManager.default.isReadableFile(atPath: font) else {
@@ -128,8 +134,9 @@ public enum SideBySideVideo {
                 throw VideoError(.writeFailed, path: path, reason: "cannot write the phase name")
             }
         }
-        let graph = filterGraph(plan: plan, inputs: inputs, layout: layout, stack: stack, audioInput: audioInput,
-                                nameFiles: names.map(\.path), font: font)
+        let graph = filterGraph(
+            plan: plan, inputs: inputs, layout: layout, stack: stack, audioInput: audioInput,
+            nameFiles: names.map(\.path), font: font)
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats"]
         for input in inputs { arguments += ["-i", MediaPath.url(input.video)] }
         arguments += ["-filter_complex", graph, "-map", "[video]"]
@@ -138,8 +145,9 @@ public enum SideBySideVideo {
         arguments += ["-r", rateText(plan.framesPerSecond)]
         if audioInput != nil { arguments += ["-map", "[audio]", "-c:a", "aac", "-b:a", "128k"] }
         arguments += target.arguments
-        try FFmpegRun.run(tools: tools, arguments: arguments, subject: inputs[0].video, target: target,
-                          outputFrames: plan.outputFrameCount, what: "render the synced video", progress: progress)
+        try FFmpegRun.run(
+            tools: tools, arguments: arguments, subject: inputs[0].video, target: target,
+            outputFrames: plan.outputFrameCount, what: "render the synced video", progress: progress)
     }
 
     /// The phase-name files: one per phase, in the work folder, each holding the name as one drawable line
@@ -154,8 +162,10 @@ public enum SideBySideVideo {
     /// The filter graph (exposed for tests): see the type's description. Labels: `[video]`, and `[audio]` with
     /// `audioInput`. Nothing in it comes from a phase name; the names are in `nameFiles`, whose paths are the work
     /// folder's (a UUID under the temporary folder: no character there needs escaping).
-    static func filterGraph(plan: SyncPlan, inputs: [Input], layout: SideBySideVideo.Layout, stack: Stack,
-                            audioInput: Int?, nameFiles: [String], font: String) -> String {
+    static func filterGraph(
+        plan: SyncPlan, inputs: [Input], layout: SideBySideVideo.Layout, stack: Stack,
+        audioInput: Int?, nameFiles: [String], font: String
+    ) -> String {
         let outputRate = rateText(plan.framesPerSecond)
         let total = plan.outputFrameCount
         var chains: [String] = []
@@ -169,12 +179,14 @@ public enum SideBySideVideo {
             let rate = plan.inputFramesPerSecond[index]
             let inputRate = rateText(rate)
             let width = layout.widths[index]
-            var chain = "[\(index):v:0]trim=start_frame=\(first):end_frame=\(end),setpts=N/(\(inputRate)*TB),"
+            var chain =
+                "[\(index):v:0]trim=start_frame=\(first):end_frame=\(end),setpts=N/(\(inputRate)*TB),"
                 + "scale=\(width):\(layout.height),setsar=1,format=yuv420p,"
                 + "drawbox=x=0:y=ih-\(bar):w=iw:h=\(bar):color=0x404040:t=fill[picture\(index)];"
             chain += "color=c=0xC8C8C8:s=\(width)x\(bar):r=\(inputRate)[fill\(index)];"
             // The fill covers (frame number + 1) / frame count of the track: the input's own play position.
-            chain += "[picture\(index)][fill\(index)]overlay=x='-w+w*min(1,(t*\(inputRate)+\(first + 1))/\(input.frameCount))'"
+            chain +=
+                "[picture\(index)][fill\(index)]overlay=x='-w+w*min(1,(t*\(inputRate)+\(first + 1))/\(input.frameCount))'"
                 + ":y=H-\(bar):eval=frame:shortest=1"
             if abs(rate - plan.framesPerSecond) > 1e-9 * plan.framesPerSecond {
                 chain += ",fps=\(outputRate)"
@@ -203,7 +215,8 @@ public enum SideBySideVideo {
         }
         let margin = max(4, layout.fontSize / 2)
         for (phase, file) in zip(plan.phases, nameFiles) {
-            composed += ",drawtext=fontfile=\(filterValue(font)):textfile=\(filterValue(file)):expansion=none:fontsize=\(layout.fontSize)"
+            composed +=
+                ",drawtext=fontfile=\(filterValue(font)):textfile=\(filterValue(file)):expansion=none:fontsize=\(layout.fontSize)"
                 + ":fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=\(max(2, layout.fontSize / 4)):x=\(margin):y=\(margin)"
                 + ":enable='between(n,\(phase.outputFirstFrame),\(phase.outputFirstFrame + phase.outputFrameCount - 1))'"
         }
@@ -218,10 +231,12 @@ public enum SideBySideVideo {
                 let start = Double(segment.firstFrame) / rate
                 let end = Double(segment.firstFrame + segment.frameCount) / rate
                 let length = Double(phase.outputFrameCount) / plan.framesPerSecond
-                audio += "[sound\(number)]atrim=start=\(decimal(start)):end=\(decimal(end)),asetpts=PTS-STARTPTS,"
+                audio +=
+                    "[sound\(number)]atrim=start=\(decimal(start)):end=\(decimal(end)),asetpts=PTS-STARTPTS,"
                     + "apad=whole_dur=\(decimal(length))[part\(number)];"
             }
-            audio += (0..<count).map { "[part\($0)]" }.joined() + "concat=n=\(count):v=0:a=1,"
+            audio +=
+                (0..<count).map { "[part\($0)]" }.joined() + "concat=n=\(count):v=0:a=1,"
                 + "atrim=end=\(decimal(Double(total) / plan.framesPerSecond))[audio]"
             chains.append(audio)
         }

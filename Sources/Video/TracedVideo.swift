@@ -27,8 +27,10 @@ public enum TracedVideo {
         public var picture: @Sendable (Int) -> [UInt8]
 
         /// A sequence from its parts.
-        public init(x: Int, y: Int, width: Int, height: Int, firstFrame: Int, count: Int, framesPerSecond: Double,
-                    picture: @escaping @Sendable (Int) -> [UInt8]) {
+        public init(
+            x: Int, y: Int, width: Int, height: Int, firstFrame: Int, count: Int, framesPerSecond: Double,
+            picture: @escaping @Sendable (Int) -> [UInt8]
+        ) {
             self.x = x
             self.y = y
             self.width = width
@@ -42,8 +44,10 @@ public enum TracedVideo {
 
     /// Writes `video` with `overlay` composited to `output` (a `RenderTarget`: temporary file and rename, or written
     /// through to a device). `progress` gets the fraction of the work done: the pictures first, then encoding.
-    public static func render(video: String, probe: VideoProbe, frameCount: Int, overlay: OverlaySequence, to output: String,
-                              tools: ExternalTools, progress: ((Double) -> Void)? = nil) throws(VideoError) {
+    public static func render(
+        video: String, probe: VideoProbe, frameCount: Int, overlay: OverlaySequence, to output: String,
+        tools: ExternalTools, progress: ((Double) -> Void)? = nil
+    ) throws(VideoError) {
         guard overlay.count > 0, overlay.width > 0, overlay.height > 0 else {
             throw VideoError(.invalidArgument, path: output, reason: "nothing to draw")
         }
@@ -70,15 +74,19 @@ public enum TracedVideo {
             progress?(0.2 * Double(index + 1) / Double(overlay.count))
         }
         let rate = SideBySideVideo.rateText(overlay.framesPerSecond)
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats",
-                         "-i", MediaPath.url(video),
-                         "-framerate", rate, "-start_number", "0", "-f", "image2", "-i", workFolder + "/overlay-%06d.png",
-                         "-filter_complex", filterGraph(overlay: overlay), "-map", "[video]", "-c:v", encoder]
+        var arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats",
+            "-i", MediaPath.url(video),
+            "-framerate", rate, "-start_number", "0", "-f", "image2", "-i", workFolder + "/overlay-%06d.png",
+            "-filter_complex", filterGraph(overlay: overlay), "-map", "[video]", "-c:v", encoder,
+        ]
         arguments += encoder == "libx264" ? ["-preset", encoderPreset, "-crf", "18"] : ["-q:v", "2"]
         arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
         arguments += target.arguments
-        try FFmpegRun.run(tools: tools, arguments: arguments, subject: video, target: target, outputFrames: frameCount,
-                          what: "draw over the video") { fraction in progress?(0.2 + 0.8 * fraction) }
+        try FFmpegRun.run(
+            tools: tools, arguments: arguments, subject: video, target: target, outputFrames: frameCount,
+            what: "draw over the video"
+        ) { fraction in progress?(0.2 + 0.8 * fraction) }
     }
 
     /// The filter graph (exposed for tests): the video from time 0, picture i at frame `firstFrame + i`'s time.

@@ -12,7 +12,9 @@ public enum VideoContainer {
         let ending = String(name[name.index(after: dot)...])
         guard !fileExtensions.contains(ending.lowercased()) else { return }
         let endings = fileExtensions.map { "." + $0 }
-        throw VideoError(.invalidArgument, path: path, reason: "cannot write a video ending in .\(ending): name it "
-                         + endings.dropLast().joined(separator: ", ") + " or " + endings[endings.count - 1])
+        throw VideoError(
+            .invalidArgument, path: path,
+            reason: "cannot write a video ending in .\(ending): name it "
+                + endings.dropLast().joined(separator: ", ") + " or " + endings[endings.count - 1])
     }
 }

@@ -74,8 +74,9 @@ public final class VideoFrameSource: FrameSource {
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: path) }
         let probe = try VideoProbe.probe(path: path, tools: resolvedTools)
         try SamplingLimits.check(every: every, video: probe, path: path)
-        self.init(path: path, every: every, probe: probe, decoding: try Self.decoding(probe: probe, options: options, path: path),
-                  tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path, every: every, probe: probe, tools: resolvedTools))
+        self.init(
+            path: path, every: every, probe: probe, decoding: try Self.decoding(probe: probe, options: options, path: path),
+            tools: resolvedTools, segment: nil, skipping: FrameSkipping.choose(path: path, every: every, probe: probe, tools: resolvedTools))
     }
 
     /// The decoding plan for the video's upright frames; a frame size over the options' limits is refused.
@@ -89,8 +90,10 @@ public final class VideoFrameSource: FrameSource {
     }
 
     /// A source over an already probed video, optionally one segment of it.
-    init(path: String, every: Double, probe: VideoProbe, decoding: RawFrameDecoding, tools: ExternalTools, segment: Segment?,
-         skipping: FrameSkipping?) {
+    init(
+        path: String, every: Double, probe: VideoProbe, decoding: RawFrameDecoding, tools: ExternalTools, segment: Segment?,
+        skipping: FrameSkipping?
+    ) {
         self.path = path
         self.decoding = decoding
         self.every = every
@@ -124,13 +127,16 @@ public final class VideoFrameSource: FrameSource {
         let skipping = self.skipping.map { ["-skip_frame", $0.rawValue] } ?? []
         // Segments run side by side, one per core: each decoder and its scaler keep to one thread.
         // Microseconds are what ffmpeg keeps of -ss; "%.6f" never writes an exponent, which -ss would not parse.
-        let seeking = segment.map {
-            ["-threads", "1", "-filter_threads", "1", "-noaccurate_seek", "-ss", String(format: "%.6f", Double($0.firstIndex) * every)]
-        } ?? []
+        let seeking =
+            segment.map {
+                ["-threads", "1", "-filter_threads", "1", "-noaccurate_seek", "-ss", String(format: "%.6f", Double($0.firstIndex) * every)]
+            } ?? []
         let limit = segment.flatMap { $0.runsToEnd ? nil : ["-frames:v", "\($0.frameCount)"] } ?? []
-        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + ["-i", MediaPath.url(path),
-                "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters] + limit
-                + ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
+        return ["-nostdin", "-hide_banner", "-loglevel", "error"] + skipping + seeking + [
+            "-i", MediaPath.url(path),
+            "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters,
+        ] + limit
+            + ["-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
     }
 
     /// The next frame, decoded as an image file is (the network's square input), or nil at the end of the video.
@@ -167,8 +173,9 @@ public final class VideoFrameSource: FrameSource {
         finish()
         let detail = lastLine.isEmpty ? "" : ": \(lastLine)"
         if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
-            throw VideoError(.toolFailed, path: path,
-                                reason: "ffmpeg failed (exit status \(process.terminationStatus))\(detail)")
+            throw VideoError(
+                .toolFailed, path: path,
+                reason: "ffmpeg failed (exit status \(process.terminationStatus))\(detail)")
         }
         if filled != 0 {
             throw VideoError(.toolFailed, path: path, reason: "ffmpeg output ended in the middle of a frame\(detail)")

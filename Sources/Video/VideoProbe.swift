@@ -33,9 +33,11 @@ public struct VideoProbe: Sendable, Equatable {
     public var uprightSize: (width: Int, height: Int) { isQuarterTurned ? (height, width) : (width, height) }
 
     /// Makes a probe result.
-    public init(width: Int, height: Int, duration: Double?, hasAudio: Bool, baseFrameRate: Double? = nil,
-                averageFrameRate: Double? = nil, formatName: String? = nil, frameCount: Int? = nil,
-                streamDuration: Double? = nil, isQuarterTurned: Bool = false) {
+    public init(
+        width: Int, height: Int, duration: Double?, hasAudio: Bool, baseFrameRate: Double? = nil,
+        averageFrameRate: Double? = nil, formatName: String? = nil, frameCount: Int? = nil,
+        streamDuration: Double? = nil, isQuarterTurned: Bool = false
+    ) {
         self.isQuarterTurned = isQuarterTurned
         self.width = width
         self.height = height
@@ -63,8 +65,10 @@ public struct VideoProbe: Sendable, Equatable {
     /// Counts the video stream's packets (one per frame) by reading the file through without decoding: a few
     /// seconds for a feature film. Nil when ffprobe fails.
     public static func countFrames(path: String, tools: ExternalTools) -> Int? {
-        let arguments = ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
-                         "-of", "csv=p=0", "--", MediaPath.url(path)]
+        let arguments = [
+            "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
+            "-of", "csv=p=0", "--", MediaPath.url(path),
+        ]
         guard let result = try? ToolRunner.run(tools.ffprobe, arguments, subject: path), result.status == 0 else { return nil }
         let text = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.split(separator: "\n").first.flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
@@ -142,20 +146,22 @@ public struct VideoProbe: Sendable, Equatable {
         let sideRotation = (video["side_data_list"]?.arrayValue ?? []).compactMap { $0.objectValue?["rotation"]?.doubleValue }.first
         let tagRotation = video["tags"]?.objectValue?["rotate"]?.stringValue.flatMap(Double.init)
         let rotation = Int((sideRotation ?? tagRotation ?? 0).rounded())
-        return VideoProbe(width: width, height: height, duration: duration, hasAudio: hasAudio,
-                          baseFrameRate: video["r_frame_rate"]?.stringValue.flatMap(rate),
-                          averageFrameRate: video["avg_frame_rate"]?.stringValue.flatMap(rate),
-                          formatName: format["format_name"]?.stringValue,
-                          frameCount: video["nb_frames"]?.stringValue.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
-                          streamDuration: seconds(video["duration"]),
-                          isQuarterTurned: abs(rotation) % 180 == 90)
+        return VideoProbe(
+            width: width, height: height, duration: duration, hasAudio: hasAudio,
+            baseFrameRate: video["r_frame_rate"]?.stringValue.flatMap(rate),
+            averageFrameRate: video["avg_frame_rate"]?.stringValue.flatMap(rate),
+            formatName: format["format_name"]?.stringValue,
+            frameCount: video["nb_frames"]?.stringValue.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
+            streamDuration: seconds(video["duration"]),
+            isQuarterTurned: abs(rotation) % 180 == 90)
     }
 
     /// A frame rate as ffprobe writes it ("30000/1001", "25/1"); nil for "0/0" and anything not a positive rate.
     static func rate(_ text: String) -> Double? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]),
-              numerator.isFinite, denominator.isFinite, numerator > 0, denominator > 0 else { return nil }
+            numerator.isFinite, denominator.isFinite, numerator > 0, denominator > 0
+        else { return nil }
         let value = numerator / denominator
         return value.isFinite && value > 0 ? value : nil
     }

@@ -18,17 +18,23 @@ public enum ClassificationWorkflow {
         deliver: (_ index: Int, _ path: String, _ result: Result<Prediction, WorkbenchError>) -> Bool
     ) {
         extractor.extract(paths: paths, views: views) { index, path, result in
-            deliver(index, path, result.flatMap { features in
-                let probabilities = views.map { classifier.probabilities(features: features, count: 1, views: $0) }
-                    ?? classifier.probabilities(features: features, count: 1)
-                // A finite model can still overflow on extreme features; NaN is no probability to report.
-                guard probabilities.allSatisfy(\.isFinite) else {
-                    return .failure(WorkbenchError(path: path, reason: "the model's probabilities are not finite numbers (overflow in its weights)"))
-                }
-                let best = probabilities.indexOfMaximum
-                return .success(Prediction(path: path, label: classifier.labels[best], confidence: probabilities[best],
-                                           probabilities: probabilities))
-            })
+            deliver(
+                index, path,
+                result.flatMap { features in
+                    let probabilities =
+                        views.map { classifier.probabilities(features: features, count: 1, views: $0) }
+                        ?? classifier.probabilities(features: features, count: 1)
+                    // A finite model can still overflow on extreme features; NaN is no probability to report.
+                    guard probabilities.allSatisfy(\.isFinite) else {
+                        return .failure(
+                            WorkbenchError(path: path, reason: "the model's probabilities are not finite numbers (overflow in its weights)"))
+                    }
+                    let best = probabilities.indexOfMaximum
+                    return .success(
+                        Prediction(
+                            path: path, label: classifier.labels[best], confidence: probabilities[best],
+                            probabilities: probabilities))
+                })
         }
     }
 
@@ -43,9 +49,12 @@ public enum ClassificationWorkflow {
     ) throws(WorkbenchError) -> EvaluationResult {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
-           DetectorTrainingWorkflow.isDetectionDataset(folder) {
-            throw WorkbenchError(path: folder, reason: "is an object-detection dataset (\(AnnotationReader.fileName)); "
-                                 + "\(classifier.path) is a classifier, evaluated on folders of labelled images")
+            DetectorTrainingWorkflow.isDetectionDataset(folder)
+        {
+            throw WorkbenchError(
+                path: folder,
+                reason: "is an object-detection dataset (\(AnnotationReader.fileName)); "
+                    + "\(classifier.path) is a classifier, evaluated on folders of labelled images")
         }
         // A whole dataset folder is evaluated on its testing split; otherwise the folder's own label subfolders.
         let labelled = try WorkbenchError.passingOn {
@@ -55,7 +64,9 @@ public enum ClassificationWorkflow {
         var paths: [String] = [], truths: [Int] = []
         for labelFolder in labelled.classes {
             guard let index = labelIndex[labelFolder.label] else {
-                throw WorkbenchError(path: labelFolder.path, reason: "label '\(labelFolder.label)' is not one of the model's labels (\(classifier.labels.joined(separator: ", ")))")
+                throw WorkbenchError(
+                    path: labelFolder.path,
+                    reason: "label '\(labelFolder.label)' is not one of the model's labels (\(classifier.labels.joined(separator: ", ")))")
             }
             paths += labelFolder.files
             truths += Array(repeating: index, count: labelFolder.files.count)
@@ -86,8 +97,9 @@ public enum ClassificationWorkflow {
         }
         if let stopping = skipped.stopping { throw stopping }
         let evaluation = Evaluation.evaluate(labels: classifier.labels, paths: usedPaths, truths: usedTruths, probabilities: probabilities)
-        var result = EvaluationResult(evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
-                                      predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
+        var result = EvaluationResult(
+            evaluation: evaluation, labels: classifier.labels, unreadable: skipped.problems,
+            predictions: SplitPredictions(paths: usedPaths, truths: usedTruths, probabilities: probabilities))
         result.viewsPerImage = views?.count ?? 1
         result.scoredFolder = labelled.path
         result.isTestingSplit = labelled.path != folder
@@ -132,10 +144,12 @@ extension ClassificationWorkflow {
         events: (ImageFilesEvent) -> Void, deliver: (Prediction) -> Bool
     ) throws(WorkbenchError) -> ClassifyOutcome {
         if let label = request.label, !classifier.labels.contains(label) {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
+            throw WorkbenchError(
+                path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
         }
         if request.abstains, classifier.confidenceThreshold == nil {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold to abstain below: train it with a target precision")
+            throw WorkbenchError(
+                path: classifier.path, reason: "the model has no confidence threshold to abstain below: train it with a target precision")
         }
         let list = try ImageFileList.gather(request.inputs, strict: request.strict, events: events)
         var outcome = ClassifyOutcome(images: list.count, failed: list.unreadable.count)
@@ -189,13 +203,16 @@ extension ClassificationWorkflow {
     ) throws(WorkbenchError) -> EvaluationResult {
         try WritableOutput.checkConflicts(inputs: [classifier.path, request.folder], outputs: [request.page])
         if let page = request.page { try WritableOutput.check(page) }
-        let result = try evaluate(folder: request.folder, classifier: classifier, extractor: extractor, strict: request.strict,
-                                  shard: request.shard,
-                                  views: classifier.testTimeViews(requested: request.testTimeAugmentation),
-                                  progress: progress, warning: warning)
+        let result = try evaluate(
+            folder: request.folder, classifier: classifier, extractor: extractor, strict: request.strict,
+            shard: request.shard,
+            views: classifier.testTimeViews(requested: request.testTimeAugmentation),
+            progress: progress, warning: warning)
         if let page = request.page {
-            try ModelReports.write(try ModelReports.evaluationPage(result, folder: request.folder, classifier: classifier,
-                                                                   extractor: extractor), to: page)
+            try ModelReports.write(
+                try ModelReports.evaluationPage(
+                    result, folder: request.folder, classifier: classifier,
+                    extractor: extractor), to: page)
         }
         return result
     }

@@ -47,13 +47,15 @@ final class DetectionReview {
         guard image.width > 0, image.height > 0 else { return }
         let width = min(Self.pictureWidth, image.width)
         let height = max(1, Int((Double(image.height) * Double(width) / Double(image.width)).rounded()))
-        var small = Resize.bicubic(image, region: PixelRegion(left: 0, top: 0, width: image.width, height: image.height),
-                                   outputWidth: width, outputHeight: height)
+        var small = Resize.bicubic(
+            image, region: PixelRegion(left: 0, top: 0, width: image.width, height: image.height),
+            outputWidth: width, outputHeight: height)
         let scale = Double(width) / Double(image.width)
         for object in objects {
-            let region = PixelRegion(left: Int((object.box.left * scale).rounded()), top: Int((object.box.top * scale).rounded()),
-                                     width: max(1, Int((object.box.width * scale).rounded())),
-                                     height: max(1, Int((object.box.height * scale).rounded())))
+            let region = PixelRegion(
+                left: Int((object.box.left * scale).rounded()), top: Int((object.box.top * scale).rounded()),
+                width: max(1, Int((object.box.width * scale).rounded())),
+                height: max(1, Int((object.box.height * scale).rounded())))
             RectangleOutline(region: region, thickness: 2, red: 255, green: 221, blue: 0).draw(on: &small)
         }
         if let picture = try? Picture.jpeg(small, name: "frame at \(frame.second) s") {
@@ -107,14 +109,17 @@ final class DetectionReview {
         let count = videos.count
         let page = LabelingReportPage(
             title: "Where \(Markup.isolate(presenceLabel)) is seen",
-            subtitle: ["\(Markup.count(count, "video")), one frame every \(Markup.number(every, decimals: 3)) s, "
-                       + "boxes scoring at least \(Markup.number(Double(minimumConfidence), decimals: 2))."],
+            subtitle: [
+                "\(Markup.count(count, "video")), one frame every \(Markup.number(every, decimals: 3)) s, "
+                    + "boxes scoring at least \(Markup.number(Double(minimumConfidence), decimals: 2))."
+            ],
             labels: [presenceLabel, absenceLabel], fallbackLabel: absenceLabel,
             movies: videos.map { video in
                 let stretches = stretches(video.result)
                 let changes = stretches.prefix(LabelingReview.maximumChangeCards).map { stretch in
-                    LabelingReportPage.Change(second: stretch.start, label: stretch.label,
-                                              picture: video.pictures.last { $0.second <= stretch.start + 1e-9 }?.picture)
+                    LabelingReportPage.Change(
+                        second: stretch.start, label: stretch.label,
+                        picture: video.pictures.last { $0.second <= stretch.start + 1e-9 }?.picture)
                 }
                 var markers: [(second: Int, label: String)] = []
                 for stretch in stretches {

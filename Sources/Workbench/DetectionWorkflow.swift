@@ -26,8 +26,10 @@ public enum DetectionWorkflow {
     }
 
     /// Runs `request` with `detector` instead of the one it names (any `ObjectDetecting`: a program's own).
-    public static func run(_ request: DetectionRequest, detector: some ObjectDetecting,
-                           events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
+    public static func run(
+        _ request: DetectionRequest, detector: some ObjectDetecting,
+        events: (DetectionEvent) -> Void
+    ) throws(WorkbenchError) -> DetectionOutcome {
         let started = Date()
         var request = request
         request.resolvedMinimumConfidence = request.minimumConfidence ?? detector.defaultMinimumConfidence
@@ -38,8 +40,9 @@ public enum DetectionWorkflow {
         let inputs = try sortedInputs(request.inputs)
         if let list = inputs.pictures {
             if request.clips != nil || request.vtt != nil || request.html != nil {
-                throw WorkbenchError(reason: "clips, presence captions and a presence page are for videos; these inputs are pictures",
-                                     hint: .videoOutputsOnPictures)
+                throw WorkbenchError(
+                    reason: "clips, presence captions and a presence page are for videos; these inputs are pictures",
+                    hint: .videoOutputsOnPictures)
             }
             outcome = try detectPictures(list, request: request, detector: detector, events: events)
         } else {
@@ -64,8 +67,10 @@ public enum DetectionWorkflow {
 
     // MARK: Pictures
 
-    private static func detectPictures(_ list: ImageFileList, request: DetectionRequest, detector: some ObjectDetecting,
-                                       events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
+    private static func detectPictures(
+        _ list: ImageFileList, request: DetectionRequest, detector: some ObjectDetecting,
+        events: (DetectionEvent) -> Void
+    ) throws(WorkbenchError) -> DetectionOutcome {
         var copies: [String] = []
         if let folder = request.annotate {
             try prepareFolder(folder, inputs: list.files)
@@ -85,8 +90,9 @@ public enum DetectionWorkflow {
                 outcome.failed += 1
                 continue
             }
-            let found = TiledDetection.detect(in: image, tilesPerSide: request.tilesPerSide,
-                                              minimumConfidence: request.resolvedMinimumConfidence, detector: detector)
+            let found = TiledDetection.detect(
+                in: image, tilesPerSide: request.tilesPerSide,
+                minimumConfidence: request.resolvedMinimumConfidence, detector: detector)
             let objects = VideoSampling.filtered(found, label: request.label)
             let result = PictureDetection(path: path, objects: objects, width: image.width, height: image.height)
             if !copies.isEmpty {
@@ -105,7 +111,9 @@ public enum DetectionWorkflow {
     private static func prepareFolder(_ folder: String, inputs: [String]) throws(WorkbenchError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw WorkbenchError(path: folder, reason: "not a folder (annotated copies and clips go into a folder)") }
+            guard isDirectory.boolValue else {
+                throw WorkbenchError(path: folder, reason: "not a folder (annotated copies and clips go into a folder)")
+            }
             return
         }
         try WorkbenchError.passingOn { try FolderCreation.create(folder) }
@@ -113,8 +121,10 @@ public enum DetectionWorkflow {
 
     // MARK: Videos
 
-    private static func detectVideos(_ videos: [String], request: DetectionRequest, detector: some ObjectDetecting,
-                                     events: (DetectionEvent) -> Void) throws(WorkbenchError) -> [VideoDetection] {
+    private static func detectVideos(
+        _ videos: [String], request: DetectionRequest, detector: some ObjectDetecting,
+        events: (DetectionEvent) -> Void
+    ) throws(WorkbenchError) -> [VideoDetection] {
         // Every video is probed first: a file that is not a video stops the run before anything is written.
         let (tools, probes) = try WorkbenchError.passingOn {
             let tools = try ExternalTools.locate(for: videos[0])
@@ -135,20 +145,23 @@ public enum DetectionWorkflow {
         if let clips = request.clips { try prepareFolder(clips, inputs: videos) }
         try WritableOutput.checkConflicts(inputs: videos, outputs: (annotated ?? []) + (captions ?? []) + [request.html])
         for output in (annotated ?? []) + (captions ?? []) + [request.html].compactMap({ $0 }) { try WritableOutput.check(output) }
-        let review = DetectionReview(presenceLabel: request.label ?? (detector.labels.count == 1 ? detector.labels[0] : "object"),
-                                     keepsPictures: request.html != nil)
-        let sampling = VideoSampling(every: request.every, tilesPerSide: request.tilesPerSide,
-                                     minimumConfidence: request.resolvedMinimumConfidence, label: request.label,
-                                     clipRule: request.clipRule, maximumPixels: request.maximumPixels)
+        let review = DetectionReview(
+            presenceLabel: request.label ?? (detector.labels.count == 1 ? detector.labels[0] : "object"),
+            keepsPictures: request.html != nil)
+        let sampling = VideoSampling(
+            every: request.every, tilesPerSide: request.tilesPerSide,
+            minimumConfidence: request.resolvedMinimumConfidence, label: request.label,
+            clipRule: request.clipRule, maximumPixels: request.maximumPixels)
         var results: [VideoDetection] = []
         var clipNames = DetectionOutputNames.Clips()
         for (index, video) in videos.enumerated() {
             review.startVideo()
             var result = try WorkbenchError.passingOn {
-                try sampling.sample(video, probe: probes[index], detector: detector,
-                                    started: { events(.videoStarted(path: video, expectedSamples: $0)) },
-                                    observe: { review.observe(frame: $0, objects: $1) },
-                                    progress: { events(.progress(done: $0, expected: $1)) })
+                try sampling.sample(
+                    video, probe: probes[index], detector: detector,
+                    started: { events(.videoStarted(path: video, expectedSamples: $0)) },
+                    observe: { review.observe(frame: $0, objects: $1) },
+                    progress: { events(.progress(done: $0, expected: $1)) })
             }
             if let folder = request.clips {
                 for clipIndex in result.clips.indices {
@@ -156,8 +169,9 @@ public enum DetectionWorkflow {
                     try WritableOutput.checkConflicts(inputs: videos, outputs: [path])
                     let clip = result.clips[clipIndex].clip
                     try WorkbenchError.passingOn {
-                        try BoxOverlay.renderVideo(video, samples: DetectionOverlay.samples(result), start: clip.start, end: clip.end,
-                                                   to: path, tools: tools)
+                        try BoxOverlay.renderVideo(
+                            video, samples: DetectionOverlay.samples(result), start: clip.start, end: clip.end,
+                            to: path, tools: tools)
                     }
                     result.clips[clipIndex].file = path
                     events(.wrote(path))

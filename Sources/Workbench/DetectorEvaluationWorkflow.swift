@@ -69,58 +69,76 @@ public enum DetectorEvaluationWorkflow {
         if has(testing) { return try AnnotationReader.readFileOrFolder(testing) }
         if has(path) { return try AnnotationReader.readFileOrFolder(path) }
         if has(path + "/Training Data") {
-            throw WorkbenchError(path: path, reason: "has no \"Testing Data/\(AnnotationReader.fileName)\" to score a detector on "
-                                 + "(its training pictures would flatter it); give a folder or annotations file of other pictures")
+            throw WorkbenchError(
+                path: path,
+                reason: "has no \"Testing Data/\(AnnotationReader.fileName)\" to score a detector on "
+                    + "(its training pictures would flatter it); give a folder or annotations file of other pictures")
         }
-        throw WorkbenchError(path: path, reason: "no \(AnnotationReader.fileName) here or in \"Testing Data/\": a detector is scored "
-                             + "on boxes (Create ML's annotations, or the boxes detection writes), not on folders of labelled images",
-                             hint: .scoreDetectorOnBoxes)
+        throw WorkbenchError(
+            path: path,
+            reason: "no \(AnnotationReader.fileName) here or in \"Testing Data/\": a detector is scored "
+                + "on boxes (Create ML's annotations, or the boxes detection writes), not on folders of labelled images",
+            hint: .scoreDetectorOnBoxes)
     }
 
     /// Reads the annotations, checks the page (writable, no input), loads the model, finds its boxes on every
     /// picture (maps from the cache when `features` uses it) and scores them; then writes the page when asked.
     /// `progress` counts the pictures done. A box whose label the model does not know is an error naming it.
-    public static func evaluate(_ request: DetectorEvaluationRequest, features: FeatureSettings = FeatureSettings(),
-                                progress: (_ done: Int, _ total: Int) -> Void = { _, _ in })
-        throws(WorkbenchError) -> DetectorEvaluationOutcome {
+    public static func evaluate(
+        _ request: DetectorEvaluationRequest, features: FeatureSettings = FeatureSettings(),
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    )
+        throws(WorkbenchError) -> DetectorEvaluationOutcome
+    {
         let set = try annotationSet(dataset: request.datasetPath)
         let pictures = set.allImages
         guard !pictures.isEmpty else { throw WorkbenchError(path: set.file, reason: "no pictures to score") }
-        try WritableOutput.checkConflicts(inputs: [request.modelPath, request.datasetPath, set.file] + pictures.map(\.path),
-                                          outputs: [request.page])
+        try WritableOutput.checkConflicts(
+            inputs: [request.modelPath, request.datasetPath, set.file] + pictures.map(\.path),
+            outputs: [request.page])
         if let page = request.page { try WritableOutput.check(page) }
         let loaded = try LoadedDetector.load(path: request.modelPath, settings: features)
         let detector = loaded.detector
         if let unknown = set.labels.first(where: { !detector.labels.contains($0) }) {
-            throw WorkbenchError(path: set.file, reason: "label '\(unknown)' is not one of the model's labels "
-                                 + "(\(detector.labels.joined(separator: ", ")))")
+            throw WorkbenchError(
+                path: set.file,
+                reason: "label '\(unknown)' is not one of the model's labels "
+                    + "(\(detector.labels.joined(separator: ", ")))")
         }
-        let scored = try DetectorTrainingRun.scoredPictures(detector, on: set, extractor: loaded.extractor, mirror: request.mirror,
-                                                            progress: progress)
+        let scored = try DetectorTrainingRun.scoredPictures(
+            detector, on: set, extractor: loaded.extractor, mirror: request.mirror,
+            progress: progress)
         let threshold = request.minimumScore ?? detector.threshold
         let scores = DetectorScores(scored.map(\.evaluated), labels: detector.labels, threshold: threshold)
         if let page = request.page {
             try ModelReports.write(self.page(scored, request: request, detector: detector, annotationsFile: set.file).html(), to: page)
         }
-        return DetectorEvaluationOutcome(scores: scores, annotationsFile: set.file, labels: detector.labels,
-                                         storedThreshold: detector.threshold, pictures: scored, mirrored: request.mirror,
-                                         pagePath: request.page, clippedBoxes: set.clippedBoxes)
+        return DetectorEvaluationOutcome(
+            scores: scores, annotationsFile: set.file, labels: detector.labels,
+            storedThreshold: detector.threshold, pictures: scored, mirrored: request.mirror,
+            pagePath: request.page, clippedBoxes: set.clippedBoxes)
     }
 
     /// The page: train's detector page over these pictures, its subtitle naming the model, the annotations and
     /// where the threshold comes from.
-    static func page(_ scored: [ScoredPicture], request: DetectorEvaluationRequest, detector: TrainedDetector,
-                     annotationsFile: String) -> DetectorReportPage {
+    static func page(
+        _ scored: [ScoredPicture], request: DetectorEvaluationRequest, detector: TrainedDetector,
+        annotationsFile: String
+    ) -> DetectorReportPage {
         let threshold = request.minimumScore ?? detector.threshold
         let which = request.minimumScore == nil ? "the threshold the model stores (best held-out F1)" : "the score asked for"
-        let subtitle = [
-            "Model \(Markup.isolate(request.modelPath)), input \(detector.inputSide) × \(detector.inputSide), on the "
-                + "\(Markup.count(scored.count, "picture")) of \(Markup.isolate(annotationsFile)).",
-            String(format: "Precision and recall at score %.3f: ", threshold) + which + ".",
-        ] + (request.mirror ? ["Each picture's answer averaged with its mirror's (test-time augmentation); the stored threshold was chosen without it."] : [])
+        let subtitle =
+            [
+                "Model \(Markup.isolate(request.modelPath)), input \(detector.inputSide) × \(detector.inputSide), on the "
+                    + "\(Markup.count(scored.count, "picture")) of \(Markup.isolate(annotationsFile)).",
+                String(format: "Precision and recall at score %.3f: ", threshold) + which + ".",
+            ]
+            + (request.mirror
+                ? ["Each picture's answer averaged with its mirror's (test-time augmentation); the stored threshold was chosen without it."] : [])
         let name = (request.datasetPath as NSString).lastPathComponent
-        return DetectorReports.page(title: "Detector evaluation: \(Markup.isolate(name))", subtitle: subtitle,
-                                    pictures: scored.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
-                                    labels: detector.labels, threshold: threshold)
+        return DetectorReports.page(
+            title: "Detector evaluation: \(Markup.isolate(name))", subtitle: subtitle,
+            pictures: scored.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
+            labels: detector.labels, threshold: threshold)
     }
 }

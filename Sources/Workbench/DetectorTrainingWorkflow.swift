@@ -73,12 +73,14 @@ public enum DetectorTrainingWorkflow {
 
     /// The training set and the testing set (if any) that `request` names.
     public static func annotationSets(_ request: DetectorTrainingWorkflowRequest) throws(WorkbenchError)
-        -> (training: AnnotationSet, testing: AnnotationSet?) {
+        -> (training: AnnotationSet, testing: AnnotationSet?)
+    {
         let path = request.datasetPath
         let trainingFolder = path + "/Training Data"
         if FileManager.default.fileExists(atPath: trainingFolder + "/" + AnnotationReader.fileName) {
             let testingFolder = path + "/Testing Data"
-            let testingPath = request.testingPath
+            let testingPath =
+                request.testingPath
                 ?? (FileManager.default.fileExists(atPath: testingFolder + "/" + AnnotationReader.fileName) ? testingFolder : nil)
             return (try AnnotationReader.readFileOrFolder(trainingFolder), try testingPath.map(AnnotationReader.readFileOrFolder))
         }
@@ -89,16 +91,19 @@ public enum DetectorTrainingWorkflow {
     /// classifier's is.
     public static func defaultModelPath(dataset: String) -> String {
         var isFolder: ObjCBool = false
-        let folder = FileManager.default.fileExists(atPath: dataset, isDirectory: &isFolder) && !isFolder.boolValue
+        let folder =
+            FileManager.default.fileExists(atPath: dataset, isDirectory: &isFolder) && !isFolder.boolValue
             ? (dataset as NSString).deletingLastPathComponent : dataset
         return TrainingWorkflow.defaultModelPath(dataset: folder.isEmpty ? "." : folder)
     }
 
     /// Checks the outputs, reads the annotations and the backbone, trains, scores and writes the model file (then
     /// the JSON report). Progress goes to `events`. Nothing is written when training fails.
-    public static func train(_ request: DetectorTrainingWorkflowRequest, backbone: BackboneSource = .pretrained(path: nil),
-                             features: FeatureSettings = FeatureSettings(),
-                             events: (DetectorTrainingEvent) -> Void) throws(WorkbenchError) -> DetectorTrainingOutcome {
+    public static func train(
+        _ request: DetectorTrainingWorkflowRequest, backbone: BackboneSource = .pretrained(path: nil),
+        features: FeatureSettings = FeatureSettings(),
+        events: (DetectorTrainingEvent) -> Void
+    ) throws(WorkbenchError) -> DetectorTrainingOutcome {
         let modelPath = request.modelPath ?? defaultModelPath(dataset: request.datasetPath)
         let pagePath = request.page.path(modelPath: modelPath)
         let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 }
@@ -107,17 +112,19 @@ public enum DetectorTrainingWorkflow {
         // Checked first, so a bad SOURCE_DATE_EPOCH fails before the long part of the run.
         let creationDate = TrainingRun.iso8601(try TrainingRun.reproducibleNow())
         let sets = try annotationSets(request)
-        var training = DetectorTrainingRequest(training: sets.training, testing: sets.testing, backbone: try backbone.load(),
-                                               featureSettings: features, inputSide: request.inputSide, crops: request.crops,
-                                               schedule: request.schedule, fineTuning: request.fineTuning,
-                                               refit: request.refit)
+        var training = DetectorTrainingRequest(
+            training: sets.training, testing: sets.testing, backbone: try backbone.load(),
+            featureSettings: features, inputSide: request.inputSide, crops: request.crops,
+            schedule: request.schedule, fineTuning: request.fineTuning,
+            refit: request.refit)
         training.schedule.threads = max(1, request.schedule.threads)
         let result = try DetectorTrainingRun.run(training, progress: events)
         let report = DetectorTrainingReport(result, request: training)
         var stored = report
         stored.timings = nil
-        let model = result.detector.modelFile(backbone: result.backbone, trainingReportJSON: try ReportJSON.text(stored),
-                                              creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
+        let model = result.detector.modelFile(
+            backbone: result.backbone, trainingReportJSON: try ReportJSON.text(stored),
+            creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
         let replacedModel = OutputFile.replacesFile(path: modelPath)
         try WorkbenchError.passingOn { try model.write(path: modelPath) }
         if let reportPath = request.reportPath {
@@ -127,8 +134,9 @@ public enum DetectorTrainingWorkflow {
         if let pagePath {
             try ModelReports.write(page(result, dataset: request.datasetPath, modelPath: modelPath).html(), to: pagePath)
         }
-        return DetectorTrainingOutcome(result: result, report: report, modelPath: modelPath, pagePath: pagePath,
-                                       replacedModel: replacedModel)
+        return DetectorTrainingOutcome(
+            result: result, report: report, modelPath: modelPath, pagePath: pagePath,
+            replacedModel: replacedModel)
     }
 
     /// One sentence on what `--fine-tune` did, for the page; nil without it.
@@ -136,18 +144,24 @@ public enum DetectorTrainingWorkflow {
         guard let fineTuning else { return nil }
         let frozen = String(format: "%.3f", fineTuning.frozenHeldOutMeanAveragePrecision50)
         guard fineTuning.chosenEpoch > 0 else {
-            return "Fine-tuned blocks \(DetectorBackboneTop.firstBlock)–15 for \(fineTuning.epochs.count) epochs: none beat the frozen head's held-out mAP@0.5 (\(frozen)), so the frozen model is kept."
+            return
+                "Fine-tuned blocks \(DetectorBackboneTop.firstBlock)–15 for \(fineTuning.epochs.count) epochs: none beat the frozen head's held-out mAP@0.5 (\(frozen)), so the frozen model is kept."
         }
         let kept = String(format: "%.3f", fineTuning.epochs[fineTuning.chosenEpoch - 1].heldOutMeanAveragePrecision50)
-        return "Fine-tuned blocks \(DetectorBackboneTop.firstBlock)–15 with the head: epoch \(fineTuning.chosenEpoch) of \(fineTuning.epochs.count) kept (held-out mAP@0.5 \(frozen) frozen, \(kept) fine-tuned)."
+        return
+            "Fine-tuned blocks \(DetectorBackboneTop.firstBlock)–15 with the head: epoch \(fineTuning.chosenEpoch) of \(fineTuning.epochs.count) kept (held-out mAP@0.5 \(frozen) frozen, \(kept) fine-tuned)."
     }
 
     /// The page: the testing pictures when there are any, else the held-out ones (which chose the epoch and the
     /// threshold, so their numbers flatter the detector, as the page says).
     static func page(_ result: DetectorTrainingResult, dataset: String, modelPath: String) -> DetectorReportPage {
         let detector = result.detector
-        let (pictures, which) = result.testingPictures.map { ($0, "the \(Markup.count($0.count, "testing picture"))") }
-            ?? (result.heldOutPictures, "the \(Markup.count(result.heldOutPictures.count, "held-out picture")) (they chose the epoch and the threshold: no testing pictures were given)")
+        let (pictures, which) =
+            result.testingPictures.map { ($0, "the \(Markup.count($0.count, "testing picture"))") }
+            ?? (
+                result.heldOutPictures,
+                "the \(Markup.count(result.heldOutPictures.count, "held-out picture")) (they chose the epoch and the threshold: no testing pictures were given)"
+            )
         let subtitle = [
             "Model \(Markup.isolate(modelPath)), "
                 + (result.refit == nil
@@ -155,11 +169,14 @@ public enum DetectorTrainingWorkflow {
                     : "from \(Markup.isolate(dataset)); epoch \(result.chosenEpoch) of \(result.epochs.count) chosen on the held-out pictures")
                 + ", input \(detector.inputSide) × \(detector.inputSide).",
             fineTuningLine(result.fineTuning),
-            result.refit.map { "Refitted on all \(Markup.count($0.pictures, "training picture")) for \(Markup.count($0.epochs, "epoch")) (\($0.length.phrase)); the held-out scores are the chosen epoch's, before the refit." },
+            result.refit.map {
+                "Refitted on all \(Markup.count($0.pictures, "training picture")) for \(Markup.count($0.epochs, "epoch")) (\($0.length.phrase)); the held-out scores are the chosen epoch's, before the refit."
+            },
             "Scored on \(which).",
         ].compactMap { $0 }
-        return DetectorReports.page(title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,
-                                    pictures: pictures.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
-                                    labels: detector.labels, threshold: detector.threshold)
+        return DetectorReports.page(
+            title: "Detector: \(Markup.isolate((dataset as NSString).lastPathComponent))", subtitle: subtitle,
+            pictures: pictures.map { DetectorReports.TestedPicture(path: $0.path, evaluated: $0.evaluated) },
+            labels: detector.labels, threshold: detector.threshold)
     }
 }

@@ -44,8 +44,10 @@ public enum ExportWorkflow {
     /// through `export(modelAt:format:to:testTimeAugmentation:)`.
     public static func run(_ request: ExportRequest, events: (ExportEvent) -> Void = { _ in }) throws(WorkbenchError) -> ExportResult {
         let output = request.output ?? defaultOutputPath(model: request.model, format: request.format)
-        for warning in try export(modelAt: request.model, format: request.format, to: output,
-                                  testTimeAugmentation: request.testTimeAugmentation) {
+        for warning in try export(
+            modelAt: request.model, format: request.format, to: output,
+            testTimeAugmentation: request.testTimeAugmentation)
+        {
             events(.warning(warning))
         }
         return ExportResult(output: output, format: request.format)
@@ -80,14 +82,18 @@ public enum ExportWorkflow {
         modelAt modelPath: String, format: Format, to output: String, testTimeAugmentation: Bool? = nil
     ) throws(WorkbenchError) -> [String] {
         guard DetectorModelFile.isDetector(path: modelPath) else {
-            return try export(try Classifier.load(path: modelPath), format: format, to: output,
-                              testTimeAugmentation: testTimeAugmentation)
+            return try export(
+                try Classifier.load(path: modelPath), format: format, to: output,
+                testTimeAugmentation: testTimeAugmentation)
         }
         if testTimeAugmentation == true {
-            throw WorkbenchError(path: modelPath, reason: "is a detector: its exports do not carry mirror averaging (detection and evaluation with it do)",
-                                 hint: .exportCarriesNoMirrorAveraging)
+            throw WorkbenchError(
+                path: modelPath, reason: "is a detector: its exports do not carry mirror averaging (detection and evaluation with it do)",
+                hint: .exportCarriesNoMirrorAveraging)
         }
-        let detector: DetectorModelFile = try WorkbenchError.passingOn { try DetectorModelFile.read(path: modelPath, expectedBackboneShapes: BackboneWeights.expectedShapes) }
+        let detector: DetectorModelFile = try WorkbenchError.passingOn {
+            try DetectorModelFile.read(path: modelPath, expectedBackboneShapes: BackboneWeights.expectedShapes)
+        }
         try WritableOutput.checkConflicts(inputs: [modelPath], outputs: [output])
         try WorkbenchError.passingOn {
             switch format {
@@ -120,8 +126,9 @@ public enum ExportWorkflow {
                 model.testTimeAugmentation.byDefault = views != nil
                 try CoreMLExporter.export(model: model, network: network, to: output)
                 if let views {
-                    warnings.append("\(output): test-time augmentation is not carried by Core ML: the file answers on the "
-                                    + "image alone, not the mean of \(views.count) views (its metadata says so)")
+                    warnings.append(
+                        "\(output): test-time augmentation is not carried by Core ML: the file answers on the "
+                            + "image alone, not the mean of \(views.count) views (its metadata says so)")
                 }
             }
         }

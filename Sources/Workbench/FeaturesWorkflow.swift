@@ -52,9 +52,10 @@ public enum FeaturesWorkflow {
         let started = Date()
         events(.started(images: list.files.count))
         if request.fillsCache {
-            let fill = try FeatureCacheFill.fill(paths: list.files, extractor: extractor, strict: request.strict,
-                                                 progress: { events(.progress(done: $0, total: $1)) },
-                                                 failure: { events(.skipped($0)) })
+            let fill = try FeatureCacheFill.fill(
+                paths: list.files, extractor: extractor, strict: request.strict,
+                progress: { events(.progress(done: $0, total: $1)) },
+                failure: { events(.skipped($0)) })
             outcome.done = fill.cached
             outcome.failed += fill.failed
         } else {

@@ -30,16 +30,19 @@ public struct ImageFileList: Sendable {
             }
             files += try WorkbenchError.passingOn { try walk.imageFiles(under: input) }
         }
-        return ImageFileList(files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) },
-                             skipped: walk.skipped)
+        return ImageFileList(
+            files: files, unreadable: walk.unreadable.map { WorkbenchError(path: $0.path, reason: $0.reason) },
+            skipped: walk.skipped)
     }
 
     /// `inputs` as a command over images takes them (`features`, `classify`): expanded (`expand`), refused when
     /// they hold no image at all, cut to `shard`'s part when given (reported as `.shard`, and possibly empty), and
     /// with `strict` the first unreadable entry thrown; otherwise each unreadable entry is reported as `.skipped`
     /// and stays in the list, to be counted as a failed image.
-    public static func gather(_ inputs: [String], shard: Shard? = nil, strict: Bool,
-                              events: (ImageFilesEvent) -> Void) throws(WorkbenchError) -> ImageFileList {
+    public static func gather(
+        _ inputs: [String], shard: Shard? = nil, strict: Bool,
+        events: (ImageFilesEvent) -> Void
+    ) throws(WorkbenchError) -> ImageFileList {
         var list = try expand(inputs)
         guard list.count > 0 else {
             let passedOver = list.skipped.isEmpty ? "" : ": \(SkippedFiles.summary(list.skipped)), not pictures Workbench can read"
@@ -63,9 +66,10 @@ public struct ImageFileList: Sendable {
     public func shard(_ shard: Shard) -> ImageFileList {
         let paths = files + unreadable.map { $0.path ?? "" }
         let kept = Set(InputSharding.imagePositions(paths, shard: shard))
-        return ImageFileList(files: files.indices.filter { kept.contains($0) }.map { files[$0] },
-                             unreadable: unreadable.indices.filter { kept.contains(files.count + $0) }.map { unreadable[$0] },
-                             skipped: skipped)
+        return ImageFileList(
+            files: files.indices.filter { kept.contains($0) }.map { files[$0] },
+            unreadable: unreadable.indices.filter { kept.contains(files.count + $0) }.map { unreadable[$0] },
+            skipped: skipped)
     }
 }
 

@@ -31,15 +31,18 @@ public struct LabelSettings: Sendable, Equatable {
     func minimumConfidence(for classifier: Classifier) throws(WorkbenchError) -> Double {
         if let minimumConfidence { return minimumConfidence }
         guard let threshold = classifier.confidenceThreshold else {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no confidence threshold to take as the minimum confidence: train it with a target precision")
+            throw WorkbenchError(
+                path: classifier.path,
+                reason: "the model has no confidence threshold to take as the minimum confidence: train it with a target precision")
         }
         return threshold
     }
 
     /// The marker policy for `classifier`'s verdicts.
     func markerPolicy(for classifier: Classifier) throws(WorkbenchError) -> MarkerPolicy {
-        MarkerPolicy(minimumConfidence: Float(try minimumConfidence(for: classifier)),
-                     fallbackLabel: fallbackLabel ?? Self.defaultFallback, smoothing: smoothing, changesOnly: changesOnly)
+        MarkerPolicy(
+            minimumConfidence: Float(try minimumConfidence(for: classifier)),
+            fallbackLabel: fallbackLabel ?? Self.defaultFallback, smoothing: smoothing, changesOnly: changesOnly)
     }
 
     /// The label of frames below the minimum confidence when none is given.
@@ -47,9 +50,10 @@ public struct LabelSettings: Sendable, Equatable {
 
     /// These settings as a sharded task's `workbench label` options (`ClusterJobs.WorkbenchTaskCommand`).
     public var taskOptions: WorkbenchTaskCommand.LabelOptions {
-        .init(every: every, framesPerSecond: framesPerSecond, minimumConfidence: minimumConfidence,
-              fallbackLabel: fallbackLabel, smoothing: smoothing, changesOnly: changesOnly,
-              testTimeAugmentation: testTimeAugmentation)
+        .init(
+            every: every, framesPerSecond: framesPerSecond, minimumConfidence: minimumConfidence,
+            fallbackLabel: fallbackLabel, smoothing: smoothing, changesOnly: changesOnly,
+            testTimeAugmentation: testTimeAugmentation)
     }
 
     /// Every setting, defaults included, as one line for a results manifest.

@@ -34,9 +34,10 @@ extension LabelingRequest {
     /// output (`WritableOutput.checkConflicts`). The player file is read and written by design: it counts as an
     /// output only.
     func checkOutputs(modelPath: String) throws(WorkbenchError) {
-        let copies = try review.annotate.map { destination throws(WorkbenchError) in
-            try LabelingReview.outputPaths(movies: movies, destination: destination, fileExtension: "mp4")
-        } ?? []
+        let copies =
+            try review.annotate.map { destination throws(WorkbenchError) in
+                try LabelingReview.outputPaths(movies: movies, destination: destination, fileExtension: "mp4")
+            } ?? []
         for video in copies + [highlights?.output].compactMap({ $0 }) {
             try WorkbenchError.passingOn { try VideoContainer.check(output: video) }
         }
@@ -79,8 +80,10 @@ public struct MovieDataEntry: Sendable {
     /// one id are refused, naming both, before any movie is labelled.
     func ids(of movies: [String]) throws(WorkbenchError) -> [String] {
         if describesOneMovie, movies.count > 1 {
-            throw WorkbenchError(path: path, reason: "an id, title, description or poster describes one movie, not \(movies.count): "
-                                 + "each movie's id is then its file name without extension")
+            throw WorkbenchError(
+                path: path,
+                reason: "an id, title, description or poster describes one movie, not \(movies.count): "
+                    + "each movie's id is then its file name without extension")
         }
         if let id { return [id] }
         return try ShardedLabeling.movies(movies).map(\.id)
@@ -180,6 +183,7 @@ public struct LabelingOutcome: Sendable {
     /// The run's failure when some movies could not be labelled, naming them.
     public var failure: WorkbenchError? {
         guard !failedMovies.isEmpty else { return nil }
-        return WorkbenchError("\(failedMovies.count) of \(labeledMovies + failedMovies.count) movies could not be labelled: \(failedMovies.joined(separator: ", "))")
+        return WorkbenchError(
+            "\(failedMovies.count) of \(labeledMovies + failedMovies.count) movies could not be labelled: \(failedMovies.joined(separator: ", "))")
     }
 }

@@ -83,10 +83,15 @@ public final class LabelingReview {
         previousLabel = label
         guard collecting.count < Self.maximumPicturesPerMovie else { return }
         let image = frame.image
-        let crop = frame.isNetworkInput ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
+        let crop =
+            frame.isNetworkInput
+            ? CenterCrop(left: 0, top: 0, side: min(image.width, image.height))
             : preprocessing.centerCrop(width: image.width, height: image.height)
-        guard crop.side > 0, let picture = try? Picture.jpeg(Resize.bicubic(image, crop: crop, outputSide: Self.pictureSide),
-                                                            name: "frame at \(frame.second) s") else { return }
+        guard crop.side > 0,
+            let picture = try? Picture.jpeg(
+                Resize.bicubic(image, crop: crop, outputSide: Self.pictureSide),
+                name: "frame at \(frame.second) s")
+        else { return }
         collecting.append(KeptPicture(second: frame.second, label: label, picture: picture))
     }
 
@@ -98,14 +103,17 @@ public final class LabelingReview {
         let spacing = result.frames.count > 1 ? result.frames[1].second - result.frames[0].second : every
         var duration = (result.frames.last?.second ?? 0) + spacing
         if isVideo, let tools = try? ExternalTools.locate(for: result.path),
-           let probed = (try? VideoProbe.probe(path: result.path, tools: tools))?.duration {
+            let probed = (try? VideoProbe.probe(path: result.path, tools: tools))?.duration
+        {
             // The sampled frames end within one interval of the end; a stated duration is more exact.
             duration = max(probed, result.frames.last?.second ?? 0)
         }
         let markers = policy.markers(result.frames)
         let stretches = LabelStretches.make(markers: markers, frames: result.frames, labels: labels, end: duration)
-        movies.append(Movie(result: result, summary: summary, duration: duration, markers: markers, stretches: stretches,
-                            pictures: collecting, isVideo: isVideo))
+        movies.append(
+            Movie(
+                result: result, summary: summary, duration: duration, markers: markers, stretches: stretches,
+                pictures: collecting, isVideo: isVideo))
         collecting = []
     }
 
@@ -118,12 +126,17 @@ public final class LabelingReview {
         let used = Set(movies.flatMap { $0.stretches.map(\.label) })
         let fallback = !labels.contains(policy.fallbackLabel) && used.contains(policy.fallbackLabel) ? policy.fallbackLabel : nil
         var description = policy.changesOnly ? "A marker where the label changes" : "A marker every second"
-        if policy.minimumConfidence > 0 { description += ", '\(Markup.isolate(policy.fallbackLabel))' below confidence \(Markup.number(Double(policy.minimumConfidence), decimals: 2))" }
+        if policy.minimumConfidence > 0 {
+            description +=
+                ", '\(Markup.isolate(policy.fallbackLabel))' below confidence \(Markup.number(Double(policy.minimumConfidence), decimals: 2))"
+        }
         if policy.smoothing > 1 { description += ", smoothed over \(policy.smoothing) s" }
         let page = LabelingReportPage(
             title: "Labels: \(Markup.isolate(ModelReportPage.fileName(modelPath)))",
-            subtitle: ["Model \(Markup.isolate(modelPath)), \(Markup.count(movies.count, "movie")), one frame every \(Markup.number(every, decimals: 3)) s",
-                       description + "."],
+            subtitle: [
+                "Model \(Markup.isolate(modelPath)), \(Markup.count(movies.count, "movie")), one frame every \(Markup.number(every, decimals: 3)) s",
+                description + ".",
+            ],
             labels: labels + [fallback].compactMap { $0 }, fallbackLabel: fallback,
             movies: movies.map { movie in pageMovie(movie, pageFolder: pageFolder) })
         return page.html()
@@ -136,14 +149,16 @@ public final class LabelingReview {
 
     private func pageMovie(_ movie: Movie, pageFolder: URL) -> LabelingReportPage.Movie {
         let changes = movie.stretches.prefix(Self.maximumChangeCards).enumerated().map { index, stretch in
-            LabelingReportPage.Change(second: stretch.start, label: stretch.label,
-                                      picture: picture(for: stretch, first: index == 0, in: movie.pictures))
+            LabelingReportPage.Change(
+                second: stretch.start, label: stretch.label,
+                picture: picture(for: stretch, first: index == 0, in: movie.pictures))
         }
         let summary = movie.summary.map { summary in
             summary.labels.map { label in
-                LabelingReportPage.SummaryRow(label: label, meanConfidence: Double(summary.meanConfidence[label] ?? 0),
-                                              bestWindow: summary.bestWindows[label].map { ($0.start, $0.end, Double($0.meanConfidence)) },
-                                              isTop: label == summary.topLabel)
+                LabelingReportPage.SummaryRow(
+                    label: label, meanConfidence: Double(summary.meanConfidence[label] ?? 0),
+                    bestWindow: summary.bestWindows[label].map { ($0.start, $0.end, Double($0.meanConfidence)) },
+                    isTop: label == summary.topLabel)
             }
         }
         return LabelingReportPage.Movie(
@@ -230,7 +245,8 @@ public final class LabelingReview {
             let frameLabels = policy.frameLabels(movie.result.frames)
             let captions = zip(movie.result.frames, frameLabels).map { frame, label in
                 let probability = labels.firstIndex(of: label).map { frame.probabilities[$0] } ?? frame.confidence
-                return AnnotatedVideo.Caption(second: frame.second, text: "\(DisplayText.isolated(label))  \(Int((Double(probability) * 100).rounded())) %")
+                return AnnotatedVideo.Caption(
+                    second: frame.second, text: "\(DisplayText.isolated(label))  \(Int((Double(probability) * 100).rounded())) %")
             }
             try WorkbenchError.passingOn { try AnnotatedVideo.render(video: movie.result.path, captions: captions, to: path) }
         }

@@ -33,16 +33,20 @@ public enum LabelingWorkflow {
 
     /// A video's frames, decoded in segments by `parallelism` ffmpegs, or by one without; a still picture is
     /// refused in one line that points to classify, which labels pictures.
-    private static func videoSource(path: String, every: Double, options: DecodeOptions,
-                                    parallelism: Int?) throws(WorkbenchError) -> FrameSource {
+    private static func videoSource(
+        path: String, every: Double, options: DecodeOptions,
+        parallelism: Int?
+    ) throws(WorkbenchError) -> FrameSource {
         do {
             if let parallelism {
                 return try SegmentedVideoFrameSource(path: path, every: every, options: options, parallelism: parallelism)
             }
             return try VideoFrameSource(path: path, every: every, options: options)
-        } catch where error.kind == .stillPicture {
-            throw WorkbenchError(path: path, reason: "is a picture, not a movie: label reads videos and folders of frames; "
-                                 + "workbench classify labels pictures")
+        } catch  where error.kind == .stillPicture {
+            throw WorkbenchError(
+                path: path,
+                reason: "is a picture, not a movie: label reads videos and folders of frames; "
+                    + "workbench classify labels pictures")
         } catch {
             throw WorkbenchError(error)
         }
@@ -70,15 +74,17 @@ public enum LabelingWorkflow {
             if isDirectory.boolValue {
                 // Straight to the network's input while decoding: a frame never holds more than its crop.
                 let options = extractor.decodeOptions
-                let folder = try FrameFolder(path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
-                                             load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
-                                             onSkip: { skipped.append($0) })
+                let folder = try FrameFolder(
+                    path: path, every: sampling.every, framesPerSecond: sampling.framesPerSecond,
+                    load: { file throws(ImageError) in try ImageLoader.load(path: file, options: options) },
+                    onSkip: { skipped.append($0) })
                 unreadableEntries = folder.unreadableEntries.map { WorkbenchError(path: $0.path, reason: $0.reason) }
                 return folder
             }
             // Decoding, not the network, sets the pace on long videos: one ffmpeg per core, a segment each.
-            return try videoSource(path: path, every: sampling.every, options: extractor.decodeOptions,
-                                   parallelism: threads > 1 ? min(threads, Parallel.coreCount) : nil)
+            return try videoSource(
+                path: path, every: sampling.every, options: extractor.decodeOptions,
+                parallelism: threads > 1 ? min(threads, Parallel.coreCount) : nil)
         }
         // Decoding starts now, while the network is built; closing twice is harmless, so every exit closes it.
         let frameSource = PrefetchingFrameSource(source)
@@ -89,17 +95,21 @@ public enum LabelingWorkflow {
         _ = try extractor.loadedNetwork()
         let classCount = classifier.labels.count
         let frames: [LabeledFrame] = try WorkbenchError.passingOn(naming: path) {
-            try labeler.label(frameSource, sourcePath: path, classify: { batch in
-                let features = try extractor.features(ofDecoded: batch.map(\.image), views: views)
-                let probabilities = views.map { classifier.probabilities(features: features, count: batch.count, views: $0) }
-                    ?? classifier.probabilities(features: features, count: batch.count)
-                let rows = (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
-                if let observe { for (frame, row) in zip(batch, rows) { observe(frame, row) } }
-                return rows
-            }, progress: { update in progress(update.framesDone, update.totalFrames) })
+            try labeler.label(
+                frameSource, sourcePath: path,
+                classify: { batch in
+                    let features = try extractor.features(ofDecoded: batch.map(\.image), views: views)
+                    let probabilities =
+                        views.map { classifier.probabilities(features: features, count: batch.count, views: $0) }
+                        ?? classifier.probabilities(features: features, count: batch.count)
+                    let rows = (0..<batch.count).map { Array(probabilities[($0 * classCount)..<(($0 + 1) * classCount)]) }
+                    if let observe { for (frame, row) in zip(batch, rows) { observe(frame, row) } }
+                    return rows
+                }, progress: { update in progress(update.framesDone, update.totalFrames) })
         }
-        return MovieResult(path: path, frames: frames, skippedFrames: skipped, unreadableEntries: unreadableEntries,
-                           seconds: Date().timeIntervalSince(started))
+        return MovieResult(
+            path: path, frames: frames, skippedFrames: skipped, unreadableEntries: unreadableEntries,
+            seconds: Date().timeIntervalSince(started))
     }
 }
 
@@ -114,11 +124,14 @@ extension LabelingWorkflow {
     ) throws(WorkbenchError) -> LabelingOutcome {
         // The fallback may be any name; a highlight must be a label the model can give.
         if let label = request.highlights?.label, !classifier.labels.contains(label) {
-            throw WorkbenchError(path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
+            throw WorkbenchError(
+                path: classifier.path, reason: "the model has no label '\(label)' (labels: \(classifier.labels.joined(separator: ", ")))")
         }
         if let size = request.highlights?.size, !HighlightFormat.isValid(size) {
-            throw WorkbenchError(path: request.highlights?.output, reason: "a reel of \(size.width) × \(size.height) pixels: each side must be even, "
-                                 + "from \(HighlightFormat.sides.lowerBound) to \(HighlightFormat.sides.upperBound)")
+            throw WorkbenchError(
+                path: request.highlights?.output,
+                reason: "a reel of \(size.width) × \(size.height) pixels: each side must be even, "
+                    + "from \(HighlightFormat.sides.lowerBound) to \(HighlightFormat.sides.upperBound)")
         }
         try request.checkOutputs(modelPath: classifier.path)
         if let entry = request.movieData, FileManager.default.fileExists(atPath: entry.path) {
@@ -129,9 +142,11 @@ extension LabelingWorkflow {
         let minimumConfidence = try request.settings.minimumConfidence(for: classifier)
         let policy = try request.settings.markerPolicy(for: classifier)
         let views = classifier.testTimeViews(requested: request.settings.testTimeAugmentation)
-        let review = request.review.isRequested
-            ? LabelingReview(labels: classifier.labels, policy: policy, every: request.settings.every,
-                             keepsPictures: request.review.html != nil, preprocessing: classifier.preprocessing) : nil
+        let review =
+            request.review.isRequested
+            ? LabelingReview(
+                labels: classifier.labels, policy: policy, every: request.settings.every,
+                keepsPictures: request.review.html != nil, preprocessing: classifier.preprocessing) : nil
         review?.windowSeconds = request.window
         var summaries: [VideoSummary] = []
         var outcome = LabelingOutcome(frames: 0, labeledMovies: 0, failedMovies: [], seconds: 0)
@@ -140,10 +155,11 @@ extension LabelingWorkflow {
             events(.started(movie: movie))
             let result: MovieResult
             do throws(WorkbenchError) {
-                result = try label(movie: movie, classifier: classifier, extractor: extractor,
-                                   sampling: request.settings.sampling, views: views, observe: review?.observerForNextMovie(),
-                                   progress: { events(.progress(done: $0, expected: $1)) })
-            } catch where request.movies.count > 1 {
+                result = try label(
+                    movie: movie, classifier: classifier, extractor: extractor,
+                    sampling: request.settings.sampling, views: views, observe: review?.observerForNextMovie(),
+                    progress: { events(.progress(done: $0, expected: $1)) })
+            } catch  where request.movies.count > 1 {
                 // One strange file never costs a catalog run the other movies: it is named, skipped, counted.
                 events(.failed(movie: movie, error))
                 outcome.failedMovies.append(movie)
@@ -158,11 +174,15 @@ extension LabelingWorkflow {
             summaries.append(summary)
             review?.add(result, summary: request.showsSummaries ? summary : nil)
             let markers = policy.markerObject(result.frames)
-            events(.labeled(LabeledMovie(result: result, decisions: policy.decisions(result.frames), markers: markers,
-                                         summary: summary, minimumConfidence: minimumConfidence)))
+            events(
+                .labeled(
+                    LabeledMovie(
+                        result: result, decisions: policy.decisions(result.frames), markers: markers,
+                        summary: summary, minimumConfidence: minimumConfidence)))
             if let entry = request.movieData, let id = movieIDs?[position] {
-                let update = MovieUpdate(id: id, markers: markers, title: entry.title,
-                                         description: entry.description, poster: entry.poster)
+                let update = MovieUpdate(
+                    id: id, markers: markers, title: entry.title,
+                    description: entry.description, poster: entry.poster)
                 try WorkbenchError.passingOn { try MovieData.update(path: entry.path, with: update) }
                 events(.movieDataWritten(markers: markers.count, path: entry.path, id: id))
             }
@@ -171,7 +191,9 @@ extension LabelingWorkflow {
         if let highlights = request.highlights {
             let selection: HighlightSelection = highlights.count.map { .topVideos(count: $0) } ?? .videosWhereTopLabel
             let clips = Highlights.choose(label: highlights.label, from: summaries, selection: selection)
-            guard !clips.isEmpty else { throw WorkbenchError("no video has '\(highlights.label)' as its top label: ask for the best-scoring videos instead") }
+            guard !clips.isEmpty else {
+                throw WorkbenchError("no video has '\(highlights.label)' as its top label: ask for the best-scoring videos instead")
+            }
             let reel = try WorkbenchError.passingOn {
                 try Highlights.render(clips, label: highlights.label, to: highlights.output, size: highlights.size)
             }

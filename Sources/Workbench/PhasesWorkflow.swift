@@ -98,8 +98,9 @@ public enum PhasesWorkflow {
         let classifier = try Classifier.load(path: model)
         var features = request.features
         features.usesCache = false
-        return try run(request, classifier: classifier, extractor: FeatureExtractor(backbone: classifier.backbone, settings: features),
-                       progress: { events(.progress(done: $0, expected: $1)) })
+        return try run(
+            request, classifier: classifier, extractor: FeatureExtractor(backbone: classifier.backbone, settings: features),
+            progress: { events(.progress(done: $0, expected: $1)) })
     }
 
     /// Finds the phases with a loaded classifier and writes the outputs `request` names (each atomically; an output
@@ -113,33 +114,41 @@ public enum PhasesWorkflow {
         guard request.minimumLength.isFinite, request.minimumLength >= 0 else {
             throw WorkbenchError("the minimum phase length must be a number of seconds, 0 or more, got \(request.minimumLength)")
         }
-        try WritableOutput.checkConflicts(inputs: [classifier.path, request.video],
-                                          outputs: [request.output, request.subtitles, request.page])
+        try WritableOutput.checkConflicts(
+            inputs: [classifier.path, request.video],
+            outputs: [request.output, request.subtitles, request.page])
         let probe = try probeVideo(request.video)
         let every = request.every ?? defaultInterval(frameRate: probe.frameRate)
         try WorkbenchError.passingOn { try SamplingLimits.check(every: every, video: probe, path: request.video) }
         let minimumSamples = PhaseFinder.minimumSamples(minimumLength: request.minimumLength, interval: every)
         // A video whose stated length cannot hold the phases is refused before a frame is decoded.
         if let duration = probe.duration, duration.isFinite,
-           Int((duration / every).rounded(.up)) < request.order.count * minimumSamples {
+            Int((duration / every).rounded(.up)) < request.order.count * minimumSamples
+        {
             func seconds(_ value: Double) -> String { String(format: "%g", value) }
-            throw WorkbenchError(PhaseError(.videoTooShort, path: request.video,
-                                            reason: "too short for \(request.order.count) phases of at least \(seconds(request.minimumLength)) s each: "
-                                                + "\(seconds(duration)) s sampled every \(seconds(every)) s gives \(Int((duration / every).rounded(.up))) frames, "
-                                                + "\(request.order.count * minimumSamples) needed (\(minimumSamples) a phase)"))
+            throw WorkbenchError(
+                PhaseError(
+                    .videoTooShort, path: request.video,
+                    reason: "too short for \(request.order.count) phases of at least \(seconds(request.minimumLength)) s each: "
+                        + "\(seconds(duration)) s sampled every \(seconds(every)) s gives \(Int((duration / every).rounded(.up))) frames, "
+                        + "\(request.order.count * minimumSamples) needed (\(minimumSamples) a phase)"))
         }
         let pictures = request.page == nil ? nil : PhaseStartPictures(preprocessing: classifier.backbone.preprocessing)
-        let labelled = try LabelingWorkflow.label(movie: request.video, classifier: classifier, extractor: extractor,
-                                                  sampling: .init(every: every), observe: pictures?.observer, progress: progress)
-        let samples = PhaseFinder.Samples(times: labelled.frames.map(\.second), probabilities: labelled.frames.map(\.probabilities),
-                                          interval: every, videoDuration: probe.duration)
+        let labelled = try LabelingWorkflow.label(
+            movie: request.video, classifier: classifier, extractor: extractor,
+            sampling: .init(every: every), observe: pictures?.observer, progress: progress)
+        let samples = PhaseFinder.Samples(
+            times: labelled.frames.map(\.second), probabilities: labelled.frames.map(\.probabilities),
+            interval: every, videoDuration: probe.duration)
         let timeline = try WorkbenchError.passingOn {
-            try PhaseFinder.timeline(video: request.video, samples: samples, labels: classifier.labels, order: request.order,
-                                     modelPath: classifier.path, minimumLength: request.minimumLength)
+            try PhaseFinder.timeline(
+                video: request.video, samples: samples, labels: classifier.labels, order: request.order,
+                modelPath: classifier.path, minimumLength: request.minimumLength)
         }
         try write(timeline, request: request, duration: samples.end, every: every, modelPath: classifier.path, pictures: pictures)
-        return Result(timeline: timeline, every: every, sampleCount: samples.times.count, minimumSamples: minimumSamples,
-                      seconds: Date().timeIntervalSince(started))
+        return Result(
+            timeline: timeline, every: every, sampleCount: samples.times.count, minimumSamples: minimumSamples,
+            seconds: Date().timeIntervalSince(started))
     }
 
     /// Refuses an empty order, a label twice, or a label the model does not know, naming the model.
@@ -158,39 +167,49 @@ public enum PhasesWorkflow {
         return try WorkbenchError.passingOn { try VideoProbe.probe(path: path, tools: try ExternalTools.locate(for: path)) }
     }
 
-    private static func write(_ timeline: PhaseTimeline, request: Request, duration: Double, every: Double, modelPath: String,
-                              pictures: PhaseStartPictures?) throws(WorkbenchError) {
+    private static func write(
+        _ timeline: PhaseTimeline, request: Request, duration: Double, every: Double, modelPath: String,
+        pictures: PhaseStartPictures?
+    ) throws(WorkbenchError) {
         try WorkbenchError.passingOn(context: "cannot write") {
             if let output = request.output { try AtomicFile.write(text: timeline.jsonText(), to: output) }
             if let subtitles = request.subtitles { try AtomicFile.write(text: Self.subtitles(timeline), to: subtitles) }
         }
         if let page = request.page {
-            let html = Self.page(timeline, duration: duration, every: every, modelPath: modelPath,
-                                 picture: { pictures?.picture(at: $0) })
+            let html = Self.page(
+                timeline, duration: duration, every: every, modelPath: modelPath,
+                picture: { pictures?.picture(at: $0) })
             try ModelReports.write(html, to: page)
         }
     }
 
     /// WebVTT subtitles with one cue per phase: the label (isolated) and its confidence.
     public static func subtitles(_ timeline: PhaseTimeline) -> String {
-        WebVTT.document(stretches: timeline.phases.map {
-            LabelStretch(start: $0.start, end: $0.end, label: $0.label, meanConfidence: Float($0.confidence ?? 0))
-        })
+        WebVTT.document(
+            stretches: timeline.phases.map {
+                LabelStretch(start: $0.start, end: $0.end, label: $0.label, meanConfidence: Float($0.confidence ?? 0))
+            })
     }
 
     /// The HTML page of `timeline` (Reports' `PhaseReportPage`): the strip over a video of `duration` seconds
     /// sampled every `every` seconds, with `picture(second)` (the frame nearest that time) at each phase's start.
-    public static func page(_ timeline: PhaseTimeline, duration: Double, every: Double, modelPath: String,
-                            picture: (Double) -> Picture? = { _ in nil }) -> String {
+    public static func page(
+        _ timeline: PhaseTimeline, duration: Double, every: Double, modelPath: String,
+        picture: (Double) -> Picture? = { _ in nil }
+    ) -> String {
         PhaseReportPage(
             title: "Phases: \(Markup.isolate(ModelReportPage.fileName(timeline.video)))",
-            subtitle: ["Model \(Markup.isolate(modelPath)), one frame every \(Markup.number(every, decimals: 4)) s, order "
-                       + timeline.order.map(Markup.isolate).joined(separator: " → ")],
+            subtitle: [
+                "Model \(Markup.isolate(modelPath)), one frame every \(Markup.number(every, decimals: 4)) s, order "
+                    + timeline.order.map(Markup.isolate).joined(separator: " → ")
+            ],
             video: timeline.video, duration: duration, order: timeline.order,
             phases: timeline.phases.map { phase in
-                PhaseReportPage.Phase(label: phase.label, start: phase.start, end: phase.end, confidence: phase.confidence,
-                                      picture: picture(phase.start))
-            }).html()
+                PhaseReportPage.Phase(
+                    label: phase.label, start: phase.start, end: phase.end, confidence: phase.confidence,
+                    picture: picture(phase.start))
+            }
+        ).html()
     }
 
     /// Reads a phase file written by hand (or by `phases -o`), checks its rules (`PhaseTimeline.validate`) and,

@@ -23,7 +23,8 @@ public enum ShardedLabeling {
             let id = isFolder ? name : (name as NSString).deletingPathExtension
             guard !id.isEmpty else { throw WorkbenchError(path: path, reason: "cannot take a movie id from this name") }
             if let other = byID[id] {
-                throw WorkbenchError(path: path, reason: "has the id '\(id)' of \(other) too: movie ids are file names without extension, and must differ")
+                throw WorkbenchError(
+                    path: path, reason: "has the id '\(id)' of \(other) too: movie ids are file names without extension, and must differ")
             }
             byID[id] = path
             movies.append(Movie(id: id, path: absolute))
@@ -34,8 +35,10 @@ public enum ShardedLabeling {
     /// Creates the results folder with its manifest, or checks that it belongs to this run: these movies, this
     /// model (by content) and these settings. Returns the run's origin, which every result file records.
     @discardableResult
-    public static func prepare(results: String, movies: [Movie], modelPath: String,
-                               settings: LabelSettings) throws(WorkbenchError) -> MovieResultFolder.Origin {
+    public static func prepare(
+        results: String, movies: [Movie], modelPath: String,
+        settings: LabelSettings
+    ) throws(WorkbenchError) -> MovieResultFolder.Origin {
         let model: ContentHash = try WorkbenchError.passingOn { try ContentHash.ofFile(path: modelPath) }
         let origin = MovieResultFolder.Origin(modelPath: absolutePath(modelPath), modelSHA256: model.hex, settings: settings.summary)
         try WorkbenchError.passingOn { try MovieResultFolder(path: absolutePath(results)).prepare(.init(origin: origin, movies: movies)) }
@@ -93,12 +96,15 @@ public enum ShardedLabeling {
                     continue
                 }
                 events(.started(movie))
-                let result = try LabelingWorkflow.label(movie: movie.path, classifier: classifier, extractor: extractor,
-                                                        sampling: settings.sampling,
-                                                        progress: { events(.progress(done: $0, expected: $1)) })
+                let result = try LabelingWorkflow.label(
+                    movie: movie.path, classifier: classifier, extractor: extractor,
+                    sampling: settings.sampling,
+                    progress: { events(.progress(done: $0, expected: $1)) })
                 for skipped in result.skippedFrames { events(.skippedFrame(movie, reason: "\(skipped.error)")) }
                 let markers = policy.markerObject(result.frames)
-                try WorkbenchError.passingOn { try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count, origin: origin)) }
+                try WorkbenchError.passingOn {
+                    try folder.store(.init(movie: movie, markers: markers, frameCount: result.frames.count, origin: origin))
+                }
                 outcome.labeled += 1
                 events(.labeled(movie, markers: markers.count, frames: result.frames.count, resultPath: folder.resultPath(id: movie.id)))
             } catch {
@@ -124,7 +130,9 @@ public enum ShardedLabeling {
     public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeOutcome {
         try WritableOutput.checkConflicts(inputs: [results], outputs: [movieData])
         let collected: [MovieResultFolder.Result] = try WorkbenchError.passingOn { try MovieResultFolder(path: results).allResults().results }
-        try WorkbenchError.passingOn { try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) }) }
+        try WorkbenchError.passingOn {
+            try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) })
+        }
         return MergeOutcome(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
     }
 

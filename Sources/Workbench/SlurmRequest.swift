@@ -49,8 +49,9 @@ public struct SlurmPlan: Sendable {
     /// The scripts as `--dry-run` prints them, each after a comment with the command that submits it.
     public var dryRunText: String {
         jobs.map { job in
-            let submission = SlurmSubmitter.commandLine(scriptPath: job.scriptPath,
-                                                        afterOK: job.afterPrevious ? "<previous job id>" : nil)
+            let submission = SlurmSubmitter.commandLine(
+                scriptPath: job.scriptPath,
+                afterOK: job.afterPrevious ? "<previous job id>" : nil)
             return "# \(job.summary)\n# \(submission)\n\(job.script)"
         }.joined(separator: "\n")
     }

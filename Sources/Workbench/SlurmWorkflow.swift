@@ -25,12 +25,14 @@ public enum SlurmWorkflow {
         let plan: SlurmPlan
         switch request.job {
         case .label(let model, let movies, let movieData, let results, let settings):
-            plan = try labelPlan(model: model, movies: movies, movieData: movieData,
-                                 results: results ?? request.cluster.jobFolder + "/label-results", settings: settings,
-                                 request: request.cluster)
+            plan = try labelPlan(
+                model: model, movies: movies, movieData: movieData,
+                results: results ?? request.cluster.jobFolder + "/label-results", settings: settings,
+                request: request.cluster)
         case .features(let inputs, let backbone):
-            plan = try featuresPlan(inputs: inputs, backbone: try BackboneLocation.resolve(explicit: backbone), cacheFolder: nil,
-                                    request: request.cluster)
+            plan = try featuresPlan(
+                inputs: inputs, backbone: try BackboneLocation.resolve(explicit: backbone), cacheFolder: nil,
+                request: request.cluster)
         }
         guard request.submits else { return SlurmResult(plan: plan, submitted: []) }
         let submitted = try submit(plan)
@@ -38,8 +40,10 @@ public enum SlurmWorkflow {
         return SlurmResult(plan: plan, submitted: submitted)
     }
 
-    public static func labelPlan(model: String, movies: [String], movieData: String, results: String,
-                                 settings: LabelSettings, request: SlurmRequest) throws(WorkbenchError) -> SlurmPlan {
+    public static func labelPlan(
+        model: String, movies: [String], movieData: String, results: String,
+        settings: LabelSettings, request: SlurmRequest
+    ) throws(WorkbenchError) -> SlurmPlan {
         // The model loads, and has a threshold if the settings ask for it.
         _ = try settings.markerPolicy(for: Classifier.load(path: model))
         let runMovies = try ShardedLabeling.movies(movies)
@@ -51,46 +55,61 @@ public enum SlurmWorkflow {
         let (modelPath, resultsPath, movieDataPath) = (absolute(model), absolute(results), absolute(movieData))
         let folder = absolute(request.jobFolder)
         let binary = try executable(request)
-        try checkScriptValues([(modelPath, "model path"), (resultsPath, "results folder"), (movieDataPath, "MovieData file"),
-                               (folder, "job folder"), (binary, "workbench binary")]
-                              + runMovies.map { ($0.path, "movie path") })
+        try checkScriptValues(
+            [
+                (modelPath, "model path"), (resultsPath, "results folder"), (movieDataPath, "MovieData file"),
+                (folder, "job folder"), (binary, "workbench binary"),
+            ]
+                + runMovies.map { ($0.path, "movie path") })
         if FileManager.default.fileExists(atPath: movieDataPath) {
             // A broken player file fails now, not after the whole array has run.
             try ShardedLabeling.checkMovieData(movieDataPath)
         }
         let resources = try resources(request)
-        let array = try script(SlurmJob(
-            name: "workbench-label", arrayTasks: request.tasks, resources: resources,
-            logFile: folder + "/logs/label-%A_%a.log", environment: [],
-            command: WorkbenchTaskCommand.label(binary: binary, model: modelPath, movies: runMovies.map(\.path),
-                                               results: resultsPath, threads: request.cpusPerTask,
-                                               options: settings.taskOptions, shardCount: request.tasks),
-            description: ["Written by workbench slurm label: \(runMovies.count) movies in \(request.tasks) shards, task i labels shard i,",
-                          "one result file per movie in \(resultsPath) (a requeued task skips the movies it finished)."]))
-        let merge = try script(SlurmJob(
-            name: "workbench-label-merge", arrayTasks: nil, resources: resources,
-            logFile: folder + "/logs/label-merge-%j.log", environment: [],
-            command: WorkbenchTaskCommand.merge(binary: binary, results: resultsPath, movieData: movieDataPath),
-            description: ["Written by workbench slurm label: after every task of the array job succeeded, merges",
-                          "the results into \(movieDataPath) in one locked write."]))
+        let array = try script(
+            SlurmJob(
+                name: "workbench-label", arrayTasks: request.tasks, resources: resources,
+                logFile: folder + "/logs/label-%A_%a.log", environment: [],
+                command: WorkbenchTaskCommand.label(
+                    binary: binary, model: modelPath, movies: runMovies.map(\.path),
+                    results: resultsPath, threads: request.cpusPerTask,
+                    options: settings.taskOptions, shardCount: request.tasks),
+                description: [
+                    "Written by workbench slurm label: \(runMovies.count) movies in \(request.tasks) shards, task i labels shard i,",
+                    "one result file per movie in \(resultsPath) (a requeued task skips the movies it finished).",
+                ]))
+        let merge = try script(
+            SlurmJob(
+                name: "workbench-label-merge", arrayTasks: nil, resources: resources,
+                logFile: folder + "/logs/label-merge-%j.log", environment: [],
+                command: WorkbenchTaskCommand.merge(binary: binary, results: resultsPath, movieData: movieDataPath),
+                description: [
+                    "Written by workbench slurm label: after every task of the array job succeeded, merges",
+                    "the results into \(movieDataPath) in one locked write.",
+                ]))
         let prepare: @Sendable () throws(WorkbenchError) -> Void = {
             try ShardedLabeling.prepare(results: resultsPath, movies: runMovies, modelPath: modelPath, settings: settings)
         }
-        return SlurmPlan(jobs: [
-            .init(script: array, scriptPath: folder + "/label-array.sbatch", afterPrevious: false,
-                  summary: "array job: \(request.tasks) tasks label \(runMovies.count) movies into \(resultsPath)",
-                  logPattern: folder + "/logs/label-%A_%a.log"),
-            .init(script: merge, scriptPath: folder + "/label-merge.sbatch", afterPrevious: true,
-                  summary: "merge job: after the array job succeeds, merges \(resultsPath) into \(movieDataPath)",
-                  logPattern: folder + "/logs/label-merge-%j.log"),
-        ], prepare: prepare)
+        return SlurmPlan(
+            jobs: [
+                .init(
+                    script: array, scriptPath: folder + "/label-array.sbatch", afterPrevious: false,
+                    summary: "array job: \(request.tasks) tasks label \(runMovies.count) movies into \(resultsPath)",
+                    logPattern: folder + "/logs/label-%A_%a.log"),
+                .init(
+                    script: merge, scriptPath: folder + "/label-merge.sbatch", afterPrevious: true,
+                    summary: "merge job: after the array job succeeds, merges \(resultsPath) into \(movieDataPath)",
+                    logPattern: folder + "/logs/label-merge-%j.log"),
+            ], prepare: prepare)
     }
 
     /// Embedding the images of `inputs` in `request.tasks` shards into the feature cache at `cacheFolder` (nil: the
     /// one this process would use; every node must see it), after which `train` runs from the warm cache. The
     /// tasks use the backbone at `backbone`.
-    public static func featuresPlan(inputs: [String], backbone: String, cacheFolder: String?,
-                                    request: SlurmRequest) throws(WorkbenchError) -> SlurmPlan {
+    public static func featuresPlan(
+        inputs: [String], backbone: String, cacheFolder: String?,
+        request: SlurmRequest
+    ) throws(WorkbenchError) -> SlurmPlan {
         let list = try ImageFileList.expand(inputs)
         let count = list.files.count + list.unreadable.count
         guard count > 0 else { throw WorkbenchError("no image files in \(inputs.joined(separator: ", "))") }
@@ -99,21 +118,30 @@ public enum SlurmWorkflow {
         let folder = absolute(request.jobFolder)
         let binary = try executable(request)
         let cache = absolute(cacheFolder ?? FeatureCache.defaultFolder(environment: ProcessInfo.processInfo.environment))
-        try checkScriptValues([(cache, "feature cache folder (WORKBENCH_CACHE)"), (absolute(backbone), "backbone path"),
-                               (folder, "job folder"), (binary, "workbench binary")]
-                              + inputs.map { (absolute($0), "input path") })
-        let array = try script(SlurmJob(
-            name: "workbench-features", arrayTasks: request.tasks, resources: try resources(request),
-            logFile: folder + "/logs/features-%A_%a.log", environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: cache)],
-            command: WorkbenchTaskCommand.fillCache(binary: binary, inputs: inputs.map(absolute), backbone: absolute(backbone),
-                                                    threads: request.cpusPerTask, shardCount: request.tasks),
-            description: ["Written by workbench slurm features: \(count) images in \(request.tasks) shards, task i embeds shard i",
-                          "into the feature cache \(cache) (images already there are skipped)."]))
-        return SlurmPlan(jobs: [
-            .init(script: array, scriptPath: folder + "/features-array.sbatch", afterPrevious: false,
-                  summary: "array job: \(request.tasks) tasks embed \(count) images into \(cache)",
-                  logPattern: folder + "/logs/features-%A_%a.log"),
-        ], prepare: {})
+        try checkScriptValues(
+            [
+                (cache, "feature cache folder (WORKBENCH_CACHE)"), (absolute(backbone), "backbone path"),
+                (folder, "job folder"), (binary, "workbench binary"),
+            ]
+                + inputs.map { (absolute($0), "input path") })
+        let array = try script(
+            SlurmJob(
+                name: "workbench-features", arrayTasks: request.tasks, resources: try resources(request),
+                logFile: folder + "/logs/features-%A_%a.log", environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: cache)],
+                command: WorkbenchTaskCommand.fillCache(
+                    binary: binary, inputs: inputs.map(absolute), backbone: absolute(backbone),
+                    threads: request.cpusPerTask, shardCount: request.tasks),
+                description: [
+                    "Written by workbench slurm features: \(count) images in \(request.tasks) shards, task i embeds shard i",
+                    "into the feature cache \(cache) (images already there are skipped).",
+                ]))
+        return SlurmPlan(
+            jobs: [
+                .init(
+                    script: array, scriptPath: folder + "/features-array.sbatch", afterPrevious: false,
+                    summary: "array job: \(request.tasks) tasks embed \(count) images into \(cache)",
+                    logPattern: folder + "/logs/features-%A_%a.log")
+            ], prepare: {})
     }
 
     /// Writes the scripts and the logs folder, prepares what the tasks share, and submits each job in order, each
@@ -133,10 +161,14 @@ public enum SlurmWorkflow {
         for job in plan.jobs {
             do {
                 let id = try sbatch.submit(scriptPath: job.scriptPath, afterOK: job.afterPrevious ? submitted.last?.id : nil)
-                submitted.append(Submitted(id: id, summary: job.summary,
-                                           logPattern: job.logPattern.replacingOccurrences(of: "%A", with: id)))
+                submitted.append(
+                    Submitted(
+                        id: id, summary: job.summary,
+                        logPattern: job.logPattern.replacingOccurrences(of: "%A", with: id)))
             } catch {
-                let earlier = submitted.isEmpty ? "" : "; already submitted: \(submitted.map(\.id).joined(separator: ", ")) (scancel them, or submit the rest by hand)"
+                let earlier =
+                    submitted.isEmpty
+                    ? "" : "; already submitted: \(submitted.map(\.id).joined(separator: ", ")) (scancel them, or submit the rest by hand)"
                 throw WorkbenchError(path: error.path ?? job.scriptPath, reason: error.reason + earlier)
             }
         }

@@ -20,8 +20,10 @@ public struct SyncRequest: Sendable {
     public var acceptsOtherVideos = false
 
     /// A request from its parts.
-    public init(videos: [String], phaseFiles: [String], stack: SideBySideVideo.Stack = .horizontal, audioInput: Int? = nil,
-                output: String) {
+    public init(
+        videos: [String], phaseFiles: [String], stack: SideBySideVideo.Stack = .horizontal, audioInput: Int? = nil,
+        output: String
+    ) {
         self.videos = videos
         self.phaseFiles = phaseFiles
         self.stack = stack
@@ -85,8 +87,10 @@ public enum SyncProgress: Sendable {
 public enum SyncWorkflow {
     /// Checks the request and the files (before any work), reads the phase files (or finds each video's phases
     /// with `model`), plans and renders.
-    public static func run(_ request: SyncRequest, model: SyncPhaseModel? = nil,
-                           progress: @escaping (SyncProgress) -> Void = { _ in }) throws(WorkbenchError) -> SyncResult {
+    public static func run(
+        _ request: SyncRequest, model: SyncPhaseModel? = nil,
+        progress: @escaping (SyncProgress) -> Void = { _ in }
+    ) throws(WorkbenchError) -> SyncResult {
         let count = request.videos.count
         guard (2...SyncPlan.maximumInputs).contains(count) else {
             throw WorkbenchError("sync takes 2 to \(SyncPlan.maximumInputs) videos, not \(count)")
@@ -101,8 +105,9 @@ public enum SyncWorkflow {
             throw WorkbenchError("there is no video \(audio + 1) to take the sound from (there are \(count))")
         }
         try WritableOutput.check(request.output)
-        try WritableOutput.checkConflicts(inputs: request.videos + request.phaseFiles + [model?.classifier.path].compactMap { $0 },
-                                          outputs: [request.output])
+        try WritableOutput.checkConflicts(
+            inputs: request.videos + request.phaseFiles + [model?.classifier.path].compactMap { $0 },
+            outputs: [request.output])
         if let model { try PhasesWorkflow.checkOrder(model.order, classifier: model.classifier) }
         // Named in the plan's errors: the phase file, or the video whose phases the model found.
         let sources = model == nil ? request.phaseFiles : request.videos
@@ -112,10 +117,13 @@ public enum SyncWorkflow {
             var mismatches: [PhaseFileVideos.Mismatch] = []
             if let model {
                 for (index, video) in request.videos.enumerated() {
-                    timelines.append(try PhasesWorkflow.findPhases(video: video, order: model.order, classifier: model.classifier,
-                                                                   extractor: model.extractor) { done, expected in
-                        progress(.findingPhases(index: index, done: done, expected: expected))
-                    })
+                    timelines.append(
+                        try PhasesWorkflow.findPhases(
+                            video: video, order: model.order, classifier: model.classifier,
+                            extractor: model.extractor
+                        ) { done, expected in
+                            progress(.findingPhases(index: index, done: done, expected: expected))
+                        })
                 }
             } else {
                 timelines = try request.phaseFiles.map { path throws(PhaseError) in try PhaseTimeline.read(path: path) }
@@ -123,15 +131,19 @@ public enum SyncWorkflow {
                 if !request.acceptsOtherVideos, let first = mismatches.first { throw first.error }
             }
             let inputs = try SideBySideVideo.probe(videos: request.videos, tools: tools)
-            let plan = try SyncPlan(inputs: zip(sources, zip(timelines, inputs)).map { file, pair in
-                SyncPlan.Input(source: file, timeline: pair.0, framesPerSecond: pair.1.framesPerSecond, frameCount: pair.1.frameCount)
-            })
+            let plan = try SyncPlan(
+                inputs: zip(sources, zip(timelines, inputs)).map { file, pair in
+                    SyncPlan.Input(source: file, timeline: pair.0, framesPerSecond: pair.1.framesPerSecond, frameCount: pair.1.frameCount)
+                })
             progress(.planned(plan))
             let started = Date()
-            try SideBySideVideo.render(plan: plan, inputs: inputs, stack: request.stack, audioInput: request.audioInput,
-                                       to: request.output, tools: tools) { progress(.rendering($0)) }
-            return SyncResult(plan: plan, timelines: timelines, output: request.output,
-                              renderSeconds: Date().timeIntervalSince(started), phaseFileMismatches: mismatches)
+            try SideBySideVideo.render(
+                plan: plan, inputs: inputs, stack: request.stack, audioInput: request.audioInput,
+                to: request.output, tools: tools
+            ) { progress(.rendering($0)) }
+            return SyncResult(
+                plan: plan, timelines: timelines, output: request.output,
+                renderSeconds: Date().timeIntervalSince(started), phaseFileMismatches: mismatches)
         }
     }
 }

@@ -25,8 +25,10 @@ public struct TraceRequest: Sendable {
     public static let defaultColor = OverlayColor(red: 255, green: 255, blue: 0)
 
     /// A request from its parts.
-    public init(video: String, points: [OverlayPoint], start: Double, duration: Double = defaultDuration,
-                color: OverlayColor = defaultColor, strokeWidth: Double? = nil, output: String) {
+    public init(
+        video: String, points: [OverlayPoint], start: Double, duration: Double = defaultDuration,
+        color: OverlayColor = defaultColor, strokeWidth: Double? = nil, output: String
+    ) {
         self.video = video
         self.points = points
         self.start = start
@@ -92,14 +94,17 @@ public enum TraceWorkflow {
             let region = animation.region
             let overlay = TracedVideo.OverlaySequence(
                 x: region.x, y: region.y, width: region.width, height: region.height, firstFrame: animation.firstFrame,
-                count: animation.pictureCount, framesPerSecond: animation.framesPerSecond) { animation.picture($0) }
-            try TracedVideo.render(video: request.video, probe: input.probe, frameCount: input.frameCount, overlay: overlay,
-                                   to: request.output, tools: tools, progress: { events(.rendering($0)) })
+                count: animation.pictureCount, framesPerSecond: animation.framesPerSecond
+            ) { animation.picture($0) }
+            try TracedVideo.render(
+                video: request.video, probe: input.probe, frameCount: input.frameCount, overlay: overlay,
+                to: request.output, tools: tools, progress: { events(.rendering($0)) })
             let frames = (0..<animation.pictureCount).map { index in
                 let frame = animation.firstFrame + index
                 let share = animation.progress(ofFrame: frame)
-                return TraceFrame(frame: frame, time: Double(frame) / animation.framesPerSecond, progress: share,
-                                  point: curve.point(at: share))
+                return TraceFrame(
+                    frame: frame, time: Double(frame) / animation.framesPerSecond, progress: share,
+                    point: curve.point(at: share))
             }
             return TraceResult(animation: animation, frames: frames, output: request.output)
         }

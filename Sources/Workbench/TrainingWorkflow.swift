@@ -92,8 +92,9 @@ public enum TrainingWorkflow {
         if let pagePath {
             try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: pagePath)
         }
-        return TrainedModelFiles(result: result, modelPath: modelPath, reportPath: output.report, pagePath: pagePath,
-                                 replacedModel: replacedModel)
+        return TrainedModelFiles(
+            result: result, modelPath: modelPath, reportPath: output.report, pagePath: pagePath,
+            replacedModel: replacedModel)
     }
 
     /// `Name.wbmodel` in the working directory: the dataset folder's name (its parent's for "Training Data" or

@@ -15,7 +15,8 @@ public enum WritableOutput {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-              FileManager.default.isWritableFile(atPath: folder) else {
+            FileManager.default.isWritableFile(atPath: folder)
+        else {
             throw WorkbenchError(path: path, reason: "cannot write here: folder \(folder) does not exist or is not writable")
         }
     }

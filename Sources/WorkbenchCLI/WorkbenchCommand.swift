@@ -28,7 +28,10 @@ struct WorkbenchCommand: ParsableCommand {
             Docs: README.md, and docs/ holds one page per job.
             """,
         version: WorkbenchInfo.version,
-        subcommands: [TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self, PhasesCommand.self, SyncCommand.self, TraceCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self]
+        subcommands: [
+            TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self, PhasesCommand.self,
+            SyncCommand.self, TraceCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self,
+        ]
     )
 
     /// A bare `workbench` names no command: it shows the help, on stderr, and fails like any other usage error.

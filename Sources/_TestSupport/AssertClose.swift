@@ -34,8 +34,9 @@ public func assertClose(
         if difference > maxDifference || difference.isNaN { maxDifference = difference }
     }
     if let index = firstMismatch {
-        XCTFail("first mismatch at [\(index)]: \(actual[index]) vs \(expected[index]); max difference \(maxDifference). \(message())",
-                file: file, line: line)
+        XCTFail(
+            "first mismatch at [\(index)]: \(actual[index]) vs \(expected[index]); max difference \(maxDifference). \(message())",
+            file: file, line: line)
     }
 }
 

@@ -4,8 +4,10 @@ import XCTest
 /// Asserts that `body` throws a `KindedFileError` of `kind` (a `VideoError`, a `LabelingError`, …) on one line, and
 /// returns it for further checks.
 @discardableResult
-public func assertKindedError<Kind, T>(_ kind: Kind, file: StaticString = #filePath, line: UInt = #line,
-                                       _ body: () throws -> T) -> KindedFileError<Kind>? {
+public func assertKindedError<Kind, T>(
+    _ kind: Kind, file: StaticString = #filePath, line: UInt = #line,
+    _ body: () throws -> T
+) -> KindedFileError<Kind>? {
     do {
         _ = try body()
         XCTFail("expected a \(kind) error, got success", file: file, line: line)

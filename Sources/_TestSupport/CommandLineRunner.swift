@@ -16,7 +16,8 @@ public enum WorkbenchBinary {
     /// `$WORKBENCH_BINARY`, else the release build set-up makes (`.build/release/workbench`): the end-to-end tests
     /// run the optimised binary. Fails (never skips) when it is missing.
     public static func path(file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = ProcessInfo.processInfo.environment["WORKBENCH_BINARY"]
+        let path =
+            ProcessInfo.processInfo.environment["WORKBENCH_BINARY"]
             ?? repositoryRoot().appendingPathComponent(".build/release/workbench").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             XCTFail("\(path) not found: run scripts/setup.sh first (it builds the release binary)", file: file, line: line)
@@ -35,16 +36,21 @@ public enum WorkbenchBinary {
     }
 
     /// Runs `workbench arguments...` to completion (stdin closed), capturing both outputs.
-    public static func run(_ arguments: [String], environment: [String: String] = [:],
-                           file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
-        try runProcess(try path(file: file, line: line), arguments,
-                       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Outcome {
+        try runProcess(
+            try path(file: file, line: line), arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// Runs any program to completion (stdin closed) with exactly `environment`, in `workingDirectory` (default:
     /// the test's), capturing both outputs.
-    public static func runProcess(_ executable: String, _ arguments: [String], environment: [String: String],
-                                  workingDirectory: URL? = nil) throws -> Outcome {
+    public static func runProcess(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        workingDirectory: URL? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -62,9 +68,10 @@ public enum WorkbenchBinary {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
-                       standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                       standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        return Outcome(
+            status: process.terminationStatus,
+            standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
     /// This process's environment without the variables that make `workbench` one shard of a job (Slurm's,

@@ -30,8 +30,10 @@ public enum GradientCheck {
     public static let step = 1e-6
 
     /// `(loss(point + step·eᵢ) − loss(point − step·eᵢ)) / (2·step)` for each `i` in `indices`.
-    public static func centralDifferences(of loss: ([Double]) -> Double, at point: [Double], step: Double = step,
-                                          indices: [Int]) -> [Double] {
+    public static func centralDifferences(
+        of loss: ([Double]) -> Double, at point: [Double], step: Double = step,
+        indices: [Int]
+    ) -> [Double] {
         indices.map { index in
             var shifted = point
             shifted[index] = point[index] + step
@@ -75,8 +77,9 @@ public func assertGradientMatchesCentralDifferences(
         if difference > largestDifference || difference.isNaN { largestDifference = difference }
     }
     if let mismatch = firstMismatch {
-        XCTFail("gradient [\(mismatch.index)]: backward \(mismatch.analytic), central difference \(mismatch.numeric); "
+        XCTFail(
+            "gradient [\(mismatch.index)]: backward \(mismatch.analytic), central difference \(mismatch.numeric); "
                 + "largest difference \(largestDifference) over \(indices.count) checked (tolerance \(tolerance)). \(message())",
-                file: file, line: line)
+            file: file, line: line)
     }
 }

@@ -59,10 +59,13 @@ public enum HostileNames {
     /// itself after checking the refusal). Reports at most 5 failing inputs, escaped, with the seed, at the
     /// caller's file and line; returns how many names were tried.
     @discardableResult
-    public static func check(_ what: String, count: Int = 200, seed: String = defaultSeed, marker: String = "/nonexistent/marker",
-                             includingNUL: Bool = false, file: StaticString = #filePath, line: UInt = #line,
-                             _ property: (String) throws -> String?) -> Int {
-        let names = fixedCases(marker: marker, includingNUL: includingNUL)
+    public static func check(
+        _ what: String, count: Int = 200, seed: String = defaultSeed, marker: String = "/nonexistent/marker",
+        includingNUL: Bool = false, file: StaticString = #filePath, line: UInt = #line,
+        _ property: (String) throws -> String?
+    ) -> Int {
+        let names =
+            fixedCases(marker: marker, includingNUL: includingNUL)
             + generated(count: count, seed: seed, marker: marker, includingNUL: includingNUL)
         XCTAssertNotNil(Xoshiro(seed: seed), "not a seed (32 bytes in base64): \(seed)", file: file, line: line)
         var failures = 0
@@ -85,10 +88,11 @@ public enum HostileNames {
 
     /// `text` with every non-printing or bidi scalar written `\u{…}`, for failure messages.
     public static func escaped(_ text: String) -> String {
-        "\"" + text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2000...0x206F).contains(scalar.value)
-                ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
-        }.joined() + "\""
+        "\""
+            + text.unicodeScalars.map { scalar in
+                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2000...0x206F).contains(scalar.value)
+                    ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+            }.joined() + "\""
     }
 
     // MARK: Checks of what a writer wrote
@@ -153,7 +157,8 @@ public enum HostileNames {
         let tags = tagSequence(html)
         if tags != plainTags {
             let index = zip(tags, plainTags).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(tags.count, plainTags.count)
-            return "the markup differs from a plain name's at tag \(index): \(tags.dropFirst(index).prefix(3)) for \(plainTags.dropFirst(index).prefix(3))"
+            return
+                "the markup differs from a plain name's at tag \(index): \(tags.dropFirst(index).prefix(3)) for \(plainTags.dropFirst(index).prefix(3))"
         }
         return htmlBidiProblem(html)
     }
@@ -236,8 +241,9 @@ public enum BatchScriptCheck {
         let path = folder.appendingPathComponent("run-\(UUID().uuidString).sh")
         try Data(script.utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        return try WorkbenchBinary.runProcess("/bin/bash", [path.path],
-                                              environment: ["PATH": "/usr/bin:/bin", "SLURM_ARRAY_TASK_ID": "0", "HOME": folder.path],
-                                              workingDirectory: folder)
+        return try WorkbenchBinary.runProcess(
+            "/bin/bash", [path.path],
+            environment: ["PATH": "/usr/bin:/bin", "SLURM_ARRAY_TASK_ID": "0", "HOME": folder.path],
+            workingDirectory: folder)
     }
 }

@@ -62,8 +62,10 @@ public struct PageCheck: Decodable, Sendable {
     /// `screenshotFolder`; with `videos`, waits for every `<video>` to have data; `evaluate` runs JavaScript
     /// expressions afterwards (promises are awaited). Fails the test (never skips) when Chromium or the script
     /// cannot run.
-    public static func run(page: String, screenshot: String? = nil, videos: Bool = false, evaluate: [String] = [],
-                           file: StaticString = #filePath, line: UInt = #line) throws -> PageCheck {
+    public static func run(
+        page: String, screenshot: String? = nil, videos: Bool = false, evaluate: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> PageCheck {
         let root = WorkbenchBinary.repositoryRoot()
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("page-check-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: result) }

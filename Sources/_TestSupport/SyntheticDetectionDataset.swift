@@ -58,8 +58,10 @@ public enum SyntheticDetectionDataset {
                         for channel in 0..<3 { pixels[at + channel] = colour[channel] }
                     }
                 }
-                boxes.append(Box(label: label, centerX: Double(x0 + x1) / 2, centerY: Double(y0 + y1) / 2,
-                                 width: Double(x1 - x0), height: Double(y1 - y0)))
+                boxes.append(
+                    Box(
+                        label: label, centerX: Double(x0 + x1) / 2, centerY: Double(y0 + y1) / 2,
+                        width: Double(x1 - x0), height: Double(y1 - y0)))
             }
             let name = String(format: "picture-%03d.png", index)
             let bytes = try PNGEncoder.encode(RGBImage(width: side, height: side, pixels: pixels), name: name)

@@ -15,14 +15,19 @@ public enum TestMedia {
 
     /// `scripts/fixtures/make-tiny-dataset.py`: crops, flips and tints of the cat and espresso fixtures in Create ML's
     /// layout (`Training Data`, `Testing Data`), `perLabel` images per label, labels named `labels`.
-    public static func tinyDataset(at folder: URL, perLabel: Int = 8, labels: (cat: String, espresso: String),
-                                   environment: [String: String]) throws {
+    public static func tinyDataset(
+        at folder: URL, perLabel: Int = 8, labels: (cat: String, espresso: String),
+        environment: [String: String]
+    ) throws {
         let root = WorkbenchBinary.repositoryRoot()
-        try check(WorkbenchBinary.runProcess(ProjectPython.path, [
-            root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-            root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, folder.path,
-            "--per-label", "\(perLabel)", "--labels", "\(labels.cat),\(labels.espresso)",
-        ], environment: environment), "make-tiny-dataset.py (needs set-up's .venv)")
+        try check(
+            WorkbenchBinary.runProcess(
+                ProjectPython.path,
+                [
+                    root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
+                    root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, folder.path,
+                    "--per-label", "\(perLabel)", "--labels", "\(labels.cat),\(labels.espresso)",
+                ], environment: environment), "make-tiny-dataset.py (needs set-up's .venv)")
     }
 
     /// The tiny dataset (labels `cat` and `espresso`) in `folder/tiny` and a model trained on it without the cache,
@@ -41,8 +46,10 @@ public enum TestMedia {
     }
 
     /// An H.264 video showing each picture for `seconds`, letterboxed into 640 × 360 at `framesPerSecond`.
-    public static func video(pictures: [URL], seconds: Int, framesPerSecond: Int = 25, to output: URL,
-                             environment: [String: String]) throws {
+    public static func video(
+        pictures: [URL], seconds: Int, framesPerSecond: Int = 25, to output: URL,
+        environment: [String: String]
+    ) throws {
         var arguments = ["-nostdin", "-loglevel", "error", "-y"]
         for picture in pictures { arguments += ["-loop", "1", "-t", "\(seconds)", "-i", picture.path] }
         let scaled = pictures.indices.map {

@@ -20,10 +20,12 @@ public struct TinyDatasetWorkspace {
         environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
         do {
             let root = WorkbenchBinary.repositoryRoot()
-            let maker = try WorkbenchBinary.runProcess(try ProjectPython.interpreter(file: file, line: line), [
-                root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
-            ], environment: ProcessInfo.processInfo.environment)
+            let maker = try WorkbenchBinary.runProcess(
+                try ProjectPython.interpreter(file: file, line: line),
+                [
+                    root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
+                    root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
+                ], environment: ProcessInfo.processInfo.environment)
             try TestMedia.check(maker, "scripts/fixtures/make-tiny-dataset.py (needs Pillow: run scripts/setup.sh)")
         } catch {
             try? FileManager.default.removeItem(at: folder)

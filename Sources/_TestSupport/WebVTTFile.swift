@@ -32,7 +32,8 @@ public enum WebVTTFile {
         let lines = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .components(separatedBy: "\n")
         guard let signature = lines.first, signature == "WEBVTT" || signature.hasPrefix("WEBVTT ") || signature.hasPrefix("WEBVTT\t"),
-              !signature.contains("-->") else {
+            !signature.contains("-->")
+        else {
             throw ParseError(line: 1, reason: "the first line must be WEBVTT")
         }
         var index = 1
@@ -75,7 +76,9 @@ public enum WebVTTFile {
     private static func timings(_ line: String, line number: Int) throws -> (Double, Double) {
         var scanner = Substring(line)
         let start = try timestamp(&scanner, line: number)
-        guard scanner.first == " " || scanner.first == "\t" else { throw ParseError(line: number, reason: "whitespace must separate the start from -->") }
+        guard scanner.first == " " || scanner.first == "\t" else {
+            throw ParseError(line: number, reason: "whitespace must separate the start from -->")
+        }
         scanner = scanner.drop { $0 == " " || $0 == "\t" }
         guard scanner.hasPrefix("-->") else { throw ParseError(line: number, reason: "expected -->") }
         scanner = scanner.dropFirst(3)

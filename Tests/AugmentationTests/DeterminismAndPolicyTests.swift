@@ -22,8 +22,9 @@ final class DeterminismAndPolicyTests: XCTestCase {
         }
         let shuffled = try inputs.inputs(images: [5, 3, 1, 0, 4, 2], epoch: 4, threads: 2)
         for (slot, image) in [5, 3, 1, 0, 4, 2].enumerated() {
-            XCTAssertEqual(Array(shuffled[(slot * count)..<((slot + 1) * count)]),
-                           Array(reference[(image * count)..<((image + 1) * count)]))
+            XCTAssertEqual(
+                Array(shuffled[(slot * count)..<((slot + 1) * count)]),
+                Array(reference[(image * count)..<((image + 1) * count)]))
         }
         XCTAssertEqual(try inputs.inputs(images: [4], epoch: 4, threads: 1), Array(reference[(4 * count)..<(5 * count)]))
         // Another epoch or seed gives other views; the same again gives the same.
@@ -52,9 +53,10 @@ final class DeterminismAndPolicyTests: XCTestCase {
         let decoded = try JSONDecoder().decode(AugmentationPolicy.self, from: try JSONEncoder().encode(policy))
         XCTAssertEqual(decoded, policy)
         XCTAssertEqual(AugmentationPolicy.none.describe, "none")
-        XCTAssertEqual(policy.describe,
-                       "crop 35–100 % of the area, aspect 0.75–1.33; horizontal flip; rotate ±10°; "
-                       + "exposure ±0.5 stop, contrast ±25 %; blur σ ≤ 1.5 px on 25 %; noise σ ≤ 8 levels on 25 %")
+        XCTAssertEqual(
+            policy.describe,
+            "crop 35–100 % of the area, aspect 0.75–1.33; horizontal flip; rotate ±10°; "
+                + "exposure ±0.5 stop, contrast ±25 %; blur σ ≤ 1.5 px on 25 %; noise σ ≤ 8 levels on 25 %")
         XCTAssertEqual(policy.transforms, AugmentationPolicy.Transform.allCases)
         XCTAssertTrue(AugmentationPolicy.none.isNone)
     }

@@ -49,16 +49,18 @@ final class PixelTransformsTests: XCTestCase {
         let image = TestImages.randomFloats(side: side, seed: 4)
         for degrees in [7.25, -12.5, 0.5] {
             let script = """
-            import numpy as np, scipy.ndimage as ndimage
-            image = np.fromfile("image.f32", dtype=np.float32).reshape(\(side), \(side), 3).astype(np.float64)
-            rotated = ndimage.rotate(image, \(degrees), axes=(1, 0), reshape=False, order=1, mode="nearest")
-            rotated.astype(np.float32).tofile("rotated.f32")
-            """
-            let expected = ReferencePython.floats(try ReferencePython.run(
-                script: script, inputs: ["image.f32": ReferencePython.data(image)], output: "rotated.f32"))
+                import numpy as np, scipy.ndimage as ndimage
+                image = np.fromfile("image.f32", dtype=np.float32).reshape(\(side), \(side), 3).astype(np.float64)
+                rotated = ndimage.rotate(image, \(degrees), axes=(1, 0), reshape=False, order=1, mode="nearest")
+                rotated.astype(np.float32).tofile("rotated.f32")
+                """
+            let expected = ReferencePython.floats(
+                try ReferencePython.run(
+                    script: script, inputs: ["image.f32": ReferencePython.data(image)], output: "rotated.f32"))
             // Both interpolate in double; the float32 storage rounds at 255 · 2^-24 ≈ 2e-5.
-            assertClose(PixelTransforms.rotate(image, side: side, degrees: degrees), expected, absolute: 1e-3,
-                        "\(degrees)°")
+            assertClose(
+                PixelTransforms.rotate(image, side: side, degrees: degrees), expected, absolute: 1e-3,
+                "\(degrees)°")
         }
     }
 

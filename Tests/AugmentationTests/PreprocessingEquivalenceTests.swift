@@ -16,8 +16,10 @@ final class PreprocessingEquivalenceTests: XCTestCase {
         var paths = try FileManager.default.contentsOfDirectory(atPath: fixtures.path)
             .filter { ($0.hasSuffix(".jpg") || $0.hasSuffix(".png")) && !broken.contains($0) }
             .sorted().map { fixtures.appendingPathComponent($0).path }
-        for (name, width, height) in [("large.png", 1300, 1100), ("square.png", 224, 224), ("dot.png", 1, 1),
-                                      ("thin.png", 3, 90)] {
+        for (name, width, height) in [
+            ("large.png", 1300, 1100), ("square.png", 224, 224), ("dot.png", 1, 1),
+            ("thin.png", 3, 90),
+        ] {
             let image = RGBImage(width: width, height: height, pixels: TestImages.pattern(width: width, height: height, seed: 3))
             let url = folder.appendingPathComponent(name)
             try Data(try PNGEncoder.encode(image, name: name)).write(to: url)
@@ -32,7 +34,8 @@ final class PreprocessingEquivalenceTests: XCTestCase {
         let paths = try files(in: folder)
         XCTAssertGreaterThan(paths.count, 15)
         let expected = try paths.flatMap { path in
-            ImagePreprocessing.efficientNetLite0.networkInput(from: try ImageLoader.load(path: path, options: ImagePreprocessing.efficientNetLite0.decodeOptions(maximumPixels: 300_000_000)))
+            ImagePreprocessing.efficientNetLite0.networkInput(
+                from: try ImageLoader.load(path: path, options: ImagePreprocessing.efficientNetLite0.decodeOptions(maximumPixels: 300_000_000)))
         }
         let inputs = try AugmentedInputs(paths: paths, policy: .none, seed: 5, threads: 2)
         XCTAssertEqual(inputs.keptCount, paths.count)
@@ -45,9 +48,10 @@ final class PreprocessingEquivalenceTests: XCTestCase {
         let decodedAgain = try AugmentedInputs(paths: paths, policy: .none, seed: 5, memoryBudget: 0, threads: 2)
         XCTAssertEqual(decodedAgain.keptCount, 0)
         XCTAssertEqual(try decodedAgain.inputs(images: generated, epoch: 3, threads: 2), expectedGenerated)
-        let zero = AugmentationPolicy(color: .init(maximumStops: 0, maximumContrastChange: 0),
-                                      blur: .init(probability: 0, maximumSigma: 1),
-                                      noise: .init(probability: 0, maximumStandardDeviation: 4))
+        let zero = AugmentationPolicy(
+            color: .init(maximumStops: 0, maximumContrastChange: 0),
+            blur: .init(probability: 0, maximumSigma: 1),
+            noise: .init(probability: 0, maximumStandardDeviation: 4))
         let zeroStrength = try AugmentedInputs(paths: Array(paths.suffix(4)), policy: zero, seed: 5, threads: 2)
         XCTAssertEqual(try zeroStrength.inputs(images: [0, 1, 2, 3], epoch: 0, threads: 2), expectedGenerated)
     }

@@ -56,18 +56,20 @@ final class RandomResizedCropTests: XCTestCase {
         let width = 301, height = 257
         let pixels = TestImages.pattern(width: width, height: height, seed: 11)
         let image = RGBImage(width: width, height: height, pixels: pixels)
-        let regions = [PixelRegion(left: 17, top: 9, width: 251, height: 190), PixelRegion(left: 0, top: 40, width: 120, height: 217),
-                       PixelRegion(left: 300, top: 256, width: 1, height: 1)]
+        let regions = [
+            PixelRegion(left: 17, top: 9, width: 251, height: 190), PixelRegion(left: 0, top: 40, width: 120, height: 217),
+            PixelRegion(left: 300, top: 256, width: 1, height: 1),
+        ]
         for region in regions {
             let resized = Resize.bicubic(image, region: region, outputWidth: 224, outputHeight: 224)
             let script = """
-            import numpy as np
-            from PIL import Image
-            pixels = np.fromfile("image.u8", dtype=np.uint8).reshape(\(height), \(width), 3)
-            box = (\(region.left), \(region.top), \(region.left + region.width), \(region.top + region.height))
-            out = Image.fromarray(pixels).crop(box).resize((224, 224), Image.BICUBIC)
-            np.asarray(out, dtype=np.uint8).tofile("resized.u8")
-            """
+                import numpy as np
+                from PIL import Image
+                pixels = np.fromfile("image.u8", dtype=np.uint8).reshape(\(height), \(width), 3)
+                box = (\(region.left), \(region.top), \(region.left + region.width), \(region.top + region.height))
+                out = Image.fromarray(pixels).crop(box).resize((224, 224), Image.BICUBIC)
+                np.asarray(out, dtype=np.uint8).tofile("resized.u8")
+                """
             let expected = [UInt8](try ReferencePython.run(script: script, inputs: ["image.u8": Data(pixels)], output: "resized.u8"))
             XCTAssertEqual(expected.count, resized.pixels.count)
             let worst = zip(expected, resized.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0

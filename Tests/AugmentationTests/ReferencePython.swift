@@ -7,14 +7,17 @@ import _TestSupport
 enum ReferencePython {
     /// Writes `inputs` (name → raw bytes) to a temporary folder, runs `script` there with the folder as its working
     /// directory, and returns the bytes of `output`.
-    static func run(script: String, inputs: [String: Data], output: String,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> Data {
+    static func run(
+        script: String, inputs: [String: Data], output: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Data {
         let python = try ProjectPython.interpreter(file: file, line: line)
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for (name, data) in inputs { try data.write(to: folder.appendingPathComponent(name)) }
-        let outcome = try WorkbenchBinary.runProcess(python, ["-c", script], environment: ProcessInfo.processInfo.environment,
-                                                     workingDirectory: folder)
+        let outcome = try WorkbenchBinary.runProcess(
+            python, ["-c", script], environment: ProcessInfo.processInfo.environment,
+            workingDirectory: folder)
         XCTAssertEqual(outcome.status, 0, "python failed: \(outcome.standardError)", file: file, line: line)
         return try Data(contentsOf: folder.appendingPathComponent(output))
     }

@@ -59,8 +59,9 @@ final class TestTimeViewsTests: XCTestCase {
     func testMirroringCommutesWithTheCentreCrop() {
         let image = square()
         let region = TestTimeViews.centerRegion(inputSide: 224)
-        XCTAssertEqual(Resize.bicubic(mirrored(image), region: region, outputWidth: 224, outputHeight: 224),
-                       mirrored(Resize.bicubic(image, region: region, outputWidth: 224, outputHeight: 224)))
+        XCTAssertEqual(
+            Resize.bicubic(mirrored(image), region: region, outputWidth: 224, outputHeight: 224),
+            mirrored(Resize.bicubic(image, region: region, outputWidth: 224, outputHeight: 224)))
     }
 
     /// A model trained with --no-flip: two views, neither mirrored.
@@ -69,26 +70,33 @@ final class TestTimeViewsTests: XCTestCase {
         let views = TestTimeViews(mirrors: false)
         let inputs = views.render(image, preprocessing: preprocessing)
         XCTAssertEqual(views.count, 2)
-        XCTAssertEqual(inputs, Array(TestTimeViews(mirrors: true).render(image, preprocessing: preprocessing)
-                                        .prefix(2 * preprocessing.inputCount)))
+        XCTAssertEqual(
+            inputs,
+            Array(
+                TestTimeViews(mirrors: true).render(image, preprocessing: preprocessing)
+                    .prefix(2 * preprocessing.inputCount)))
         XCTAssertFalse(views.parameters(inputSide: 224).contains { $0.flipped })
     }
 
     /// An image of another size is first cropped and resized as the preprocessing says, then viewed.
     func testALargerImageIsPreprocessedFirst() {
         var generator = SeededGenerator(seed: 3)
-        let large = RGBImage(width: 300, height: 260,
-                             pixels: (0..<(300 * 260 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let large = RGBImage(
+            width: 300, height: 260,
+            pixels: (0..<(300 * 260 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let views = TestTimeViews(mirrors: true)
-        XCTAssertEqual(views.render(large, preprocessing: preprocessing),
-                       views.render(preprocessing.inputImage(from: large), preprocessing: preprocessing))
+        XCTAssertEqual(
+            views.render(large, preprocessing: preprocessing),
+            views.render(preprocessing.inputImage(from: large), preprocessing: preprocessing))
         XCTAssertEqual(view(views.render(large, preprocessing: preprocessing), 0), preprocessing.networkInput(from: large))
     }
 
     func testAveragingIsTheMeanOfEachImagesViews() {
         // Two images, four views each, three values per view.
-        let rows: [Float] = [0.1, 0.2, 0.7, 0.3, 0.3, 0.4, 0.5, 0.5, 0, 0.1, 0, 0.9,
-                             1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0]
+        let rows: [Float] = [
+            0.1, 0.2, 0.7, 0.3, 0.3, 0.4, 0.5, 0.5, 0, 0.1, 0, 0.9,
+            1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0,
+        ]
         let averaged = TestTimeViews(mirrors: true).average(rows, width: 3)
         assertClose(averaged, [0.25, 0.25, 0.5, 0.5, 0.25, 0.25], absolute: 1e-7)
         assertClose(TestTimeViews(mirrors: false).average([0.2, 0.8, 0.6, 0.4], width: 2), [0.4, 0.6], absolute: 1e-7)

@@ -15,8 +15,9 @@ final class CenterNetGoldenTests: XCTestCase {
 
     private func grid(_ value: Any?) throws -> CenterNetGrid {
         let numbers = try XCTUnwrap(value as? [String: Int])
-        return CenterNetGrid(width: try XCTUnwrap(numbers["width"]), height: try XCTUnwrap(numbers["height"]),
-                             stride: try XCTUnwrap(numbers["stride"]), labelCount: try XCTUnwrap(numbers["labels"]))
+        return CenterNetGrid(
+            width: try XCTUnwrap(numbers["width"]), height: try XCTUnwrap(numbers["height"]),
+            stride: try XCTUnwrap(numbers["stride"]), labelCount: try XCTUnwrap(numbers["labels"]))
     }
 
     private func numbers(_ value: Any?, _ name: String) throws -> [Double] {
@@ -26,8 +27,9 @@ final class CenterNetGoldenTests: XCTestCase {
     private func targets(_ golden: [String: Any]) throws -> CenterNetTargets {
         let objects = try XCTUnwrap(golden["objects"] as? [[String: Any]]).map { object in
             let box = try numbers(object["box"], "box")
-            return CenterNetObject(labelIndex: try XCTUnwrap(object["label"] as? Int),
-                                   box: CornerBox(left: box[0], top: box[1], right: box[2], bottom: box[3]))
+            return CenterNetObject(
+                labelIndex: try XCTUnwrap(object["label"] as? Int),
+                box: CornerBox(left: box[0], top: box[1], right: box[2], bottom: box[3]))
         }
         return CenterNetTargets(objects: objects, grid: try grid(golden["grid"]))
     }
@@ -55,8 +57,9 @@ final class CenterNetGoldenTests: XCTestCase {
     func testLossesEqualNumpys() throws {
         let golden = try golden()
         let case_ = try XCTUnwrap(golden["losses"] as? [String: Any])
-        let outputs = CenterNetOutputs(heatLogits: try numbers(case_["logits"], "logits"), size: try numbers(case_["size"], "size"),
-                                       offset: try numbers(case_["offset"], "offset"))
+        let outputs = CenterNetOutputs(
+            heatLogits: try numbers(case_["logits"], "logits"), size: try numbers(case_["size"], "size"),
+            offset: try numbers(case_["offset"], "offset"))
         let loss = CenterNetLoss(outputs: outputs, targets: try targets(golden))
         for (name, value) in [("heat_loss", loss.heat), ("size_loss", loss.size), ("offset_loss", loss.offset), ("total", loss.total)] {
             let expected = try XCTUnwrap(case_[name] as? Double, name)
@@ -67,13 +70,16 @@ final class CenterNetGoldenTests: XCTestCase {
     func testDecodingEqualsNumpys() throws {
         let case_ = try XCTUnwrap(try golden()["decoding"] as? [String: Any])
         let grid = try grid(case_["grid"])
-        let outputs = CenterNetOutputs(heatLogits: try numbers(case_["logits"], "logits").map(Float.init),
-                                       size: try numbers(case_["size"], "size").map(Float.init),
-                                       offset: try numbers(case_["offset"], "offset").map(Float.init))
+        let outputs = CenterNetOutputs(
+            heatLogits: try numbers(case_["logits"], "logits").map(Float.init),
+            size: try numbers(case_["size"], "size").map(Float.init),
+            offset: try numbers(case_["offset"], "offset").map(Float.init))
         let expected = try XCTUnwrap(case_["detections"] as? [[String: Any]])
         let count = try XCTUnwrap(case_["k"] as? Int)
-        for (path, found) in [("decode", CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count)),
-                              ("reference", CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count))] {
+        for (path, found) in [
+            ("decode", CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count)),
+            ("reference", CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count)),
+        ] {
             XCTAssertEqual(found.count, expected.count, path)
             for (index, (detection, golden)) in zip(found, expected).enumerated() {
                 let box = try numbers(golden["box"], "box")

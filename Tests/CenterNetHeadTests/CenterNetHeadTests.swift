@@ -10,11 +10,12 @@ final class CenterNetHeadTests: XCTestCase {
 
     /// Two objects of label 0 and one of label 1 on the 40 × 32 input of `smallGrid`.
     private var smallTargets: CenterNetTargets {
-        CenterNetTargets(objects: [
-            CenterNetObject(labelIndex: 0, box: CornerBox(left: 2, top: 3, right: 18, bottom: 20)),
-            CenterNetObject(labelIndex: 0, box: CornerBox(left: 20, top: 10, right: 39, bottom: 31)),
-            CenterNetObject(labelIndex: 1, box: CornerBox(left: 12, top: 0, right: 28, bottom: 12)),
-        ], grid: smallGrid)
+        CenterNetTargets(
+            objects: [
+                CenterNetObject(labelIndex: 0, box: CornerBox(left: 2, top: 3, right: 18, bottom: 20)),
+                CenterNetObject(labelIndex: 0, box: CornerBox(left: 20, top: 10, right: 39, bottom: 31)),
+                CenterNetObject(labelIndex: 1, box: CornerBox(left: 12, top: 0, right: 28, bottom: 12)),
+            ], grid: smallGrid)
     }
 
     private func randomValues(_ count: Int, in range: ClosedRange<Double>, seed: UInt64) -> [Double] {
@@ -49,8 +50,10 @@ final class CenterNetHeadTests: XCTestCase {
     func testABumpIsCenterNetsGaussianOfItsRadius() {
         // A 10 × 10 box on a stride-1 grid: radius ⌊2.73⌋ = 2, σ = 5/6, cut beyond two cells.
         let grid = CenterNetGrid(width: 9, height: 9, stride: 1, labelCount: 1)
-        let heat = CenterNetTargets(objects: [CenterNetObject(labelIndex: 0, box: CornerBox(left: -0.5, top: -0.5, right: 9.5, bottom: 9.5))],
-                                    grid: grid).heatMap
+        let heat = CenterNetTargets(
+            objects: [CenterNetObject(labelIndex: 0, box: CornerBox(left: -0.5, top: -0.5, right: 9.5, bottom: 9.5))],
+            grid: grid
+        ).heatMap
         let twoSigmaSquared = 2 * (5.0 / 6) * (5.0 / 6)
         XCTAssertEqual(heat[4 * 9 + 4], 1)
         XCTAssertEqual(heat[4 * 9 + 5], Float(exp(-1 / twoSigmaSquared)), accuracy: 1e-7)
@@ -62,10 +65,11 @@ final class CenterNetHeadTests: XCTestCase {
 
     func testTwoCentresInOneCellKeepTheSmallerBox() {
         let grid = CenterNetGrid(width: 4, height: 4, stride: 16, labelCount: 2)
-        let targets = CenterNetTargets(objects: [
-            CenterNetObject(labelIndex: 0, box: CornerBox(left: 0, top: 0, right: 40, bottom: 40)),
-            CenterNetObject(labelIndex: 1, box: CornerBox(left: 16, top: 16, right: 24, bottom: 24)),
-        ], grid: grid)
+        let targets = CenterNetTargets(
+            objects: [
+                CenterNetObject(labelIndex: 0, box: CornerBox(left: 0, top: 0, right: 40, bottom: 40)),
+                CenterNetObject(labelIndex: 1, box: CornerBox(left: 16, top: 16, right: 24, bottom: 24)),
+            ], grid: grid)
         XCTAssertEqual(targets.collisions, 1)
         XCTAssertEqual(targets.maskedCount, 1)
         XCTAssertEqual(Array(targets.size[(5 * 2)...(5 * 2 + 1)]), [0.5, 0.5])
@@ -89,14 +93,14 @@ final class CenterNetHeadTests: XCTestCase {
         // smallGrid covers 40 × 32 input pixels; a centre on its far edges is still inside (last cell, offset 1).
         let inside = CenterNetObject(labelIndex: 0, box: CornerBox(left: 30, top: 24, right: 50, bottom: 40))
         let outside = [
-            CornerBox(left: 40, top: 0, right: 42, bottom: 4),          // centre x 41 > 40
-            CornerBox(left: -6, top: 4, right: 4, bottom: 8),           // centre x −1 < 0
-            CornerBox(left: 2, top: 30, right: 6, bottom: 40),          // centre y 35 > 32
+            CornerBox(left: 40, top: 0, right: 42, bottom: 4),  // centre x 41 > 40
+            CornerBox(left: -6, top: 4, right: 4, bottom: 8),  // centre x −1 < 0
+            CornerBox(left: 2, top: 30, right: 6, bottom: 40),  // centre y 35 > 32
             CornerBox(left: .nan, top: 0, right: 4, bottom: 4),
             CornerBox(left: 0, top: 0, right: .infinity, bottom: 4),
             CornerBox(left: -.infinity, top: 0, right: .infinity, bottom: 4),
             CornerBox(left: 0, top: -.greatestFiniteMagnitude, right: 4, bottom: .greatestFiniteMagnitude / 2),
-            CornerBox(left: -1e308, top: 0, right: 1e308, bottom: 4),    // centre 0, width infinite
+            CornerBox(left: -1e308, top: 0, right: 1e308, bottom: 4),  // centre 0, width infinite
         ].map { CenterNetObject(labelIndex: 1, box: $0) }
         let targets = CenterNetTargets(objects: outside + [inside] + outside, grid: smallGrid)
         XCTAssertEqual(targets.objectsOutside, 2 * outside.count)
@@ -117,8 +121,9 @@ final class CenterNetHeadTests: XCTestCase {
         for seed in [1, 2, 3] as [UInt64] {
             let logits = randomValues(targets.count, in: -4...4, seed: seed)
             let (_, gradient) = FocalLoss.lossAndGradient(logits: logits, targets: targets)
-            assertGradientMatchesCentralDifferences(gradient, of: { FocalLoss.lossAndGradient(logits: $0, targets: targets).loss },
-                                                    at: logits, "seed \(seed)")
+            assertGradientMatchesCentralDifferences(
+                gradient, of: { FocalLoss.lossAndGradient(logits: $0, targets: targets).loss },
+                at: logits, "seed \(seed)")
         }
         // Large logits: the loss and its gradient stay finite, and match where the loss is still measurable.
         let extreme = targets.indices.map { Double(($0 % 7) - 3) * 9 }
@@ -141,8 +146,9 @@ final class CenterNetHeadTests: XCTestCase {
         let predicted = randomValues(sizeTargets.count, in: -1...3, seed: 4)
         let (loss, gradient) = RegressionL1Loss.lossAndGradient(predicted: predicted, targets: sizeTargets, mask: mask)
         XCTAssertGreaterThan(loss, 0)
-        assertGradientMatchesCentralDifferences(gradient, of: { RegressionL1Loss.lossAndGradient(predicted: $0, targets: sizeTargets, mask: mask).loss },
-                                                at: predicted)
+        assertGradientMatchesCentralDifferences(
+            gradient, of: { RegressionL1Loss.lossAndGradient(predicted: $0, targets: sizeTargets, mask: mask).loss },
+            at: predicted)
         XCTAssertEqual(zip(gradient, mask.flatMap { [$0, $0] }).filter { $0.1 == 0 && $0.0 != 0 }.count, 0, "no gradient outside the mask")
     }
 
@@ -153,9 +159,10 @@ final class CenterNetHeadTests: XCTestCase {
         XCTAssertEqual(gradient, [0.25, 0.25, 0, 0, -0.25, -0.25])
         // The sizes of `smallTargets`, predicted 1 cell too wide and 1 too tall at each of its 3 centres: 6 / 6.
         let targets = smallTargets
-        let outputs = CenterNetOutputs<Double>(heatLogits: targets.heatMap.map { $0 >= 1 ? 30 : -30 },
-                                               size: zip(targets.size, targets.mask.flatMap { [$0, $0] }).map { Double($0 + $1) },
-                                               offset: targets.offset.map(Double.init))
+        let outputs = CenterNetOutputs<Double>(
+            heatLogits: targets.heatMap.map { $0 >= 1 ? 30 : -30 },
+            size: zip(targets.size, targets.mask.flatMap { [$0, $0] }).map { Double($0 + $1) },
+            offset: targets.offset.map(Double.init))
         let total = CenterNetLoss(outputs: outputs, targets: targets)
         XCTAssertEqual(total.size, 1, accuracy: 1e-6)
         XCTAssertEqual(total.offset, 0)
@@ -164,10 +171,12 @@ final class CenterNetHeadTests: XCTestCase {
     func testTotalLossGradientMatchesCentralDifferencesForEveryMap() {
         let targets = smallTargets
         let heatCount = smallGrid.heatMapCount, mapCount = smallGrid.cellCount * 2
-        let point = randomValues(heatCount, in: -3...3, seed: 5) + randomValues(mapCount, in: 0...3, seed: 6) + randomValues(mapCount, in: 0...1, seed: 7)
+        let point =
+            randomValues(heatCount, in: -3...3, seed: 5) + randomValues(mapCount, in: 0...3, seed: 6) + randomValues(mapCount, in: 0...1, seed: 7)
         func outputs(_ values: [Double]) -> CenterNetOutputs<Double> {
-            CenterNetOutputs(heatLogits: Array(values[0..<heatCount]), size: Array(values[heatCount..<(heatCount + mapCount)]),
-                             offset: Array(values[(heatCount + mapCount)...]))
+            CenterNetOutputs(
+                heatLogits: Array(values[0..<heatCount]), size: Array(values[heatCount..<(heatCount + mapCount)]),
+                offset: Array(values[(heatCount + mapCount)...]))
         }
         let loss = CenterNetLoss(outputs: outputs(point), targets: targets)
         XCTAssertEqual(loss.total, loss.heat + 0.1 * loss.size + loss.offset, accuracy: 1e-15)
@@ -188,9 +197,10 @@ final class CenterNetHeadTests: XCTestCase {
                 size: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: -0.5...4, using: &generator) },
                 offset: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: 0...1, using: &generator) })
             for (count, score) in [(100, Float(0)), (3, Float(0.3)), (1, Float(0.9)), (0, Float(0))] {
-                XCTAssertEqual(CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count, minimumScore: score),
-                               CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count, minimumScore: score),
-                               "round \(round), \(count) best at \(score)")
+                XCTAssertEqual(
+                    CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count, minimumScore: score),
+                    CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count, minimumScore: score),
+                    "round \(round), \(count) best at \(score)")
             }
         }
     }
@@ -207,10 +217,12 @@ final class CenterNetHeadTests: XCTestCase {
                 offset: (0..<(grid.cellCount * 2)).map { _ in Float.random(in: 0..<1, using: &generator) })
             for (count, score) in [(100, Float(0)), (2, Float(0.5)), (100, Float(1))] {
                 let decoded = CenterNetDecoder.decode(outputs, grid: grid, maximumCount: count, minimumScore: score)
-                XCTAssertEqual(decoded, CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count, minimumScore: score),
-                               "round \(round), \(count) best at \(score)")
-                XCTAssertTrue(decoded.allSatisfy { !$0.score.isNaN && !outputs.heatLogits[self.heatIndex(of: $0, grid: grid)].isNaN },
-                              "round \(round): a NaN logit became a peak")
+                XCTAssertEqual(
+                    decoded, CenterNetDecoder.reference(outputs, grid: grid, maximumCount: count, minimumScore: score),
+                    "round \(round), \(count) best at \(score)")
+                XCTAssertTrue(
+                    decoded.allSatisfy { !$0.score.isNaN && !outputs.heatLogits[self.heatIndex(of: $0, grid: grid)].isNaN },
+                    "round \(round): a NaN logit became a peak")
             }
         }
         // A lone NaN is no peak; beside it, a logit of −∞ (probability 0) is one at a minimum score of 0.
@@ -240,7 +252,9 @@ final class CenterNetHeadTests: XCTestCase {
                 let cell = Int(box.centerY / 16) * 20 + Int(box.centerX / 16)
                 let label = Int.random(in: 0..<3, using: &generator)
                 let neighbourhood = (-1...1).flatMap { dy in (-1...1).map { dx in cell + dy * 20 + dx } }
-                guard usedCells.isDisjoint(with: neighbourhood.map { $0 * 3 + label }), !usedCells.contains(where: { $0 / 3 == cell }) else { continue }
+                guard usedCells.isDisjoint(with: neighbourhood.map { $0 * 3 + label }), !usedCells.contains(where: { $0 / 3 == cell }) else {
+                    continue
+                }
                 usedCells.insert(cell * 3 + label)
                 objects.append(CenterNetObject(labelIndex: label, box: box))
             }
@@ -256,7 +270,9 @@ final class CenterNetHeadTests: XCTestCase {
             for object in objects {
                 let found = detections.first { $0.labelIndex == object.labelIndex && $0.box.intersectionOverUnion(object.box) > 0.999 }
                 let box = try? XCTUnwrap(found, "round \(round): \(object) not decoded").box
-                for (decoded, original) in zip([box?.left, box?.top, box?.right, box?.bottom], [object.box.left, object.box.top, object.box.right, object.box.bottom]) {
+                for (decoded, original) in zip(
+                    [box?.left, box?.top, box?.right, box?.bottom], [object.box.left, object.box.top, object.box.right, object.box.bottom])
+                {
                     XCTAssertEqual(decoded ?? .nan, original, accuracy: 1e-3, "round \(round)")
                 }
             }

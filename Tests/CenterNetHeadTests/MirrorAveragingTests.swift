@@ -27,8 +27,9 @@ final class MirrorAveragingTests: XCTestCase {
     private func randomOutputs(_ grid: CenterNetGrid, seed: UInt64) -> CenterNetOutputs<Float> {
         var generator = SeededGenerator(seed: seed)
         func values(_ count: Int, _ range: ClosedRange<Float>) -> [Float] { (0..<count).map { _ in Float.random(in: range, using: &generator) } }
-        return CenterNetOutputs(heatLogits: values(grid.heatMapCount, -6...6), size: values(grid.cellCount * 2, 0.2...9),
-                                offset: values(grid.cellCount * 2, 0...1))
+        return CenterNetOutputs(
+            heatLogits: values(grid.heatMapCount, -6...6), size: values(grid.cellCount * 2, 0.2...9),
+            offset: values(grid.cellCount * 2, 0...1))
     }
 
     func testAveragingTheOtherWayRoundGivesTheTurnedMaps() {
@@ -66,8 +67,9 @@ final class MirrorAveragingTests: XCTestCase {
         XCTAssertEqual(1 / (1 + exp(-guarded.heatLogits[0])), 0.5, accuracy: 1e-5)
         XCTAssertEqual(guarded.heatLogits.filter(\.isNaN).count, 0)
         // Both broken: NaN stays, so a diverged head still decodes into nothing.
-        let broken = CenterNetOutputs<Float>(heatLogits: [Float](repeating: .nan, count: grid.heatMapCount),
-                                             size: plain.size, offset: plain.offset)
+        let broken = CenterNetOutputs<Float>(
+            heatLogits: [Float](repeating: .nan, count: grid.heatMapCount),
+            size: plain.size, offset: plain.offset)
         let nothing = MirrorAveraging.average(broken, mirrored: broken, grid: grid)
         XCTAssertTrue(nothing.heatLogits.allSatisfy(\.isNaN))
         XCTAssertEqual(CenterNetDecoder.decode(nothing, grid: grid, minimumScore: 0), [])
@@ -93,17 +95,21 @@ final class MirrorAveragingTests: XCTestCase {
                 let cellX = Int(box.centerX / 16), cellY = Int(box.centerY / 16)
                 // Each object far from the others (its own peak) and its centre off the cell edges (one cell either way).
                 guard (box.centerX / 16 - Double(cellX)) > 0.01, (box.centerX / 16 - Double(cellX)) < 0.99,
-                      !(-2...2).contains(where: { dy in (-2...2).contains { dx in usedCells.contains((cellY + dy) * 20 + cellX + dx) } })
+                    !(-2...2).contains(where: { dy in (-2...2).contains { dx in usedCells.contains((cellY + dy) * 20 + cellX + dx) } })
                 else { continue }
                 usedCells.insert(cellY * 20 + cellX)
                 objects.append(CenterNetObject(labelIndex: Int.random(in: 0..<2, using: &generator), box: box))
             }
             let mirroredObjects = objects.map { object in
-                CenterNetObject(labelIndex: object.labelIndex, box: CornerBox(left: 320 - object.box.right, top: object.box.top,
-                                                                             right: 320 - object.box.left, bottom: object.box.bottom))
+                CenterNetObject(
+                    labelIndex: object.labelIndex,
+                    box: CornerBox(
+                        left: 320 - object.box.right, top: object.box.top,
+                        right: 320 - object.box.left, bottom: object.box.bottom))
             }
-            let average = MirrorAveraging.average(perfect(CenterNetTargets(objects: objects, grid: grid)),
-                                                  mirrored: perfect(CenterNetTargets(objects: mirroredObjects, grid: grid)), grid: grid)
+            let average = MirrorAveraging.average(
+                perfect(CenterNetTargets(objects: objects, grid: grid)),
+                mirrored: perfect(CenterNetTargets(objects: mirroredObjects, grid: grid)), grid: grid)
             let detections = CenterNetDecoder.decode(average, grid: grid, minimumScore: 0.999)
             XCTAssertEqual(detections.count, objects.count, "round \(round)")
             for object in objects {

@@ -47,8 +47,9 @@ final class ShardAssignmentTests: XCTestCase {
         for seed in 0..<40 as Range<UInt64> {
             let files = inputs(Int(seed * 37 % 500), seed: seed, distinctWeights: seed % 2 == 0 ? 3 : 1000)
             for shardCount in [1, 2, 3, 5, 16, 100] {
-                XCTAssertEqual(ShardAssignment.shards(of: files, count: shardCount),
-                               ShardAssignment.referenceShards(of: files, count: shardCount), "seed \(seed), \(shardCount) shards")
+                XCTAssertEqual(
+                    ShardAssignment.shards(of: files, count: shardCount),
+                    ShardAssignment.referenceShards(of: files, count: shardCount), "seed \(seed), \(shardCount) shards")
             }
         }
     }
@@ -59,8 +60,9 @@ final class ShardAssignmentTests: XCTestCase {
             // Weightless inputs (empty files) make shards of load 0 that are already used compete with empty ones.
             for index in files.indices where index % 3 == Int(seed % 3) { files[index].weight = 0 }
             for shardCount in [1, 2, 5, 11, 12, 13, 40] {
-                XCTAssertEqual(ShardAssignment.shards(of: files, count: shardCount),
-                               ShardAssignment.referenceShards(of: files, count: shardCount), "seed \(seed), \(shardCount) shards")
+                XCTAssertEqual(
+                    ShardAssignment.shards(of: files, count: shardCount),
+                    ShardAssignment.referenceShards(of: files, count: shardCount), "seed \(seed), \(shardCount) shards")
             }
         }
     }

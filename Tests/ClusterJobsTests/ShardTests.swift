@@ -40,8 +40,10 @@ final class ShardTests: XCTestCase {
             XCTAssertEqual("\(error)", refusal + "9223372036854775807")
         }
         // A first id near Int.max would overflow the last one: refused, not a trap.
-        let late = ["SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "2",
-                    "SLURM_ARRAY_TASK_MIN": "9223372036854775807"]
+        let late = [
+            "SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "2",
+            "SLURM_ARRAY_TASK_MIN": "9223372036854775807",
+        ]
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: late)) { error in
             XCTAssertEqual("\(error)", "SLURM_ARRAY_TASK_MIN is '9223372036854775807', too large for an array task id")
         }
@@ -60,25 +62,33 @@ final class ShardTests: XCTestCase {
 
     func testSlurmArrayTaskGivesItsShardFromTheFirstId() throws {
         // sbatch --array=0-3: what Slurm sets in task 2.
-        let fromZero = ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0",
-                        "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_STEP": "1"]
+        let fromZero = [
+            "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_STEP": "1",
+        ]
         let resolved = try XCTUnwrap(Shard.resolve(option: nil, environment: fromZero))
         XCTAssertEqual(resolved.shard, try Shard(index: 2, count: 4))
         XCTAssertEqual(resolved.source, .slurmArray)
         // sbatch --array=1-4: task 4 is the last shard.
-        let fromOne = ["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1",
-                       "SLURM_ARRAY_TASK_MAX": "4"]
+        let fromOne = [
+            "SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1",
+            "SLURM_ARRAY_TASK_MAX": "4",
+        ]
         XCTAssertEqual(try Shard.resolve(option: nil, environment: fromOne)?.shard, try Shard(index: 3, count: 4))
     }
 
     func testSlurmArrayWithAStepOrGapsIsRefused() {
-        let stepped = ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0",
-                       "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_STEP": "2"]
+        let stepped = [
+            "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0",
+            "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_STEP": "2",
+        ]
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: stepped)) { error in
             XCTAssertEqual("\(error)", "array tasks 0-4 step 2 are not 3 consecutive ids: give the shard as I/N")
         }
-        let gaps = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "1",
-                    "SLURM_ARRAY_TASK_MAX": "5"]
+        let gaps = [
+            "SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "1",
+            "SLURM_ARRAY_TASK_MAX": "5",
+        ]
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: gaps))
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["SLURM_ARRAY_TASK_ID": "1"])) { error in
             XCTAssertEqual("\(error)", "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give the shard as I/N")
@@ -93,7 +103,8 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(resolved.shard, try Shard(index: 4, count: 5))
         XCTAssertEqual(resolved.source, .kubernetesIndexedJob)
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "4"])) { error in
-            XCTAssertEqual("\(error)", "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N")
+            XCTAssertEqual(
+                "\(error)", "JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N")
         }
         XCTAssertThrowsError(try Shard.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "5", "WORKBENCH_SHARD_COUNT": "5"])) { error in
             XCTAssertEqual("\(error)", "shard 5/5 does not exist: shards of 5 are 0/5 to 4/5")

@@ -28,11 +28,12 @@ final class SlurmScriptHostileTests: XCTestCase {
     private enum Field: CaseIterable { case description, exportedValue, commandWord, logFile }
 
     private func job(_ field: Field, _ value: String, program: String) throws -> SlurmJob {
-        SlurmJob(name: "workbench-label", arrayTasks: 2, resources: try SlurmResources(),
-                 logFile: field == .logFile ? "/shared/" + value : "/shared/logs/%A_%a.log",
-                 environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: field == .exportedValue ? value : "/cache")],
-                 command: [ScriptWord(program), ScriptWord("label"), ScriptWord(field == .commandWord ? value : "plain"), .arrayShard(count: 2)],
-                 description: ["Written by a test: results in \(field == .description ? value : "/results")."])
+        SlurmJob(
+            name: "workbench-label", arrayTasks: 2, resources: try SlurmResources(),
+            logFile: field == .logFile ? "/shared/" + value : "/shared/logs/%A_%a.log",
+            environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: field == .exportedValue ? value : "/cache")],
+            command: [ScriptWord(program), ScriptWord("label"), ScriptWord(field == .commandWord ? value : "plain"), .arrayShard(count: 2)],
+            description: ["Written by a test: results in \(field == .description ? value : "/results")."])
     }
 
     func testEveryFieldRefusesControlsOrQuotesEverythingElse() throws {
@@ -71,10 +72,16 @@ final class SlurmScriptHostileTests: XCTestCase {
 
     func testANewlineInADescribedPathIsRefusedNamingIt() {
         XCTAssertThrowsError(try job(.description, "res\ntouch /tmp/x #", program: "/bin/true").script()) { error in
-            XCTAssertEqual("\(error)", #"Written by a test: results in res\ntouch /tmp/x #.: the description holds a control character (\n), which a batch script cannot carry; choose a name without it"#)
+            XCTAssertEqual(
+                "\(error)",
+                #"Written by a test: results in res\ntouch /tmp/x #.: the description holds a control character (\n), which a batch script cannot carry; choose a name without it"#
+            )
         }
         XCTAssertThrowsError(try SlurmJob.checkScriptValue("/cache\u{1B}[2J", what: "feature cache folder")) { error in
-            XCTAssertEqual("\(error)", #"/cache\u001B[2J: the feature cache folder holds a control character (\u001B), which a batch script cannot carry; choose a name without it"#)
+            XCTAssertEqual(
+                "\(error)",
+                #"/cache\u001B[2J: the feature cache folder holds a control character (\u001B), which a batch script cannot carry; choose a name without it"#
+            )
         }
     }
 }

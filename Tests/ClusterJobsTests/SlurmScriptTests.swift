@@ -10,37 +10,40 @@ final class SlurmScriptTests: XCTestCase {
             resources: try resources ?? SlurmResources(partition: "gpu,cpu", timeLimit: "1-02:00:00", cpusPerTask: 8),
             logFile: "/shared/jobs/logs/label-%A_%a.log",
             environment: [ExportedVariable(name: "WORKBENCH_CACHE", value: "/shared/cache dir")],
-            command: [ScriptWord("/opt/workbench/bin/workbench"), ScriptWord("label"), ScriptWord("/shared/Kids' Model.wbmodel"),
-                      ScriptWord("--shard"), .arrayShard(count: 4)],
+            command: [
+                ScriptWord("/opt/workbench/bin/workbench"), ScriptWord("label"), ScriptWord("/shared/Kids' Model.wbmodel"),
+                ScriptWord("--shard"), .arrayShard(count: 4),
+            ],
             description: ["Written by workbench slurm label: 4 tasks."])
     }
 
     func testArrayScriptIsTheHeaderThenOneQuotedExec() throws {
         // Written out by hand from sbatch's documented options.
         let expected = """
-        #!/bin/bash
-        # Written by workbench slurm label: 4 tasks.
-        #SBATCH --job-name=workbench-label
-        #SBATCH --array=0-3
-        #SBATCH --output=/shared/jobs/logs/label-%A_%a.log
-        #SBATCH --open-mode=append
-        #SBATCH --ntasks=1
-        #SBATCH --cpus-per-task=8
-        #SBATCH --partition=gpu,cpu
-        #SBATCH --time=1-02:00:00
-        #SBATCH --requeue
-        set -eu
-        export WORKBENCH_CACHE='/shared/cache dir'
-        exec '/opt/workbench/bin/workbench' 'label' '/shared/Kids'\\'' Model.wbmodel' '--shard' "${SLURM_ARRAY_TASK_ID}"'/4'
+            #!/bin/bash
+            # Written by workbench slurm label: 4 tasks.
+            #SBATCH --job-name=workbench-label
+            #SBATCH --array=0-3
+            #SBATCH --output=/shared/jobs/logs/label-%A_%a.log
+            #SBATCH --open-mode=append
+            #SBATCH --ntasks=1
+            #SBATCH --cpus-per-task=8
+            #SBATCH --partition=gpu,cpu
+            #SBATCH --time=1-02:00:00
+            #SBATCH --requeue
+            set -eu
+            export WORKBENCH_CACHE='/shared/cache dir'
+            exec '/opt/workbench/bin/workbench' 'label' '/shared/Kids'\\'' Model.wbmodel' '--shard' "${SLURM_ARRAY_TASK_ID}"'/4'
 
-        """
+            """
         XCTAssertEqual(try labelJob().script(), expected)
     }
 
     func testSingleJobWithDefaultsHasNoArrayPartitionOrTime() throws {
-        let job = SlurmJob(name: "workbench-label-merge", arrayTasks: nil, resources: try SlurmResources(),
-                           logFile: "/jobs/logs/merge-%j.log", environment: [],
-                           command: [ScriptWord("/bin/workbench"), ScriptWord("label"), ScriptWord("merge")], description: [])
+        let job = SlurmJob(
+            name: "workbench-label-merge", arrayTasks: nil, resources: try SlurmResources(),
+            logFile: "/jobs/logs/merge-%j.log", environment: [],
+            command: [ScriptWord("/bin/workbench"), ScriptWord("label"), ScriptWord("merge")], description: [])
         let script = try job.script()
         XCTAssertFalse(script.contains("--array"))
         XCTAssertFalse(script.contains("--partition"))
@@ -51,9 +54,12 @@ final class SlurmScriptTests: XCTestCase {
 
     /// bash itself is the reference for quoting: each word must arrive exactly as given.
     func testEveryWordReachesTheProgramUnchangedThroughBash() throws {
-        let words = ["plain", "two words", "it's", "'", "''", "\"double\"", "$HOME", "`date`", "back\\slash", "new\nline",
-                     "tab\there", "*", "ünïcødé 🎬", "", "-n", "%A_%a"]
-        let script = "printf '%s\\0' " + words.map { ScriptWord($0).shellText }.joined(separator: " ") + " " + ScriptWord.arrayShard(count: 4).shellText
+        let words = [
+            "plain", "two words", "it's", "'", "''", "\"double\"", "$HOME", "`date`", "back\\slash", "new\nline",
+            "tab\there", "*", "ünïcødé 🎬", "", "-n", "%A_%a",
+        ]
+        let script =
+            "printf '%s\\0' " + words.map { ScriptWord($0).shellText }.joined(separator: " ") + " " + ScriptWord.arrayShard(count: 4).shellText
         let outcome = try WorkbenchBinary.runProcess("/bin/bash", ["-c", script], environment: ["SLURM_ARRAY_TASK_ID": "3", "HOME": "/nowhere"])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let received = outcome.standardOutput.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -81,7 +87,9 @@ final class SlurmScriptTests: XCTestCase {
         var job = try labelJob()
         job.logFile = "/shared/my jobs/label-%A_%a.log"
         XCTAssertThrowsError(try job.script()) { error in
-            XCTAssertEqual("\(error)", "/shared/my jobs/label-%A_%a.log: the log path holds \" \", which an #SBATCH line cannot carry; choose a folder without it")
+            XCTAssertEqual(
+                "\(error)",
+                "/shared/my jobs/label-%A_%a.log: the log path holds \" \", which an #SBATCH line cannot carry; choose a folder without it")
         }
         job.logFile = "logs/label-%A_%a.log"
         XCTAssertThrowsError(try job.script()) { error in

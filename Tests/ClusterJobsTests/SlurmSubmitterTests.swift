@@ -21,12 +21,12 @@ final class SlurmSubmitterTests: XCTestCase {
     private func sbatch(printing output: String, error: String = "", status: Int32 = 0) throws -> SlurmSubmitter {
         let path = folder.appendingPathComponent("sbatch").path
         let script = """
-        #!/bin/sh
-        printf '%s\\n' "$@" > '\(folder.path)/arguments'
-        printf '\(output)'
-        printf '\(error)' >&2
-        exit \(status)
-        """
+            #!/bin/sh
+            printf '%s\\n' "$@" > '\(folder.path)/arguments'
+            printf '\(output)'
+            printf '\(error)' >&2
+            exit \(status)
+            """
         try script.write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
         return try SlurmSubmitter.locate(searchPath: "/nonexistent:" + folder.path)

@@ -5,8 +5,9 @@ import XCTest
 /// leaving defaults (and the model's own test-time default) out.
 final class WorkbenchTaskCommandTests: XCTestCase {
     private func options(testTimeAugmentation: Bool?) -> WorkbenchTaskCommand.LabelOptions {
-        .init(every: 1, framesPerSecond: nil, minimumConfidence: 0, fallbackLabel: nil, smoothing: 1, changesOnly: false,
-              testTimeAugmentation: testTimeAugmentation)
+        .init(
+            every: 1, framesPerSecond: nil, minimumConfidence: 0, fallbackLabel: nil, smoothing: 1, changesOnly: false,
+            testTimeAugmentation: testTimeAugmentation)
     }
 
     func testTestTimeAugmentationIsPassedOnOnlyWhenChosen() {

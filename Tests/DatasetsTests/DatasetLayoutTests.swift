@@ -69,8 +69,10 @@ final class DatasetLayoutTests: XCTestCase {
         try empty.folder("dog/nested")
         try empty.file("dog/readme.txt", [1, 2])
         XCTAssertThrowsError(try DatasetLayout.resolve(path: empty.root)) { error in
-            XCTAssertEqual("\(error)", empty.root + "/dog: label 'dog' has no pictures Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP): "
-                           + "1 file skipped (1 .txt)")
+            XCTAssertEqual(
+                "\(error)",
+                empty.root + "/dog: label 'dog' has no pictures Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP): "
+                    + "1 file skipped (1 .txt)")
         }
 
         let unseen = try FolderBuilder(self)

@@ -11,9 +11,13 @@ final class DatasetWarningsTests: XCTestCase {
         try builder.image("test/dog/other.jpg", seed: "train/cat/9.jpg")
         let layout = try DatasetLayout.resolve(path: builder.root)
         let warnings = DatasetWarnings.check(layout)
-        XCTAssertEqual(warnings, [.duplicatesAcrossSplits(
-            firstSplit: "training", secondSplit: "testing",
-            pairs: [DuplicatePair(first: builder.root + "/train/cat/2.jpg", second: builder.root + "/test/cat/copy.jpg")])])
+        XCTAssertEqual(
+            warnings,
+            [
+                .duplicatesAcrossSplits(
+                    firstSplit: "training", secondSplit: "testing",
+                    pairs: [DuplicatePair(first: builder.root + "/train/cat/2.jpg", second: builder.root + "/test/cat/copy.jpg")])
+            ])
         XCTAssertTrue(warnings[0].description.hasPrefix("1 identical file(s) in both training and testing data"), warnings[0].description)
     }
 

@@ -29,9 +29,24 @@ final class FeatureCacheTests: XCTestCase {
         let path = cache.path(for: key())
         let damages: [(String, ([UInt8]) -> [UInt8])] = [
             ("truncated", { Array($0.dropLast(5)) }),
-            ("flipped float byte", { var b = $0; b[b.count - 40] ^= 0x01; return b }),
-            ("flipped checksum byte", { var b = $0; b[b.count - 1] ^= 0x80; return b }),
-            ("wrong magic", { var b = $0; b[0] = UInt8(ascii: "X"); return b }),
+            (
+                "flipped float byte",
+                {
+                    var b = $0; b[b.count - 40] ^= 0x01; return b
+                }
+            ),
+            (
+                "flipped checksum byte",
+                {
+                    var b = $0; b[b.count - 1] ^= 0x80; return b
+                }
+            ),
+            (
+                "wrong magic",
+                {
+                    var b = $0; b[0] = UInt8(ascii: "X"); return b
+                }
+            ),
             ("extra byte", { $0 + [0] }),
             ("empty", { _ in [] }),
         ]
@@ -42,7 +57,9 @@ final class FeatureCacheTests: XCTestCase {
             XCTAssertNil(cache.lookup(key()), name)
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(name): a damaged entry is deleted")
             var computed = 0
-            let again = cache.features(for: key()) { computed += 1; return features }
+            let again = cache.features(for: key()) {
+                computed += 1; return features
+            }
             XCTAssertEqual(again, features, name)
             XCTAssertEqual(computed, 1, name)
             XCTAssertEqual(cache.lookup(key()), features, "\(name): stored again")
@@ -102,10 +119,12 @@ final class FeatureCacheTests: XCTestCase {
     ///     key = b"workbench-feature-key/1" + b"".join(b"\n%d:" % len(f) + f for f in fields)
     ///     print(hashlib.sha256(key).hexdigest())
     func testFileStemMatchesAnIndependentDigest() {
-        let preprocessing = #"{"alphaBackground":[255,255,255],"channelOrder":"RGB","cropPadding":32,"inputSide":224,"#
+        let preprocessing =
+            #"{"alphaBackground":[255,255,255],"channelOrder":"RGB","cropPadding":32,"inputSide":224,"#
             + #""mean":[127,127,127],"name":"tf_crop_pad32","resample":"bicubic-antialiased","std":[128,128,128],"version":1}"#
-        let key = FeatureCacheKey(contentHash: .of(Array("abc".utf8)), preprocessingID: preprocessing,
-                                  backboneID: "b2e78e3a5bb1d60df728818ea576deafd6ba9b428fefe13794e012f226516dad")
+        let key = FeatureCacheKey(
+            contentHash: .of(Array("abc".utf8)), preprocessingID: preprocessing,
+            backboneID: "b2e78e3a5bb1d60df728818ea576deafd6ba9b428fefe13794e012f226516dad")
         XCTAssertEqual(key.contentHash.hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(key.fileStem, "970658d8e1999e3211cbfcdad9cd6c73569adef8177a6326446d75bd0938173d")
     }

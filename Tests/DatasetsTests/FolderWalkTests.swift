@@ -26,10 +26,12 @@ final class FolderWalkTests: XCTestCase {
         XCTAssertEqual(folder.files(label: "cat"), [builder.root + "/cat/1.jpg"])
         let reason = "name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"
         // Natural order of the names as shown: "\\" sorts before "c".
-        XCTAssertEqual(folder.unreadable, [
-            SkippedFile(path: builder.root + "/cat/\\xFF\\xFE", reason: reason),
-            SkippedFile(path: builder.root + "/cat/caf\\xE9.jpg", reason: reason),
-        ])
+        XCTAssertEqual(
+            folder.unreadable,
+            [
+                SkippedFile(path: builder.root + "/cat/\\xFF\\xFE", reason: reason),
+                SkippedFile(path: builder.root + "/cat/caf\\xE9.jpg", reason: reason),
+            ])
         XCTAssertEqual(folder.skipped, [])
     }
 
@@ -43,12 +45,14 @@ final class FolderWalkTests: XCTestCase {
         // A FIFO opened for reading would block this scan forever; the test finishing is part of what it checks.
         let folder = try ImageFolder.scan(path: builder.root)
         XCTAssertEqual(folder.files(label: "cat"), [builder.root + "/cat/1.jpg"])
-        XCTAssertEqual(folder.unreadable, [
-            SkippedFile(path: builder.root + "/cat/gone.jpg", reason: "broken symbolic link (its target does not exist)"),
-            SkippedFile(path: builder.root + "/cat/pipe", reason: "not a regular file (a FIFO); not opened"),
-            SkippedFile(path: builder.root + "/cat/x.png", reason: "not a regular file (a FIFO); not opened"),
-            SkippedFile(path: builder.root + "/cat/zero.jpg", reason: "not a regular file (a character device); not opened"),
-        ])
+        XCTAssertEqual(
+            folder.unreadable,
+            [
+                SkippedFile(path: builder.root + "/cat/gone.jpg", reason: "broken symbolic link (its target does not exist)"),
+                SkippedFile(path: builder.root + "/cat/pipe", reason: "not a regular file (a FIFO); not opened"),
+                SkippedFile(path: builder.root + "/cat/x.png", reason: "not a regular file (a FIFO); not opened"),
+                SkippedFile(path: builder.root + "/cat/zero.jpg", reason: "not a regular file (a character device); not opened"),
+            ])
     }
 
     func testEachRealFolderIsWalkedOnceWhateverLinksLeadToIt() throws {

@@ -5,8 +5,9 @@ final class NaturalOrderTests: XCTestCase {
     func testNumbersCompareByValue() {
         XCTAssertEqual(NaturalOrder.sorted(["10", "2", "1", "100", "20"]), ["1", "2", "10", "20", "100"])
         XCTAssertEqual(NaturalOrder.sorted(["img10.png", "img2.png", "img1.png"]), ["img1.png", "img2.png", "img10.png"])
-        XCTAssertEqual(NaturalOrder.sorted(["a99999999999999999999999", "a100000000000000000000000"]),
-                       ["a99999999999999999999999", "a100000000000000000000000"], "digit runs longer than Int")
+        XCTAssertEqual(
+            NaturalOrder.sorted(["a99999999999999999999999", "a100000000000000000000000"]),
+            ["a99999999999999999999999", "a100000000000000000000000"], "digit runs longer than Int")
     }
 
     func testCaseIsIgnoredThenBreaksTies() {
@@ -19,7 +20,8 @@ final class NaturalOrderTests: XCTestCase {
 
     func testPathsCompareComponentByComponent() {
         let paths = [["b.jpg"], ["a", "z.jpg"], ["a", "10.jpg"], ["a", "2.jpg"], ["a.jpg"]]
-        XCTAssertEqual(paths.sorted(by: NaturalOrder.pathsInIncreasingOrder),
-                       [["a", "2.jpg"], ["a", "10.jpg"], ["a", "z.jpg"], ["a.jpg"], ["b.jpg"]])
+        XCTAssertEqual(
+            paths.sorted(by: NaturalOrder.pathsInIncreasingOrder),
+            [["a", "2.jpg"], ["a", "10.jpg"], ["a", "z.jpg"], ["a.jpg"], ["b.jpg"]])
     }
 }

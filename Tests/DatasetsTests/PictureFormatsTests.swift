@@ -28,8 +28,9 @@ final class PictureFormatsTests: XCTestCase {
         try builder.file("cat/riff-but-wave.dat", Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WAVEfmt ".utf8))
         try builder.file("cat/mp4.dat", [0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 0, 0] + Array("isomavc1".utf8))
         let folder = try ImageFolder.scan(path: builder.root)
-        XCTAssertEqual(folder.files(label: "cat")?.map { ($0 as NSString).lastPathComponent },
-                       ["bmp-picture.dat", "gif-picture.dat", "heic-picture.dat", "tiff-picture.dat", "webp-picture.dat"])
+        XCTAssertEqual(
+            folder.files(label: "cat")?.map { ($0 as NSString).lastPathComponent },
+            ["bmp-picture.dat", "gif-picture.dat", "heic-picture.dat", "tiff-picture.dat", "webp-picture.dat"])
         XCTAssertEqual(folder.skipped.map { ($0.path as NSString).lastPathComponent }, ["mp4.dat", "riff-but-wave.dat"])
     }
 
@@ -61,8 +62,10 @@ final class PictureFormatsTests: XCTestCase {
         try builder.images("Cat", count: 2)
         for index in 1...28 { try builder.file("Fish/\(index).xyz", Array("raw \(index)".utf8)) }
         XCTAssertThrowsError(try DatasetLayout.resolve(path: builder.root)) { error in
-            XCTAssertEqual("\(error)", builder.root + "/Fish: label 'Fish' has no pictures Workbench can read "
-                           + "(JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP): 28 files skipped (28 .xyz)")
+            XCTAssertEqual(
+                "\(error)",
+                builder.root + "/Fish: label 'Fish' has no pictures Workbench can read "
+                    + "(JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP): 28 files skipped (28 .xyz)")
         }
 
         let mixed = try FolderBuilder(self)
@@ -71,8 +74,10 @@ final class PictureFormatsTests: XCTestCase {
         for index in 1...8 { try mixed.file("Fish/deeper/raw\(index)", [2]) }
         try mixed.folder("Empty")
         XCTAssertThrowsError(try DatasetLayout.resolve(path: mixed.root)) { error in
-            XCTAssertEqual("\(error)", mixed.root + "/Empty: label 'Empty' has no pictures Workbench can read "
-                           + "(JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP): the folder holds no files")
+            XCTAssertEqual(
+                "\(error)",
+                mixed.root + "/Empty: label 'Empty' has no pictures Workbench can read "
+                    + "(JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP): the folder holds no files")
         }
         try FileManager.default.removeItem(atPath: mixed.root + "/Empty")
         XCTAssertThrowsError(try DatasetLayout.resolve(path: mixed.root)) { error in
@@ -90,11 +95,14 @@ final class PictureFormatsTests: XCTestCase {
         try builder.file("README.md", Array("# outside the labels: not counted".utf8))
         let layout = try DatasetLayout.resolve(path: builder.root)
         let warnings = DatasetWarnings.check(layout)
-        XCTAssertEqual(warnings.map(\.description), [
-            "3 files skipped (2 .xyz, 1 .txt) in the training label folders: not pictures Workbench can read "
-                + "(JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)",
-        ])
-        XCTAssertEqual(SkippedFiles.summary([SkippedFile(path: builder.root + "/cat/scan.xyz", reason: "")]),
-                       "1 file skipped (1 .xyz)")
+        XCTAssertEqual(
+            warnings.map(\.description),
+            [
+                "3 files skipped (2 .xyz, 1 .txt) in the training label folders: not pictures Workbench can read "
+                    + "(JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)"
+            ])
+        XCTAssertEqual(
+            SkippedFiles.summary([SkippedFile(path: builder.root + "/cat/scan.xyz", reason: "")]),
+            "1 file skipped (1 .xyz)")
     }
 }

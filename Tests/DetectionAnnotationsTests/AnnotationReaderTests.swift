@@ -58,7 +58,8 @@ final class AnnotationReaderTests: XCTestCase {
     }
 
     func testCreateMLFolderReadsBoxesAsEdgesWithSizesLabelsAndNegatives() throws {
-        try writeAnnotations("""
+        try writeAnnotations(
+            """
             [
               {"image": "sub/b.png", "annotations": [{"label": "cat", "coordinates": {"x": 15, "y": 20, "width": 10, "height": 8}}]},
               {"image": "a.png", "annotations": [
@@ -85,7 +86,8 @@ final class AnnotationReaderTests: XCTestCase {
 
     func testDetectJSONReadsBackWithItsConfidenceIgnoredAndAnEmptyEntryKept() throws {
         // detect --json's exact shape (pixels to a hundredth), as written by `cd folder && workbench detect . --json`.
-        try writeAnnotations("""
+        try writeAnnotations(
+            """
             [
             {"image":"./a.png","annotations":[{"label":"person","confidence":0.87109375,"coordinates":{"x":31.25,"y":20.5,"width":12.5,"height":30.01}}]},
             {"image":"./sub/b.png","annotations":[]},
@@ -94,7 +96,8 @@ final class AnnotationReaderTests: XCTestCase {
             """)
         let set = try AnnotationReader.read(file: annotationsFile)
         XCTAssertEqual(set.images.map(\.path), [folder + "/./a.png", folder + "/./sub/b.png", folder + "/c.png"])
-        XCTAssertEqual(set.images[0].objects, [ObjectAnnotation(label: "person", box: CornerBox(centerX: 31.25, centerY: 20.5, width: 12.5, height: 30.01))])
+        XCTAssertEqual(
+            set.images[0].objects, [ObjectAnnotation(label: "person", box: CornerBox(centerX: 31.25, centerY: 20.5, width: 12.5, height: 30.01))])
         XCTAssertEqual(set.images[1].objects, [])
         XCTAssertEqual(set.images[2].objects[0].box, CornerBox(left: 0, top: 0, right: 10, bottom: 10))
         XCTAssertEqual(set.negatives, [])
@@ -118,15 +121,20 @@ final class AnnotationReaderTests: XCTestCase {
 
     func testControlCharactersInNamesAndLabelsAreRefused() throws {
         // A NUL would cut the path short in stat and open ("a.png" would be read); a newline would split a note.
-        try assertRefused(#"[{"image": "a.png\u0000.txt", "annotations": []}]"#,
-                          "entry 1: \"image\" holds the control character U+0000: a picture's name is one line of printable text")
-        try assertRefused(#"[{"image": "a.png", "annotations": []}, {"image": "sub/\nb.png", "annotations": []}]"#,
-                          "entry 2: \"image\" holds the control character U+000A")
+        try assertRefused(
+            #"[{"image": "a.png\u0000.txt", "annotations": []}]"#,
+            "entry 1: \"image\" holds the control character U+0000: a picture's name is one line of printable text")
+        try assertRefused(
+            #"[{"image": "a.png", "annotations": []}, {"image": "sub/\nb.png", "annotations": []}]"#,
+            "entry 2: \"image\" holds the control character U+000A")
         try assertRefused(#"[{"image": "\u001f", "annotations": []}]"#, "entry 1: \"image\" holds the control character U+001F")
-        try assertRefused(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: #"dog\ncat"#),
-                          "entry 1 (\"a.png\"), box 1: \"label\" holds the control character U+000A: a label is one line of printable text")
-        try assertRefused(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: #"dog\u0000"#), "box 1: \"label\" holds the control character U+0000")
-        try assertRefused(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: "dog\u{7F}"), "box 1: \"label\" holds the control character U+007F")
+        try assertRefused(
+            box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: #"dog\ncat"#),
+            "entry 1 (\"a.png\"), box 1: \"label\" holds the control character U+000A: a label is one line of printable text")
+        try assertRefused(
+            box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: #"dog\u0000"#), "box 1: \"label\" holds the control character U+0000")
+        try assertRefused(
+            box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: "dog\u{7F}"), "box 1: \"label\" holds the control character U+007F")
         // Printable text beyond ASCII is a name like any other.
         try writeAnnotations(box(#""x": 10, "y": 10, "width": 4, "height": 4"#, label: "chien ✓ é"))
         XCTAssertEqual(try AnnotationReader.read(folder: folder).labels, ["chien ✓ é"])
@@ -152,25 +160,30 @@ final class AnnotationReaderTests: XCTestCase {
         try assertRefused("[{\"image\": \"\", \"annotations\": []}]", "entry 1: \"image\" is empty")
         try assertRefused("[{\"image\": \"a.png\"}]", "entry 1 (\"a.png\"): no \"annotations\"")
         try assertRefused("[{\"image\": \"a.png\", \"annotations\": {}}]", "entry 1 (\"a.png\"): \"annotations\" must be an array, found an object")
-        try assertRefused("[{\"image\": \"a.png\", \"annotations\": [\"dog\"]}]", "entry 1 (\"a.png\"), box 1: expected an object {\"label\", \"coordinates\"}, found a string")
+        try assertRefused(
+            "[{\"image\": \"a.png\", \"annotations\": [\"dog\"]}]",
+            "entry 1 (\"a.png\"), box 1: expected an object {\"label\", \"coordinates\"}, found a string")
         try assertRefused("[{\"image\": \"a.png\", \"annotations\": [{\"coordinates\": {}}]}]", "entry 1 (\"a.png\"), box 1: no \"label\"")
         try assertRefused("[{\"image\": \"a.png\", \"annotations\": [{\"label\": null}]}]", "box 1: \"label\" must be a string, found null")
         try assertRefused(box(#""x": 1, "y": 1, "width": 1, "height": 1"#, label: ""), "box 1: \"label\" is empty")
         try assertRefused("[{\"image\": \"a.png\", \"annotations\": [{\"label\": \"dog\"}]}]", "box 1 (\"dog\"): no \"coordinates\"")
-        try assertRefused("[{\"image\": \"a.png\", \"annotations\": [{\"label\": \"dog\", \"coordinates\": [1, 2, 3, 4]}]}]",
-                          "box 1 (\"dog\"): \"coordinates\" must be an object {\"x\", \"y\", \"width\", \"height\"}, found an array")
+        try assertRefused(
+            "[{\"image\": \"a.png\", \"annotations\": [{\"label\": \"dog\", \"coordinates\": [1, 2, 3, 4]}]}]",
+            "box 1 (\"dog\"): \"coordinates\" must be an object {\"x\", \"y\", \"width\", \"height\"}, found an array")
         try assertRefused(box(#""x": 1, "y": 1, "width": 1"#), "box 1 (\"dog\"): no \"height\" in \"coordinates\"")
         try assertRefused(box(#""x": "1", "y": 1, "width": 1, "height": 1"#), "box 1 (\"dog\"): \"x\" must be a number, found a string")
         try assertRefused(box(#""x": 1e999, "y": 1, "width": 1, "height": 1"#), "box 1 (\"dog\"): \"x\" is too large to be a pixel coordinate")
-        try assertRefused(box(#""x": 1.7e308, "y": 1, "width": 1.7e308, "height": 1"#), "box 1 (\"dog\"): its edges are too large to be pixel coordinates")
+        try assertRefused(
+            box(#""x": 1.7e308, "y": 1, "width": 1.7e308, "height": 1"#), "box 1 (\"dog\"): its edges are too large to be pixel coordinates")
     }
 
     func testEmptyAndNegativeBoxesAreRefused() throws {
         try assertRefused(box(#""x": 10, "y": 10, "width": 0, "height": 5"#), "entry 1 (\"a.png\"), box 1 (\"dog\"): width 0 is not positive")
         try assertRefused(box(#""x": 10, "y": 10, "width": 5, "height": -2.5"#), "box 1 (\"dog\"): height -2.50 is not positive")
         // Found by the fuzz harness: a positive size that vanishes from the edges (1 ± 5e-301 is 1).
-        try assertRefused(box(#""x": 10, "y": 1, "width": 5, "height": 1e-300"#),
-                          "box 1 (\"dog\"): width 5 and height 1e-300 are too small to be told apart at its centre: the box has no size")
+        try assertRefused(
+            box(#""x": 10, "y": 1, "width": 5, "height": 1e-300"#),
+            "box 1 (\"dog\"): width 5 and height 1e-300 are too small to be told apart at its centre: the box has no size")
     }
 
     /// Issue 44, item 8: a box overshooting its picture by a few pixels (as annotation tools let one) is cut to it
@@ -180,21 +193,28 @@ final class AnnotationReaderTests: XCTestCase {
         try writeAnnotations(box(#""x": 60, "y": 24, "width": 12, "height": 10"#))
         let set = try AnnotationReader.read(folder: folder)
         XCTAssertEqual(set.images[0].objects[0].box, CornerBox(left: 54, top: 19, right: 64, bottom: 29))
-        XCTAssertEqual(set.clippedBoxes, [ClippedBox(entry: 1, image: "a.png", box: 1, label: "dog", overhang: 2,
-                                                     pictureSize: ImageSize(width: 64, height: 48))])
+        XCTAssertEqual(
+            set.clippedBoxes,
+            [
+                ClippedBox(
+                    entry: 1, image: "a.png", box: 1, label: "dog", overhang: 2,
+                    pictureSize: ImageSize(width: 64, height: 48))
+            ])
         // Exactly one pixel out is cut silently, as before.
         try writeAnnotations(box(#""x": 5, "y": 24, "width": 12, "height": 10"#))
         let silent = try AnnotationReader.read(folder: folder)
         XCTAssertEqual(silent.images[0].objects[0].box, CornerBox(left: 0, top: 19, right: 11, bottom: 29))
         XCTAssertEqual(silent.clippedBoxes, [])
         // 5 px out is beyond the limit.
-        try assertRefused(box(#""x": 60, "y": 24, "width": 18, "height": 10"#),
-                          "entry 1 (\"a.png\"), box 1 (\"dog\"): edges left 51, top 19, right 69, bottom 29 reach 5 px outside the 64 × 48 picture "
-                          + "(at most 4 px is cut off; x and y are the box's centre)")
+        try assertRefused(
+            box(#""x": 60, "y": 24, "width": 18, "height": 10"#),
+            "entry 1 (\"a.png\"), box 1 (\"dog\"): edges left 51, top 19, right 69, bottom 29 reach 5 px outside the 64 × 48 picture "
+                + "(at most 4 px is cut off; x and y are the box's centre)")
         try assertRefused(box(#""x": 10, "y": 2, "width": 6, "height": 15"#), "reach 5.50 px outside the 64 × 48 picture")
         // Within the limit but wholly beside the picture.
-        try assertRefused(box(#""x": -2, "y": 24, "width": 2, "height": 10"#),
-                          "box 1 (\"dog\"): edges left -3, top 19, right -1, bottom 29 lie outside the 64 × 48 picture")
+        try assertRefused(
+            box(#""x": -2, "y": 24, "width": 2, "height": 10"#),
+            "box 1 (\"dog\"): edges left -3, top 19, right -1, bottom 29 lie outside the 64 × 48 picture")
         XCTAssertEqual(AnnotationDocument.overshootLimit(side: 640), 12.8, accuracy: 1e-12)
         XCTAssertEqual(AnnotationDocument.overshootLimit(side: 100), 4)
     }
@@ -202,7 +222,8 @@ final class AnnotationReaderTests: XCTestCase {
     /// Issue 44, item 8: a file with several problems, of shape and against the pictures, is refused with all of
     /// them in entry order, one a line; past `reportedProblems` the rest are counted.
     func testEveryProblemOfAFileIsReportedInEntryOrder() throws {
-        try writeAnnotations("""
+        try writeAnnotations(
+            """
             [{"image": "missing.png", "annotations": []},
              {"image": "a.png", "annotations": [{"label": "dog", "coordinates": {"x": 10, "y": 10, "width": 0, "height": 5}},
                                                 {"label": "", "coordinates": {"x": 1, "y": 1, "width": 1, "height": 1}},
@@ -211,7 +232,9 @@ final class AnnotationReaderTests: XCTestCase {
              {"annotations": []}]
             """)
         XCTAssertThrowsError(try AnnotationReader.read(folder: folder)) { error in
-            XCTAssertEqual("\(error)", """
+            XCTAssertEqual(
+                "\(error)",
+                """
                 \(annotationsFile): 4 problems:
                   entry 1 ("missing.png"): no such picture \(folder!)/missing.png (names are relative to the folder of \(annotationsFile))
                   entry 2 ("a.png"), box 1 ("dog"): width 0 is not positive: a box needs a size (x and y are its centre)
@@ -221,7 +244,8 @@ final class AnnotationReaderTests: XCTestCase {
         }
         // Box 3 of entry 2 (15 px out) is checked against the picture only once its entry has no problem of shape;
         // a well-formed entry's refused boxes are all reported.
-        try writeAnnotations("""
+        try writeAnnotations(
+            """
             [{"image": "a.png", "annotations": [{"label": "cat", "coordinates": {"x": 60, "y": 24, "width": 30, "height": 10}},
                                                 {"label": "dog", "coordinates": {"x": 10, "y": -8, "width": 4, "height": 4}}]}]
             """)
@@ -243,18 +267,23 @@ final class AnnotationReaderTests: XCTestCase {
     }
 
     func testUnknownPicturesDuplicatesAndUnreadablePicturesAreRefused() throws {
-        try assertRefused("[{\"image\": \"missing.png\", \"annotations\": []}]",
-                          "entry 1 (\"missing.png\"): no such picture \(folder!)/missing.png (names are relative to the folder of \(annotationsFile))")
+        try assertRefused(
+            "[{\"image\": \"missing.png\", \"annotations\": []}]",
+            "entry 1 (\"missing.png\"): no such picture \(folder!)/missing.png (names are relative to the folder of \(annotationsFile))")
         try assertRefused("[{\"image\": \"sub\", \"annotations\": []}]", "entry 1 (\"sub\"): \(folder!)/sub is not a picture file (a folder)")
-        try assertRefused("[{\"image\": \"a.png\", \"annotations\": []}, {\"image\": \"c.png\", \"annotations\": []}, {\"image\": \"./a.png\", \"annotations\": []}]",
-                          "entry 3 (\"./a.png\"): the same picture as entry 1; give each picture one entry")
+        try assertRefused(
+            "[{\"image\": \"a.png\", \"annotations\": []}, {\"image\": \"c.png\", \"annotations\": []}, {\"image\": \"./a.png\", \"annotations\": []}]",
+            "entry 3 (\"./a.png\"): the same picture as entry 1; give each picture one entry")
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder + "/text.jpg"))
-        try assertRefused("[{\"image\": \"text.jpg\", \"annotations\": []}]", "entry 1 (\"text.jpg\"): \(folder!)/text.jpg: not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
+        try assertRefused(
+            "[{\"image\": \"text.jpg\", \"annotations\": []}]",
+            "entry 1 (\"text.jpg\"): \(folder!)/text.jpg: not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)")
     }
 
     func testAFolderWithoutAnnotationsAndAMissingFileAreOneLine() throws {
         XCTAssertThrowsError(try AnnotationReader.read(folder: folder)) { error in
-            XCTAssertEqual("\(error)", "\(folder!): no annotations.json (a Create ML object-detection folder holds its pictures and one annotations.json)")
+            XCTAssertEqual(
+                "\(error)", "\(folder!): no annotations.json (a Create ML object-detection folder holds its pictures and one annotations.json)")
         }
         XCTAssertThrowsError(try AnnotationReader.read(file: folder + "/boxes.json")) { error in
             XCTAssertEqual("\(error)", "\(folder!)/boxes.json: no such file")
@@ -266,8 +295,11 @@ final class AnnotationReaderTests: XCTestCase {
         try writeAnnotations("[]")
         let set = try AnnotationReader.read(folder: folder)
         XCTAssertEqual(Set(set.negatives.map(\.name)), ["a.png", "c.png", "sub/b.png"])
-        XCTAssertTrue(set.notes.contains { $0.hasPrefix("\(folder!)/broken.jpg: truncated or corrupt JPEG data") && $0.hasSuffix("(a picture without an entry, left out)") },
-                      "\(set.notes)")
+        XCTAssertTrue(
+            set.notes.contains {
+                $0.hasPrefix("\(folder!)/broken.jpg: truncated or corrupt JPEG data") && $0.hasSuffix("(a picture without an entry, left out)")
+            },
+            "\(set.notes)")
         XCTAssertEqual(set.labels, [])
     }
 }

@@ -60,8 +60,9 @@ final class AveragePrecisionTests: XCTestCase {
                         PredictedObject(label: $0[0] as? String ?? "", score: number($0[1]) ?? .nan, box: box($0[2...]))
                     })
             }
-            return GoldenCase(name: entry["name"] as? String ?? "", labels: entry["labels"] as? [String] ?? [], images: images,
-                              expected: entry["expected"] as? [String: Any] ?? [:])
+            return GoldenCase(
+                name: entry["name"] as? String ?? "", labels: entry["labels"] as? [String] ?? [], images: images,
+                expected: entry["expected"] as? [String: Any] ?? [:])
         }
     }
 
@@ -70,11 +71,14 @@ final class AveragePrecisionTests: XCTestCase {
         return CornerBox(left: numbers[0], top: numbers[1], right: numbers[2], bottom: numbers[3])
     }
 
-    private func assertNear(_ actual: Double?, _ expected: Any?, _ what: String, tolerance: Double = goldenTolerance,
-                            line: UInt = #line) {
+    private func assertNear(
+        _ actual: Double?, _ expected: Any?, _ what: String, tolerance: Double = goldenTolerance,
+        line: UInt = #line
+    ) {
         let expectedNumber = Self.number(expected)
         guard let actual, let expectedNumber else {
-            XCTAssertTrue(actual == nil && expectedNumber == nil, "\(what): \(String(describing: actual)) vs \(String(describing: expected))", line: line)
+            XCTAssertTrue(
+                actual == nil && expectedNumber == nil, "\(what): \(String(describing: actual)) vs \(String(describing: expected))", line: line)
             return
         }
         XCTAssertLessThanOrEqual(abs(actual - expectedNumber), tolerance, "\(what): \(actual) vs pycocotools \(expectedNumber)", line: line)
@@ -91,18 +95,22 @@ final class AveragePrecisionTests: XCTestCase {
         let cases = try Self.goldenCases()
         XCTAssertEqual(cases.map(\.name), ["crowded", "ties", "exact", "many"])
         for golden in cases {
-            for report in [AveragePrecision.evaluate(golden.images, labels: golden.labels),
-                           AveragePrecisionReference.evaluate(golden.images, labels: golden.labels)] {
+            for report in [
+                AveragePrecision.evaluate(golden.images, labels: golden.labels),
+                AveragePrecisionReference.evaluate(golden.images, labels: golden.labels),
+            ] {
                 let expectedLabels = try XCTUnwrap(golden.expected["labels"] as? [String: Any])
                 XCTAssertEqual(report.labels.map(\.label), golden.labels)
                 for label in report.labels {
                     let expected = (expectedLabels[label.label] as? [String: Any])?.mapValues { ($0 as? [Any] ?? []).compactMap(Self.number) }
                     XCTAssertEqual(label.byThreshold == nil, expected == nil, "\(golden.name) \(label.label): ground truth or not")
                     guard let expected, let byThreshold = label.byThreshold, let curve = label.precisionCurve else { continue }
-                    assertClose(byThreshold.map { Float($0) }, expected["byThreshold"]!.map { Float($0) }, absolute: Float(Self.goldenTolerance),
-                                "\(golden.name) \(label.label): AP per IoU threshold")
-                    assertClose(curve.map { Float($0) }, expected["precisionCurve"]!.map { Float($0) }, absolute: Float(Self.goldenTolerance),
-                                "\(golden.name) \(label.label): precision at IoU 0.5")
+                    assertClose(
+                        byThreshold.map { Float($0) }, expected["byThreshold"]!.map { Float($0) }, absolute: Float(Self.goldenTolerance),
+                        "\(golden.name) \(label.label): AP per IoU threshold")
+                    assertClose(
+                        curve.map { Float($0) }, expected["precisionCurve"]!.map { Float($0) }, absolute: Float(Self.goldenTolerance),
+                        "\(golden.name) \(label.label): precision at IoU 0.5")
                 }
                 assertNear(report.meanAveragePrecision50, golden.expected["meanAveragePrecision50"], "\(golden.name) mAP@0.5")
                 assertNear(report.meanAveragePrecision, golden.expected["meanAveragePrecision"], "\(golden.name) mAP@0.5:0.95")
@@ -198,14 +206,16 @@ final class AveragePrecisionTests: XCTestCase {
 
     private func randomBox(_ generator: inout SeededGenerator) -> CornerBox {
         let left = Double(Int.random(in: 0...80, using: &generator)) / 2, top = Double(Int.random(in: 0...80, using: &generator)) / 2
-        return CornerBox(left: left, top: top, right: left + Double(Int.random(in: 2...40, using: &generator)),
-                         bottom: top + Double(Int.random(in: 2...40, using: &generator)))
+        return CornerBox(
+            left: left, top: top, right: left + Double(Int.random(in: 2...40, using: &generator)),
+            bottom: top + Double(Int.random(in: 2...40, using: &generator)))
     }
 
     private func nudged(_ box: CornerBox, _ generator: inout SeededGenerator) -> CornerBox {
         let shift = { (generator: inout SeededGenerator) in Double(Int.random(in: -3...3, using: &generator)) / 2 }
         let left = box.left + shift(&generator), top = box.top + shift(&generator)
-        return CornerBox(left: left, top: top, right: max(left + 1, box.right + shift(&generator)),
-                         bottom: max(top + 1, box.bottom + shift(&generator)))
+        return CornerBox(
+            left: left, top: top, right: max(left + 1, box.right + shift(&generator)),
+            bottom: max(top + 1, box.bottom + shift(&generator)))
     }
 }

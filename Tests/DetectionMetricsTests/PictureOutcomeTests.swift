@@ -17,10 +17,12 @@ final class PictureOutcomeTests: XCTestCase {
                 let what = "\(golden.name) at \(threshold)"
                 XCTAssertEqual(truePositives, expected["truePositives"] as? Int, "\(what): true positives")
                 XCTAssertEqual(found, truePositives, "\(what): every true positive finds one object")
-                XCTAssertEqual(outcomes.reduce(0) { $0 + $1.falsePositives }, expected["falsePositives"] as? Int,
-                               "\(what): false positives")
-                XCTAssertEqual(outcomes.reduce(0) { $0 + $1.missed },
-                               (expected["groundTruthCount"] as? Int).map { $0 - truePositives }, "\(what): missed")
+                XCTAssertEqual(
+                    outcomes.reduce(0) { $0 + $1.falsePositives }, expected["falsePositives"] as? Int,
+                    "\(what): false positives")
+                XCTAssertEqual(
+                    outcomes.reduce(0) { $0 + $1.missed },
+                    (expected["groundTruthCount"] as? Int).map { $0 - truePositives }, "\(what): missed")
             }
         }
     }
@@ -28,12 +30,16 @@ final class PictureOutcomeTests: XCTestCase {
     func testAHandMadePicture() {
         let dog = CornerBox(left: 10, top: 10, right: 50, bottom: 50), cat = CornerBox(left: 60, top: 10, right: 90, bottom: 40)
         let image = EvaluatedImage(
-            groundTruth: [ObjectAnnotation(label: "dog", box: dog), ObjectAnnotation(label: "cat", box: cat),
-                          ObjectAnnotation(label: "dog", box: CornerBox(left: 0, top: 60, right: 20, bottom: 80))],
-            predictions: [PredictedObject(label: "dog", score: 0.9, box: CornerBox(left: 12, top: 10, right: 50, bottom: 52)),
-                          PredictedObject(label: "dog", score: 0.8, box: CornerBox(left: 11, top: 11, right: 49, bottom: 49)),
-                          PredictedObject(label: "dog", score: 0.3, box: CornerBox(left: 0, top: 60, right: 20, bottom: 80)),
-                          PredictedObject(label: "dog", score: 0.7, box: cat)])
+            groundTruth: [
+                ObjectAnnotation(label: "dog", box: dog), ObjectAnnotation(label: "cat", box: cat),
+                ObjectAnnotation(label: "dog", box: CornerBox(left: 0, top: 60, right: 20, bottom: 80)),
+            ],
+            predictions: [
+                PredictedObject(label: "dog", score: 0.9, box: CornerBox(left: 12, top: 10, right: 50, bottom: 52)),
+                PredictedObject(label: "dog", score: 0.8, box: CornerBox(left: 11, top: 11, right: 49, bottom: 49)),
+                PredictedObject(label: "dog", score: 0.3, box: CornerBox(left: 0, top: 60, right: 20, bottom: 80)),
+                PredictedObject(label: "dog", score: 0.7, box: cat),
+            ])
         // The first dog box finds the dog; the second is a duplicate (false); the box on the cat has the wrong
         // label (false); the low-scoring box on the second dog is not reported at 0.5, so that dog and the cat are
         // missed.

@@ -12,7 +12,8 @@ enum DetectionFixtures {
 
     /// `$WORKBENCH_DETECTOR`, else `<root>/models/ssdlite-mobilenetv2-person.safetensors`. Fails (never skips) when absent.
     static func detectorPath(file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = ProcessInfo.processInfo.environment[DetectorLocation.environmentVariable]
+        let path =
+            ProcessInfo.processInfo.environment[DetectorLocation.environmentVariable]
             ?? root.appendingPathComponent("models").appendingPathComponent(DetectorLocation.fileName).path
         guard FileManager.default.fileExists(atPath: path) else {
             XCTFail("person detector not found at \(path): run scripts/setup.sh first", file: file, line: line)
@@ -85,8 +86,9 @@ enum DetectionFixtures {
 
     /// A Workbench detection in the comparison's plain terms.
     static func scored(_ object: DetectedObject) -> DetectionComparison.Scored {
-        .init(score: object.confidence,
-              box: .init(left: object.box.left, top: object.box.top, right: object.box.right, bottom: object.box.bottom))
+        .init(
+            score: object.confidence,
+            box: .init(left: object.box.left, top: object.box.top, right: object.box.right, bottom: object.box.bottom))
     }
 
     /// FNV-1a 64 of bytes, as the golden generator hashes the decoded pixels.

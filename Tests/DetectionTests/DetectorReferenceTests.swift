@@ -45,8 +45,9 @@ final class DetectorReferenceTests: XCTestCase {
         let scales: [Float] = [10, 10, 5, 5]
         let fast = anchors.withUnsafeBufferPointer { anchors in
             encodings.withUnsafeBufferPointer { encodings in
-                AnchorBoxDecoding.decode(boxEncodings: encodings.baseAddress!, anchors: anchors.baseAddress!, scales: scales,
-                                         indices: Array(0..<count))
+                AnchorBoxDecoding.decode(
+                    boxEncodings: encodings.baseAddress!, anchors: anchors.baseAddress!, scales: scales,
+                    indices: Array(0..<count))
             }
         }
         let reference = AnchorBoxDecoding.referenceDecode(boxEncodings: encodings, anchors: anchors, scales: scales)
@@ -62,8 +63,9 @@ final class DetectorReferenceTests: XCTestCase {
         let logits = (0..<(2 * 1000)).map { _ in Float(unit(&random) * 20 - 10) }
         for threshold: Float in [1e-8, 0.3, 0.5, 0.999] {
             let (indices, scores) = logits.withUnsafeBufferPointer {
-                AnchorBoxDecoding.scores(classLogits: $0.baseAddress!, anchorCount: 1000, classCount: 2, classIndex: 1,
-                                         logitScale: 1, minimumScore: threshold)
+                AnchorBoxDecoding.scores(
+                    classLogits: $0.baseAddress!, anchorCount: 1000, classCount: 2, classIndex: 1,
+                    logitScale: 1, minimumScore: threshold)
             }
             let expected = (0..<1000).filter { AnchorBoxDecoding.sigmoid(logits[$0 * 2 + 1]) >= threshold }
             XCTAssertEqual(indices, expected, "threshold \(threshold)")
@@ -85,24 +87,32 @@ final class DetectorReferenceTests: XCTestCase {
                 scores.append(Float(random.next() % 20) / 20)
             }
             for (threshold, maximum) in [(Float(0.6), 100), (0.3, 5), (0.9, 1000)] {
-                let fast = NonMaximumSuppression.select(boxes: boxes, scores: scores, overlapThreshold: threshold, scoreThreshold: 1e-8,
-                                                        maximumCount: maximum)
-                let naive = NonMaximumSuppression.referenceSelect(boxes: boxes, scores: scores, overlapThreshold: threshold,
-                                                                  scoreThreshold: 1e-8, maximumCount: maximum)
+                let fast = NonMaximumSuppression.select(
+                    boxes: boxes, scores: scores, overlapThreshold: threshold, scoreThreshold: 1e-8,
+                    maximumCount: maximum)
+                let naive = NonMaximumSuppression.referenceSelect(
+                    boxes: boxes, scores: scores, overlapThreshold: threshold,
+                    scoreThreshold: 1e-8, maximumCount: maximum)
                 XCTAssertEqual(fast, naive, "trial \(trial), threshold \(threshold), maximum \(maximum)")
             }
         }
     }
 
     func testSuppressionKeepsTheBetterOfTwoOverlappingBoxesAndBothOfTwoApart() {
-        let boxes = [NormalizedBox(top: 0, left: 0, bottom: 1, right: 1), NormalizedBox(top: 0, left: 0, bottom: 1, right: 0.9),
-                     NormalizedBox(top: 0, left: 0, bottom: 0.2, right: 0.2)]
+        let boxes = [
+            NormalizedBox(top: 0, left: 0, bottom: 1, right: 1), NormalizedBox(top: 0, left: 0, bottom: 1, right: 0.9),
+            NormalizedBox(top: 0, left: 0, bottom: 0.2, right: 0.2),
+        ]
         // IoU of the first two is 0.9 > 0.6: the lower-scoring one goes; the small box overlaps the best by 0.04.
-        XCTAssertEqual(NonMaximumSuppression.select(boxes: boxes, scores: [0.7, 0.8, 0.5], overlapThreshold: 0.6, scoreThreshold: 0,
-                                                    maximumCount: 10), [1, 2])
+        XCTAssertEqual(
+            NonMaximumSuppression.select(
+                boxes: boxes, scores: [0.7, 0.8, 0.5], overlapThreshold: 0.6, scoreThreshold: 0,
+                maximumCount: 10), [1, 2])
         // Equal scores: the lower index wins, as in TensorFlow.
-        XCTAssertEqual(NonMaximumSuppression.select(boxes: boxes, scores: [0.8, 0.8, 0.5], overlapThreshold: 0.6, scoreThreshold: 0,
-                                                    maximumCount: 10), [0, 2])
+        XCTAssertEqual(
+            NonMaximumSuppression.select(
+                boxes: boxes, scores: [0.8, 0.8, 0.5], overlapThreshold: 0.6, scoreThreshold: 0,
+                maximumCount: 10), [0, 2])
     }
 }
 

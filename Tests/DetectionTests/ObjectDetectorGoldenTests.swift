@@ -31,8 +31,9 @@ final class ObjectDetectorGoldenTests: XCTestCase {
         for (picture, (image, found)) in zip(pictures, zip(images, results)) {
             XCTAssertEqual(DetectionFixtures.fnv1a64(image.pixels), picture.pixelHash, "\(picture.name): decoded pixels differ from the reference's")
             XCTAssertEqual([image.width, image.height], [picture.width, picture.height], picture.name)
-            let problems = DetectionComparison.unmatched(workbench: found.map(DetectionFixtures.scored),
-                                                         reference: picture.detections.map(\.scored))
+            let problems = DetectionComparison.unmatched(
+                workbench: found.map(DetectionFixtures.scored),
+                reference: picture.detections.map(\.scored))
             XCTAssertTrue(problems.isEmpty, "\(picture.name): \(problems)")
             if picture.detections.contains(where: { $0.score >= DetectionComparison.reportedScore }) { withPeople += 1 }
         }

@@ -52,8 +52,9 @@ final class ObjectDetectorLoadingTests: XCTestCase {
         for (width, height) in [(1, 1), (2000, 3), (3, 900)] {
             let image = RGBImage(width: width, height: height, pixels: Array(repeating: 128, count: width * height * 3))
             for object in detector.detect(in: image, minimumConfidence: 0.01) {
-                XCTAssertTrue(object.box.left >= 0 && object.box.top >= 0 && object.box.right <= Double(width)
-                              && object.box.bottom <= Double(height) && object.box.area > 0, "\(width)×\(height): \(object.box)")
+                XCTAssertTrue(
+                    object.box.left >= 0 && object.box.top >= 0 && object.box.right <= Double(width)
+                        && object.box.bottom <= Double(height) && object.box.area > 0, "\(width)×\(height): \(object.box)")
             }
         }
         XCTAssertEqual(detector.detect(in: RGBImage(width: 0, height: 0, pixels: []), minimumConfidence: 0.5), [])

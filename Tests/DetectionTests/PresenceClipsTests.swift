@@ -22,8 +22,10 @@ final class PresenceClipsTests: XCTestCase {
         return streamed
     }
 
-    private func assertClips(_ actual: [PresenceClip], _ expected: [(Double, Double, PresenceClip.Ending)],
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertClips(
+        _ actual: [PresenceClip], _ expected: [(Double, Double, PresenceClip.Ending)],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(actual.count, expected.count, "clips: \(actual)", file: file, line: line)
         for (clip, (start, end, ended)) in zip(actual, expected) {
             XCTAssertEqual(clip.start, start, accuracy: 1e-9, file: file, line: line)
@@ -52,13 +54,15 @@ final class PresenceClipsTests: XCTestCase {
 
     func testGapOfExactlyStopAfterStartsANewClipAtThatSample() {
         // Seen at 0 and at 5.0 s: the first clip ends at 5.0 s (no-person), the next starts at that very sample.
-        assertClips(clips(duration: 30) { abs($0) < 1e-9 || abs($0 - 5) < 1e-9 },
-                    [(0, 5, .noPerson), (5, 10, .noPerson)])
+        assertClips(
+            clips(duration: 30) { abs($0) < 1e-9 || abs($0 - 5) < 1e-9 },
+            [(0, 5, .noPerson), (5, 10, .noPerson)])
     }
 
     func testGapJustOverStopAfter() {
-        assertClips(clips(duration: 30) { abs($0) < 1e-9 || abs($0 - 5.2) < 1e-9 },
-                    [(0, 5, .noPerson), (5.2, 10.2, .noPerson)])
+        assertClips(
+            clips(duration: 30) { abs($0) < 1e-9 || abs($0 - 5.2) < 1e-9 },
+            [(0, 5, .noPerson), (5.2, 10.2, .noPerson)])
     }
 
     func testMaximumLengthWhilePeopleRemainStartsTheNextClipAtTheNextSampleWithAPerson() {
@@ -68,8 +72,9 @@ final class PresenceClipsTests: XCTestCase {
 
     func testMaximumLengthThenAGapThenAPerson() {
         // Present 0–12 s, absent until 14 s, present from 14 s to 15 s.
-        assertClips(clips(duration: 40) { $0 < 12 - 1e-9 || ($0 > 14 - 1e-9 && $0 < 15 - 1e-9) },
-                    [(0, 10, .maximumLength), (10, 19.8, .noPerson)])
+        assertClips(
+            clips(duration: 40) { $0 < 12 - 1e-9 || ($0 > 14 - 1e-9 && $0 < 15 - 1e-9) },
+            [(0, 10, .maximumLength), (10, 19.8, .noPerson)])
     }
 
     func testTieBetweenMaxLengthAndEndOfVideoIsMaxLength() {

@@ -21,9 +21,11 @@ private struct PatchDetector: ObjectDetecting {
             }
         }
         return extents.sorted { $0.key < $1.key }.map { id, extent in
-            DetectedObject(label: "person", confidence: 0.5 + Float(id) / 1000,
-                           box: BoundingBox(left: Double(extent.left), top: Double(extent.top),
-                                            right: Double(extent.right), bottom: Double(extent.bottom)))
+            DetectedObject(
+                label: "person", confidence: 0.5 + Float(id) / 1000,
+                box: BoundingBox(
+                    left: Double(extent.left), top: Double(extent.top),
+                    right: Double(extent.right), bottom: Double(extent.bottom)))
         }
     }
 }
@@ -38,7 +40,10 @@ final class TiledDetectionTests: XCTestCase {
         for side in 1...TileGrid.maximumTilesPerSide {
             for (width, height) in [(1, 1), (2, 3), (768, 576), (20_000, 40), (301, 299)] {
                 let tiles = TileGrid(width: width, height: height, tilesPerSide: side).tiles
-                XCTAssertTrue(tiles.allSatisfy { $0.left >= 0 && $0.top >= 0 && $0.left + $0.width <= width && $0.top + $0.height <= height && $0.width > 0 && $0.height > 0 })
+                XCTAssertTrue(
+                    tiles.allSatisfy {
+                        $0.left >= 0 && $0.top >= 0 && $0.left + $0.width <= width && $0.top + $0.height <= height && $0.width > 0 && $0.height > 0
+                    })
                 XCTAssertEqual(tiles.map { $0.left + $0.width }.max(), width)
                 XCTAssertEqual(tiles.map { $0.top + $0.height }.max(), height)
                 XCTAssertEqual(tiles.map(\.left).min(), 0)
@@ -89,12 +94,13 @@ final class TiledDetectionTests: XCTestCase {
         let box = BoundingBox(left: 0, top: 0, right: 10, bottom: 10)
         let shifted = BoundingBox(left: 1, top: 0, right: 11, bottom: 10)
         let far = BoundingBox(left: 50, top: 50, right: 60, bottom: 60)
-        let kept = TiledDetection.suppress([
-            DetectedObject(label: "person", confidence: 0.6, box: box),
-            DetectedObject(label: "person", confidence: 0.9, box: shifted),
-            DetectedObject(label: "dog", confidence: 0.7, box: box),
-            DetectedObject(label: "person", confidence: 0.55, box: far),
-        ], overlap: 0.5)
+        let kept = TiledDetection.suppress(
+            [
+                DetectedObject(label: "person", confidence: 0.6, box: box),
+                DetectedObject(label: "person", confidence: 0.9, box: shifted),
+                DetectedObject(label: "dog", confidence: 0.7, box: box),
+                DetectedObject(label: "person", confidence: 0.55, box: far),
+            ], overlap: 0.5)
         XCTAssertEqual(kept.map(\.confidence), [0.9, 0.7, 0.55])
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 final class AnchorGeneratorParametersTests: XCTestCase {
     func testAnchorsGoRowByRowColumnByColumnKindByKind() {
         let parameters = AnchorGeneratorParameters(layers: [
-            .init(gridHeight: 2, gridWidth: 2, scales: [0.5, 0.25], aspectRatios: [1, 4]),
+            .init(gridHeight: 2, gridWidth: 2, scales: [0.5, 0.25], aspectRatios: [1, 4])
         ])
         let anchors = parameters.anchors()
         XCTAssertEqual(anchors.count, 2 * 2 * 2 * 4)

@@ -22,7 +22,9 @@ final class DetectorFineTuningTests: XCTestCase {
     private func network() throws -> EfficientNetLite0 { try EfficientNetLite0(weightsPath: weightsPath) }
 
     /// Two pictures' maps with one or two objects each, as the run's examples hold them.
-    private func examples(_ network: EfficientNetLite0, count: Int = 2, seed: UInt64 = 5) -> (pyramid: FeaturePyramid, examples: [DetectorExample], images: [Float]) {
+    private func examples(_ network: EfficientNetLite0, count: Int = 2, seed: UInt64 = 5) -> (
+        pyramid: FeaturePyramid, examples: [DetectorExample], images: [Float]
+    ) {
         var random = SeededGenerator(seed: seed)
         let images = random.floats(count * side * side * 3)
         let pyramid = network.featurePyramid(images, batch: count, side: side)
@@ -50,8 +52,9 @@ final class DetectorFineTuningTests: XCTestCase {
     func testAStepAlongTheGradientLowersTheLossAndTheStoredTopRebuildsIt() throws {
         let network = try network()
         let (_, batch, images) = examples(network)
-        let start = DetectorNetwork(top: DetectorBackboneTop(network: network),
-                                    head: DetectorHeadNetwork<Float>(labelCount: 2, width: 16, seed: 3))
+        let start = DetectorNetwork(
+            top: DetectorBackboneTop(network: network),
+            head: DetectorHeadNetwork<Float>(labelCount: 2, width: 16, seed: 3))
         let (loss, gradients) = start.lossAndGradients(batch: batch, inputSide: side, threads: 2)
         let again = start.lossAndGradients(batch: batch, inputSide: side, threads: 2)
         XCTAssertEqual(again.loss, loss)
@@ -104,8 +107,9 @@ final class DetectorFineTuningTests: XCTestCase {
         var settings = DetectorFineTuningSettings()
         settings.epochs = 3
         func run() -> (DetectorNetwork, [Double]) {
-            var trained = DetectorNetwork(top: DetectorBackboneTop(network: network),
-                                          head: DetectorHeadNetwork<Float>(labelCount: 2, width: 16, seed: 3))
+            var trained = DetectorNetwork(
+                top: DetectorBackboneTop(network: network),
+                head: DetectorHeadNetwork<Float>(labelCount: 2, width: 16, seed: 3))
             var losses: [Double] = []
             DetectorFineTuner.train(&trained, examples: perPicture, schedule: schedule, settings: settings, inputSide: side) { epoch, loss, _, _ in
                 XCTAssertEqual(epoch, losses.count + 1)
@@ -118,7 +122,8 @@ final class DetectorFineTuningTests: XCTestCase {
         XCTAssertEqual(firstLosses, secondLosses)
         XCTAssertEqual(first.head.namedParameters.map(\.value), second.head.namedParameters.map(\.value))
         XCTAssertEqual(first.top.backboneTensors(over: [:]), second.top.backboneTensors(over: [:]))
-        XCTAssertNotEqual(first.top.backboneTensors(over: [:]), DetectorBackboneTop(network: network).backboneTensors(over: [:]),
-                          "the blocks moved")
+        XCTAssertNotEqual(
+            first.top.backboneTensors(over: [:]), DetectorBackboneTop(network: network).backboneTensors(over: [:]),
+            "the blocks moved")
     }
 }

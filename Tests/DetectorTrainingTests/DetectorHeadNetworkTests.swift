@@ -14,9 +14,11 @@ final class DetectorHeadNetworkTests: XCTestCase {
 
     private func randomTensor(_ shape: [Int], seed: UInt64, scale: Double = 1) -> Tensor<Double> {
         var random = SplitMix64(seed: seed)
-        return Tensor(shape: shape, storage: (0..<shape.reduce(1, *)).map { _ in
-            (Double(random.next() >> 11) / Double(1 << 53) * 2 - 1) * scale
-        })
+        return Tensor(
+            shape: shape,
+            storage: (0..<shape.reduce(1, *)).map { _ in
+                (Double(random.next() >> 11) / Double(1 << 53) * 2 - 1) * scale
+            })
     }
 
     func testUpsamplingBackwardIsTheAdjointOfForward() {
@@ -43,13 +45,15 @@ final class DetectorHeadNetworkTests: XCTestCase {
         for (index, named) in gradients.named.enumerated() {
             let start = head.namedParameters[index].value
             XCTAssertEqual(start.shape, named.gradient.shape, named.name)
-            assertGradientMatchesCentralDifferences(named.gradient.scalars, of: { point in
-                var moved = head
-                moved.update(with: gradients) { name, parameter, _ in
-                    if name == named.name { parameter = Tensor(shape: parameter.shape, storage: point) }
-                }
-                return loss(moved)
-            }, at: start.scalars, named.name)
+            assertGradientMatchesCentralDifferences(
+                named.gradient.scalars,
+                of: { point in
+                    var moved = head
+                    moved.update(with: gradients) { name, parameter, _ in
+                        if name == named.name { parameter = Tensor(shape: parameter.shape, storage: point) }
+                    }
+                    return loss(moved)
+                }, at: start.scalars, named.name)
         }
     }
 
@@ -63,10 +67,12 @@ final class DetectorHeadNetworkTests: XCTestCase {
         XCTAssertEqual(step.gradients, head.referenceBackward(weights, cache: cache), "the same parameter gradients")
         let gradient = try XCTUnwrap(step.coarse)
         XCTAssertEqual(gradient.shape, coarse.shape)
-        assertGradientMatchesCentralDifferences(gradient.scalars, of: { point in
-            let moved = Tensor(shape: coarse.shape, storage: point)
-            return zip(head.referenceForward(fine: fine, coarse: moved).output.scalars, weights.scalars).reduce(0) { $0 + $1.0 * $1.1 }
-        }, at: coarse.scalars, "coarse input")
+        assertGradientMatchesCentralDifferences(
+            gradient.scalars,
+            of: { point in
+                let moved = Tensor(shape: coarse.shape, storage: point)
+                return zip(head.referenceForward(fine: fine, coarse: moved).output.scalars, weights.scalars).reduce(0) { $0 + $1.0 * $1.1 }
+            }, at: coarse.scalars, "coarse input")
         XCTAssertNil(head.referenceBackward(weights, cache: cache, computesCoarseGradient: false).coarse)
     }
 

@@ -35,9 +35,10 @@ final class DetectorTrainingRunTests: XCTestCase {
         let weights = WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
         let settings = FeatureSettings(threads: 2, usesCache: true, cacheFolder: folder.appendingPathComponent("cache").path)
         // A 128-px input (8 × 8 cells), no crops and few epochs keep the test short (the maps dominate in a debug build).
-        return DetectorTrainingRequest(training: set, backbone: try Backbone.load(path: weights), featureSettings: settings,
-                                       inputSide: 128, headWidth: 32, crops: 0, heldOutFraction: 0.3,
-                                       schedule: DetectorHeadSchedule(epochs: 12, batchSize: 8, learningRate: 3e-3, seed: 5, threads: 2))
+        return DetectorTrainingRequest(
+            training: set, backbone: try Backbone.load(path: weights), featureSettings: settings,
+            inputSide: 128, headWidth: 32, crops: 0, heldOutFraction: 0.3,
+            schedule: DetectorHeadSchedule(epochs: 12, batchSize: 8, learningRate: 3e-3, seed: 5, threads: 2))
     }
 
     func testATinyDatasetIsLearnedAndTheRunIsDeterministic() throws {
@@ -62,8 +63,10 @@ final class DetectorTrainingRunTests: XCTestCase {
         var files: [Data] = []
         for (index, result) in [first, second].enumerated() {
             let path = folder.appendingPathComponent("model-\(index).wbmodel").path
-            try result.detector.modelFile(backbone: backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
-                                          workbenchVersion: "0.1.0").write(path: path)
+            try result.detector.modelFile(
+                backbone: backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
+                workbenchVersion: "0.1.0"
+            ).write(path: path)
             files.append(try XCTUnwrap(FileManager.default.contents(atPath: path)))
         }
         XCTAssertEqual(files[0], files[1], "same seed and threads: the same bytes")
@@ -77,8 +80,10 @@ final class DetectorTrainingRunTests: XCTestCase {
         let picture = try ImageLoader.load(path: folder.appendingPathComponent("data/picture-000.png").path)
         let found = TrainedObjectDetector(loaded, threads: 1).detect(in: picture, minimumConfidence: Float(loaded.detector.threshold))
         XCTAssertFalse(found.isEmpty, "boxes at the stored threshold")
-        XCTAssertEqual(found, TrainedObjectDetector(loaded, threads: 2).detect(in: [picture, picture], minimumConfidence: Float(loaded.detector.threshold) / 2)[1]
-            .filter { $0.confidence >= Float(loaded.detector.threshold) })
+        XCTAssertEqual(
+            found,
+            TrainedObjectDetector(loaded, threads: 2).detect(in: [picture, picture], minimumConfidence: Float(loaded.detector.threshold) / 2)[1]
+                .filter { $0.confidence >= Float(loaded.detector.threshold) })
     }
 
     func testFineTuningStartsFromTheFrozenHeadAndGivesTheSameFileTwice() throws {
@@ -123,14 +128,17 @@ final class DetectorTrainingRunTests: XCTestCase {
         var files: [Data] = []
         for (index, result) in [first, second].enumerated() {
             let path = folder.appendingPathComponent("tuned-\(index).wbmodel").path
-            try result.detector.modelFile(backbone: result.backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
-                                          workbenchVersion: "0.1.0").write(path: path)
+            try result.detector.modelFile(
+                backbone: result.backbone, trainingReportJSON: "{}", creationDate: "2026-11-27T08:00:00Z",
+                workbenchVersion: "0.1.0"
+            ).write(path: path)
             files.append(try XCTUnwrap(FileManager.default.contents(atPath: path)))
         }
         XCTAssertEqual(files[0], files[1], "same seed and threads: the same bytes")
         // As `detect` loads it: the stored blocks give the maps the run scored its testing pictures with.
-        let loaded = try LoadedDetector.load(path: folder.appendingPathComponent("tuned-0.wbmodel").path,
-                                             settings: FeatureSettings(threads: 1, usesCache: false))
+        let loaded = try LoadedDetector.load(
+            path: folder.appendingPathComponent("tuned-0.wbmodel").path,
+            settings: FeatureSettings(threads: 1, usesCache: false))
         XCTAssertEqual(loaded.extractor.backbone.identifier, first.backbone.identifier)
         XCTAssertEqual(loaded.detector.head.namedParameters.map(\.value), first.detector.head.namedParameters.map(\.value))
     }

@@ -15,8 +15,9 @@ final class CoreMLExportTests: XCTestCase {
         try CoreMLExporter.export(model: model, network: network, to: path)
 
         let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: "check-coreml-export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let result = try PythonChecker.check(
+            script: "check-coreml-export.py", model: path,
+            images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         XCTAssertEqual(result["labels"] as? [String], model.labels, "stringClassLabels in output order")
         let metadata = try XCTUnwrap(result["metadata"] as? [String: Any])
         let userDefined = try XCTUnwrap(metadata["userDefined"] as? [String: String])
@@ -45,8 +46,9 @@ final class CoreMLExportTests: XCTestCase {
         let layers = model.neuralNetworkClassifier.layers
         let stem = try XCTUnwrap(layers.first { $0.name == "stem" }?.convolution)
         XCTAssertEqual(stem.valid.paddingAmounts.borderAmounts.map { [$0.startEdgeSize, $0.endEdgeSize] }, [[0, 1], [0, 1]])
-        XCTAssertEqual(layers.filter { $0.clip.maxVal == 6 && $0.name.hasSuffix(".relu6") }.count, 1 + 16 + 15 + 1,
-                       "ReLU6 after the stem, every depthwise, every expand (15 blocks) and the head")
+        XCTAssertEqual(
+            layers.filter { $0.clip.maxVal == 6 && $0.name.hasSuffix(".relu6") }.count, 1 + 16 + 15 + 1,
+            "ReLU6 after the stem, every depthwise, every expand (15 blocks) and the head")
         XCTAssertEqual(layers.first?.input, ["image"])
         XCTAssertEqual(layers.last?.output, ["classLabelProbs"])
         // Calibration: a diagonal inner product of 1 / temperature between the classifier and the softmax.

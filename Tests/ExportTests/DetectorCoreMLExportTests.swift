@@ -23,8 +23,9 @@ final class DetectorCoreMLExportTests: XCTestCase {
         let side = file.inputSide
         // Two of the ONNX test's images (a synthetic picture and noise): the float64 interpreter takes seconds each.
         let images = try DetectorONNXExportTests.images(side: side, folder: folder).enumerated().filter { [0, 2].contains($0.offset) }.map(\.element)
-        let result = try PythonChecker.check(script: "check-coreml-export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let result = try PythonChecker.check(
+            script: "check-coreml-export.py", model: path,
+            images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         XCTAssertEqual(result["labels"] as? [String], file.labels)
         let metadata = try XCTUnwrap(result["metadata"] as? [String: String])
         XCTAssertEqual(metadata["score_threshold"], "0.375")
@@ -44,8 +45,9 @@ final class DetectorCoreMLExportTests: XCTestCase {
                 XCTAssertEqual(peak.score, Double(reference.score), accuracy: DetectorONNXExportTests.scoreTolerance, image.name)
                 let box = reference.box.clipped(width: Double(side), height: Double(side))
                 let centreAndSize = [(box.left + box.right) / 2, (box.top + box.bottom) / 2, box.right - box.left, box.bottom - box.top]
-                assertClose(coordinates[item][peak.cell].map(Float.init), centreAndSize.map { Float($0 / Double(side)) },
-                            absolute: Float(DetectorONNXExportTests.boxTolerance), "\(image.name): box of cell \(peak.cell)")
+                assertClose(
+                    coordinates[item][peak.cell].map(Float.init), centreAndSize.map { Float($0 / Double(side)) },
+                    absolute: Float(DetectorONNXExportTests.boxTolerance), "\(image.name): box of cell \(peak.cell)")
                 peaksCompared += 1
             }
             // The suppression keeps a subset of the peaks at or above the threshold, the best of each label first.

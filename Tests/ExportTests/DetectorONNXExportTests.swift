@@ -47,11 +47,15 @@ final class DetectorONNXExportTests: XCTestCase {
             return ExportFixtures.TestImage(name: name, pixels: try ImageLoader.load(path: pictures.appendingPathComponent(name).path).pixels)
         }
         var generator = SeededGenerator(seed: 99)
-        images.append(ExportFixtures.TestImage(name: "noise", pixels: (0..<(side * side * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
-        images.append(ExportFixtures.TestImage(name: "framed", pixels: (0..<(side * side * 3)).map { index in
-            let (y, x) = (index / 3 / side, index / 3 % side)
-            return y < 8 || x < 8 || y >= side - 8 || x >= side - 8 ? 255 : UInt8(40 + index % 3 * 50)
-        }))
+        images.append(
+            ExportFixtures.TestImage(name: "noise", pixels: (0..<(side * side * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        images.append(
+            ExportFixtures.TestImage(
+                name: "framed",
+                pixels: (0..<(side * side * 3)).map { index in
+                    let (y, x) = (index / 3 / side, index / 3 % side)
+                    return y < 8 || x < 8 || y >= side - 8 || x >= side - 8 ? 255 : UInt8(40 + index % 3 * 50)
+                }))
         return images
     }
 
@@ -65,8 +69,9 @@ final class DetectorONNXExportTests: XCTestCase {
 
         let side = file.inputSide
         let images = try Self.images(side: side, folder: folder)
-        let result = try PythonChecker.check(script: "check-onnx-detector-export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let result = try PythonChecker.check(
+            script: "check-onnx-detector-export.py", model: path,
+            images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         XCTAssertEqual(result["labels"] as? [String], file.labels)
         let metadata = try XCTUnwrap(result["metadata"] as? [String: String])
         XCTAssertEqual(metadata["score_threshold"], "0.375")
@@ -85,8 +90,9 @@ final class DetectorONNXExportTests: XCTestCase {
                     XCTAssertEqual(peak.score, Double(reference.score), accuracy: Self.scoreTolerance, "\(image.name)\(suffix)")
                     let clipped = reference.box.clipped(width: Double(side), height: Double(side))
                     let corners = [clipped.left, clipped.top, clipped.right, clipped.bottom].map { $0 / Double(side) }
-                    assertClose(boxes[item][peak.cell].map(Float.init), corners.map(Float.init), absolute: Float(Self.boxTolerance),
-                                "\(image.name)\(suffix): box of cell \(peak.cell)")
+                    assertClose(
+                        boxes[item][peak.cell].map(Float.init), corners.map(Float.init), absolute: Float(Self.boxTolerance),
+                        "\(image.name)\(suffix): box of cell \(peak.cell)")
                     peaksCompared += 1
                 }
             }
@@ -152,22 +158,26 @@ final class DetectorONNXExportTests: XCTestCase {
         file.trainingReportJSON = #"{"fineTuning": {"firstTrainedBlock": 11, "chosenEpoch": 0}}"#
         XCTAssertEqual(ExportMetadata.detectorBackboneTraining(file), "pretrained ImageNet weights (frozen)")
         file.trainingReportJSON = #"{"chosenEpoch": 8, "fineTuning": {"firstTrainedBlock": 11, "chosenEpoch": 4}}"#
-        XCTAssertEqual(ExportMetadata.detectorBackboneTraining(file),
-                       "fine-tuned from block 11 on the detector's training pictures (epoch 4)")
+        XCTAssertEqual(
+            ExportMetadata.detectorBackboneTraining(file),
+            "fine-tuned from block 11 on the detector's training pictures (epoch 4)")
     }
 
     /// Workbench's side of an export comparison: the backbone's maps at the detector's side, the head, and the
     /// reference decoder with every peak kept, per image.
-    static func workbenchPeaks(file: DetectorModelFile, network: EfficientNetLite0,
-                               images: [ExportFixtures.TestImage]) -> [[CenterNetDetection]] {
+    static func workbenchPeaks(
+        file: DetectorModelFile, network: EfficientNetLite0,
+        images: [ExportFixtures.TestImage]
+    ) -> [[CenterNetDetection]] {
         let detector = TrainedDetector(modelFile: file)
         let input = images.flatMap { image in image.pixels.map { (Float($0) - 127) / 128 } }
         let pyramid = network.featurePyramid(input, batch: images.count, side: file.inputSide)
         let outputs = detector.outputs(for: images.indices.map { pyramid.packed(image: $0) })
         let labelCount = file.labels.count
         return images.indices.map { item in
-            CenterNetDecoder.reference(DetectorHeadOutputs.split(outputs, item: item, labelCount: labelCount),
-                                       grid: detector.grid, maximumCount: detector.grid.cellCount * labelCount)
+            CenterNetDecoder.reference(
+                DetectorHeadOutputs.split(outputs, item: item, labelCount: labelCount),
+                grid: detector.grid, maximumCount: detector.grid.cellCount * labelCount)
         }
     }
 

@@ -17,7 +17,8 @@ enum ExportFixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `$WORKBENCH_WEIGHTS`, else `<root>/models/efficientnet-lite0.safetensors`.
-    static let weightsPath = ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"]
+    static let weightsPath =
+        ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"]
         ?? repositoryRoot.appendingPathComponent("models/efficientnet-lite0.safetensors").path
 
     /// The parsed weights and the network, loaded once for all tests.
@@ -98,7 +99,8 @@ enum ExportFixtures {
             let logits = (0..<head.classCount).map { row -> Double in
                 var sum = Double(head.bias[row])
                 for feature in 0..<featureCount {
-                    let standardized = (Double(features[image * featureCount + feature]) - Double(head.featureMean[feature]))
+                    let standardized =
+                        (Double(features[image * featureCount + feature]) - Double(head.featureMean[feature]))
                         / Double(head.featureScale[feature])
                     sum += Double(head.weights[row * featureCount + feature]) * standardized
                 }
@@ -135,16 +137,20 @@ enum ExportFixtures {
     /// Compares exported probabilities with Workbench's image by image: values within tolerance and the same
     /// top-1. Returns the largest absolute difference.
     @discardableResult
-    static func compare(_ exported: [[Float]], _ expected: [[Float]], images: [TestImage], format: String,
-                        file: StaticString = #filePath, line: UInt = #line) -> Float {
+    static func compare(
+        _ exported: [[Float]], _ expected: [[Float]], images: [TestImage], format: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Float {
         XCTAssertEqual(exported.count, expected.count, "\(format): one probability vector per image", file: file, line: line)
         var largest: Float = 0
         for (index, image) in images.enumerated() where index < exported.count {
-            assertClose(exported[index], expected[index], absolute: probabilityTolerance,
-                        "\(format) probabilities of \(image.name)", file: file, line: line)
+            assertClose(
+                exported[index], expected[index], absolute: probabilityTolerance,
+                "\(format) probabilities of \(image.name)", file: file, line: line)
             XCTAssertEqual(argmax(exported[index]), argmax(expected[index]), "\(format) top-1 of \(image.name)", file: file, line: line)
-            XCTAssertEqual(exported[index].reduce(0, +), 1, accuracy: 1e-5, "\(format) probabilities of \(image.name) sum to 1",
-                           file: file, line: line)
+            XCTAssertEqual(
+                exported[index].reduce(0, +), 1, accuracy: 1e-5, "\(format) probabilities of \(image.name) sum to 1",
+                file: file, line: line)
             for (a, b) in zip(exported[index], expected[index]) { largest = max(largest, abs(a - b)) }
         }
         return largest

@@ -20,20 +20,23 @@ final class FineTunedExportTests: XCTestCase {
         let folder = try ExportFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tuned.onnx").path
-        let run = try exportAndCheck(to: path, in: folder, script: "check-onnx-export.py", format: "ONNX (fine-tuned)",
-                                     export: { try ONNXExporter.export(model: $0, network: $1, to: $2) })
+        let run = try exportAndCheck(
+            to: path, in: folder, script: "check-onnx-export.py", format: "ONNX (fine-tuned)",
+            export: { try ONNXExporter.export(model: $0, network: $1, to: $2) })
         let tuned = run.tuned, result = run.result
-        print("ONNX export of a fine-tuned model: max |Δprobability| vs Workbench = \(run.largest); fine-tuning moved "
-              + "probabilities by up to \(run.moved)")
+        print(
+            "ONNX export of a fine-tuned model: max |Δprobability| vs Workbench = \(run.largest); fine-tuning moved "
+                + "probabilities by up to \(run.moved)")
 
         let preprocessing = try XCTUnwrap(result["preprocessing"] as? [String: Any])
         XCTAssertEqual(preprocessing["version"] as? Int, 1)
         XCTAssertEqual(preprocessing["alphaBackground"] as? [Int], [255, 255, 255])
         let proto = try Onnx_ModelProto(serializedBytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         let metadata = Dictionary(uniqueKeysWithValues: proto.metadataProps.map { ($0.key, $0.value) })
-        XCTAssertEqual(metadata["backbone_training"],
-                       "fine-tuned from block 13: blocks 13–15 and the final 1×1 convolution, 3 epochs, "
-                       + "augmentations: horizontal flip, rotation ±10°")
+        XCTAssertEqual(
+            metadata["backbone_training"],
+            "fine-tuned from block 13: blocks 13–15 and the final 1×1 convolution, 3 epochs, "
+                + "augmentations: horizontal flip, rotation ±10°")
         let record = try JSONDecoder().decode(FineTuningRecord.self, from: Data(try XCTUnwrap(metadata["fine_tuning"]).utf8))
         XCTAssertEqual(record, tuned.model.fineTuning)
         XCTAssertTrue(proto.docString.contains("fine-tuned from block 13"), proto.docString)
@@ -43,8 +46,9 @@ final class FineTunedExportTests: XCTestCase {
         let folder = try ExportFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tuned.mlmodel").path
-        let run = try exportAndCheck(to: path, in: folder, script: "check-coreml-export.py", format: "Core ML (fine-tuned)",
-                                     export: { try CoreMLExporter.export(model: $0, network: $1, to: $2) })
+        let run = try exportAndCheck(
+            to: path, in: folder, script: "check-coreml-export.py", format: "Core ML (fine-tuned)",
+            export: { try CoreMLExporter.export(model: $0, network: $1, to: $2) })
         let result = run.result
         XCTAssertEqual(result["classLabel"] as? [String], run.expected.map { run.tuned.model.labels[ExportFixtures.argmax($0)] })
         print("Core ML export of a fine-tuned model: max |Δprobability| vs Workbench = \(run.largest)")
@@ -68,8 +72,9 @@ final class FineTunedExportTests: XCTestCase {
         let tuned = try FineTunedFixture.make(self)
         try export(tuned.model, tuned.network, path)
         let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: script, model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let result = try PythonChecker.check(
+            script: script, model: path,
+            images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         let expected = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: tuned.network)
         let frozen = ExportFixtures.workbenchProbabilities(images, model: tuned.model, network: try ExportFixtures.network())
         let moved = largestDifference(expected, frozen)
@@ -100,12 +105,15 @@ enum FineTunedFixture {
         for (convolution, batchNorm) in trainedPairs() {
             let weight = try XCTUnwrap(tensors[convolution], convolution)
             func values(_ suffix: String) throws -> [Float] { try XCTUnwrap(tensors["\(batchNorm).\(suffix)"]).values }
-            let (foldedWeights, foldedBias) = fold(weight: weight, scale: try values("weight"), shift: try values("bias"),
-                                                   mean: try values("running_mean"), variance: try values("running_var"))
+            let (foldedWeights, foldedBias) = fold(
+                weight: weight, scale: try values("weight"), shift: try values("bias"),
+                mean: try values("running_mean"), variance: try values("running_var"))
             let channels = weight.shape[0]
-            tensors[convolution] = .init(shape: weight.shape, values: foldedWeights.map {
-                $0 * (1 + relativePerturbation * Float.random(in: -1...1, using: &generator))
-            })
+            tensors[convolution] = .init(
+                shape: weight.shape,
+                values: foldedWeights.map {
+                    $0 * (1 + relativePerturbation * Float.random(in: -1...1, using: &generator))
+                })
             tensors["\(batchNorm).weight"] = .init(shape: [channels], values: [Float](repeating: 1, count: channels))
             tensors["\(batchNorm).bias"] = .init(shape: [channels], values: foldedBias)
             tensors["\(batchNorm).running_mean"] = .init(shape: [channels], values: [Float](repeating: 0, count: channels))
@@ -114,8 +122,9 @@ enum FineTunedFixture {
             trained += [convolution] + ["weight", "bias", "running_mean", "running_var"].map { "\(batchNorm).\($0)" }
         }
         model.backboneTensors = tensors
-        model.fineTuning = FineTuningRecord(firstTrainedBlock: firstTrainedBlock, trainedTensorNames: trained, epochs: 3,
-                                            augmentations: ["horizontal flip", "rotation ±10°"])
+        model.fineTuning = FineTuningRecord(
+            firstTrainedBlock: firstTrainedBlock, trainedTensorNames: trained, epochs: 3,
+            augmentations: ["horizontal flip", "rotation ±10°"])
 
         let folder = try ExportFixtures.temporaryFolder()
         testCase.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
@@ -142,7 +151,8 @@ enum FineTunedFixture {
 
     /// `γ/√(σ² + ε)` multiplied into each output channel's weights, `β − μ·γ/√(σ² + ε)` as the bias, in double.
     private static func fold(weight: SafetensorsFile.Tensor, scale: [Float], shift: [Float], mean: [Float], variance: [Float])
-        -> ([Float], [Float]) {
+        -> ([Float], [Float])
+    {
         let channels = weight.shape[0], perChannel = weight.values.count / channels
         let epsilon = Double(EfficientNetLite0Architecture.batchNormEpsilon)
         var weights = weight.values, bias = [Float](repeating: 0, count: channels)

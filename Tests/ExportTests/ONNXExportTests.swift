@@ -15,8 +15,9 @@ final class ONNXExportTests: XCTestCase {
         try ONNXExporter.export(model: model, network: network, to: path)
 
         let images = try ExportFixtures.images()
-        let result = try PythonChecker.check(script: "check-onnx-export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let result = try PythonChecker.check(
+            script: "check-onnx-export.py", model: path,
+            images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         XCTAssertEqual(result["labels"] as? [String], model.labels, "labels metadata, in output order")
         let preprocessing = try XCTUnwrap(result["preprocessing"] as? [String: Any])
         XCTAssertEqual(preprocessing["inputSide"] as? Int, 224)
@@ -30,8 +31,9 @@ final class ONNXExportTests: XCTestCase {
         let largest = ExportFixtures.compare(exported, expected, images: images, format: "ONNX")
         let unoptimized = try PythonChecker.probabilities(result, key: "probabilities_unoptimized")
         let largestUnoptimized = ExportFixtures.compare(unoptimized, expected, images: images, format: "ONNX (no graph optimisation)")
-        print("ONNX export: max |Δprobability| vs Workbench = \(largest) (onnxruntime defaults), "
-              + "\(largestUnoptimized) (no graph optimisation) over \(images.count) images")
+        print(
+            "ONNX export: max |Δprobability| vs Workbench = \(largest) (onnxruntime defaults), "
+                + "\(largestUnoptimized) (no graph optimisation) over \(images.count) images")
     }
 
     /// TensorFlow SAME on a 224-px input is asymmetric for stride 2 (the extra pixel goes after); the Conv

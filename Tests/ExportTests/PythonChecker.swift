@@ -18,8 +18,10 @@ enum PythonChecker {
         do {
             let probe = try run(["-c", "import " + modules.joined(separator: ", ")])
             guard probe.status == 0 else {
-                return .failure(Failure(description: "\(ProjectPython.path) cannot import \(modules.joined(separator: ", ")) "
-                                        + "(run scripts/setup.sh): \(probe.errors)"))
+                return .failure(
+                    Failure(
+                        description: "\(ProjectPython.path) cannot import \(modules.joined(separator: ", ")) "
+                            + "(run scripts/setup.sh): \(probe.errors)"))
             }
             return .success(())
         } catch {

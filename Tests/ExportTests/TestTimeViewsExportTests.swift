@@ -36,8 +36,9 @@ final class TestTimeViewsExportTests: XCTestCase {
         try ONNXExporter.export(model: model, network: network, views: views, to: path)
 
         let images = Array(try ExportFixtures.images().prefix(imageCount))
-        let result = try PythonChecker.check(script: "check-onnx-export.py", model: path,
-                                             images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
+        let result = try PythonChecker.check(
+            script: "check-onnx-export.py", model: path,
+            images: try ExportFixtures.writeImages(images, to: folder), folder: folder)
         // Workbench's side: every view's pixels (normalisation undone exactly: 1/128 is a power of two), run by the
         // network, then the mean of the views' calibrated probabilities.
         var viewImages: [ExportFixtures.TestImage] = []
@@ -45,8 +46,10 @@ final class TestTimeViewsExportTests: XCTestCase {
             let inputs = views.render(RGBImage(width: 224, height: 224, pixels: image.pixels), preprocessing: model.preprocessing)
             for view in 0..<views.count {
                 let values = inputs[(view * 224 * 224 * 3)..<((view + 1) * 224 * 224 * 3)]
-                viewImages.append(.init(name: "\(image.name) view \(view + 1)",
-                                        pixels: values.map { UInt8(($0 * 128 + 127).rounded()) }))
+                viewImages.append(
+                    .init(
+                        name: "\(image.name) view \(view + 1)",
+                        pixels: values.map { UInt8(($0 * 128 + 127).rounded()) }))
             }
         }
         let perView = ExportFixtures.workbenchProbabilities(viewImages, model: model, network: network)
@@ -55,21 +58,25 @@ final class TestTimeViewsExportTests: XCTestCase {
                 (0..<views.count).map { perView[image * views.count + $0][label] }.reduce(0, +) / Float(views.count)
             }
         }
-        let largest = ExportFixtures.compare(try PythonChecker.probabilities(result), expected, images: images,
-                                             format: "ONNX with \(views.count) test-time views")
-        ExportFixtures.compare(try PythonChecker.probabilities(result, key: "probabilities_unoptimized"), expected,
-                               images: images, format: "ONNX with \(views.count) views (no graph optimisation)")
+        let largest = ExportFixtures.compare(
+            try PythonChecker.probabilities(result), expected, images: images,
+            format: "ONNX with \(views.count) test-time views")
+        ExportFixtures.compare(
+            try PythonChecker.probabilities(result, key: "probabilities_unoptimized"), expected,
+            images: images, format: "ONNX with \(views.count) views (no graph optimisation)")
         // The views must matter, or agreement would prove nothing about them.
         let plain = ExportFixtures.workbenchProbabilities(images, model: model, network: network)
         let moved = zip(plain, expected).map { zip($0, $1).map { abs($0 - $1) }.max()! }.max()!
         XCTAssertGreaterThan(moved, 10 * ExportFixtures.probabilityTolerance, "the views must change the probabilities")
-        print("ONNX export with \(views.count) test-time views: max |Δprobability| vs Workbench = \(largest); "
-              + "the views moved probabilities by up to \(moved)")
+        print(
+            "ONNX export with \(views.count) test-time views: max |Δprobability| vs Workbench = \(largest); "
+                + "the views moved probabilities by up to \(moved)")
 
         let proto = try Onnx_ModelProto(serializedBytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         let metadata = Dictionary(uniqueKeysWithValues: proto.metadataProps.map { ($0.key, $0.value) })
-        XCTAssertEqual(metadata["test_time_augmentation"]?.hasPrefix("carried: the probabilities are the mean over \(views.count) views"),
-                       true, metadata["test_time_augmentation"] ?? "no test_time_augmentation metadata")
+        XCTAssertEqual(
+            metadata["test_time_augmentation"]?.hasPrefix("carried: the probabilities are the mean over \(views.count) views"),
+            true, metadata["test_time_augmentation"] ?? "no test_time_augmentation metadata")
         return path
     }
 }

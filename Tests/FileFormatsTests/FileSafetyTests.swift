@@ -144,8 +144,10 @@ final class FileSafetyTests: XCTestCase {
     func testInputFileRefusesWhatIsNotARegularFileUnopened() throws {
         let fifo = folder + "/x.png"
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        for (path, reason) in [(fifo, "not a regular file (a FIFO)"), ("/dev/zero", "not a regular file (a character device)"),
-                               (folder!, "is a folder, not a file"), (folder + "/none", "no such file")] {
+        for (path, reason) in [
+            (fifo, "not a regular file (a FIFO)"), ("/dev/zero", "not a regular file (a character device)"),
+            (folder!, "is a folder, not a file"), (folder + "/none", "no such file"),
+        ] {
             XCTAssertThrowsError(try InputFile.open(path: path, maximumBytes: .max)) { error in
                 XCTAssertEqual((error as? InputFile.Failure)?.reason, reason, path)
             }
@@ -171,13 +173,16 @@ final class FileSafetyTests: XCTestCase {
     func testPipelineStopsStartingJobsWhenDeliveryDeclines() {
         let started = Counter()
         var delivered: [Int] = []
-        OrderedPipeline.run(count: 1000, threads: 2, window: 4, work: { index in
-            started.increment()
-            return index
-        }, deliverUntil: { index, _ in
-            delivered.append(index)
-            return index < 9
-        })
+        OrderedPipeline.run(
+            count: 1000, threads: 2, window: 4,
+            work: { index in
+                started.increment()
+                return index
+            },
+            deliverUntil: { index, _ in
+                delivered.append(index)
+                return index < 9
+            })
         XCTAssertEqual(delivered, Array(0...9))
         XCTAssertLessThan(started.value, 30, "at most the window's worth of jobs past the stop may have started")
     }
@@ -186,8 +191,10 @@ final class FileSafetyTests: XCTestCase {
 
     func testNonFiniteWeightsAreRefusedNamingTheTensor() throws {
         for (bad, shown) in [(Float.nan, "nan"), (Float.infinity, "inf"), (-Float.infinity, "-inf")] {
-            let bytes = SafetensorsFile(tensors: ["good": .init(shape: [2], values: [1, 2]),
-                                                  "head.weight": .init(shape: [3], values: [0, bad, 1])]).serialized()
+            let bytes = SafetensorsFile(tensors: [
+                "good": .init(shape: [2], values: [1, 2]),
+                "head.weight": .init(shape: [3], values: [0, bad, 1]),
+            ]).serialized()
             XCTAssertThrowsError(try SafetensorsFile.parse(bytes, path: "m.safetensors")) { error in
                 XCTAssertEqual("\(error)", "m.safetensors: tensor 'head.weight' holds \(shown) at index 1: weights must be finite numbers")
             }
@@ -204,22 +211,31 @@ final class FileSafetyTests: XCTestCase {
 
     func testOverlappingGappedOrTrailingTensorsAreRefused() throws {
         let cases: [(String, Int, String)] = [
-            (#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}"#, 12,
-             "tensors 'a' (data bytes 0..<8) and 'b' (4..<12) overlap"),
-            (#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#, 8,
-             "tensors 'a' (data bytes 0..<8) and 'b' (0..<8) overlap"),
-            (#"{"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#, 8,
-             "data bytes 0..<4 belong to no tensor (a gap before 'a')"),
-            (#"{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#, 12,
-             "data bytes 4..<12 after the last tensor belong to no tensor"),
+            (
+                #"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}"#, 12,
+                "tensors 'a' (data bytes 0..<8) and 'b' (4..<12) overlap"
+            ),
+            (
+                #"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#, 8,
+                "tensors 'a' (data bytes 0..<8) and 'b' (0..<8) overlap"
+            ),
+            (
+                #"{"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#, 8,
+                "data bytes 0..<4 belong to no tensor (a gap before 'a')"
+            ),
+            (
+                #"{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#, 12,
+                "data bytes 4..<12 after the last tensor belong to no tensor"
+            ),
         ]
         for (header, dataBytes, reason) in cases {
             XCTAssertThrowsError(try SafetensorsFile.parse(container(header: header, dataBytes: dataBytes), path: "t")) { error in
                 XCTAssertEqual("\(error)", "t: \(reason)")
             }
         }
-        let tiled = container(header: #"{"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#,
-                              dataBytes: 8)
+        let tiled = container(
+            header: #"{"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#,
+            dataBytes: 8)
         XCTAssertEqual(try SafetensorsFile.parse(tiled, path: "t").tensors.count, 2, "any order in the header is fine")
     }
 

@@ -19,9 +19,12 @@ final class JSONDocumentLayoutTests: XCTestCase {
     }
 
     func testAPhaseFileHasAMemberALineAndAPhaseALine() throws {
-        let timeline = Timeline(video: "swing \"one\".mp4", order: ["address", "swing"],
-                                phases: [Phase(label: "address", start: 0, end: 0.5, confidence: 0.75),
-                                         Phase(label: "swing", start: 0.5, end: 2, confidence: nil)])
+        let timeline = Timeline(
+            video: "swing \"one\".mp4", order: ["address", "swing"],
+            phases: [
+                Phase(label: "address", start: 0, end: 0.5, confidence: 0.75),
+                Phase(label: "swing", start: 0.5, end: 2, confidence: nil),
+            ])
         let expected = """
             {
               "video": "swing \\"one\\".mp4",
@@ -37,8 +40,9 @@ final class JSONDocumentLayoutTests: XCTestCase {
     }
 
     func testTheDocumentParsesBackWithHostileStringsAndNonFiniteNumbers() throws {
-        let timeline = Timeline(video: "a\n\u{2067}b\t\\", order: ["\u{0}", ""],
-                                phases: [Phase(label: "\u{1F3CC}", start: .nan, end: .infinity, confidence: 1e-300)])
+        let timeline = Timeline(
+            video: "a\n\u{2067}b\t\\", order: ["\u{0}", ""],
+            phases: [Phase(label: "\u{1F3CC}", start: .nan, end: .infinity, confidence: 1e-300)])
         let text = try JSONLineEncoder(layout: .document).encode(timeline)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         XCTAssertEqual(object["video"] as? String, "a\n\u{2067}b\t\\")
@@ -49,7 +53,8 @@ final class JSONDocumentLayoutTests: XCTestCase {
     }
 
     func testTheLineLayoutIsUnchanged() throws {
-        XCTAssertEqual(try JSONLineEncoder().encode(Timeline(video: "v", order: ["a"], phases: [])),
-                       #"{"video":"v","order":["a"],"phases":[]}"#)
+        XCTAssertEqual(
+            try JSONLineEncoder().encode(Timeline(video: "v", order: ["a"], phases: [])),
+            #"{"video":"v","order":["a"],"phases":[]}"#)
     }
 }

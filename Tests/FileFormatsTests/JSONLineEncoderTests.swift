@@ -37,16 +37,20 @@ final class JSONLineEncoderTests: XCTestCase {
     }
 
     func testMembersInDeclarationOrderNumbersAsJSONTextWritesThem() throws {
-        let line = Line(path: "a/b \"c\"\n", abstained: false, count: 3,
-                        frames: [Frame(second: 0, label: "cat", confidence: 0.91234565),
-                                 Frame(second: 1.5, label: "Unsure", confidence: 1e-7, verdict: "cat", threshold: 0.6)],
-                        probabilities: Ordered(pairs: [("zebra", 0.25), ("ant", 0.75)]),
-                        features: [0, 1, .nan, -2.5])
-        XCTAssertEqual(try JSONLineEncoder().encode(line),
-                       #"{"path":"a/b \"c\"\n","abstained":false,"count":3,"#
-                       + #""frames":[{"second":0.0,"label":"cat","confidence":0.91234565},"#
-                       + #"{"second":1.5,"label":"Unsure","confidence":1e-07,"verdict":"cat","threshold":0.6}],"#
-                       + #""probabilities":{"zebra":0.25,"ant":0.75},"features":[0.0,1.0,null,-2.5]}"#)
+        let line = Line(
+            path: "a/b \"c\"\n", abstained: false, count: 3,
+            frames: [
+                Frame(second: 0, label: "cat", confidence: 0.91234565),
+                Frame(second: 1.5, label: "Unsure", confidence: 1e-7, verdict: "cat", threshold: 0.6),
+            ],
+            probabilities: Ordered(pairs: [("zebra", 0.25), ("ant", 0.75)]),
+            features: [0, 1, .nan, -2.5])
+        XCTAssertEqual(
+            try JSONLineEncoder().encode(line),
+            #"{"path":"a/b \"c\"\n","abstained":false,"count":3,"#
+                + #""frames":[{"second":0.0,"label":"cat","confidence":0.91234565},"#
+                + #"{"second":1.5,"label":"Unsure","confidence":1e-07,"verdict":"cat","threshold":0.6}],"#
+                + #""probabilities":{"zebra":0.25,"ant":0.75},"features":[0.0,1.0,null,-2.5]}"#)
     }
 
     func testEmptyContainersAndTopLevelValues() throws {

@@ -4,8 +4,10 @@ import XCTest
 /// The JSON reader's syntax errors stay one printable line whatever byte they stop at.
 final class JSONParserTests: XCTestCase {
     func testAnUnexpectedByteIsNamedByNumberUnlessItIsPrintable() {
-        for (input, expected) in [("[1, \u{1B}]", "unexpected byte 0x1B"), ("[1, \u{7F}]", "unexpected byte 0x7F"),
-                                  ("[1, é]", "unexpected byte 0xC3"), ("[1, x]", "unexpected character 'x'")] {
+        for (input, expected) in [
+            ("[1, \u{1B}]", "unexpected byte 0x1B"), ("[1, \u{7F}]", "unexpected byte 0x7F"),
+            ("[1, é]", "unexpected byte 0xC3"), ("[1, x]", "unexpected character 'x'"),
+        ] {
             XCTAssertThrowsError(try JSONParser.parse(Array(input.utf8)), input) { error in
                 let text = "\(error)"
                 XCTAssertTrue(text.contains(expected), text)

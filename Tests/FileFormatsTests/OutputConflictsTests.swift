@@ -29,14 +29,16 @@ final class OutputConflictsTests: XCTestCase {
 
     func testAnOutputThatIsAnInputIsRefusedNamingBoth() throws {
         let movie = folder + "/movie.mp4"
-        XCTAssertEqual(refusal(inputs: [movie], outputs: [movie]),
-                       "\(movie): is the same file as the input \(movie): an output must not replace an input")
+        XCTAssertEqual(
+            refusal(inputs: [movie], outputs: [movie]),
+            "\(movie): is the same file as the input \(movie): an output must not replace an input")
         // Another name of the same file: a symbolic link, a hard link, "./" and ".." in the path.
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.mp4", withDestinationPath: "movie.mp4")
         try FileManager.default.linkItem(atPath: movie, toPath: folder + "/hard.mp4")
         for name in [folder + "/link.mp4", folder + "/hard.mp4", folder + "/./movie.mp4", folder + "/sub/../movie.mp4"] {
-            XCTAssertEqual(refusal(inputs: [movie], outputs: [name]),
-                           "\(name): is the same file as the input \(movie): an output must not replace an input")
+            XCTAssertEqual(
+                refusal(inputs: [movie], outputs: [name]),
+                "\(name): is the same file as the input \(movie): an output must not replace an input")
         }
         // Same contents, another file: accepted.
         XCTAssertNil(refusal(inputs: [movie], outputs: [folder + "/other.mp4"]))
@@ -46,8 +48,9 @@ final class OutputConflictsTests: XCTestCase {
 
     func testTwoOutputsInOneFileAreRefusedEvenBeforeTheyExist() throws {
         let page = folder + "/page.html"
-        XCTAssertEqual(refusal(inputs: [], outputs: [page, folder + "/sub/../page.html"]),
-                       "\(folder!)/sub/../page.html: is the same file as the output \(page): each output needs a file of its own")
+        XCTAssertEqual(
+            refusal(inputs: [], outputs: [page, folder + "/sub/../page.html"]),
+            "\(folder!)/sub/../page.html: is the same file as the output \(page): each output needs a file of its own")
         // A dangling link names the file it will create.
         try FileManager.default.createSymbolicLink(atPath: folder + "/page-link.html", withDestinationPath: "page.html")
         XCTAssertNotNil(refusal(inputs: [], outputs: [page, folder + "/page-link.html"]))

@@ -8,8 +8,9 @@ final class TemporaryFileNameTests: XCTestCase {
         let name = TemporaryFileName.beside("model.wbmodel")
         XCTAssertTrue(name.hasPrefix(".model.wbmodel.partial-\(getpid())-"), name)
         XCTAssertNotNil(UInt32(try XCTUnwrap(name.split(separator: "-").last)), name)
-        XCTAssertNotEqual(TemporaryFileName.beside("model.wbmodel"), TemporaryFileName.beside("model.wbmodel"),
-                          "two writers of one file get two names (a 1 in 2^32 clash aside)")
+        XCTAssertNotEqual(
+            TemporaryFileName.beside("model.wbmodel"), TemporaryFileName.beside("model.wbmodel"),
+            "two writers of one file get two names (a 1 in 2^32 clash aside)")
     }
 
     func testAnEndingReplacesTheNamesOwnSoFFmpegKnowsTheContainer() {

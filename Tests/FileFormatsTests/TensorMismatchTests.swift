@@ -12,8 +12,10 @@ final class TensorMismatchTests: XCTestCase {
     }
 
     func testEveryMissingUnusedAndWrongShapeTensorIsNamed() throws {
-        let mismatch = try XCTUnwrap(TensorMismatch(tensors: ["a": tensor([1, 2]), "c": tensor([1]), "z": tensor([1])],
-                                                    expected: ["a": [2, 1], "b": [3], "d": [4]]))
+        let mismatch = try XCTUnwrap(
+            TensorMismatch(
+                tensors: ["a": tensor([1, 2]), "c": tensor([1]), "z": tensor([1])],
+                expected: ["a": [2, 1], "b": [3], "d": [4]]))
         XCTAssertEqual(mismatch.missing, ["b", "d"])
         XCTAssertEqual(mismatch.unused, ["c", "z"])
         XCTAssertEqual(mismatch.wrongShapes, [.init(name: "a", shape: [1, 2], expected: [2, 1])])

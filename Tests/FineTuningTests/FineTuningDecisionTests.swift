@@ -7,15 +7,18 @@ final class FineTuningDecisionTests: XCTestCase {
     /// Three folds of 20 held-out images, frozen at `frozen`, each epoch's accuracies given per fold.
     private func folds(frozen: [Double], epochs: [[Double]], losses: [[Double]]? = nil) -> [FineTuningFoldScores] {
         frozen.indices.map { fold in
-            FineTuningFoldScores(heldOutImages: 20, frozenAccuracy: frozen[fold], epochAccuracies: epochs.map { $0[fold] },
-                                 epochLosses: losses.map { $0.map { $0[fold] } } ?? epochs.map { _ in 1.0 })
+            FineTuningFoldScores(
+                heldOutImages: 20, frozenAccuracy: frozen[fold], epochAccuracies: epochs.map { $0[fold] },
+                epochLosses: losses.map { $0.map { $0[fold] } } ?? epochs.map { _ in 1.0 })
         }
     }
 
     func testFineTuningThatWinsOnEveryFoldIsKept() {
         // Epoch 2: +3, +4, +3 images of 20 on the three folds.
-        let decision = FineTuningDecision.decide(folds(frozen: [0.6, 0.6, 0.65],
-                                                       epochs: [[0.6, 0.65, 0.65], [0.75, 0.8, 0.8], [0.7, 0.75, 0.8]]))
+        let decision = FineTuningDecision.decide(
+            folds(
+                frozen: [0.6, 0.6, 0.65],
+                epochs: [[0.6, 0.65, 0.65], [0.75, 0.8, 0.8], [0.7, 0.75, 0.8]]))
         XCTAssertEqual(decision.epoch, 2)
         XCTAssertEqual(decision.gainedImages, 10)
         XCTAssertEqual(decision.heldOutImages, 60)

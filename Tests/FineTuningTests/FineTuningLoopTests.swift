@@ -54,8 +54,9 @@ final class FineTuningLoopTests: XCTestCase {
     /// A small random head on 1280 features.
     static func head(classes: Int, seed: UInt64) -> DenseLayer<Float> {
         var random = SeededGenerator(seed: seed)
-        return DenseLayer(weights: Tensor(shape: [classes, 1280], storage: random.floats(classes * 1280, in: -0.05...0.05)),
-                          bias: Tensor(shape: [classes], repeating: 0))
+        return DenseLayer(
+            weights: Tensor(shape: [classes, 1280], storage: random.floats(classes * 1280, in: -0.05...0.05)),
+            bias: Tensor(shape: [classes], repeating: 0))
     }
 
     func testBlockInputsContinueIntoTheTrainableTop() throws {
@@ -80,8 +81,9 @@ final class FineTuningLoopTests: XCTestCase {
         // Small rates: AdamW's first step moves every parameter by about the rate, whatever its gradient's size.
         settings.backboneLearningRate = 1e-5
         settings.headLearningRate = 1e-5
-        let classifier = TrainableClassifier(backbone: TrainableEfficientNetLite0(backbone: network, trainableFrom: .block(15)),
-                                             classifier: Self.head(classes: 3, seed: 9), labelSmoothing: 0.1)
+        let classifier = TrainableClassifier(
+            backbone: TrainableEfficientNetLite0(backbone: network, trainableFrom: .block(15)),
+            classifier: Self.head(classes: 3, seed: 9), labelSmoothing: 0.1)
         var trainer = FineTuningTrainer(classifier: classifier, settings: settings, totalSteps: 10)
         var random = SeededGenerator(seed: 11)
         let input = Tensor(shape: [6, 7, 7, 192], storage: random.floats(6 * 7 * 7 * 192, in: -1...3))
@@ -110,10 +112,11 @@ final class FineTuningLoopTests: XCTestCase {
     private func run(_ source: StripeImages, network: EfficientNetLite0, threads: Int = 2) throws -> FineTuningOutcome {
         let settings = Self.smallSettings(threads: threads)
         let training = Array(0..<4), heldOut = Array(4..<6)
-        return try FineTuningLoop.run(network: network, head: Self.head(classes: 2, seed: 4), inputs: source,
-                                      trainingSamples: training, trainingLabels: training.map(StripeImages.label),
-                                      heldOutSamples: heldOut, heldOutLabels: heldOut.map(StripeImages.label),
-                                      settings: settings, events: { _ in })
+        return try FineTuningLoop.run(
+            network: network, head: Self.head(classes: 2, seed: 4), inputs: source,
+            trainingSamples: training, trainingLabels: training.map(StripeImages.label),
+            heldOutSamples: heldOut, heldOutLabels: heldOut.map(StripeImages.label),
+            settings: settings, events: { _ in })
     }
 
     func testTheLoopIsDeterministicAndKeepsItsBestEpoch() throws {
@@ -143,9 +146,10 @@ final class FineTuningLoopTests: XCTestCase {
         let settings = Self.smallSettings(threads: 2)
         let samples = Array(0..<6)
         func refit() throws -> FineTuningOutcome {
-            try FineTuningLoop.refit(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: true),
-                                     trainingSamples: samples, trainingLabels: samples.map(StripeImages.label),
-                                     settings: settings, events: { _ in })
+            try FineTuningLoop.refit(
+                network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: true),
+                trainingSamples: samples, trainingLabels: samples.map(StripeImages.label),
+                settings: settings, events: { _ in })
         }
         let first = try refit(), second = try refit()
         XCTAssertEqual(first.epochs.map(\.epoch), [1, 2])
@@ -167,10 +171,11 @@ final class FineTuningLoopTests: XCTestCase {
         let training = Array(0..<4), heldOut = Array(4..<6)
         func run(weight: Double) throws -> FineTuningOutcome {
             settings.fineTunedWeight = weight
-            return try FineTuningLoop.run(network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: false),
-                                          trainingSamples: training, trainingLabels: training.map(StripeImages.label),
-                                          heldOutSamples: heldOut, heldOutLabels: heldOut.map(StripeImages.label),
-                                          settings: settings, events: { _ in })
+            return try FineTuningLoop.run(
+                network: network, head: Self.head(classes: 2, seed: 4), inputs: StripeImages(augments: false),
+                trainingSamples: training, trainingLabels: training.map(StripeImages.label),
+                heldOutSamples: heldOut, heldOutLabels: heldOut.map(StripeImages.label),
+                settings: settings, events: { _ in })
         }
         let plain = try run(weight: 1), mixed = try run(weight: 0.25)
         XCTAssertEqual(plain.epochs.map(\.loss), mixed.epochs.map(\.loss), "the training itself does not change")
@@ -197,10 +202,13 @@ final class FineTuningLoopTests: XCTestCase {
         let network = try Self.network()
         var settings = FineTuningSettings()
         settings.trainedBlocks = 17
-        XCTAssertThrowsError(try FineTuningLoop.run(network: network, head: Self.head(classes: 2, seed: 1),
-                                                    inputs: StripeImages(augments: false), trainingSamples: [0],
-                                                    trainingLabels: [0], heldOutSamples: [1], heldOutLabels: [1],
-                                                    settings: settings, events: { _ in })) { error in
+        XCTAssertThrowsError(
+            try FineTuningLoop.run(
+                network: network, head: Self.head(classes: 2, seed: 1),
+                inputs: StripeImages(augments: false), trainingSamples: [0],
+                trainingLabels: [0], heldOutSamples: [1], heldOutLabels: [1],
+                settings: settings, events: { _ in })
+        ) { error in
             XCTAssertEqual("\(error)", "the trained blocks must be from 1 to 16, got 17")
         }
         settings = FineTuningSettings()

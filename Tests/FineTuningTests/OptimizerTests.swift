@@ -46,16 +46,19 @@ final class OptimizerTests: XCTestCase {
                     let gradient = random.floats(parameters[index].count, in: -3...3)
                     var tensor = Tensor(shape: [parameters[index].count], storage: parameters[index])
                     let rate = 0.01 * Double(step + 1), decay = index == 0 ? 0.05 : 0
-                    fast.step("p\(index)", parameter: &tensor, gradient: Tensor(shape: tensor.shape, storage: gradient),
-                              learningRate: rate, weightDecay: decay)
-                    reference.step("p\(index)", parameter: &referenceParameters[index], gradient: gradient.map(Double.init),
-                                   learningRate: rate, weightDecay: decay)
+                    fast.step(
+                        "p\(index)", parameter: &tensor, gradient: Tensor(shape: tensor.shape, storage: gradient),
+                        learningRate: rate, weightDecay: decay)
+                    reference.step(
+                        "p\(index)", parameter: &referenceParameters[index], gradient: gradient.map(Double.init),
+                        learningRate: rate, weightDecay: decay)
                     parameters[index] = tensor.scalars
                 }
             }
             for index in parameters.indices {
-                assertClose(parameters[index], referenceParameters[index].map { Float($0) }, absolute: Self.referenceTolerance,
-                            "\(kind.summary) parameter \(index)")
+                assertClose(
+                    parameters[index], referenceParameters[index].map { Float($0) }, absolute: Self.referenceTolerance,
+                    "\(kind.summary) parameter \(index)")
             }
         }
     }

@@ -25,7 +25,8 @@ public func fuzzDetectionAnnotations(_ data: UnsafePointer<UInt8>, _ size: Int) 
         for object in entry.objects {
             let box = object.box
             guard !object.label.isEmpty, [box.left, box.top, box.right, box.bottom].allSatisfy(\.isFinite),
-                  box.width > 0, box.height > 0 else {
+                box.width > 0, box.height > 0
+            else {
                 fatalError("entry \(entry.number) holds a box without a size or with a non-finite edge: \(object)")
             }
             guard !hasControlCharacter(object.label) else { fatalError("entry \(entry.number) holds a label with a control character") }
@@ -43,10 +44,12 @@ public func fuzzDetectionAnnotations(_ data: UnsafePointer<UInt8>, _ size: Int) 
             guard box.left >= 0, box.top >= 0, box.right <= 640, box.bottom <= 480, box.width > 0, box.height > 0 else {
                 fatalError("an accepted box lies outside the picture: \(box)")
             }
-            let moved = max(abs(box.left - parsed.box.left), abs(box.top - parsed.box.top), abs(box.right - parsed.box.right),
-                            abs(box.bottom - parsed.box.bottom))
+            let moved = max(
+                abs(box.left - parsed.box.left), abs(box.top - parsed.box.top), abs(box.right - parsed.box.right),
+                abs(box.bottom - parsed.box.bottom))
             guard moved <= max(AnnotationDocument.overshootLimit(side: 640), AnnotationDocument.overshootLimit(side: 480)),
-                  accepted.label == parsed.label else {
+                accepted.label == parsed.label
+            else {
                 fatalError("an accepted box was moved by \(moved) px: \(parsed.box) became \(box)")
             }
         }

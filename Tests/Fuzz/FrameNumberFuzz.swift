@@ -22,7 +22,8 @@ public func fuzzFrameNumber(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("frame number \(number.debugDescription) of \(name.debugDescription) has a leading zero")
         }
         guard name.utf8.count >= number.utf8.count,
-              name.utf8.indices.contains(where: { name.utf8[$0...].starts(with: number.utf8) }) || number == "0" else {
+            name.utf8.indices.contains(where: { name.utf8[$0...].starts(with: number.utf8) }) || number == "0"
+        else {
             fatalError("frame number \(number.debugDescription) does not occur in \(name.debugDescription)")
         }
         numbers.append(number)

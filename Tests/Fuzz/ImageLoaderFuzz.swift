@@ -14,7 +14,10 @@ public func fuzzImageLoader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard image.width >= 16 && image.height >= 16 else { return 0 }
         let cropped = DecodeOptions(maximumPixels: 1 << 22, minimumCropSide: 8, cropAndResize: CropAndResize(outputSide: 8, padding: 2))
         if let small = try? ImageLoader.decode(bytes: bytes, path: "fuzz", options: cropped),
-           small.width != 8 || small.height != 8 { fatalError("crop is \(small.width)×\(small.height), not 8×8") }
+            small.width != 8 || small.height != 8
+        {
+            fatalError("crop is \(small.width)×\(small.height), not 8×8")
+        }
     } catch {
         if error.reason.contains("\n") { fatalError("multi-line reason: \(error.reason)") }
     }

@@ -21,7 +21,8 @@ public func fuzzMovieData(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("an upsert changed the number of movies from \(before) to \(movies.movies.count)")
     }
     guard let saved = try? JSONParser.parse(Array(movies.text.utf8)),
-          let loaded = try? MovieData(document: saved, path: "MovieData.json") else {
+        let loaded = try? MovieData(document: saved, path: "MovieData.json")
+    else {
         fatalError("an upserted MovieData does not load again:\n\(movies.text)")
     }
     guard loaded == movies else { fatalError("saving and loading changed the movies:\n\(movies.text)") }

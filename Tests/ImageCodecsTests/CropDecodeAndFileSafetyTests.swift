@@ -68,8 +68,9 @@ final class CropDecodeAndFileSafetyTests: XCTestCase {
         for orientation in UInt8(1)...8 {
             bytes[49] = orientation
             let whole = try ImageLoader.decode(bytes: bytes, path: "exif\(orientation).jpg", options: DecodeOptions())
-            let cropped = try ImageLoader.decode(bytes: bytes, path: "exif\(orientation).jpg",
-                                                 options: DecodeOptions(cropAndResize: crop))
+            let cropped = try ImageLoader.decode(
+                bytes: bytes, path: "exif\(orientation).jpg",
+                options: DecodeOptions(cropAndResize: crop))
             XCTAssertEqual(cropped, reference(whole), "orientation \(orientation)")
             outcomes.insert(cropped.pixels)
         }
@@ -89,8 +90,8 @@ final class CropDecodeAndFileSafetyTests: XCTestCase {
     func testOnePixelWideAndHighPNGsBecomeUniformNetworkInputs() throws {
         // Gradient pixel (x, y) = (x % 256, y·255/(h − 1), 128 + (x/1000 % 2)·64), green 0 when h = 1.
         let cases: [(width: Int, height: Int, pixel: [UInt8])] = [
-            (1, 50, [0, UInt8(25 * 255 / 49), 128]),   // crop row (50 − 1 + 1)/2 = 25
-            (50, 1, [25, 0, 128]),                     // crop column 25
+            (1, 50, [0, UInt8(25 * 255 / 49), 128]),  // crop row (50 − 1 + 1)/2 = 25
+            (50, 1, [25, 0, 128]),  // crop column 25
             (1, 1, [0, 0, 128]),
         ]
         for (width, height, pixel) in cases {
@@ -163,8 +164,9 @@ final class CropDecodeAndFileSafetyTests: XCTestCase {
         let path = folder.appendingPathComponent("huge.jpg").path
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
         XCTAssertEqual(truncate(path, 100_000_000), 0, "a sparse file: no disk used")
-        XCTAssertEqual(reason(loading: path, options: options),
-                       "file is 100.0 MB, larger than an image of at most 1 megapixels can be (limit 75.1 MB)")
+        XCTAssertEqual(
+            reason(loading: path, options: options),
+            "file is 100.0 MB, larger than an image of at most 1 megapixels can be (limit 75.1 MB)")
     }
 
     func testJPEGFollowedByJunkIsStreamedNotReadWhole() throws {
@@ -232,7 +234,8 @@ final class CropDecodeAndFileSafetyTests: XCTestCase {
     private func peakResidentMegabytes() throws -> Double {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else {
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else {
             throw FixtureError.missing("no VmHWM in /proc/self/status")
         }
         return kilobytes / 1024

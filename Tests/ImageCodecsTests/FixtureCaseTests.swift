@@ -6,13 +6,15 @@ import XCTest
 final class FixtureCaseTests: XCTestCase {
     func testManifestHasEveryKindOfFixture() throws {
         let files = Set(try Fixtures.manifest().map(\.file))
-        for required in ["jpeg_baseline.jpg", "jpeg_progressive.jpg", "jpeg_gray.jpg", "jpeg_cmyk.jpg",
-                         "jpeg_ycck.jpg", "jpeg_exif6.jpg", "jpeg_exif3.jpg", "jpeg_truncated.jpg",
-                         "png_gray1.png", "png_gray2.png", "png_gray4.png", "png_gray8.png", "png_gray16.png",
-                         "png_gray_alpha8.png", "png_gray_alpha16.png", "png_palette1_trns.png",
-                         "png_palette8_trns.png", "png_rgb8.png", "png_rgb16.png", "png_rgba8.png",
-                         "png_rgba16.png", "png_rgb8_interlaced.png", "png_clipart.png", "png_truncated.png",
-                         "png_huge_header.png", "png_named.jpg", "empty.jpg", "text.jpg"] {
+        for required in [
+            "jpeg_baseline.jpg", "jpeg_progressive.jpg", "jpeg_gray.jpg", "jpeg_cmyk.jpg",
+            "jpeg_ycck.jpg", "jpeg_exif6.jpg", "jpeg_exif3.jpg", "jpeg_truncated.jpg",
+            "png_gray1.png", "png_gray2.png", "png_gray4.png", "png_gray8.png", "png_gray16.png",
+            "png_gray_alpha8.png", "png_gray_alpha16.png", "png_palette1_trns.png",
+            "png_palette8_trns.png", "png_rgb8.png", "png_rgb16.png", "png_rgba8.png",
+            "png_rgba16.png", "png_rgb8_interlaced.png", "png_clipart.png", "png_truncated.png",
+            "png_huge_header.png", "png_named.jpg", "empty.jpg", "text.jpg",
+        ] {
             XCTAssertTrue(files.contains(required), "manifest lacks \(required)")
         }
     }
@@ -28,8 +30,9 @@ final class FixtureCaseTests: XCTestCase {
                     XCTFail("\(context): decoded to \(image.width)×\(image.height) instead of failing")
                 } catch {
                     XCTAssertEqual(error.path, path, context)
-                    XCTAssertTrue(error.reason.hasPrefix(expectedReason),
-                                  "\(context): reason \"\(error.reason)\" does not start with \"\(expectedReason)\"")
+                    XCTAssertTrue(
+                        error.reason.hasPrefix(expectedReason),
+                        "\(context): reason \"\(error.reason)\" does not start with \"\(expectedReason)\"")
                     XCTAssertFalse(error.description.contains("\n"), "\(context): error must be one line")
                 }
                 continue

@@ -17,7 +17,8 @@ enum Fixtures {
     static func path(_ name: String) throws -> String {
         let path = try folder.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw FixtureError.missing("fixture \(name) is missing: run .venv/bin/python3 scripts/fixtures/make-codec-fixtures.py (after scripts/setup.sh)")
+            throw FixtureError.missing(
+                "fixture \(name) is missing: run .venv/bin/python3 scripts/fixtures/make-codec-fixtures.py (after scripts/setup.sh)")
         }
         return path
     }
@@ -77,17 +78,22 @@ enum Fixtures {
 enum FixtureError: Error, CustomStringConvertible {
     case missing(String)
     var description: String {
-        switch self { case .missing(let message): message }
+        switch self {
+        case .missing(let message): message
+        }
     }
 }
 
 /// Fails unless the images have the same size and every sample differs by at most `tolerance`; names the first
 /// mismatch and the largest difference.
-func assertPixelsClose(_ actual: RGBImage, _ expected: RGBImage, tolerance: Int, _ message: String = "",
-                       file: StaticString = #filePath, line: UInt = #line) {
+func assertPixelsClose(
+    _ actual: RGBImage, _ expected: RGBImage, tolerance: Int, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     guard actual.width == expected.width, actual.height == expected.height else {
-        XCTFail("size \(actual.width)×\(actual.height), expected \(expected.width)×\(expected.height). \(message)",
-                file: file, line: line)
+        XCTFail(
+            "size \(actual.width)×\(actual.height), expected \(expected.width)×\(expected.height). \(message)",
+            file: file, line: line)
         return
     }
     var worst = 0
@@ -99,9 +105,10 @@ func assertPixelsClose(_ actual: RGBImage, _ expected: RGBImage, tolerance: Int,
     }
     if let first {
         let pixel = first / 3
-        XCTFail("first mismatch at x=\(pixel % actual.width) y=\(pixel / actual.width) channel \(first % 3): "
+        XCTFail(
+            "first mismatch at x=\(pixel % actual.width) y=\(pixel / actual.width) channel \(first % 3): "
                 + "\(actual.pixels[first]) vs \(expected.pixels[first]); max difference \(worst). \(message)",
-                file: file, line: line)
+            file: file, line: line)
     }
 }
 

@@ -13,17 +13,19 @@ final class FormatFixtureTests: XCTestCase {
 
     func testManifestHasEveryFormatAndCase() throws {
         let files = Set(try Fixtures.manifest("formats-manifest.json").map(\.file))
-        for required in ["webp_lossless.webp", "webp_lossy.webp", "webp_lossy_alpha.webp", "webp_exif6.webp",
-                         "webp_animated.webp", "webp_truncated.webp", "webp_huge_header.webp",
-                         "heic_photo.heic", "heic_alpha.heic", "heic_irot_exif6.heic", "heic_truncated.heic",
-                         "heic_huge_header.heic", "tiff_rgb_lzw.tif", "tiff_rgb16.tif", "tiff_gray.tif",
-                         "tiff_palette.tif", "tiff_rgba.tif", "tiff_two_pages.tif", "tiff_orientation5.tif",
-                         "tiff_orientation6.tif", "tiff_orientation8.tif", "tiff_truncated.tif", "tiff_huge_header.tif",
-                         "gif_still.gif", "gif_interlaced.gif", "gif_transparent.gif", "gif_animated.gif",
-                         "gif_truncated.gif", "gif_huge_header.gif", "bmp_rgb24.bmp", "bmp_rgb24_v5.bmp",
-                         "bmp_palette8.bmp", "bmp_palette4.bmp", "bmp_mono.bmp", "bmp_rgb565.bmp", "bmp_rgba32.bmp",
-                         "bmp_top_down.bmp", "bmp_truncated.bmp", "bmp_huge_header.bmp", "bmp_rle8.bmp",
-                         "bmp_rle8_truncated.bmp"] {
+        for required in [
+            "webp_lossless.webp", "webp_lossy.webp", "webp_lossy_alpha.webp", "webp_exif6.webp",
+            "webp_animated.webp", "webp_truncated.webp", "webp_huge_header.webp",
+            "heic_photo.heic", "heic_alpha.heic", "heic_irot_exif6.heic", "heic_truncated.heic",
+            "heic_huge_header.heic", "tiff_rgb_lzw.tif", "tiff_rgb16.tif", "tiff_gray.tif",
+            "tiff_palette.tif", "tiff_rgba.tif", "tiff_two_pages.tif", "tiff_orientation5.tif",
+            "tiff_orientation6.tif", "tiff_orientation8.tif", "tiff_truncated.tif", "tiff_huge_header.tif",
+            "gif_still.gif", "gif_interlaced.gif", "gif_transparent.gif", "gif_animated.gif",
+            "gif_truncated.gif", "gif_huge_header.gif", "bmp_rgb24.bmp", "bmp_rgb24_v5.bmp",
+            "bmp_palette8.bmp", "bmp_palette4.bmp", "bmp_mono.bmp", "bmp_rgb565.bmp", "bmp_rgba32.bmp",
+            "bmp_top_down.bmp", "bmp_truncated.bmp", "bmp_huge_header.bmp", "bmp_rle8.bmp",
+            "bmp_rle8_truncated.bmp",
+        ] {
             XCTAssertTrue(files.contains(required), "formats-manifest.json lacks \(required)")
         }
     }
@@ -35,16 +37,23 @@ final class FormatFixtureTests: XCTestCase {
             let context = "\(fixture.file) (\(fixture.note))"
             let bytes = try Fixtures.bytes(fixture.file)
             if let expectedReason = fixture.error {
-                for (how, decode) in [("file", { () throws(ImageError) -> RGBImage in try ImageLoader.load(path: path, options: options) }),
-                                      ("memory", { () throws(ImageError) -> RGBImage in
-                                          try ImageLoader.decode(bytes: bytes, path: path, options: options) })] {
+                for (how, decode) in [
+                    ("file", { () throws(ImageError) -> RGBImage in try ImageLoader.load(path: path, options: options) }),
+                    (
+                        "memory",
+                        { () throws(ImageError) -> RGBImage in
+                            try ImageLoader.decode(bytes: bytes, path: path, options: options)
+                        }
+                    ),
+                ] {
                     do {
                         let image = try decode()
                         XCTFail("\(context), from \(how): decoded to \(image.width)×\(image.height) instead of failing")
                     } catch {
                         XCTAssertEqual(error.path, path, context)
-                        XCTAssertTrue(error.reason.hasPrefix(expectedReason),
-                                      "\(context), from \(how): reason \"\(error.reason)\" does not start with \"\(expectedReason)\"")
+                        XCTAssertTrue(
+                            error.reason.hasPrefix(expectedReason),
+                            "\(context), from \(how): reason \"\(error.reason)\" does not start with \"\(expectedReason)\"")
                         XCTAssertFalse(error.description.contains("\n"), "\(context): error must be one line")
                     }
                 }
@@ -60,8 +69,9 @@ final class FormatFixtureTests: XCTestCase {
                 assertPixelsClose(fromFile, expected, tolerance: fixture.tolerance ?? 0, context)
                 let fromMemory = try ImageLoader.decode(bytes: bytes, path: path, options: options)
                 XCTAssertEqual(fromMemory, fromFile, "\(context): memory and file decodes differ")
-                XCTAssertEqual(try ImageLoader.size(path: path, options: options), ImageSize(width: width, height: height),
-                               "\(context): the header's displayed size")
+                XCTAssertEqual(
+                    try ImageLoader.size(path: path, options: options), ImageSize(width: width, height: height),
+                    "\(context): the header's displayed size")
             } catch {
                 XCTFail("\(context): \(error)")
             }
@@ -123,8 +133,9 @@ final class FormatFixtureTests: XCTestCase {
         for source in ["webp_lossless.webp", "heic_photo.heic", "tiff_rgb_lzw.tif", "gif_still.gif", "bmp_rgb24.bmp"] {
             let renamed = folder.appendingPathComponent(source + ".jpg")
             try Data(try Fixtures.bytes(source)).write(to: renamed)
-            XCTAssertEqual(try ImageLoader.load(path: renamed.path, options: options),
-                           try ImageLoader.load(path: try Fixtures.path(source), options: options), source)
+            XCTAssertEqual(
+                try ImageLoader.load(path: renamed.path, options: options),
+                try ImageLoader.load(path: try Fixtures.path(source), options: options), source)
         }
     }
 
@@ -149,8 +160,10 @@ final class FormatFixtureTests: XCTestCase {
         for (format, head) in heads {
             for length in [0, 7, 100, 600] {
                 let bytes = head + noise.prefix(length)
-                XCTAssertThrowsError(try ImageLoader.decode(bytes: bytes, path: "broken", options: options),
-                                     "\(format) + \(length) bytes of noise") { error in
+                XCTAssertThrowsError(
+                    try ImageLoader.decode(bytes: bytes, path: "broken", options: options),
+                    "\(format) + \(length) bytes of noise"
+                ) { error in
                     guard let error = error as? ImageError else { return XCTFail("\(format): \(error) is not an ImageError") }
                     XCTAssertEqual(error.path, "broken")
                     XCTAssertFalse(error.reason.isEmpty, format)

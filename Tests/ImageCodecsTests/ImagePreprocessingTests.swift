@@ -8,9 +8,11 @@ final class ImagePreprocessingTests: XCTestCase {
     /// The stored text is part of the model format (and of every feature cache key): spelled out here by hand.
     func testCanonicalJSONIsSortedAndComplete() throws {
         let text = ImagePreprocessing.efficientNetLite0.canonicalJSON
-        XCTAssertEqual(text, #"{"alphaBackground":[255,255,255],"channelOrder":"RGB","cropPadding":32,"inputSide":224,"#
-                       + #""mean":[127,127,127],"name":"tf_crop_pad32","resample":"bicubic-antialiased","std":[128,128,128],"#
-                       + #""version":1}"#)
+        XCTAssertEqual(
+            text,
+            #"{"alphaBackground":[255,255,255],"channelOrder":"RGB","cropPadding":32,"inputSide":224,"#
+                + #""mean":[127,127,127],"name":"tf_crop_pad32","resample":"bicubic-antialiased","std":[128,128,128],"#
+                + #""version":1}"#)
         XCTAssertEqual(try JSONDecoder().decode(ImagePreprocessing.self, from: Data(text.utf8)), .efficientNetLite0)
     }
 
@@ -57,7 +59,8 @@ final class ImagePreprocessingTests: XCTestCase {
         recipe.cropPadding = 0
         let byHand = Resize.bicubic(image, crop: CenterCrop(width: 300, height: 260, outputSide: 224, padding: 0), outputSide: 224)
         XCTAssertEqual(recipe.networkInput(from: image), byHand.pixels.map { (Float($0) - 127) / 128 })
-        XCTAssertNotEqual(ImagePreprocessing.efficientNetLite0.networkInput(from: image), recipe.networkInput(from: image),
-                          "the padding is used, not a constant")
+        XCTAssertNotEqual(
+            ImagePreprocessing.efficientNetLite0.networkInput(from: image), recipe.networkInput(from: image),
+            "the padding is used, not a constant")
     }
 }

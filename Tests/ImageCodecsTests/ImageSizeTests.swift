@@ -18,8 +18,9 @@ final class ImageSizeTests: XCTestCase {
                 continue
             }
             let image = try ImageLoader.load(path: path, options: options)
-            XCTAssertEqual(try ImageLoader.size(path: path, options: options), ImageSize(width: image.width, height: image.height),
-                           "\(fixture.file) (\(fixture.note))")
+            XCTAssertEqual(
+                try ImageLoader.size(path: path, options: options), ImageSize(width: image.width, height: image.height),
+                "\(fixture.file) (\(fixture.note))")
             checked += 1
         }
         XCTAssertGreaterThan(checked, 20)

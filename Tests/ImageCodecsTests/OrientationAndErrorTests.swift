@@ -93,14 +93,16 @@ final class OrientationAndErrorTests: XCTestCase {
 
     func testHugePNGHeaderFailsFastWithTheNumbers() throws {
         let path = try Fixtures.path("png_huge_header.png")
-        XCTAssertEqual(reason(loading: path),
-                       "image is 100000×100000 (10000 megapixels), over the limit of 300 megapixels")
+        XCTAssertEqual(
+            reason(loading: path),
+            "image is 100000×100000 (10000 megapixels), over the limit of 300 megapixels")
     }
 
     func testPixelLimitAppliesToJPEGToo() throws {
         let limited = DecodeOptions(maximumPixels: 1_000_000)
-        XCTAssertEqual(reason(loading: try Fixtures.path("jpeg_large_4000x3000.jpg"), options: limited),
-                       "image is 4000×3000 (12 megapixels), over the limit of 1 megapixels")
+        XCTAssertEqual(
+            reason(loading: try Fixtures.path("jpeg_large_4000x3000.jpg"), options: limited),
+            "image is 4000×3000 (12 megapixels), over the limit of 1 megapixels")
     }
 
     func testEveryPrefixOfAJPEGFailsCleanlyOrDecodes() throws {
@@ -118,8 +120,10 @@ final class OrientationAndErrorTests: XCTestCase {
     func testEveryPrefixOfAPNGFails() throws {
         let bytes = try Fixtures.bytes("png_rgba8.png")
         for length in stride(from: 0, to: bytes.count - 12, by: 5) {
-            XCTAssertThrowsError(try ImageLoader.decode(bytes: Array(bytes[0..<length]), path: "cut.png",
-                                                        options: options), "prefix of \(length) bytes")
+            XCTAssertThrowsError(
+                try ImageLoader.decode(
+                    bytes: Array(bytes[0..<length]), path: "cut.png",
+                    options: options), "prefix of \(length) bytes")
         }
     }
 }

@@ -33,8 +33,9 @@ final class ScaleAndResizeTests: XCTestCase {
             let source = testPattern(width: width, height: height)
             let crop = CenterCrop(width: width, height: height, outputSide: 224, padding: 32)
             let resized = Resize.bicubic(source, crop: crop, outputSide: 224)
-            let golden = try ImageLoader.load(path: try Fixtures.path("resize_pattern_\(width)x\(height).expected.png"),
-                                              options: DecodeOptions(minimumCropSide: nil))
+            let golden = try ImageLoader.load(
+                path: try Fixtures.path("resize_pattern_\(width)x\(height).expected.png"),
+                options: DecodeOptions(minimumCropSide: nil))
             assertPixelsClose(resized, golden, tolerance: 1, "pattern \(width)×\(height)")
         }
     }
@@ -48,9 +49,10 @@ final class ScaleAndResizeTests: XCTestCase {
             let pixels = (0..<(width * height * 3)).map { _ in UInt8.random(in: 40...215, using: &generator) }
             let image = RGBImage(width: width, height: height, pixels: pixels)
             let crop = CenterCrop(width: width, height: height, outputSide: 224, padding: 32)
-            assertPixelsClose(Resize.bicubic(image, crop: crop, outputSide: outputSide),
-                              Resize.referenceBicubic(image, crop: crop, outputSide: outputSide),
-                              tolerance: 1, "\(width)×\(height) → \(outputSide)")
+            assertPixelsClose(
+                Resize.bicubic(image, crop: crop, outputSide: outputSide),
+                Resize.referenceBicubic(image, crop: crop, outputSide: outputSide),
+                tolerance: 1, "\(width)×\(height) → \(outputSide)")
         }
     }
 

@@ -11,8 +11,10 @@ import _TestSupport
 final class HostileCaptionTests: XCTestCase {
     func testWebVTTStaysValidAndIsolatesEveryLabel() {
         HostileNames.check("WebVTT", includingNUL: true) { label in
-            let stretches = [LabelStretch(start: 0, end: 1.5, label: label, meanConfidence: 1),
-                             LabelStretch(start: 1.5, end: 3, label: "plain", meanConfidence: 0.5)]
+            let stretches = [
+                LabelStretch(start: 0, end: 1.5, label: label, meanConfidence: 1),
+                LabelStretch(start: 1.5, end: 3, label: "plain", meanConfidence: 0.5),
+            ]
             let cues: [WebVTTFile.Cue]
             do {
                 cues = try WebVTTFile.parse(WebVTT.document(stretches: stretches))
@@ -36,7 +38,8 @@ final class HostileCaptionTests: XCTestCase {
             guard lines[0].hasPrefix("0.000 drawtext reinit "), lines[0].hasSuffix(";") else { return "not a drawtext command" }
             let token = String(lines[0].dropFirst("0.000 drawtext reinit ".count).dropLast())
             guard let option = Self.unescape(token, special: Set("',;[]"), splitsOnWhitespace: true) else { return "sendcmd would split the token" }
-            guard option.hasPrefix("text="), let drawn = Self.unescape(String(option.dropFirst(5)), special: ["'", ":"], splitsOnWhitespace: false) else {
+            guard option.hasPrefix("text="), let drawn = Self.unescape(String(option.dropFirst(5)), special: ["'", ":"], splitsOnWhitespace: false)
+            else {
                 return "drawtext would cut the option: \(HostileNames.escaped(option))"
             }
             if drawn.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
@@ -63,7 +66,9 @@ final class HostileCaptionTests: XCTestCase {
                 escaping = false
             } else if character == "\\" {
                 escaping = true
-            } else if special.contains(character) || splitsOnWhitespace && character.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0.value < 0x80 }) {
+            } else if special.contains(character)
+                || splitsOnWhitespace && character.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0.value < 0x80 })
+            {
                 return nil
             } else {
                 result.append(character)

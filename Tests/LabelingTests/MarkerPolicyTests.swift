@@ -13,8 +13,12 @@ final class MarkerPolicyTests: XCTestCase {
 
     func testChangesOnlyKeepsFirstAndChanges() {
         let markers = MarkerPolicy().markers(frames("CCSSSC"))
-        XCTAssertEqual(markers, [Marker(second: 0, label: "Calm"), Marker(second: 2, label: "Scary"),
-                                 Marker(second: 5, label: "Calm")])
+        XCTAssertEqual(
+            markers,
+            [
+                Marker(second: 0, label: "Calm"), Marker(second: 2, label: "Scary"),
+                Marker(second: 5, label: "Calm"),
+            ])
     }
 
     func testEveryFrameWithoutChangesOnly() {
@@ -23,8 +27,10 @@ final class MarkerPolicyTests: XCTestCase {
     }
 
     func testFallbackBelowMinimumConfidence() {
-        let input = [labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.45, 0.55]),
-                     labeledFrame(2, labels, [0.2, 0.8]), labeledFrame(3, labels, [0.6, 0.4])]
+        let input = [
+            labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.45, 0.55]),
+            labeledFrame(2, labels, [0.2, 0.8]), labeledFrame(3, labels, [0.6, 0.4]),
+        ]
         let policy = MarkerPolicy(minimumConfidence: 0.7, fallbackLabel: "Unsure", changesOnly: false)
         XCTAssertEqual(policy.markerObject(input), ["0": "Calm", "1": "Unsure", "2": "Scary", "3": "Unsure"])
         // Exactly at the threshold is confident enough.
@@ -34,14 +40,22 @@ final class MarkerPolicyTests: XCTestCase {
     /// Each frame's decision carries the confidence that put its label there: for a fallback, the verdict's
     /// confidence that fell below the minimum, with the verdict beside it.
     func testDecisionsExplainFallbackAndSmoothing() {
-        let input = [labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.42, 0.58]),
-                     labeledFrame(2, labels, [0.95, 0.05]), labeledFrame(3, labels, [0.1, 0.9]),
-                     labeledFrame(4, labels, [0.85, 0.15])]
+        let input = [
+            labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.42, 0.58]),
+            labeledFrame(2, labels, [0.95, 0.05]), labeledFrame(3, labels, [0.1, 0.9]),
+            labeledFrame(4, labels, [0.85, 0.15]),
+        ]
         let policy = MarkerPolicy(minimumConfidence: 0.6, fallbackLabel: "Unsure")
-        XCTAssertEqual(policy.decisions(input)[1], FrameDecision(label: "Unsure", verdict: "Scary", confidence: 0.58,
-                                                                 isBelowMinimum: true, isSmoothed: false))
-        XCTAssertEqual(policy.decisions(input)[0], FrameDecision(label: "Calm", verdict: "Calm", confidence: 0.9,
-                                                                 isBelowMinimum: false, isSmoothed: false))
+        XCTAssertEqual(
+            policy.decisions(input)[1],
+            FrameDecision(
+                label: "Unsure", verdict: "Scary", confidence: 0.58,
+                isBelowMinimum: true, isSmoothed: false))
+        XCTAssertEqual(
+            policy.decisions(input)[0],
+            FrameDecision(
+                label: "Calm", verdict: "Calm", confidence: 0.9,
+                isBelowMinimum: false, isSmoothed: false))
         var smoothing = policy
         smoothing.smoothing = 3
         // Step-1 labels C U C S C. Votes over s − 1 … s + 1: at 0 C.9 against U.58 (tie, higher mean wins: C);
@@ -88,19 +102,25 @@ final class MarkerPolicyTests: XCTestCase {
     }
 
     func testSmoothingVotesWithFallbackLabels() {
-        let input = [labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.55, 0.45]),
-                     labeledFrame(2, labels, [0.52, 0.48])]
+        let input = [
+            labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.55, 0.45]),
+            labeledFrame(2, labels, [0.52, 0.48]),
+        ]
         let policy = MarkerPolicy(minimumConfidence: 0.6, fallbackLabel: "Unsure", smoothing: 3)
         XCTAssertEqual(policy.frameLabels(input), ["Calm", "Unsure", "Unsure"])
     }
 
     func testSubSecondFramesShareAKeyLastWins() {
-        let input = [labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(0.5, labels, [0.1, 0.9]),
-                     labeledFrame(1, labels, [0.1, 0.9]), labeledFrame(1.5, labels, [0.9, 0.1])]
+        let input = [
+            labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(0.5, labels, [0.1, 0.9]),
+            labeledFrame(1, labels, [0.1, 0.9]), labeledFrame(1.5, labels, [0.9, 0.1]),
+        ]
         XCTAssertEqual(MarkerPolicy(changesOnly: false).markerObject(input), ["0": "Scary", "1": "Calm"])
         // With changes only, a marker equal to the previous one after keying is dropped.
-        let flicker = [labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.1, 0.9]),
-                       labeledFrame(1.5, labels, [0.9, 0.1]), labeledFrame(2, labels, [0.9, 0.1])]
+        let flicker = [
+            labeledFrame(0, labels, [0.9, 0.1]), labeledFrame(1, labels, [0.1, 0.9]),
+            labeledFrame(1.5, labels, [0.9, 0.1]), labeledFrame(2, labels, [0.9, 0.1]),
+        ]
         XCTAssertEqual(MarkerPolicy().markers(flicker), [Marker(second: 0, label: "Calm")])
     }
 

@@ -6,14 +6,14 @@ import XCTest
 final class MovieDataTests: XCTestCase {
     /// A player file with fields Workbench does not know, odd number spellings, nesting and non-ASCII text.
     private let original = """
-    [
-      {"id": "ghost", "title": "Ghost Story", "description": "Boo", "poster": "ghost.jpg",
-       "markers": {"3": "Scary", "40": "Calm"}, "rating": 4.50, "views": 12345678901234567890,
-       "tags": ["night", {"deep": [1e3, -0.0, null, true]}], "note": "caf\\u00e9 \\ud83d\\ude00 \\"q\\" / \\n"},
-      {"id": "sun", "title": "Sunny", "markers": {}, "extra": {"a": 1}},
-      {"id": 7, "title": "Numbered", "markers": {"0": "Funny"}}
-    ]
-    """
+        [
+          {"id": "ghost", "title": "Ghost Story", "description": "Boo", "poster": "ghost.jpg",
+           "markers": {"3": "Scary", "40": "Calm"}, "rating": 4.50, "views": 12345678901234567890,
+           "tags": ["night", {"deep": [1e3, -0.0, null, true]}], "note": "caf\\u00e9 \\ud83d\\ude00 \\"q\\" / \\n"},
+          {"id": "sun", "title": "Sunny", "markers": {}, "extra": {"a": 1}},
+          {"id": 7, "title": "Numbered", "markers": {"0": "Funny"}}
+        ]
+        """
 
     private func write(_ text: String) throws -> String {
         let path = try makeTemporaryFolder(self) + "/MovieData.json"
@@ -59,21 +59,23 @@ final class MovieDataTests: XCTestCase {
     func testOutputIsPrettyAndSorted() throws {
         var data = MovieData()
         data.upsert(MovieUpdate(id: "a", markers: ["2": "B", "10": "A"], title: "T"))
-        XCTAssertEqual(data.text, """
-        [
-          {
-            "description" : "",
-            "id" : "a",
-            "markers" : {
-              "10" : "A",
-              "2" : "B"
-            },
-            "poster" : "",
-            "title" : "T"
-          }
-        ]
+        XCTAssertEqual(
+            data.text,
+            """
+            [
+              {
+                "description" : "",
+                "id" : "a",
+                "markers" : {
+                  "10" : "A",
+                  "2" : "B"
+                },
+                "poster" : "",
+                "title" : "T"
+              }
+            ]
 
-        """)
+            """)
     }
 
     func testUpdateSetsGivenTextFieldsOnly() throws {
@@ -94,8 +96,12 @@ final class MovieDataTests: XCTestCase {
         XCTAssertEqual(movies.count, 4)
         XCTAssertEqual(movies[2]["id"] as? Int, 7)
         XCTAssertEqual(movies[2]["markers"] as? [String: String], ["5": "Scary"])
-        XCTAssertEqual(movies[3], ["id": "new", "title": "", "description": "", "poster": "p.png",
-                                   "markers": ["0": "Calm"]] as NSDictionary)
+        XCTAssertEqual(
+            movies[3],
+            [
+                "id": "new", "title": "", "description": "", "poster": "p.png",
+                "markers": ["0": "Calm"],
+            ] as NSDictionary)
     }
 
     func testNewIdIsNumericWhenEveryIdIs() throws {
@@ -108,8 +114,14 @@ final class MovieDataTests: XCTestCase {
         let path = try makeTemporaryFolder(self) + "/MovieData.json"
         try MovieData.update(path: path, with: MovieUpdate(id: "m", markers: ["1": "A"], title: "M"))
         let movies = try foundationMovies(path)
-        XCTAssertEqual(movies, [["id": "m", "title": "M", "description": "", "poster": "",
-                                 "markers": ["1": "A"]] as NSDictionary])
+        XCTAssertEqual(
+            movies,
+            [
+                [
+                    "id": "m", "title": "M", "description": "", "poster": "",
+                    "markers": ["1": "A"],
+                ] as NSDictionary
+            ])
     }
 
     func testCorruptFilesAreReportedAndLeftUntouched() throws {
@@ -156,7 +168,8 @@ final class MovieDataTests: XCTestCase {
         }
         XCTAssertEqual(errors, [])
         let ids = try foundationMovies(path).compactMap { $0["id"] as? String }
-        XCTAssertEqual(Set(ids).count, writers * rounds, "lost: \(Set((0..<rounds).flatMap { r in (0..<writers).map { "r\(r)w\($0)" } }).subtracting(ids))")
+        XCTAssertEqual(
+            Set(ids).count, writers * rounds, "lost: \(Set((0..<rounds).flatMap { r in (0..<writers).map { "r\(r)w\($0)" } }).subtracting(ids))")
         XCTAssertEqual(ids.count, writers * rounds)
         XCTAssertTrue(FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent + "/.MovieData.json.lock"))
     }
@@ -235,7 +248,8 @@ final class MovieDataTests: XCTestCase {
         for text in ["01", "1.", "-", "NaN", "[1,]", "\"\t\"", "// c\n1", "\"\\x\"", "\"\\ud800\"", "1 2", "'a'"] {
             XCTAssertThrowsError(try JSONParser.parse(Array(text.utf8)), "accepted \(text)")
         }
-        XCTAssertEqual(try JSONParser.parse(Array("\u{FEFF} [0, -1.5E+2, \"\\/\"] ".utf8)),
-                       .array([.number("0"), .number("-1.5E+2"), .string("/")]))
+        XCTAssertEqual(
+            try JSONParser.parse(Array("\u{FEFF} [0, -1.5E+2, \"\\/\"] ".utf8)),
+            .array([.number("0"), .number("-1.5E+2"), .string("/")]))
     }
 }

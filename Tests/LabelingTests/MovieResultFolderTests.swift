@@ -41,13 +41,17 @@ final class MovieResultFolderTests: XCTestCase {
         var otherSettings = manifest
         otherSettings.origin.settings = "every 2, smooth 1"
         let settingsError = assertLabelingError(.resultsMismatch) { try folder.prepare(otherSettings) }
-        XCTAssertEqual(settingsError?.description, "\(folder.path): holds the results of a run with other settings "
-                       + "(model /m.wbmodel sha256 ab, every 1, smooth 1); use another results folder or empty this one")
+        XCTAssertEqual(
+            settingsError?.description,
+            "\(folder.path): holds the results of a run with other settings "
+                + "(model /m.wbmodel sha256 ab, every 1, smooth 1); use another results folder or empty this one")
         var otherMovies = manifest
         otherMovies.movies[1].path = "/films/one.mp4"
         let moviesError = assertLabelingError(.resultsMismatch) { try folder.prepare(otherMovies) }
-        XCTAssertEqual(moviesError?.description, "\(folder.path): holds the results of a run with other movies "
-                       + "(3: movie 2 was 1 (/films/1.mp4), now 1 (/films/one.mp4)); use another results folder or empty this one")
+        XCTAssertEqual(
+            moviesError?.description,
+            "\(folder.path): holds the results of a run with other movies "
+                + "(3: movie 2 was 1 (/films/1.mp4), now 1 (/films/one.mp4)); use another results folder or empty this one")
     }
 
     func testResultsRoundTripAndOnlyWholeMatchingFilesCountAsDone() throws {
@@ -88,15 +92,19 @@ final class MovieResultFolderTests: XCTestCase {
         otherModel.origin = .init(modelPath: "/other.wbmodel", modelSHA256: "ef", settings: origin.settings)
         try folder.store(otherModel)
         let modelError = assertLabelingError(.resultsMismatch) { try folder.allResults() }
-        XCTAssertEqual(modelError?.description, "\(folder.resultPath(id: "1")): made by another model (/other.wbmodel, sha256 ef) "
-                       + "than the run's (/m.wbmodel, sha256 ab); label this movie again or merge another folder")
+        XCTAssertEqual(
+            modelError?.description,
+            "\(folder.resultPath(id: "1")): made by another model (/other.wbmodel, sha256 ef) "
+                + "than the run's (/m.wbmodel, sha256 ab); label this movie again or merge another folder")
 
         var otherSettings = result(movies[1], ["0": "B"])
         otherSettings.origin.settings = "every 1, smooth 3"
         try folder.store(otherSettings)
         let settingsError = assertLabelingError(.resultsMismatch) { try folder.allResults() }
-        XCTAssertEqual(settingsError?.description, "\(folder.resultPath(id: "1")): made with other settings "
-                       + "(smooth 3 where the run has smooth 1); label this movie again or merge another folder")
+        XCTAssertEqual(
+            settingsError?.description,
+            "\(folder.resultPath(id: "1")): made with other settings "
+                + "(smooth 3 where the run has smooth 1); label this movie again or merge another folder")
 
         // The same model content at another path makes the same markers: merged.
         var moved = result(movies[1], ["0": "B"])
@@ -147,7 +155,8 @@ final class MovieResultFolderTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: linkedManifest.path, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: linkedManifest.path + "/manifest.json", withDestinationPath: decoy)
         let manifestError = assertLabelingError(.refusedFile) { try linkedManifest.prepare(manifest) }
-        XCTAssertEqual(manifestError?.description, "\(linkedManifest.path)/manifest.json: is a symbolic link; links are not followed inside a results folder")
+        XCTAssertEqual(
+            manifestError?.description, "\(linkedManifest.path)/manifest.json: is a symbolic link; links are not followed inside a results folder")
         assertLabelingError(.refusedFile) { try linkedManifest.allResults() }
         XCTAssertEqual(try String(contentsOfFile: decoy, encoding: .utf8), "{}")
     }
@@ -184,28 +193,39 @@ final class MovieResultFolderTests: XCTestCase {
         let origin = MovieResultFolder.Origin(
             modelPath: "/models/Kids.wbmodel", modelSHA256: "3b1f0c55e2a9d8c7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa9",
             settings: "every 1.0 s, fps -, min-confidence 0.0, fallback Unsure, smooth 1, changes-only no")
-        let expected = MovieResultFolder.Manifest(origin: origin, movies: [.init(id: "3", path: "/films/3.mp4"),
-                                                                          .init(id: "two words", path: "/films/two words")])
+        let expected = MovieResultFolder.Manifest(
+            origin: origin,
+            movies: [
+                .init(id: "3", path: "/films/3.mp4"),
+                .init(id: "two words", path: "/films/two words"),
+            ])
         let (manifest, results) = try stored.allResults()
         XCTAssertEqual(manifest, expected)
-        XCTAssertEqual(results, [.init(movie: expected.movies[0], markers: ["0": "Calm", "2": "Scary"], frameCount: 3, origin: origin),
-                                 .init(movie: expected.movies[1], markers: [:], frameCount: 0, origin: origin)])
+        XCTAssertEqual(
+            results,
+            [
+                .init(movie: expected.movies[0], markers: ["0": "Calm", "2": "Scary"], frameCount: 3, origin: origin),
+                .init(movie: expected.movies[1], markers: [:], frameCount: 0, origin: origin),
+            ])
 
         let written = MovieResultFolder(path: try makeTemporaryFolder(self) + "/results")
         try written.prepare(expected)
         for result in results { try written.store(result) }
         for file in ["manifest.json", "movies/3.json", "movies/two%20words.json"] {
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: written.path + "/" + file)),
-                           try Data(contentsOf: Self.fixtures.appendingPathComponent("results-format-2/" + file)), file)
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: written.path + "/" + file)),
+                try Data(contentsOf: Self.fixtures.appendingPathComponent("results-format-2/" + file)), file)
         }
     }
 
     func testVersion1FolderIsRefusedNamingTheVersion() throws {
         let stored = MovieResultFolder(path: Self.fixtures.appendingPathComponent("results-format-1").path)
         let merge = assertLabelingError(.resultsMismatch) { try stored.allResults() }
-        XCTAssertEqual(merge?.description, "\(stored.path)/manifest.json: written by an earlier Workbench (results format version 1, "
-                       + "which does not record the model and settings of each result; this build reads version 2): "
-                       + "use another results folder or empty this one")
+        XCTAssertEqual(
+            merge?.description,
+            "\(stored.path)/manifest.json: written by an earlier Workbench (results format version 1, "
+                + "which does not record the model and settings of each result; this build reads version 2): "
+                + "use another results folder or empty this one")
         // A version 1 result file in a version 2 folder is redone by a task and refused by a merge.
         let folder = MovieResultFolder(path: try makeTemporaryFolder(self))
         try folder.prepare(manifest)
@@ -214,8 +234,10 @@ final class MovieResultFolderTests: XCTestCase {
         try FileManager.default.copyItem(atPath: stored.path + "/movies/3.json", toPath: folder.resultPath(id: "3"))
         XCTAssertFalse(try folder.hasResult(for: movies[0], origin: origin))
         let old = assertLabelingError(.resultsMismatch) { try folder.allResults() }
-        XCTAssertEqual(old?.description, "\(folder.resultPath(id: "3")): written by an earlier Workbench (results format version 1, "
-                       + "which does not record the model and settings of each result; this build reads version 2): label this movie again")
+        XCTAssertEqual(
+            old?.description,
+            "\(folder.resultPath(id: "3")): written by an earlier Workbench (results format version 1, "
+                + "which does not record the model and settings of each result; this build reads version 2): label this movie again")
     }
 
     func testANewerVersionIsRefusedAskingForAnUpdate() throws {
@@ -225,8 +247,10 @@ final class MovieResultFolderTests: XCTestCase {
         try Data(text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 3").utf8)
             .write(to: URL(fileURLWithPath: folder.path + "/manifest.json"))
         let newer = assertLabelingError(.resultsMismatch) { try folder.loadManifest() }
-        XCTAssertEqual(newer?.description, "\(folder.path)/manifest.json: written by a newer Workbench (results format version 3; "
-                       + "this build reads up to version 2): update Workbench")
+        XCTAssertEqual(
+            newer?.description,
+            "\(folder.path)/manifest.json: written by a newer Workbench (results format version 3; "
+                + "this build reads up to version 2): update Workbench")
         for version in ["0", "2.5", "\"2\"", "-1", "99999999999999999999"] {
             try Data(text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : \(version)").utf8)
                 .write(to: URL(fileURLWithPath: folder.path + "/manifest.json"))
@@ -272,15 +296,18 @@ final class MovieResultFolderTests: XCTestCase {
     func testOneMergeWriteEqualsOneUpdatePerMovieInOrder() throws {
         let folder = try makeTemporaryFolder(self)
         let start = #"[{"id": 2, "title": "Kept", "markers": {"9": "Old"}, "rating": 4.50}]"#
-        let updates = [MovieUpdate(id: "5", markers: ["0": "A", "10": "B"]), MovieUpdate(id: "2", markers: ["1": "C"]),
-                       MovieUpdate(id: "x", markers: [:])]
+        let updates = [
+            MovieUpdate(id: "5", markers: ["0": "A", "10": "B"]), MovieUpdate(id: "2", markers: ["1": "C"]),
+            MovieUpdate(id: "x", markers: [:]),
+        ]
         for name in ["one-by-one.json", "merged.json"] {
             try Data(start.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         for update in updates { try MovieData.update(path: folder + "/one-by-one.json", with: update) }
         try MovieData.update(path: folder + "/merged.json", with: updates)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/merged.json")),
-                       try Data(contentsOf: URL(fileURLWithPath: folder + "/one-by-one.json")))
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/merged.json")),
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/one-by-one.json")))
     }
 }
 

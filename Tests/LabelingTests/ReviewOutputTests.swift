@@ -8,14 +8,17 @@ import _TestSupport
 final class ReviewOutputTests: XCTestCase {
     private func frame(_ second: Double, _ probabilities: [Float]) -> LabeledFrame {
         let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] }!
-        return LabeledFrame(index: Int(second), second: second, label: ["cat", "dog"][best], confidence: probabilities[best],
-                            probabilities: probabilities)
+        return LabeledFrame(
+            index: Int(second), second: second, label: ["cat", "dog"][best], confidence: probabilities[best],
+            probabilities: probabilities)
     }
 
     func testStretchesMergeRepeatedMarkersAndCoverTheMovie() {
         let frames = [frame(0, [0.9, 0.1]), frame(1, [0.7, 0.3]), frame(2, [0.2, 0.8]), frame(3, [0.4, 0.6]), frame(4, [0.6, 0.4])]
-        let markers = [Marker(second: 0, label: "cat"), Marker(second: 1, label: "cat"), Marker(second: 2, label: "dog"),
-                       Marker(second: 3, label: "dog"), Marker(second: 4, label: "Unsure")]
+        let markers = [
+            Marker(second: 0, label: "cat"), Marker(second: 1, label: "cat"), Marker(second: 2, label: "dog"),
+            Marker(second: 3, label: "dog"), Marker(second: 4, label: "Unsure"),
+        ]
         let stretches = LabelStretches.make(markers: markers, frames: frames, labels: ["cat", "dog"], end: 5.5)
         XCTAssertEqual(stretches.map(\.label), ["cat", "dog", "Unsure"])
         XCTAssertEqual(stretches.map(\.start), [0, 2, 4])
@@ -30,9 +33,11 @@ final class ReviewOutputTests: XCTestCase {
     }
 
     func testWebVTTParsesAsTheSpecificationSaysAndKeepsLabelsLiteral() throws {
-        let stretches = [LabelStretch(start: 0, end: 2.5, label: "cat", meanConfidence: 0.81),
-                         LabelStretch(start: 2.5, end: 3723.4567, label: "<b>fish & chips</b> --> x", meanConfidence: 0.5),
-                         LabelStretch(start: 3723.4567, end: 3723.4568, label: "too short to show", meanConfidence: 1)]
+        let stretches = [
+            LabelStretch(start: 0, end: 2.5, label: "cat", meanConfidence: 0.81),
+            LabelStretch(start: 2.5, end: 3723.4567, label: "<b>fish & chips</b> --> x", meanConfidence: 0.5),
+            LabelStretch(start: 3723.4567, end: 3723.4568, label: "too short to show", meanConfidence: 1),
+        ]
         let text = WebVTT.document(stretches: stretches)
         let cues = try WebVTTFile.parse(text)
         XCTAssertEqual(cues.map(\.start), [0, 2.5])
@@ -61,14 +66,19 @@ final class ReviewOutputTests: XCTestCase {
         for (text, why) in invalid {
             XCTAssertThrowsError(try WebVTTFile.parse(text), why)
         }
-        XCTAssertEqual(try WebVTTFile.parse("\u{FEFF}WEBVTT - header\r\nKind: captions\r\n\r\nNOTE a comment\r\n\r\nid\r\n01:00.000 --> 01:02:03.004 align:start\r\n<i>x</i> &amp; y\r\n").map(\.end),
-                       [3723.004])
+        XCTAssertEqual(
+            try WebVTTFile.parse(
+                "\u{FEFF}WEBVTT - header\r\nKind: captions\r\n\r\nNOTE a comment\r\n\r\nid\r\n01:00.000 --> 01:02:03.004 align:start\r\n<i>x</i> &amp; y\r\n"
+            ).map(\.end),
+            [3723.004])
     }
 
     func testCaptionCommandsSurviveBothLayersOfQuoting() {
         let commands = AnnotatedVideo.commands([.init(second: 0, text: "Cat  92 %"), .init(second: 1.5, text: "Dog: it's [a], b;\\c\nd")])
         // drawtext's option string escapes \ ' : with a backslash; sendcmd's token then escapes \ ' , ; [ ] and space.
-        XCTAssertEqual(commands, """
+        XCTAssertEqual(
+            commands,
+            """
             0.000 drawtext reinit text=Cat\\ \\ 92\\ %;
             1.500 drawtext reinit text=Dog\\\\:\\ it\\\\\\'s\\ \\[a\\]\\,\\ b\\;\\\\\\\\c\\ d;
 

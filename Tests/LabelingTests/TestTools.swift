@@ -17,15 +17,17 @@ func makeTemporaryFolder(_ testCase: XCTestCase) throws -> String {
 
 /// Asserts that `body` throws a `LabelingError` of `kind` (`assertKindedError`).
 @discardableResult
-func assertLabelingError<T>(_ kind: LabelingFailure, file: StaticString = #filePath, line: UInt = #line,
-                           _ body: () throws -> T) -> LabelingError? {
+func assertLabelingError<T>(
+    _ kind: LabelingFailure, file: StaticString = #filePath, line: UInt = #line,
+    _ body: () throws -> T
+) -> LabelingError? {
     assertKindedError(kind, file: file, line: line, body)
 }
 
 /// A labeled frame with given probabilities; the label is the arg-max, as MovieLabeler makes it.
 func labeledFrame(_ second: Double, _ labels: [String], _ probabilities: [Float]) -> LabeledFrame {
     let best = probabilities.indexOfMaximum
-    return LabeledFrame(index: Int(second), second: second, label: labels[best], confidence: probabilities[best],
-                        probabilities: probabilities)
+    return LabeledFrame(
+        index: Int(second), second: second, label: labels[best], confidence: probabilities[best],
+        probabilities: probabilities)
 }
-

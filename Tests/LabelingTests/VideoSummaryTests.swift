@@ -13,8 +13,9 @@ final class VideoSummaryTests: XCTestCase {
 
     func testMeansTopLabelAndBestWindow() throws {
         // Hand-computed: mean Scary = 3.4 / 8 = 0.425; best 3-s Scary window starts at 3: (0.9+0.8+0.7)/3 = 0.8.
-        let summary = VideoSummary(video: "v.mp4", labels: labels,
-                                   frames: frames([0.1, 0.2, 0.3, 0.9, 0.8, 0.7, 0.2, 0.2]), window: 3)
+        let summary = VideoSummary(
+            video: "v.mp4", labels: labels,
+            frames: frames([0.1, 0.2, 0.3, 0.9, 0.8, 0.7, 0.2, 0.2]), window: 3)
         XCTAssertEqual(summary.meanConfidence["Scary"]!, 0.425, accuracy: 1e-6)
         XCTAssertEqual(summary.meanConfidence["Calm"]!, 0.575, accuracy: 1e-6)
         XCTAssertEqual(summary.topLabel, "Calm")
@@ -50,8 +51,9 @@ final class VideoSummaryTests: XCTestCase {
         let count = 2 * 3600 * 25
         let input = (0..<count).map { index -> LabeledFrame in
             let scary: Float = (100_000..<145_000).contains(index) ? 0.9 : 0.2
-            return LabeledFrame(index: index, second: Double(index) / 25, label: scary > 0.5 ? "Scary" : "Calm",
-                                confidence: max(scary, 1 - scary), probabilities: [1 - scary, scary])
+            return LabeledFrame(
+                index: index, second: Double(index) / 25, label: scary > 0.5 ? "Scary" : "Calm",
+                confidence: max(scary, 1 - scary), probabilities: [1 - scary, scary])
         }
         let started = Date()
         let summary = VideoSummary(video: "v", labels: labels, frames: input, window: 1800)
@@ -65,16 +67,18 @@ final class VideoSummaryTests: XCTestCase {
     func testChoosingClips() {
         let a = VideoSummary(video: "a", labels: labels, frames: frames([0.9, 0.9, 0.1]), window: 1)  // Scary top, mean .633
         let b = VideoSummary(video: "b", labels: labels, frames: frames([0.1, 0.2, 0.3]), window: 1)  // Calm top, mean .2
-        let c = VideoSummary(video: "c", labels: labels, frames: frames([0.2, 0.95, 0.9]), window: 2) // Scary top, mean .683
+        let c = VideoSummary(video: "c", labels: labels, frames: frames([0.2, 0.95, 0.9]), window: 2)  // Scary top, mean .683
         let scary = Highlights.choose(label: "Scary", from: [a, b, c], selection: .videosWhereTopLabel)
         XCTAssertEqual(scary.map(\.clip), [Clip(video: "a", start: 0, end: 1), Clip(video: "c", start: 1, end: 3)])
         // Each clip's score is its window's mean: 0.9, then (0.95 + 0.9) / 2.
         XCTAssertEqual(scary[0].score, 0.9, accuracy: 1e-6)
         XCTAssertEqual(scary[1].score, 0.925, accuracy: 1e-6)
-        XCTAssertEqual(Highlights.choose(label: "Scary", from: [a, b, c], selection: .topVideos(count: 2)).map(\.clip.video),
-                       ["c", "a"])
-        XCTAssertEqual(Highlights.choose(label: "Calm", from: [a, b, c], selection: .topVideos(count: 1)).map(\.clip),
-                       [Clip(video: "b", start: 0, end: 1)])
+        XCTAssertEqual(
+            Highlights.choose(label: "Scary", from: [a, b, c], selection: .topVideos(count: 2)).map(\.clip.video),
+            ["c", "a"])
+        XCTAssertEqual(
+            Highlights.choose(label: "Calm", from: [a, b, c], selection: .topVideos(count: 1)).map(\.clip),
+            [Clip(video: "b", start: 0, end: 1)])
         XCTAssertEqual(Highlights.choose(label: "Funny", from: [a, b, c], selection: .topVideos(count: 3)), [])
     }
 }

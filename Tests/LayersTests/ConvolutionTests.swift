@@ -24,19 +24,22 @@ final class ConvolutionTests: XCTestCase {
 
     func testStemLikeConvolutionMatchesReference() {
         var random = SeededGenerator(seed: 1)
-        let cases: [(batch: Int, height: Int, width: Int, inputs: Int, outputs: Int, kernel: Int, stride: Int, padding: PaddingRule, activation: Activation)] = [
-            (2, 9, 11, 3, 5, 3, 2, .tensorFlowSame, .relu6),
-            (3, 8, 10, 3, 7, 3, 2, .tensorFlowSame, .none),
-            (2, 7, 9, 4, 6, 3, 1, .explicit(lopsided), .relu6),
-            (2, 11, 7, 2, 3, 5, 2, .explicit(lopsided), .none),
-            (2, 23, 25, 3, 9, 3, 1, .tensorFlowSame, .relu6),  // 1150 output pixels: several im2col tiles
-        ]
+        let cases:
+            [(batch: Int, height: Int, width: Int, inputs: Int, outputs: Int, kernel: Int, stride: Int, padding: PaddingRule, activation: Activation)] =
+                [
+                    (2, 9, 11, 3, 5, 3, 2, .tensorFlowSame, .relu6),
+                    (3, 8, 10, 3, 7, 3, 2, .tensorFlowSame, .none),
+                    (2, 7, 9, 4, 6, 3, 1, .explicit(lopsided), .relu6),
+                    (2, 11, 7, 2, 3, 5, 2, .explicit(lopsided), .none),
+                    (2, 23, 25, 3, 9, 3, 1, .tensorFlowSame, .relu6),  // 1150 output pixels: several im2col tiles
+                ]
         for test in cases {
             let input = random.floats(test.batch * test.height * test.width * test.inputs, in: -3...3)
             let weights = random.floats(test.outputs * test.inputs * test.kernel * test.kernel)
             let bias = random.floats(test.outputs)
-            let layer = Convolution2D(weightsOIHW: weights, bias: bias, inputChannels: test.inputs, outputChannels: test.outputs,
-                                      kernelSize: test.kernel, stride: test.stride, padding: test.padding, activation: test.activation)
+            let layer = Convolution2D(
+                weightsOIHW: weights, bias: bias, inputChannels: test.inputs, outputChannels: test.outputs,
+                kernelSize: test.kernel, stride: test.stride, padding: test.padding, activation: test.activation)
             let padding = test.padding.resolve(inputHeight: test.height, inputWidth: test.width, kernelSize: test.kernel, stride: test.stride)
             let expected = ReferenceConvolution.direct(
                 input: input, batch: test.batch, height: test.height, width: test.width, inputChannels: test.inputs,
@@ -58,8 +61,9 @@ final class ConvolutionTests: XCTestCase {
                         let input = random.floats(batch * height * width * channels, in: -3...3)
                         let weights = random.floats(channels * kernel * kernel)
                         let bias = random.floats(channels)
-                        let layer = DepthwiseConvolution2D(weightsOIHW: weights, bias: bias, channels: channels, kernelSize: kernel,
-                                                           stride: stride, padding: padding, activation: activation)
+                        let layer = DepthwiseConvolution2D(
+                            weightsOIHW: weights, bias: bias, channels: channels, kernelSize: kernel,
+                            stride: stride, padding: padding, activation: activation)
                         let pad = padding.resolve(inputHeight: height, inputWidth: width, kernelSize: kernel, stride: stride)
                         let expected = ReferenceConvolution.direct(
                             input: input, batch: batch, height: height, width: width, inputChannels: channels,
@@ -82,8 +86,9 @@ final class ConvolutionTests: XCTestCase {
         let weights = random.floats(channels * kernel * kernel)
         let bias = random.floats(channels)
         for stride in [1, 2] {
-            let layer = DepthwiseConvolution2D(weightsOIHW: weights, bias: bias, channels: channels, kernelSize: kernel,
-                                               stride: stride, padding: .explicit(padding), activation: .none)
+            let layer = DepthwiseConvolution2D(
+                weightsOIHW: weights, bias: bias, channels: channels, kernelSize: kernel,
+                stride: stride, padding: .explicit(padding), activation: .none)
             let expected = ReferenceConvolution.direct(
                 input: input, batch: batch, height: height, width: width, inputChannels: channels, weightsOIHW: weights,
                 outputChannels: channels, kernelSize: kernel, groups: channels, stride: stride, padding: padding, bias: bias)
@@ -101,7 +106,8 @@ final class ConvolutionTests: XCTestCase {
                 let weights = random.floats(outputs * inputs)
                 let bias = random.floats(outputs)
                 let residual = withResidual ? random.floats(pixels * outputs) : nil
-                let layer = PointwiseConvolution(weightsOIHW: weights, bias: bias, inputChannels: inputs, outputChannels: outputs, activation: activation)
+                let layer = PointwiseConvolution(
+                    weightsOIHW: weights, bias: bias, inputChannels: inputs, outputChannels: outputs, activation: activation)
                 let expected = ReferenceConvolution.direct(
                     input: input, batch: batch, height: height, width: width, inputChannels: inputs, weightsOIHW: weights,
                     outputChannels: outputs, kernelSize: 1, stride: 1, padding: .zero, bias: bias, activation: activation,
@@ -120,17 +126,20 @@ final class ConvolutionTests: XCTestCase {
         let scale = random.floats(outputs, in: 0.5...2), shift = random.floats(outputs)
         let mean = random.floats(outputs), variance = random.floats(outputs, in: 0.01...3)
         let padding = Padding2D(top: 1, bottom: 1, left: 1, right: 1)
-        let plain = ReferenceConvolution.direct(input: input, batch: batch, height: height, width: width, inputChannels: inputs,
-                                                weightsOIHW: weights, outputChannels: outputs, kernelSize: kernel, stride: 1, padding: padding)
+        let plain = ReferenceConvolution.direct(
+            input: input, batch: batch, height: height, width: width, inputChannels: inputs,
+            weightsOIHW: weights, outputChannels: outputs, kernelSize: kernel, stride: 1, padding: padding)
         let normalised = plain.enumerated().map { index, value in
             let channel = index % outputs
             return (value - mean[channel]) / (variance[channel] + epsilon).squareRoot() * scale[channel] + shift[channel]
         }
-        let folded = BatchNormFolding.fold(weights: weights, outputChannels: outputs, scale: scale, shift: shift,
-                                           mean: mean, variance: variance, epsilon: epsilon)
-        let actual = ReferenceConvolution.direct(input: input, batch: batch, height: height, width: width, inputChannels: inputs,
-                                                 weightsOIHW: folded.weights, outputChannels: outputs, kernelSize: kernel,
-                                                 stride: 1, padding: padding, bias: folded.bias)
+        let folded = BatchNormFolding.fold(
+            weights: weights, outputChannels: outputs, scale: scale, shift: shift,
+            mean: mean, variance: variance, epsilon: epsilon)
+        let actual = ReferenceConvolution.direct(
+            input: input, batch: batch, height: height, width: width, inputChannels: inputs,
+            weightsOIHW: folded.weights, outputChannels: outputs, kernelSize: kernel,
+            stride: 1, padding: padding, bias: folded.bias)
         assertClose(actual, normalised)
     }
 }

@@ -18,8 +18,9 @@ final class InvertedResidualTests: XCTestCase {
             Case(height: 14, width: 17, inputs: 6, expansion: 4, outputs: 7, kernel: 5, stride: 2, padding: .tensorFlowSame),
             Case(height: 9, width: 21, inputs: 16, expansion: 1, outputs: 8, kernel: 3, stride: 1, padding: .tensorFlowSame),
             Case(height: 12, width: 9, inputs: 4, expansion: 6, outputs: 4, kernel: 5, stride: 1, padding: .explicit(lopsided)),
-            Case(height: 10, width: 12, inputs: 4, expansion: 6, outputs: 4, kernel: 3, stride: 1,
-                 padding: .explicit(Padding2D(top: 0, bottom: 2, left: 2, right: 0))),  // same size, lopsided, residual
+            Case(
+                height: 10, width: 12, inputs: 4, expansion: 6, outputs: 4, kernel: 3, stride: 1,
+                padding: .explicit(Padding2D(top: 0, bottom: 2, left: 2, right: 0))),  // same size, lopsided, residual
             Case(height: 11, width: 10, inputs: 3, expansion: 6, outputs: 9, kernel: 3, stride: 2, padding: .explicit(lopsided)),
         ]
         for test in cases {
@@ -29,12 +30,17 @@ final class InvertedResidualTests: XCTestCase {
             let expandWeights = random.floats(channels * test.inputs), expandBias = random.floats(channels)
             let depthwiseWeights = random.floats(channels * test.kernel * test.kernel), depthwiseBias = random.floats(channels)
             let projectWeights = random.floats(test.outputs * channels), projectBias = random.floats(test.outputs)
-            let expand = test.expansion == 1 ? nil : PointwiseConvolution(
-                weightsOIHW: expandWeights, bias: expandBias, inputChannels: test.inputs, outputChannels: channels, activation: .relu6)
-            let depthwise = DepthwiseConvolution2D(weightsOIHW: depthwiseWeights, bias: depthwiseBias, channels: channels,
-                                                   kernelSize: test.kernel, stride: test.stride, padding: test.padding, activation: .relu6)
-            let project = PointwiseConvolution(weightsOIHW: projectWeights, bias: projectBias, inputChannels: channels,
-                                               outputChannels: test.outputs, activation: .none)
+            let expand =
+                test.expansion == 1
+                ? nil
+                : PointwiseConvolution(
+                    weightsOIHW: expandWeights, bias: expandBias, inputChannels: test.inputs, outputChannels: channels, activation: .relu6)
+            let depthwise = DepthwiseConvolution2D(
+                weightsOIHW: depthwiseWeights, bias: depthwiseBias, channels: channels,
+                kernelSize: test.kernel, stride: test.stride, padding: test.padding, activation: .relu6)
+            let project = PointwiseConvolution(
+                weightsOIHW: projectWeights, bias: projectBias, inputChannels: channels,
+                outputChannels: test.outputs, activation: .none)
             let (outputHeight, outputWidth) = depthwise.outputSize(inputHeight: test.height, inputWidth: test.width)
             let addsInput = outputHeight == test.height && outputWidth == test.width && test.inputs == test.outputs
 
@@ -85,12 +91,15 @@ final class InvertedResidualTests: XCTestCase {
         let stemWeights = random.floats(channels * colours * 9), stemBias = random.floats(channels)
         let depthwiseWeights = random.floats(channels * 9), depthwiseBias = random.floats(channels)
         let projectWeights = random.floats(outputs * channels), projectBias = random.floats(outputs)
-        let stem = Convolution2D(weightsOIHW: stemWeights, bias: stemBias, inputChannels: colours, outputChannels: channels,
-                                 kernelSize: 3, stride: 2, padding: .tensorFlowSame, activation: .relu6)
-        let depthwise = DepthwiseConvolution2D(weightsOIHW: depthwiseWeights, bias: depthwiseBias, channels: channels, kernelSize: 3,
-                                               stride: 1, padding: .tensorFlowSame, activation: .relu6)
-        let project = PointwiseConvolution(weightsOIHW: projectWeights, bias: projectBias, inputChannels: channels,
-                                           outputChannels: outputs, activation: .none)
+        let stem = Convolution2D(
+            weightsOIHW: stemWeights, bias: stemBias, inputChannels: colours, outputChannels: channels,
+            kernelSize: 3, stride: 2, padding: .tensorFlowSame, activation: .relu6)
+        let depthwise = DepthwiseConvolution2D(
+            weightsOIHW: depthwiseWeights, bias: depthwiseBias, channels: channels, kernelSize: 3,
+            stride: 1, padding: .tensorFlowSame, activation: .relu6)
+        let project = PointwiseConvolution(
+            weightsOIHW: projectWeights, bias: projectBias, inputChannels: channels,
+            outputChannels: outputs, activation: .none)
         let (stemHeight, stemWidth) = stem.outputSize(inputHeight: height, inputWidth: width)
         var stage = ReferenceConvolution.direct(
             input: input, batch: batch, height: height, width: width, inputChannels: colours, weightsOIHW: stemWeights,

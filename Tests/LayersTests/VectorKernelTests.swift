@@ -21,8 +21,9 @@ final class VectorKernelTests: XCTestCase {
                         let input = random.floats(batch * shape.height * shape.width * shape.channels, in: -3...3)
                         let weights = random.floats(shape.channels * kernel * kernel)
                         let bias = random.floats(shape.channels)
-                        let layer = DepthwiseConvolution2D(weightsOIHW: weights, bias: bias, channels: shape.channels, kernelSize: kernel,
-                                                           stride: stride, padding: padding, activation: .relu6)
+                        let layer = DepthwiseConvolution2D(
+                            weightsOIHW: weights, bias: bias, channels: shape.channels, kernelSize: kernel,
+                            stride: stride, padding: padding, activation: .relu6)
                         let pad = padding.resolve(inputHeight: shape.height, inputWidth: shape.width, kernelSize: kernel, stride: stride)
                         let expected = ReferenceConvolution.direct(
                             input: input, batch: batch, height: shape.height, width: shape.width, inputChannels: shape.channels,
@@ -46,8 +47,9 @@ final class VectorKernelTests: XCTestCase {
             let input = random.floats(batch * height * width * channels, in: -3...3)
             let weights = random.floats(channels * kernel * kernel)
             let bias = random.floats(channels)
-            let layer = DepthwiseConvolution2D(weightsOIHW: weights, bias: bias, channels: channels, kernelSize: kernel,
-                                               stride: 1, padding: .tensorFlowSame, activation: .none)
+            let layer = DepthwiseConvolution2D(
+                weightsOIHW: weights, bias: bias, channels: channels, kernelSize: kernel,
+                stride: 1, padding: .tensorFlowSame, activation: .none)
             let pad = Padding2D.tensorFlowSame(inputHeight: height, inputWidth: width, kernelSize: kernel, stride: 1)
             let expected = ReferenceConvolution.direct(
                 input: input, batch: batch, height: height, width: width, inputChannels: channels, weightsOIHW: weights,
@@ -70,8 +72,9 @@ final class VectorKernelTests: XCTestCase {
                     let weights = random.floats(test.outputs * test.inputs)
                     let bias = random.floats(test.outputs)
                     let residual = withResidual ? random.floats(test.pixels * test.outputs) : nil
-                    let layer = PointwiseConvolution(weightsOIHW: weights, bias: bias, inputChannels: test.inputs,
-                                                     outputChannels: test.outputs, activation: activation)
+                    let layer = PointwiseConvolution(
+                        weightsOIHW: weights, bias: bias, inputChannels: test.inputs,
+                        outputChannels: test.outputs, activation: activation)
                     let expected = ReferenceConvolution.direct(
                         input: input, batch: 1, height: 1, width: test.pixels, inputChannels: test.inputs, weightsOIHW: weights,
                         outputChannels: test.outputs, kernelSize: 1, stride: 1, padding: .zero, bias: bias, activation: activation,
@@ -91,8 +94,9 @@ final class VectorKernelTests: XCTestCase {
         let input = random.floats(batch * height * width * inputs, in: -3...3)
         let weights = random.floats(outputs * inputs * kernel * kernel)
         let bias = random.floats(outputs)
-        let layer = Convolution2D(weightsOIHW: weights, bias: bias, inputChannels: inputs, outputChannels: outputs,
-                                  kernelSize: kernel, stride: 2, padding: .tensorFlowSame, activation: .relu6)
+        let layer = Convolution2D(
+            weightsOIHW: weights, bias: bias, inputChannels: inputs, outputChannels: outputs,
+            kernelSize: kernel, stride: 2, padding: .tensorFlowSame, activation: .relu6)
         let pad = Padding2D.tensorFlowSame(inputHeight: height, inputWidth: width, kernelSize: kernel, stride: 2)
         let expected = ReferenceConvolution.direct(
             input: input, batch: batch, height: height, width: width, inputChannels: inputs, weightsOIHW: weights,

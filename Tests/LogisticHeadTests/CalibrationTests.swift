@@ -27,8 +27,10 @@ final class CalibrationTests: XCTestCase {
             // It is the minimum: nearby temperatures give a higher negative log-likelihood.
             let best = TemperatureScaling.negativeLogLikelihood(logits: logits, labels: labels, classCount: classCount, temperature: fitted)
             for factor in [0.97, 1.03] {
-                XCTAssertGreaterThan(TemperatureScaling.negativeLogLikelihood(logits: logits, labels: labels, classCount: classCount,
-                                                                              temperature: fitted * factor), best)
+                XCTAssertGreaterThan(
+                    TemperatureScaling.negativeLogLikelihood(
+                        logits: logits, labels: labels, classCount: classCount,
+                        temperature: fitted * factor), best)
             }
         }
     }
@@ -54,7 +56,7 @@ final class CalibrationTests: XCTestCase {
         //   0.6 right, 0.58 right -> bin (0.5333, 0.6]:     accuracy 1,   confidence 0.59, weight 2/5
         //   0.4 wrong             -> bin (0.3333, 0.4]:     accuracy 0,   confidence 0.4, weight 1/5
         // ECE = 0.4 · 0.4 + 0.4 · 0.41 + 0.2 · 0.4 = 0.404
-        let probabilities: [Float] = [0.9, 0.05, 0.05,   0.05, 0.9, 0.05,   0.6, 0.3, 0.1,   0.21, 0.58, 0.21,   0.4, 0.35, 0.25]
+        let probabilities: [Float] = [0.9, 0.05, 0.05, 0.05, 0.9, 0.05, 0.6, 0.3, 0.1, 0.21, 0.58, 0.21, 0.4, 0.35, 0.25]
         let labels = [0, 0, 0, 1, 2]
         XCTAssertEqual(CalibrationError.expected(probabilities: probabilities, labels: labels, classCount: 3), 0.404, accuracy: 1e-6)
         XCTAssertEqual(CalibrationError.expected(probabilities: [], labels: [], classCount: 3), 0)

@@ -22,8 +22,9 @@ final class ClassActivationMapTests: XCTestCase {
             classCount: classCount, dimension: dimension,
             weights: (0..<(classCount * dimension)).map { _ in Float.random(in: -1...1, using: &generator) },
             bias: (0..<classCount).map { _ in Float.random(in: -2...2, using: &generator) })
-        let standardizer = Standardizer(mean: (0..<dimension).map { _ in Float.random(in: 0...3, using: &generator) },
-                                        scale: (0..<dimension).map { _ in Float.random(in: 0.5...2, using: &generator) })
+        let standardizer = Standardizer(
+            mean: (0..<dimension).map { _ in Float.random(in: 0...3, using: &generator) },
+            scale: (0..<dimension).map { _ in Float.random(in: 0.5...2, using: &generator) })
         var pooled = [Float](repeating: 0, count: dimension)
         for p in 0..<positions {
             for c in 0..<dimension { pooled[c] += featureMap[p * dimension + c] / Float(positions) }

@@ -40,9 +40,10 @@ final class CrossValidationTests: XCTestCase {
         let first = StratifiedFolds.assign(labels: labels, classCount: 6, folds: 5, seed: 7)
         XCTAssertEqual(first, StratifiedFolds.assign(labels: labels, classCount: 6, folds: 5, seed: 7))
         XCTAssertEqual(StratifiedFolds.seed(7, repeat: 0), 7)
-        let repeats = Set((0..<4).map {
-            StratifiedFolds.assign(labels: labels, classCount: 6, folds: 5, seed: StratifiedFolds.seed(7, repeat: $0))
-        })
+        let repeats = Set(
+            (0..<4).map {
+                StratifiedFolds.assign(labels: labels, classCount: 6, folds: 5, seed: StratifiedFolds.seed(7, repeat: $0))
+            })
         XCTAssertEqual(repeats.count, 4, "each repeat draws new folds")
     }
 

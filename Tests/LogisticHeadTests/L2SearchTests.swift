@@ -53,14 +53,17 @@ final class L2SearchTests: XCTestCase {
 
     /// Accuracy on a large independent sample of a model fitted on all of `training` with `l2`: the population
     /// truth the selection should find.
-    private func populationAccuracy(l2: Double, training: (features: [Float], labels: [Int]),
-                                    population: (features: [Float], labels: [Int]), dimension: Int) -> Double {
+    private func populationAccuracy(
+        l2: Double, training: (features: [Float], labels: [Int]),
+        population: (features: [Float], labels: [Int]), dimension: Int
+    ) -> Double {
         let standardizer = Standardizer(fitting: training.features, count: training.labels.count, dimension: dimension)
         let outcome = LogisticRegressionTrainer.train(
             features: standardizer.apply(training.features, count: training.labels.count), labels: training.labels,
             count: training.labels.count, dimension: dimension, classCount: 2, settings: .init(l2: l2))
-        let predictions = outcome.model.predictions(standardizer.apply(population.features, count: population.labels.count),
-                                                    count: population.labels.count)
+        let predictions = outcome.model.predictions(
+            standardizer.apply(population.features, count: population.labels.count),
+            count: population.labels.count)
         return Double(zip(predictions, population.labels).filter { $0 == $1 }.count) / Double(population.labels.count)
     }
 
@@ -73,9 +76,10 @@ final class L2SearchTests: XCTestCase {
         XCTAssertEqual(truth.firstIndex(of: truth.max()!), 3, "population accuracies \(truth)")
         XCTAssertGreaterThan(truth[3] - truth[0], 0.15, "population accuracies \(truth)")
 
-        let selection = L2Search.select(grid: grid, features: training.features, labels: training.labels, count: 300,
-                                        dimension: 12, classCount: 2, plan: .crossValidation(folds: 5, repeats: 2),
-                                        seed: 3, settings: .init(l2: 1), threads: 2)
+        let selection = L2Search.select(
+            grid: grid, features: training.features, labels: training.labels, count: 300,
+            dimension: 12, classCount: 2, plan: .crossValidation(folds: 5, repeats: 2),
+            seed: 3, settings: .init(l2: 1), threads: 2)
         XCTAssertEqual(selection.l2, 1e-2, "candidates \(selection.candidates)")
         XCTAssertEqual(selection.candidates.map(\.l2), grid)
         XCTAssertEqual(selection.heldOutCount, 300)
@@ -92,9 +96,10 @@ final class L2SearchTests: XCTestCase {
         // The premise: the strong end beats the weak end on new data.
         XCTAssertGreaterThan(max(truth[0], truth[1]) - truth[3], 0.04, "population accuracies \(truth)")
 
-        let selection = L2Search.select(grid: grid, features: training.features, labels: training.labels, count: 200,
-                                        dimension: 160, classCount: 2, plan: .crossValidation(folds: 5, repeats: 5),
-                                        seed: 3, settings: .init(l2: 1), threads: 2)
+        let selection = L2Search.select(
+            grid: grid, features: training.features, labels: training.labels, count: 200,
+            dimension: 160, classCount: 2, plan: .crossValidation(folds: 5, repeats: 5),
+            seed: 3, settings: .init(l2: 1), threads: 2)
         XCTAssertGreaterThanOrEqual(selection.l2, 1e2, "candidates \(selection.candidates), population \(truth)")
         let chosen = grid.firstIndex(of: selection.l2)!
         XCTAssertGreaterThan(truth[chosen], truth.max()! - 0.02, "the chosen strength is (nearly) the population's best")
@@ -103,9 +108,10 @@ final class L2SearchTests: XCTestCase {
     func testSelectionIsDeterministicWhateverTheThreadCount() {
         let training = nuisanceProblem(count: 120, seed: 5)
         func run(threads: Int) -> L2Selection {
-            L2Search.select(grid: [10, 0.1, 1000], features: training.features, labels: training.labels, count: 120,
-                            dimension: 12, classCount: 2, plan: .crossValidation(folds: 5, repeats: 3), seed: 9,
-                            settings: .init(l2: 1), threads: threads)
+            L2Search.select(
+                grid: [10, 0.1, 1000], features: training.features, labels: training.labels, count: 120,
+                dimension: 12, classCount: 2, plan: .crossValidation(folds: 5, repeats: 3), seed: 9,
+                settings: .init(l2: 1), threads: threads)
         }
         let one = run(threads: 1), two = run(threads: 2)
         XCTAssertEqual(one.candidates, two.candidates)
@@ -130,8 +136,9 @@ final class L2SearchTests: XCTestCase {
                 let trainedImages = Set(plainTask.training)
                 XCTAssertTrue(task.heldOut.allSatisfy { $0 < count }, "a view held out")
                 let views = task.training.filter { $0 >= count }
-                XCTAssertTrue(views.allSatisfy { trainedImages.contains(owners[$0 - count]) },
-                              "a view trained on while its image is held out")
+                XCTAssertTrue(
+                    views.allSatisfy { trainedImages.contains(owners[$0 - count]) },
+                    "a view trained on while its image is held out")
                 XCTAssertEqual(views.count, 2 * trainedImages.count, "every view of a trained image is trained on")
                 XCTAssertTrue(Set(task.heldOut).isDisjoint(with: views.map { owners[$0 - count] }))
             }
@@ -147,9 +154,10 @@ final class L2SearchTests: XCTestCase {
         let labels = (0..<count).map { _ in sampler.next() > 0 ? 1 : 0 }
         let derived = DerivedRows(features: features + features, owners: Array(0..<count) + Array(0..<count))
         for plan in [HeldOutPlan.crossValidation(folds: 5, repeats: 1), .holdOut(fraction: 0.3)] {
-            let selection = L2Search.select(grid: [1e-4, 1e-2], features: features, labels: labels, count: count,
-                                            dimension: dimension, classCount: 2, plan: plan, seed: 3,
-                                            settings: .init(l2: 1), derived: derived)
+            let selection = L2Search.select(
+                grid: [1e-4, 1e-2], features: features, labels: labels, count: count,
+                dimension: dimension, classCount: 2, plan: plan, seed: 3,
+                settings: .init(l2: 1), derived: derived)
             XCTAssertLessThan(selection.candidates.map(\.accuracy).max()!, 0.8, "\(plan)")
             XCTAssertTrue(selection.heldOutSamples.allSatisfy { $0 < count })
         }
@@ -157,9 +165,10 @@ final class L2SearchTests: XCTestCase {
 
     func testHoldOutPlanHoldsOutAStratifiedShare() {
         let training = nuisanceProblem(count: 100, seed: 8)
-        let selection = L2Search.select(grid: [1, 100], features: training.features, labels: training.labels,
-                                        count: 100, dimension: 12, classCount: 2, plan: .holdOut(fraction: 0.2),
-                                        seed: 4, settings: .init(l2: 1))
+        let selection = L2Search.select(
+            grid: [1, 100], features: training.features, labels: training.labels,
+            count: 100, dimension: 12, classCount: 2, plan: .holdOut(fraction: 0.2),
+            seed: 4, settings: .init(l2: 1))
         XCTAssertEqual(selection.heldOutCount, 20)
         XCTAssertEqual(selection.heldOutSamples.count, 20)
         XCTAssertEqual(selection.heldOutSamples, selection.heldOutSamples.sorted())
@@ -173,8 +182,8 @@ final class L2SearchTests: XCTestCase {
         XCTAssertEqual(L2Search.nearTieTolerance(accuracy: 1, count: 200), 0.005, accuracy: 1e-15)
         let candidates = [
             L2Candidate(l2: 100, accuracy: 0.880, logLoss: 0.30),  // outside the tie (0.905 − 0.0104 = 0.8946)
-            L2Candidate(l2: 10, accuracy: 0.900, logLoss: 0.25),   // inside, lowest log-loss: wins
-            L2Candidate(l2: 1, accuracy: 0.905, logLoss: 0.28),    // best accuracy
+            L2Candidate(l2: 10, accuracy: 0.900, logLoss: 0.25),  // inside, lowest log-loss: wins
+            L2Candidate(l2: 1, accuracy: 0.905, logLoss: 0.28),  // best accuracy
             L2Candidate(l2: 0.1, accuracy: 0.895, logLoss: 0.40),
         ]
         XCTAssertEqual(L2Search.choose(candidates, heldOutCount: 200), 1)
@@ -188,11 +197,12 @@ final class L2SearchTests: XCTestCase {
     func testSeparateValidationSetReturnsTheModelFittedOnAllTrainingImages() {
         let training = nuisanceProblem(count: 120, seed: 5)
         let validation = nuisanceProblem(count: 40, seed: 6)
-        let selection = L2Search.select(grid: [100, 1, 0.01],
-                                        trainingFeatures: training.features, trainingLabels: training.labels,
-                                        trainingCount: 120, validationFeatures: validation.features,
-                                        validationLabels: validation.labels, validationCount: 40,
-                                        dimension: 12, classCount: 2, settings: .init(l2: 1, tolerance: 1e-9))
+        let selection = L2Search.select(
+            grid: [100, 1, 0.01],
+            trainingFeatures: training.features, trainingLabels: training.labels,
+            trainingCount: 120, validationFeatures: validation.features,
+            validationLabels: validation.labels, validationCount: 40,
+            dimension: 12, classCount: 2, settings: .init(l2: 1, tolerance: 1e-9))
         let fitted = try! XCTUnwrap(selection.fittedOnAll)
         let cold = LogisticRegressionTrainer.train(
             features: fitted.standardizer.apply(training.features, count: 120), labels: training.labels, count: 120,

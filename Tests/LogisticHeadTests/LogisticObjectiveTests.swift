@@ -11,14 +11,17 @@ final class LogisticObjectiveTests: XCTestCase {
         let count = 12, dimension = 4, classCount = 3
         let features = generator.floats(count * dimension, in: -2...2)
         let labels = (0..<count).map { $0 % classCount }
-        let objective = LogisticObjective(features: features, labels: labels, sampleWeights: sampleWeights,
-                                          count: count, dimension: dimension, classCount: classCount, l2: 0.3)
+        let objective = LogisticObjective(
+            features: features, labels: labels, sampleWeights: sampleWeights,
+            count: count, dimension: dimension, classCount: classCount, l2: 0.3)
         let parameters = generator.floats(objective.parameterCount, in: -1...1).map { Double($0) }
         return (objective, parameters)
     }
 
-    private func assertGradientMatchesFiniteDifferences(_ objective: LogisticObjective, at parameters: [Double],
-                                                        file: StaticString = #filePath, line: UInt = #line) {
+    private func assertGradientMatchesFiniteDifferences(
+        _ objective: LogisticObjective, at parameters: [Double],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var gradient: [Double] = []
         _ = objective.referenceEvaluate(parameters, gradient: &gradient)
         XCTAssertEqual(gradient.count, objective.parameterCount, file: file, line: line)
@@ -28,10 +31,12 @@ final class LogisticObjectiveTests: XCTestCase {
             var plus = parameters, minus = parameters
             plus[index] += step
             minus[index] -= step
-            let numeric = (objective.referenceEvaluate(plus, gradient: &scratch)
-                - objective.referenceEvaluate(minus, gradient: &scratch)) / (2 * step)
-            XCTAssertEqual(gradient[index], numeric, accuracy: finiteDifferenceTolerance * max(1, abs(numeric)),
-                           "parameter \(index)", file: file, line: line)
+            let numeric =
+                (objective.referenceEvaluate(plus, gradient: &scratch)
+                    - objective.referenceEvaluate(minus, gradient: &scratch)) / (2 * step)
+            XCTAssertEqual(
+                gradient[index], numeric, accuracy: finiteDifferenceTolerance * max(1, abs(numeric)),
+                "parameter \(index)", file: file, line: line)
         }
     }
 
@@ -51,8 +56,9 @@ final class LogisticObjectiveTests: XCTestCase {
         let labels = [0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 0]
         let weights = LogisticRegressionTrainer.sampleWeights(labels: labels, classCount: 3, weighting: .balanced)
         var generator = SeededGenerator(seed: 5)
-        let objective = LogisticObjective(features: generator.floats(12 * 4, in: -2...2), labels: labels,
-                                          sampleWeights: weights, count: 12, dimension: 4, classCount: 3, l2: 0.7)
+        let objective = LogisticObjective(
+            features: generator.floats(12 * 4, in: -2...2), labels: labels,
+            sampleWeights: weights, count: 12, dimension: 4, classCount: 3, l2: 0.7)
         let parameters = generator.floats(objective.parameterCount).map { Double($0) }
         assertGradientMatchesFiniteDifferences(objective, at: parameters)
     }
@@ -76,9 +82,10 @@ final class LogisticObjectiveTests: XCTestCase {
         let count = 40, dimension = 17, classCount = 5
         let labels = (0..<count).map { ($0 * 7) % classCount }
         let weights = LogisticRegressionTrainer.sampleWeights(labels: labels, classCount: classCount, weighting: .balanced)
-        let objective = LogisticObjective(features: generator.floats(count * dimension, in: -2...2), labels: labels,
-                                          sampleWeights: weights, count: count, dimension: dimension,
-                                          classCount: classCount, l2: 0.05)
+        let objective = LogisticObjective(
+            features: generator.floats(count * dimension, in: -2...2), labels: labels,
+            sampleWeights: weights, count: count, dimension: dimension,
+            classCount: classCount, l2: 0.05)
         let parameters = generator.floats(objective.parameterCount, in: -0.5...0.5).map { Double($0) }
         var fastGradient: [Double] = [], referenceGradient: [Double] = []
         let fastLoss = objective.evaluate(parameters, gradient: &fastGradient)

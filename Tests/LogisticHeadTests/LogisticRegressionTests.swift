@@ -18,8 +18,9 @@ final class LogisticRegressionTests: XCTestCase {
 
     func testSeparableBlobsReachFullTrainingAccuracy() {
         let data = blobs(perClass: 40, seed: 1)
-        let outcome = LogisticRegressionTrainer.train(features: data.features, labels: data.labels, count: 120,
-                                                      dimension: 2, classCount: 3, settings: .init(l2: 0.1))
+        let outcome = LogisticRegressionTrainer.train(
+            features: data.features, labels: data.labels, count: 120,
+            dimension: 2, classCount: 3, settings: .init(l2: 0.1))
         XCTAssertTrue(outcome.converged)
         XCTAssertGreaterThan(outcome.iterations, 0)
         let predictions = outcome.model.predictions(data.features, count: 120)
@@ -35,10 +36,12 @@ final class LogisticRegressionTests: XCTestCase {
         let features = generator.floats(count * dimension)
         let labels = (0..<count).map { sample in features[sample * dimension] > 0 ? (sample % 2) : 2 + (sample % 2) }
         let settings = LogisticRegressionSettings(l2: 0.5, classWeighting: .balanced)
-        let first = LogisticRegressionTrainer.train(features: features, labels: labels, count: count,
-                                                    dimension: dimension, classCount: classCount, settings: settings)
-        let second = LogisticRegressionTrainer.train(features: features, labels: labels, count: count,
-                                                     dimension: dimension, classCount: classCount, settings: settings)
+        let first = LogisticRegressionTrainer.train(
+            features: features, labels: labels, count: count,
+            dimension: dimension, classCount: classCount, settings: settings)
+        let second = LogisticRegressionTrainer.train(
+            features: features, labels: labels, count: count,
+            dimension: dimension, classCount: classCount, settings: settings)
         XCTAssertEqual(first.model.weights.map(\.bitPattern), second.model.weights.map(\.bitPattern))
         XCTAssertEqual(first.model.bias.map(\.bitPattern), second.model.bias.map(\.bitPattern))
         XCTAssertEqual(first.iterations, second.iterations)
@@ -47,9 +50,10 @@ final class LogisticRegressionTests: XCTestCase {
 
     func testIterationLimitIsReportedAsNotConverged() {
         let data = blobs(perClass: 20, seed: 2)
-        let outcome = LogisticRegressionTrainer.train(features: data.features, labels: data.labels, count: 60,
-                                                      dimension: 2, classCount: 3,
-                                                      settings: .init(l2: 1e-3, maxIterations: 2))
+        let outcome = LogisticRegressionTrainer.train(
+            features: data.features, labels: data.labels, count: 60,
+            dimension: 2, classCount: 3,
+            settings: .init(l2: 1e-3, maxIterations: 2))
         XCTAssertEqual(outcome.iterations, 2)
         XCTAssertFalse(outcome.converged)
     }
@@ -92,8 +96,10 @@ final class StandardizerTests: XCTestCase {
     func testScaleIsFlooredAtTheMedianDeviation() {
         // Population deviations by hand (two rows: half the difference): 1, 0.001, 3, 0 (constant), 2.
         // Sorted 0, 0.001, 1, 2, 3: the median is 1.
-        let features: [Float] = [0, 0, 0, 5, 0,
-                                 2, 0.002, 6, 5, 4]
+        let features: [Float] = [
+            0, 0, 0, 5, 0,
+            2, 0.002, 6, 5, 4,
+        ]
         let floored = Standardizer(fitting: features, count: 2, dimension: 5, floor: .medianDeviation)
         XCTAssertEqual(floored.scale[0], 1, accuracy: 1e-6)
         XCTAssertEqual(floored.scale[1], 1, accuracy: 1e-6, "the near-constant column is raised to the median")
@@ -103,8 +109,9 @@ final class StandardizerTests: XCTestCase {
         let unfloored = Standardizer(fitting: features, count: 2, dimension: 5)
         XCTAssertEqual(unfloored.scale[1], 0.001, accuracy: 1e-7)
         XCTAssertEqual(unfloored.scale[3], 1, "a constant column keeps scale 1")
-        XCTAssertEqual(unfloored.scale[1], Standardizer(fitting: features, count: 2, dimension: 5, floor: .none).scale[1],
-                       "the frozen head's default is no floor (scikit-learn's StandardScaler)")
+        XCTAssertEqual(
+            unfloored.scale[1], Standardizer(fitting: features, count: 2, dimension: 5, floor: .none).scale[1],
+            "the frozen head's default is no floor (scikit-learn's StandardScaler)")
         // The floored standardiser amplifies a change in the near-constant column no more than a typical one.
         let shifted = floored.apply([0, 0.1, 0, 5, 0], count: 1)
         XCTAssertEqual(shifted[1], Float(0.1 - 0.001) / 1, accuracy: 1e-6)
@@ -119,8 +126,9 @@ final class StandardizerTests: XCTestCase {
 
 final class LogisticRegressionEdgeCaseTests: XCTestCase {
     func testEmptyTrainingSetGivesZeroModel() {
-        let outcome = LogisticRegressionTrainer.train(features: [], labels: [], count: 0, dimension: 3, classCount: 2,
-                                                      settings: .init(l2: 1))
+        let outcome = LogisticRegressionTrainer.train(
+            features: [], labels: [], count: 0, dimension: 3, classCount: 2,
+            settings: .init(l2: 1))
         XCTAssertTrue(outcome.converged)
         XCTAssertEqual(outcome.model.weights, [0, 0, 0, 0, 0, 0])
         XCTAssertEqual(outcome.model.predictions([], count: 0), [])

@@ -27,8 +27,9 @@ final class ScikitLearnGoldenTests: XCTestCase {
     }
 
     private func load(_ name: String) throws -> Case {
-        let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"),
-                                "missing fixture \(name).json: run scripts/fixtures/make-training-fixtures.py")
+        let url = try XCTUnwrap(
+            Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"),
+            "missing fixture \(name).json: run scripts/fixtures/make-training-fixtures.py")
         return try JSONDecoder().decode(Case.self, from: Data(contentsOf: url))
     }
 
@@ -36,28 +37,34 @@ final class ScikitLearnGoldenTests: XCTestCase {
         let golden = try load(name)
         // scikit-learn's StandardScaler has no floor.
         let standardizer = Standardizer(fitting: golden.features, count: golden.count, dimension: golden.dimension, floor: .none)
-        assertClose(standardizer.mean, golden.mean.map { Float($0) }, absolute: 1e-5, relative: 1e-6,
-                    "mean", file: file, line: line)
-        assertClose(standardizer.scale, golden.scale.map { Float($0) }, absolute: 1e-5, relative: 1e-6,
-                    "scale", file: file, line: line)
+        assertClose(
+            standardizer.mean, golden.mean.map { Float($0) }, absolute: 1e-5, relative: 1e-6,
+            "mean", file: file, line: line)
+        assertClose(
+            standardizer.scale, golden.scale.map { Float($0) }, absolute: 1e-5, relative: 1e-6,
+            "scale", file: file, line: line)
         let features = standardizer.apply(golden.features, count: golden.count)
         let settings = LogisticRegressionSettings(
             l2: golden.l2, classWeighting: try XCTUnwrap(ClassWeighting(rawValue: golden.classWeighting)))
-        let outcome = LogisticRegressionTrainer.train(features: features, labels: golden.labels, count: golden.count,
-                                                      dimension: golden.dimension, classCount: golden.classCount,
-                                                      settings: settings)
+        let outcome = LogisticRegressionTrainer.train(
+            features: features, labels: golden.labels, count: golden.count,
+            dimension: golden.dimension, classCount: golden.classCount,
+            settings: settings)
         XCTAssertTrue(outcome.converged, "did not converge in \(outcome.iterations) iterations", file: file, line: line)
-        assertClose(outcome.model.weights, golden.coefficients.map { Float($0) }, absolute: coefficientTolerance,
-                    "coefficients", file: file, line: line)
+        assertClose(
+            outcome.model.weights, golden.coefficients.map { Float($0) }, absolute: coefficientTolerance,
+            "coefficients", file: file, line: line)
         // The softmax intercepts are fixed only up to a common shift; both sides keep their sum at zero, but
         // compare them centred so that convention is not what is tested.
         let ours = outcome.model.bias.map { Double($0) }
         let oursCentred = ours.map { $0 - ours.reduce(0, +) / Double(ours.count) }
         let goldenCentred = golden.intercepts.map { $0 - golden.intercepts.reduce(0, +) / Double(golden.intercepts.count) }
-        assertClose(oursCentred.map { Float($0) }, goldenCentred.map { Float($0) }, absolute: coefficientTolerance,
-                    "intercepts", file: file, line: line)
-        assertClose(outcome.model.probabilities(features, count: golden.count), golden.probabilities.map { Float($0) },
-                    absolute: probabilityTolerance, "probabilities", file: file, line: line)
+        assertClose(
+            oursCentred.map { Float($0) }, goldenCentred.map { Float($0) }, absolute: coefficientTolerance,
+            "intercepts", file: file, line: line)
+        assertClose(
+            outcome.model.probabilities(features, count: golden.count), golden.probabilities.map { Float($0) },
+            absolute: probabilityTolerance, "probabilities", file: file, line: line)
     }
 
     func testUniformWeights() throws { try check("logistic-uniform") }

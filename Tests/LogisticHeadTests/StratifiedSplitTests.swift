@@ -55,9 +55,10 @@ final class StratifiedSplitTests: XCTestCase {
         let again = StratifiedSplit.split(labels: labels, classCount: 6, fraction: 0.3, seed: 7)
         XCTAssertEqual(first.training, again.training)
         XCTAssertEqual(first.validation, again.validation)
-        let distinctSplits = Set((0..<8).map {
-            StratifiedSplit.split(labels: labels, classCount: 6, fraction: 0.3, seed: UInt64($0)).validation
-        })
+        let distinctSplits = Set(
+            (0..<8).map {
+                StratifiedSplit.split(labels: labels, classCount: 6, fraction: 0.3, seed: UInt64($0)).validation
+            })
         // 47 samples with 14 held out: eight seeds colliding would mean the seed is ignored.
         XCTAssertGreaterThan(distinctSplits.count, 6)
     }

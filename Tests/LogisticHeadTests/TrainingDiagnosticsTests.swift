@@ -6,13 +6,16 @@ final class TrainingDiagnosticsTests: XCTestCase {
 
     /// 90 % held out on 60 images per label, errors spread evenly, testing close to validation: nothing to say.
     private func cleanHeldOut() -> TrainingDiagnostics.HeldOut {
-        TrainingDiagnostics.HeldOut(accuracy: 0.9, count: 180, countsPerLabel: [60, 60, 60],
-                                    confusion: [[54, 3, 3], [3, 54, 3], [3, 3, 54]])
+        TrainingDiagnostics.HeldOut(
+            accuracy: 0.9, count: 180, countsPerLabel: [60, 60, 60],
+            confusion: [[54, 3, 3], [3, 54, 3], [3, 3, 54]])
     }
 
     func testCleanRunIsSilent() {
-        XCTAssertEqual(TrainingDiagnostics.warnings(labels: labels, trainingAccuracy: 1, heldOut: cleanHeldOut(),
-                                                    testing: (0.87, 60)), [])
+        XCTAssertEqual(
+            TrainingDiagnostics.warnings(
+                labels: labels, trainingAccuracy: 1, heldOut: cleanHeldOut(),
+                testing: (0.87, 60)), [])
         XCTAssertEqual(TrainingDiagnostics.warnings(labels: labels, trainingAccuracy: 1, heldOut: nil, testing: (0.5, 60)), [])
     }
 
@@ -26,8 +29,9 @@ final class TrainingDiagnosticsTests: XCTestCase {
         // The same gap on three held-out images is noise, not a finding.
         heldOut.count = 3
         heldOut.countsPerLabel = [10, 10, 10]
-        XCTAssertEqual(TrainingDiagnostics.warnings(labels: labels, trainingAccuracy: 1, heldOut: heldOut, testing: nil)
-                        .filter { if case .overfitting = $0 { return true } else { return false } }, [])
+        XCTAssertEqual(
+            TrainingDiagnostics.warnings(labels: labels, trainingAccuracy: 1, heldOut: heldOut, testing: nil)
+                .filter { if case .overfitting = $0 { return true } else { return false } }, [])
     }
 
     func testFewHeldOutImagesFiresOncePerRunNamingTheLabels() {
@@ -53,12 +57,15 @@ final class TrainingDiagnosticsTests: XCTestCase {
     }
 
     func testTestingFarBelowValidationFires() {
-        let warnings = TrainingDiagnostics.warnings(labels: labels, trainingAccuracy: 1, heldOut: cleanHeldOut(),
-                                                    testing: (0.588, 51))
+        let warnings = TrainingDiagnostics.warnings(
+            labels: labels, trainingAccuracy: 1, heldOut: cleanHeldOut(),
+            testing: (0.588, 51))
         XCTAssertEqual(warnings, [.testingBelowValidation(validationAccuracy: 0.9, testingAccuracy: 0.588)])
         XCTAssertTrue(warnings[0].description.contains("58.8 %"), warnings[0].description)
         // Ten points lower on ten testing images is within noise.
-        XCTAssertEqual(TrainingDiagnostics.warnings(labels: labels, trainingAccuracy: 1, heldOut: cleanHeldOut(),
-                                                    testing: (0.8, 10)), [])
+        XCTAssertEqual(
+            TrainingDiagnostics.warnings(
+                labels: labels, trainingAccuracy: 1, heldOut: cleanHeldOut(),
+                testing: (0.8, 10)), [])
     }
 }

@@ -6,8 +6,10 @@ final class UncertaintyTests: XCTestCase {
     /// 5 of 10 → 0.2366–0.7634; 0 of 10 → 0–0.2775; 10 of 10 → 0.7225–1; 30 of 51 (58.8 %) → 0.4517–0.7125, the
     /// issue's "58.8 % (45–71 %, 51 images)".
     func testWilsonIntervalAgainstHandComputedValues() {
-        let cases: [(Int, Int, Double, Double)] = [(5, 10, 0.2366, 0.7634), (0, 10, 0, 0.2775), (10, 10, 0.7225, 1),
-                                                   (30, 51, 0.4517, 0.7125)]
+        let cases: [(Int, Int, Double, Double)] = [
+            (5, 10, 0.2366, 0.7634), (0, 10, 0, 0.2775), (10, 10, 0.7225, 1),
+            (30, 51, 0.4517, 0.7125),
+        ]
         for (successes, trials, lower, upper) in cases {
             let interval = WilsonInterval.interval(successes: successes, trials: trials)
             XCTAssertEqual(interval.lower, lower, accuracy: 1e-4, "\(successes)/\(trials)")

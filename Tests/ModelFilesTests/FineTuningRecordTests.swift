@@ -13,8 +13,10 @@ final class FineTuningRecordTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(record), as: UTF8.self)
-        XCTAssertEqual(text, #"{"augmentations":["horizontal flip","rotation ±10°"],"epochs":10,"firstTrainedBlock":13,"#
-                       + #""trainedTensorNames":["stem.bn.bias","stem.conv.weight"]}"#)
+        XCTAssertEqual(
+            text,
+            #"{"augmentations":["horizontal flip","rotation ±10°"],"epochs":10,"firstTrainedBlock":13,"#
+                + #""trainedTensorNames":["stem.bn.bias","stem.conv.weight"]}"#)
         XCTAssertEqual(try JSONDecoder().decode(FineTuningRecord.self, from: Data(text.utf8)), record)
 
         // The refits count sorts between firstTrainedBlock and trainedTensorNames, and a record without it (as
@@ -41,23 +43,34 @@ final class FineTuningRecordTests: XCTestCase {
 
         try sampleModel().write(path: folder + "/frozen.wbmodel")
         XCTAssertNil(try ModelFile.read(path: folder + "/frozen.wbmodel").fineTuning)
-        XCTAssertNil(try SafetensorsFile.read(path: folder + "/frozen.wbmodel").metadata["fine_tuning"],
-                     "a frozen model stores no record")
+        XCTAssertNil(
+            try SafetensorsFile.read(path: folder + "/frozen.wbmodel").metadata["fine_tuning"],
+            "a frozen model stores no record")
     }
 
     func testInvalidRecordsAreRefusedOnWriteAndRead() throws {
         let folder = try makeTemporaryFolder(self)
         let cases: [(FineTuningRecord, String)] = [
-            (FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["_blocks.15._bn0.weight"], epochs: 2, augmentations: []),
-             "fine_tuning: trained tensor '_blocks.15._bn0.weight' is not a backbone tensor of this model"),
-            (FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["stem.bn.bias"], epochs: 0, augmentations: []),
-             "fine_tuning: epochs 0 is not a positive number"),
-            (FineTuningRecord(firstTrainedBlock: -1, trainedTensorNames: ["stem.bn.bias"], epochs: 1, augmentations: []),
-             "fine_tuning: firstTrainedBlock -1 is negative"),
-            (FineTuningRecord(firstTrainedBlock: 1, trainedTensorNames: [], epochs: 1, augmentations: []),
-             "fine_tuning: trainedTensorNames is empty"),
-            (FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["stem.bn.bias"], epochs: 1, augmentations: [], refits: 0),
-             "fine_tuning: refits 0 is not a positive number"),
+            (
+                FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["_blocks.15._bn0.weight"], epochs: 2, augmentations: []),
+                "fine_tuning: trained tensor '_blocks.15._bn0.weight' is not a backbone tensor of this model"
+            ),
+            (
+                FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["stem.bn.bias"], epochs: 0, augmentations: []),
+                "fine_tuning: epochs 0 is not a positive number"
+            ),
+            (
+                FineTuningRecord(firstTrainedBlock: -1, trainedTensorNames: ["stem.bn.bias"], epochs: 1, augmentations: []),
+                "fine_tuning: firstTrainedBlock -1 is negative"
+            ),
+            (
+                FineTuningRecord(firstTrainedBlock: 1, trainedTensorNames: [], epochs: 1, augmentations: []),
+                "fine_tuning: trainedTensorNames is empty"
+            ),
+            (
+                FineTuningRecord(firstTrainedBlock: 13, trainedTensorNames: ["stem.bn.bias"], epochs: 1, augmentations: [], refits: 0),
+                "fine_tuning: refits 0 is not a positive number"
+            ),
         ]
         for (bad, message) in cases {
             var model = sampleModel()
@@ -72,9 +85,14 @@ final class FineTuningRecordTests: XCTestCase {
         model.fineTuning = record
         try model.write(path: folder + "/m.wbmodel")
         for (text, message) in [
-            ("{\"epochs\":3}", "fine_tuning metadata is not a valid record (JSON object with firstTrainedBlock, trainedTensorNames, epochs, augmentations)"),
-            (#"{"augmentations":[],"epochs":3,"firstTrainedBlock":2,"trainedTensorNames":["missing"]}"#,
-             "fine_tuning: trained tensor 'missing' is not a backbone tensor of this model"),
+            (
+                "{\"epochs\":3}",
+                "fine_tuning metadata is not a valid record (JSON object with firstTrainedBlock, trainedTensorNames, epochs, augmentations)"
+            ),
+            (
+                #"{"augmentations":[],"epochs":3,"firstTrainedBlock":2,"trainedTensorNames":["missing"]}"#,
+                "fine_tuning: trained tensor 'missing' is not a backbone tensor of this model"
+            ),
         ] {
             var container = try SafetensorsFile.read(path: folder + "/m.wbmodel")
             container.metadata["fine_tuning"] = text
@@ -86,8 +104,9 @@ final class FineTuningRecordTests: XCTestCase {
     }
 
     func testSummaryNamesTheTrainedBlocks() {
-        XCTAssertEqual(record.summary(blockCount: 16),
-                       "blocks 13–15 and the final 1×1 convolution, 10 epochs, augmentations: horizontal flip, rotation ±10°")
+        XCTAssertEqual(
+            record.summary(blockCount: 16),
+            "blocks 13–15 and the final 1×1 convolution, 10 epochs, augmentations: horizontal flip, rotation ±10°")
         let last = FineTuningRecord(firstTrainedBlock: 15, trainedTensorNames: ["a"], epochs: 1, augmentations: [])
         XCTAssertEqual(last.summary(blockCount: 16), "block 15 and the final 1×1 convolution, 1 epoch, no augmentation")
         let headOnly = FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: ["a"], epochs: 2, augmentations: [])
@@ -143,11 +162,12 @@ func oldLayoutContainer(version: Int) -> SafetensorsFile {
         metadata["temperature"] = "1.5"
         metadata["confidence_threshold"] = "0.25"
     }
-    return SafetensorsFile(tensors: [
-        "backbone.stem.conv.weight": .init(shape: [2, 3, 1, 1], values: [1, 2, 3, 4, 5, 6]),
-        "head.feature_mean": .init(shape: [2], values: [0, 0]),
-        "head.feature_scale": .init(shape: [2], values: [1, 1]),
-        "head.weight": .init(shape: [2, 2], values: [1, 0, 0, 1]),
-        "head.bias": .init(shape: [2], values: [0.5, -0.5]),
-    ], metadata: metadata)
+    return SafetensorsFile(
+        tensors: [
+            "backbone.stem.conv.weight": .init(shape: [2, 3, 1, 1], values: [1, 2, 3, 4, 5, 6]),
+            "head.feature_mean": .init(shape: [2], values: [0, 0]),
+            "head.feature_scale": .init(shape: [2], values: [1, 1]),
+            "head.weight": .init(shape: [2, 2], values: [1, 0, 0, 1]),
+            "head.bias": .init(shape: [2], values: [0.5, -0.5]),
+        ], metadata: metadata)
 }

@@ -91,10 +91,12 @@ final class ModelFileLoadErrorTests: XCTestCase {
 
     func testNewerFormatVersion() {
         let bytes = container { $0.metadata["format_version"] = "7" }
-        XCTAssertEqual(loadError(bytes),
-                       "written by a newer Workbench (model format version 7; this build reads up to version 6): update Workbench")
-        XCTAssertEqual(loadError(container { $0.metadata["format_version"] = "one" }),
-                       "corrupted header: format_version 'one' is not a positive integer")
+        XCTAssertEqual(
+            loadError(bytes),
+            "written by a newer Workbench (model format version 7; this build reads up to version 6): update Workbench")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["format_version"] = "one" }),
+            "corrupted header: format_version 'one' is not a positive integer")
     }
 
     func testMissingMetadata() {
@@ -103,29 +105,38 @@ final class ModelFileLoadErrorTests: XCTestCase {
     }
 
     func testLabelsMustBeUniqueNonEmptyStrings() {
-        XCTAssertEqual(loadError(container { $0.metadata["labels"] = "cat, dog, bird" }),
-                       "labels metadata is not a JSON array of strings")
-        XCTAssertEqual(loadError(container { $0.metadata["labels"] = "[1, 2, 3]" }),
-                       "labels metadata is not a JSON array of strings")
-        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"{"a": "b"}"# }),
-                       "labels metadata is not a JSON array of strings")
-        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"["cat", "dog", "cat"]"# }),
-                       "labels: 'cat' appears more than once")
-        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"["cat", "", "bird"]"# }),
-                       "labels: a label is the empty string")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["labels"] = "cat, dog, bird" }),
+            "labels metadata is not a JSON array of strings")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["labels"] = "[1, 2, 3]" }),
+            "labels metadata is not a JSON array of strings")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["labels"] = #"{"a": "b"}"# }),
+            "labels metadata is not a JSON array of strings")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["labels"] = #"["cat", "dog", "cat"]"# }),
+            "labels: 'cat' appears more than once")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["labels"] = #"["cat", "", "bird"]"# }),
+            "labels: a label is the empty string")
         XCTAssertEqual(loadError(container { $0.metadata["labels"] = "[]" }), "labels: the list is empty")
     }
 
     func testHeadShapesMustMatchLabelsAndDimension() {
         // Two labels while the head has three outputs.
-        XCTAssertEqual(loadError(container { $0.metadata["labels"] = #"["cat", "dog"]"# }),
-                       "tensor 'head.weight' has shape [3, 4] but 2 labels and feature dimension 4 need [2, 4]")
-        XCTAssertEqual(loadError(container { $0.tensors["head.feature_scale"] = .init(shape: [5], values: [1, 1, 1, 1, 1]) }),
-                       "tensor 'head.feature_scale' has shape [5] but 3 labels and feature dimension 4 need [4]")
-        XCTAssertEqual(loadError(container { $0.tensors["head.bias"] = .init(shape: [1, 3], values: [0, 0, 0]) }),
-                       "tensor 'head.bias' has shape [1, 3] but 3 labels and feature dimension 4 need [3]")
-        XCTAssertEqual(loadError(container { $0.tensors["head.feature_mean"] = .init(shape: [2, 2], values: [0, 0, 0, 0]) }),
-                       "tensor 'head.feature_mean' has shape [2, 2], expected one non-empty dimension [D]")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["labels"] = #"["cat", "dog"]"# }),
+            "tensor 'head.weight' has shape [3, 4] but 2 labels and feature dimension 4 need [2, 4]")
+        XCTAssertEqual(
+            loadError(container { $0.tensors["head.feature_scale"] = .init(shape: [5], values: [1, 1, 1, 1, 1]) }),
+            "tensor 'head.feature_scale' has shape [5] but 3 labels and feature dimension 4 need [4]")
+        XCTAssertEqual(
+            loadError(container { $0.tensors["head.bias"] = .init(shape: [1, 3], values: [0, 0, 0]) }),
+            "tensor 'head.bias' has shape [1, 3] but 3 labels and feature dimension 4 need [3]")
+        XCTAssertEqual(
+            loadError(container { $0.tensors["head.feature_mean"] = .init(shape: [2, 2], values: [0, 0, 0, 0]) }),
+            "tensor 'head.feature_mean' has shape [2, 2], expected one non-empty dimension [D]")
     }
 
     func testMissingHeadTensor() {
@@ -137,8 +148,9 @@ final class ModelFileLoadErrorTests: XCTestCase {
             $0.tensors["classifier.weight"] = .init(shape: [1], values: [0])
             $0.tensors["head.extra"] = .init(shape: [1], values: [0])
         }
-        XCTAssertEqual(loadError(bytes),
-                       "unexpected tensors (neither 'backbone.*' nor a head tensor): 'classifier.weight', 'head.extra'")
+        XCTAssertEqual(
+            loadError(bytes),
+            "unexpected tensors (neither 'backbone.*' nor a head tensor): 'classifier.weight', 'head.extra'")
     }
 
     func testBackboneMustMatchTheExpectedShapes() {
@@ -153,13 +165,15 @@ final class ModelFileLoadErrorTests: XCTestCase {
 
         expected = sampleBackboneShapes
         expected["stem.conv.weight"] = [2, 1, 3, 1]
-        XCTAssertEqual(loadError(bytes, expected: expected),
-                       "backbone tensors with the wrong shape: 'stem.conv.weight' is [2, 3, 1, 1], expected [2, 1, 3, 1]")
+        XCTAssertEqual(
+            loadError(bytes, expected: expected),
+            "backbone tensors with the wrong shape: 'stem.conv.weight' is [2, 3, 1, 1], expected [2, 1, 3, 1]")
     }
 
     func testMalformedPreprocessingAndReport() {
-        XCTAssertTrue(loadError(container { $0.metadata["preprocessing"] = #"{"name":"x"}"# })
-            .hasPrefix("preprocessing metadata is not a valid description"))
+        XCTAssertTrue(
+            loadError(container { $0.metadata["preprocessing"] = #"{"name":"x"}"# })
+                .hasPrefix("preprocessing metadata is not a valid description"))
         XCTAssertEqual(loadError(container { $0.metadata["training_report"] = "{oops" }), "the training report is not valid JSON")
     }
 
@@ -169,13 +183,19 @@ final class ModelFileLoadErrorTests: XCTestCase {
         let valid = ImagePreprocessing.efficientNetLite0.canonicalJSON
         let cases: [(String, String, String)] = [
             (#""version":1"#, #""version":2"#, "preprocessing 'version' is 2; this build reads preprocessing version 1"),
-            (#""name":"tf_crop_pad32""#, #""name":"inception_crop""#,
-             "preprocessing 'name' is 'inception_crop'; this build performs only 'tf_crop_pad32'"),
-            (#""resample":"bicubic-antialiased""#, #""resample":"nearest""#,
-             "preprocessing 'resample' is 'nearest'; this build performs only 'bicubic-antialiased'"),
+            (
+                #""name":"tf_crop_pad32""#, #""name":"inception_crop""#,
+                "preprocessing 'name' is 'inception_crop'; this build performs only 'tf_crop_pad32'"
+            ),
+            (
+                #""resample":"bicubic-antialiased""#, #""resample":"nearest""#,
+                "preprocessing 'resample' is 'nearest'; this build performs only 'bicubic-antialiased'"
+            ),
             (#""channelOrder":"RGB""#, #""channelOrder":"BGR""#, "preprocessing 'channelOrder' is 'BGR'; this build performs only 'RGB'"),
-            (#""alphaBackground":[255,255,255]"#, #""alphaBackground":[0,0,0]"#,
-             "preprocessing 'alphaBackground' is [0, 0, 0]; this build composites only onto [255, 255, 255]"),
+            (
+                #""alphaBackground":[255,255,255]"#, #""alphaBackground":[0,0,0]"#,
+                "preprocessing 'alphaBackground' is [0, 0, 0]; this build composites only onto [255, 255, 255]"
+            ),
             (#""std":[128,128,128]"#, #""std":[128,0,128]"#, "preprocessing 'std' is [128.0, 0.0, 128.0], not 3 finite non-zero numbers"),
         ]
         for (field, replacement, message) in cases {
@@ -184,8 +204,9 @@ final class ModelFileLoadErrorTests: XCTestCase {
             XCTAssertEqual(loadError(container { $0.metadata["preprocessing"] = edited }), message)
         }
         let withoutVersion = valid.replacingOccurrences(of: #","version":1"#, with: "")
-        XCTAssertEqual(loadError(container { $0.metadata["preprocessing"] = withoutVersion }),
-                       "preprocessing metadata is not a valid description (JSON object with version, name, inputSide, "
-                       + "cropPadding, resample, mean, std, channelOrder, alphaBackground): 'version' is missing")
+        XCTAssertEqual(
+            loadError(container { $0.metadata["preprocessing"] = withoutVersion }),
+            "preprocessing metadata is not a valid description (JSON object with version, name, inputSide, "
+                + "cropPadding, resample, mean, std, channelOrder, alphaBackground): 'version' is missing")
     }
 }

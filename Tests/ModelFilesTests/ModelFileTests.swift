@@ -42,9 +42,11 @@ final class ModelFileTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/bad.wbmodel"))
 
         try sampleModel().write(path: folder + "/m.wbmodel")
-        for (key, value, fragment) in [("temperature", "warm", "temperature metadata 'warm' is not a number"),
-                                       ("temperature", "-2", "the temperature -2.0 is not a positive number"),
-                                       ("confidence_threshold", "2", "the confidence threshold 2.0 is not between 0 and 1")] {
+        for (key, value, fragment) in [
+            ("temperature", "warm", "temperature metadata 'warm' is not a number"),
+            ("temperature", "-2", "the temperature -2.0 is not a positive number"),
+            ("confidence_threshold", "2", "the confidence threshold 2.0 is not between 0 and 1"),
+        ] {
             var container = try SafetensorsFile.read(path: folder + "/m.wbmodel")
             container.metadata[key] = value
             try container.write(path: folder + "/edited.wbmodel")
@@ -64,10 +66,12 @@ final class ModelFileTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         try sampleModel().write(path: folder + "/m.wbmodel")
         let container = try SafetensorsFile.read(path: folder + "/m.wbmodel")
-        XCTAssertEqual(Set(container.tensors.keys), [
-            "backbone.stem.conv.weight", "backbone.stem.bn.bias",
-            "head.feature_mean", "head.feature_scale", "head.weight", "head.bias",
-        ])
+        XCTAssertEqual(
+            Set(container.tensors.keys),
+            [
+                "backbone.stem.conv.weight", "backbone.stem.bn.bias",
+                "head.feature_mean", "head.feature_scale", "head.weight", "head.bias",
+            ])
         XCTAssertEqual(container.tensors["head.weight"]?.shape, [3, 4])
         XCTAssertEqual(container.metadata["format"], "workbench-model")
         XCTAssertEqual(container.metadata["format_version"], "6")
@@ -138,8 +142,9 @@ final class ModelFileTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: blocked + "/inside", withIntermediateDirectories: true)
         XCTAssertThrowsError(try sampleModel().write(path: blocked))
         XCTAssertEqual(FileManager.default.contents(atPath: path), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["blocked.wbmodel", "m.wbmodel"],
-                       "no temporary file may remain")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["blocked.wbmodel", "m.wbmodel"],
+            "no temporary file may remain")
     }
 
     func testWriteRefusesInconsistentHeadAndBadReport() throws {

@@ -6,20 +6,20 @@ import _TestSupport
 /// The file must open in Python's `safetensors` package: the independent reference for the container format.
 final class PythonCompatibilityTests: XCTestCase {
     private static let script = """
-    import json, sys
-    from safetensors import safe_open
-    from safetensors.numpy import load_file
-    path = sys.argv[1]
-    tensors = load_file(path)
-    with safe_open(path, framework="numpy") as handle:
-        metadata = handle.metadata()
-    print(json.dumps({
-        "metadata": metadata,
-        "shapes": {name: list(value.shape) for name, value in tensors.items()},
-        "dtypes": sorted({str(value.dtype) for value in tensors.values()}),
-        "values": {name: [float(x) for x in value.reshape(-1)] for name, value in tensors.items()},
-    }))
-    """
+        import json, sys
+        from safetensors import safe_open
+        from safetensors.numpy import load_file
+        path = sys.argv[1]
+        tensors = load_file(path)
+        with safe_open(path, framework="numpy") as handle:
+            metadata = handle.metadata()
+        print(json.dumps({
+            "metadata": metadata,
+            "shapes": {name: list(value.shape) for name, value in tensors.items()},
+            "dtypes": sorted({str(value.dtype) for value in tensors.values()}),
+            "values": {name: [float(x) for x in value.reshape(-1)] for name, value in tensors.items()},
+        }))
+        """
 
     func testPythonSafetensorsReadsTheFile() throws {
         let folder = try makeTemporaryFolder(self)
@@ -28,7 +28,8 @@ final class PythonCompatibilityTests: XCTestCase {
         try model.write(path: path)
 
         let output = try runPython(arguments: ["-c", Self.script, path])
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: output) as? [String: Any], "python printed: \(String(decoding: output, as: UTF8.self))")
+        let report = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: output) as? [String: Any], "python printed: \(String(decoding: output, as: UTF8.self))")
         let metadata = try XCTUnwrap(report["metadata"] as? [String: String])
         XCTAssertEqual(metadata["format"], "workbench-model")
         XCTAssertEqual(metadata["format_version"], "6")
@@ -43,10 +44,12 @@ final class PythonCompatibilityTests: XCTestCase {
         XCTAssertEqual(trainingReport["epochs"] as? Int, 3)
 
         let shapes = try XCTUnwrap(report["shapes"] as? [String: [Int]])
-        XCTAssertEqual(shapes, [
-            "backbone.stem.conv.weight": [2, 3, 1, 1], "backbone.stem.bn.bias": [2],
-            "head.feature_mean": [4], "head.feature_scale": [4], "head.weight": [3, 4], "head.bias": [3],
-        ])
+        XCTAssertEqual(
+            shapes,
+            [
+                "backbone.stem.conv.weight": [2, 3, 1, 1], "backbone.stem.bn.bias": [2],
+                "head.feature_mean": [4], "head.feature_scale": [4], "head.weight": [3, 4], "head.bias": [3],
+            ])
         XCTAssertEqual(report["dtypes"] as? [String], ["float32"])
         let values = try XCTUnwrap(report["values"] as? [String: [Double]])
         XCTAssertEqual(values["head.weight"]?.map { Float($0) }, model.head.weights)
@@ -68,14 +71,17 @@ final class PythonCompatibilityTests: XCTestCase {
         do {
             try process.run()
         } catch {
-            XCTFail("cannot start \(ProjectPython.path) (\(error)): run scripts/setup.sh to install Python with safetensors and numpy", file: file, line: line)
+            XCTFail(
+                "cannot start \(ProjectPython.path) (\(error)): run scripts/setup.sh to install Python with safetensors and numpy", file: file,
+                line: line)
             throw error
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            let hint = message.contains("No module named") || process.terminationStatus == 127
+            let hint =
+                message.contains("No module named") || process.terminationStatus == 127
                 ? "Python or its safetensors/numpy packages are missing: run scripts/setup.sh. " : ""
             XCTFail("\(hint)\(ProjectPython.path) exited with \(process.terminationStatus): \(message)", file: file, line: line)
             throw CocoaError(.executableLoad)

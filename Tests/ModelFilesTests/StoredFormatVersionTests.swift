@@ -28,8 +28,10 @@ final class StoredFormatVersionTests: XCTestCase {
         "_bn1.running_var": .init([4], [2.0, 0.5, 1.5, 1.0]),
     ]
 
-    private func assertBackbone(_ model: ModelFile, _ expected: [String: ExpectedTensor],
-                                file: StaticString = #filePath, line: UInt = #line) {
+    private func assertBackbone(
+        _ model: ModelFile, _ expected: [String: ExpectedTensor],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(model.backboneTensors.keys.sorted(), expected.keys.sorted(), file: file, line: line)
         for (name, tensor) in expected {
             XCTAssertEqual(model.backboneTensors[name]?.shape, tensor.shape, name, file: file, line: line)
@@ -42,18 +44,20 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(model.backboneName, "efficientnet-lite0", file: file, line: line)
         XCTAssertEqual(model.creationDate, created, file: file, line: line)
         XCTAssertEqual(model.workbenchVersion, "0.1.0", file: file, line: line)
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(model.trainingReportJSON.utf8)) as? [String: Any],
-                                   file: file, line: line)
+        let report = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(model.trainingReportJSON.utf8)) as? [String: Any],
+            file: file, line: line)
         XCTAssertEqual(report["labels"] as? [String], model.labels, file: file, line: line)
     }
 
     /// A new format version fails this until a stored file of it is added (and the generator writes one).
     func testEveryVersionUpToTheCurrentOneHasAStoredFile() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path)
-        let versions = Set(names.compactMap { name -> Int? in
-            guard name.hasPrefix("model-format-"), name.hasSuffix(".wbmodel") else { return nil }
-            return Int(name.dropFirst("model-format-".count).prefix { $0.isNumber })
-        })
+        let versions = Set(
+            names.compactMap { name -> Int? in
+                guard name.hasPrefix("model-format-"), name.hasSuffix(".wbmodel") else { return nil }
+                return Int(name.dropFirst("model-format-".count).prefix { $0.isNumber })
+            })
         XCTAssertEqual(versions, Set(1...ModelFile.formatVersion), "stored files: \(names.sorted())")
     }
 
@@ -67,9 +71,11 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(model.preprocessing.version, 1)
         XCTAssertEqual(model.preprocessing.alphaBackground, [255, 255, 255])
         XCTAssertNil(model.fineTuning)
-        XCTAssertEqual(model.head, HeadTensors(
-            featureMean: [0, 0.125, 0.25, 0.375], featureScale: [0.5, 0.75, 1, 1.25],
-            weights: [-1, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375], bias: [0, 0.25, 0.5]))
+        XCTAssertEqual(
+            model.head,
+            HeadTensors(
+                featureMean: [0, 0.125, 0.25, 0.375], featureScale: [0.5, 0.75, 1, 1.25],
+                weights: [-1, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375], bias: [0, 0.25, 0.5]))
         assertBackbone(model, pretrainedBackbone)
         try assertCommonFields(model, created: "2026-11-22T15:45:16Z")
     }
@@ -82,9 +88,11 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(model.confidenceThreshold, 0.75)
         XCTAssertEqual(model.preprocessing, .efficientNetLite0)
         XCTAssertNil(model.fineTuning)
-        XCTAssertEqual(model.head, HeadTensors(
-            featureMean: [0.5, 0.625, 0.75, 0.875], featureScale: [0.5, 0.75, 1, 1.25],
-            weights: [-0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375], bias: [-0.5, -0.25]))
+        XCTAssertEqual(
+            model.head,
+            HeadTensors(
+                featureMean: [0.5, 0.625, 0.75, 0.875], featureScale: [0.5, 0.75, 1, 1.25],
+                weights: [-0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375], bias: [-0.5, -0.25]))
         assertBackbone(model, pretrainedBackbone)
         try assertCommonFields(model, created: "2026-11-24T08:00:00Z")
     }
@@ -113,13 +121,19 @@ final class StoredFormatVersionTests: XCTestCase {
         XCTAssertEqual(model.confidenceThreshold, 0.625)
         XCTAssertEqual(model.preprocessing, .efficientNetLite0)
         let trained = ["_bn1.bias", "_bn1.running_mean", "_bn1.running_var", "_bn1.weight", "_conv_head.weight"]
-        XCTAssertEqual(model.fineTuning, FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: trained, epochs: 4,
-                                                          augmentations: ["horizontal flip"]))
-        XCTAssertEqual(model.backboneTrainingDescription(blockCount: 16),
-                       "fine-tuned from block 16: the final 1×1 convolution, 4 epochs, augmentations: horizontal flip")
-        XCTAssertEqual(model.head, HeadTensors(
-            featureMean: [1.5, 1.625, 1.75, 1.875], featureScale: [0.5, 0.75, 1, 1.25],
-            weights: [0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25, 1.375], bias: [-1.5, -1.25]))
+        XCTAssertEqual(
+            model.fineTuning,
+            FineTuningRecord(
+                firstTrainedBlock: 16, trainedTensorNames: trained, epochs: 4,
+                augmentations: ["horizontal flip"]))
+        XCTAssertEqual(
+            model.backboneTrainingDescription(blockCount: 16),
+            "fine-tuned from block 16: the final 1×1 convolution, 4 epochs, augmentations: horizontal flip")
+        XCTAssertEqual(
+            model.head,
+            HeadTensors(
+                featureMean: [1.5, 1.625, 1.75, 1.875], featureScale: [0.5, 0.75, 1, 1.25],
+                weights: [0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25, 1.375], bias: [-1.5, -1.25]))
         // The trained layers with their identity batch norm carrier; the rest as pretrained.
         var fineTuned = pretrainedBackbone
         fineTuned["_conv_head.weight"] = .init([4, 2, 1, 1], [0.375, -0.25, 0.5, 0.5, -0.625, 0.75, 1.25, -0.875])
@@ -191,7 +205,8 @@ final class StoredFormatVersionTests: XCTestCase {
             let classifier = Self.fixtures.appendingPathComponent(name).path
             XCTAssertFalse(DetectorModelFile.isDetector(path: classifier))
             XCTAssertThrowsError(try DetectorModelFile.read(path: classifier)) { error in
-                XCTAssertEqual("\(error)", classifier + ": is a classifier model, not a detector: use it with workbench classify (or evaluate, label)")
+                XCTAssertEqual(
+                    "\(error)", classifier + ": is a classifier model, not a detector: use it with workbench classify (or evaluate, label)")
             }
         }
         // Written again by the Swift writer: the same bytes as the generator's.
@@ -205,12 +220,16 @@ final class StoredFormatVersionTests: XCTestCase {
         let path = Self.fixtures.appendingPathComponent("model-format-6-detector.wbmodel").path
         let cases: [(String, (inout SafetensorsFile) -> Void)] = [
             ("missing head tensors: 'detector.mixingBias.bias'", { $0.tensors["detector.mixingBias.bias"] = nil }),
-            ("tensor 'detector.output.weights' has shape [2, 5] but 2 labels and width 2 need [2, 6]",
-             { $0.tensors["detector.output.weights"] = .init(shape: [2, 5], values: Array(repeating: 0, count: 10)) }),
+            (
+                "tensor 'detector.output.weights' has shape [2, 5] but 2 labels and width 2 need [2, 6]",
+                { $0.tensors["detector.output.weights"] = .init(shape: [2, 5], values: Array(repeating: 0, count: 10)) }
+            ),
             ("corrupted header: no 'score_threshold' metadata", { $0.metadata["score_threshold"] = nil }),
             ("the score threshold 1.5 is not between 0 and 1", { $0.metadata["score_threshold"] = "1.5" }),
-            ("kind 'segmenter' is not a model this build reads (classifier or detector): update Workbench",
-             { $0.metadata["kind"] = "segmenter" }),
+            (
+                "kind 'segmenter' is not a model this build reads (classifier or detector): update Workbench",
+                { $0.metadata["kind"] = "segmenter" }
+            ),
         ]
         for (reason, breakIt) in cases {
             var file = try SafetensorsFile.read(path: path)
@@ -225,22 +244,28 @@ final class StoredFormatVersionTests: XCTestCase {
     }
 
     func testOlderVersionsImplyNoViewsByDefault() throws {
-        for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
-                     "model-format-3.wbmodel", "model-format-4.wbmodel"] {
+        for name in [
+            "model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
+            "model-format-3.wbmodel", "model-format-4.wbmodel",
+        ] {
             XCTAssertEqual(try load(name).testTimeAugmentation, TestTimeAugmentationRecord(byDefault: false, mirrors: true), name)
         }
-        let unflipped = FineTuningRecord(firstTrainedBlock: 16, trainedTensorNames: ["_conv_head.weight"], epochs: 1,
-                                         augmentations: ["rotation ±10°"])
-        XCTAssertEqual(TestTimeAugmentationRecord.implied(byOlderFileWith: unflipped),
-                       TestTimeAugmentationRecord(byDefault: false, mirrors: false))
+        let unflipped = FineTuningRecord(
+            firstTrainedBlock: 16, trainedTensorNames: ["_conv_head.weight"], epochs: 1,
+            augmentations: ["rotation ±10°"])
+        XCTAssertEqual(
+            TestTimeAugmentationRecord.implied(byOlderFileWith: unflipped),
+            TestTimeAugmentationRecord(byDefault: false, mirrors: false))
     }
 
     /// A version 5 file without its record, or with one that is not a record, is refused naming the field.
     func testVersion5WithoutItsRecordIsRefused() throws {
         let folder = try makeTemporaryFolder(self)
         let path = Self.fixtures.appendingPathComponent("model-format-5.wbmodel").path
-        for (value, reason) in [(nil, "corrupted header: no 'test_time_augmentation' metadata"),
-                                ("{\"byDefault\":1}", "test_time_augmentation metadata is not a valid record (JSON object with byDefault, mirrors)")] {
+        for (value, reason) in [
+            (nil, "corrupted header: no 'test_time_augmentation' metadata"),
+            ("{\"byDefault\":1}", "test_time_augmentation metadata is not a valid record (JSON object with byDefault, mirrors)"),
+        ] {
             var file = try SafetensorsFile.read(path: path)
             file.metadata["test_time_augmentation"] = value
             file.metadata["tensor_data_sha256"] = ModelFile.tensorDataChecksum(file)
@@ -282,8 +307,10 @@ final class StoredFormatVersionTests: XCTestCase {
         try ModelFile.read(path: current).write(path: folder + "/current.wbmodel")
         XCTAssertEqual(FileManager.default.contents(atPath: folder + "/current.wbmodel"), FileManager.default.contents(atPath: current))
 
-        for name in ["model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
-                     "model-format-3.wbmodel", "model-format-4.wbmodel", "model-format-5.wbmodel"] {
+        for name in [
+            "model-format-1.wbmodel", "model-format-2.wbmodel", "model-format-3-unversioned-preprocessing.wbmodel",
+            "model-format-3.wbmodel", "model-format-4.wbmodel", "model-format-5.wbmodel",
+        ] {
             let old = try load(name)
             try old.write(path: folder + "/" + name)
             XCTAssertEqual(try ModelFile.read(path: folder + "/" + name), old, name)

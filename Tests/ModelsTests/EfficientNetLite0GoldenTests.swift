@@ -45,8 +45,9 @@ final class EfficientNetLite0GoldenTests: XCTestCase {
             let fromPNG = network.features(try ModelFixtures.preprocessedInput("\(name).png"), batch: 1)
             XCTAssertGreaterThanOrEqual(cosineSimilarity(fromPNG, golden.features), Self.pipelineCosineMinimum, "\(name).png")
             let fromJPEG = network.features(try ModelFixtures.preprocessedInput("\(name).jpg"), batch: 1)
-            XCTAssertGreaterThanOrEqual(cosineSimilarity(fromJPEG, golden.featuresFromJPEG), Self.pipelineCosineMinimum,
-                                        "\(name).jpg")
+            XCTAssertGreaterThanOrEqual(
+                cosineSimilarity(fromJPEG, golden.featuresFromJPEG), Self.pipelineCosineMinimum,
+                "\(name).jpg")
         }
     }
 
@@ -81,8 +82,9 @@ final class EfficientNetLite0GoldenTests: XCTestCase {
             var mean = [Double](repeating: 0, count: channels)
             for (offset, value) in map.enumerated() { mean[offset % channels] += Double(value) / Double(positions) }
             // The pool sums 49 Float32 values in its own order: a few ulps of the largest activations (ReLU6 ≤ 6).
-            assertClose(mean.map(Float.init), alone[order[index]],
-                        absolute: 1e-5, "image \(index): mean of the map vs the pooled features")
+            assertClose(
+                mean.map(Float.init), alone[order[index]],
+                absolute: 1e-5, "image \(index): mean of the map vs the pooled features")
             // A real map, not one value spread over the grid: the cat and the cup are not everywhere.
             let first = Array(map.prefix(channels)), centre = Array(map.dropFirst(24 * channels).prefix(channels))
             XCTAssertNotEqual(first, centre, "image \(index): corner and centre differ")

@@ -12,7 +12,8 @@ enum ModelFixtures {
 
     /// `$WORKBENCH_WEIGHTS`, else `<root>/models/efficientnet-lite0.safetensors`. Fails (never skips) when absent.
     static func weightsPath(file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"]
+        let path =
+            ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"]
             ?? repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
         guard FileManager.default.fileExists(atPath: path) else {
             XCTFail("backbone weights not found at \(path): run scripts/setup.sh first", file: file, line: line)

@@ -25,8 +25,9 @@ final class SSDLiteMobileNetV2ArchitectureTests: XCTestCase {
     }
 
     func testSettingsRoundTripThroughMetadataAndRefuseOtherFormats() throws {
-        let settings = DetectorSettings(labels: ["person"], boxCoderScales: [10, 10, 5, 5], logitScale: 1, overlapThreshold: 0.6,
-                                        scoreThreshold: 1e-8, maximumPerClass: 100, maximumTotal: 100)
+        let settings = DetectorSettings(
+            labels: ["person"], boxCoderScales: [10, 10, 5, 5], logitScale: 1, overlapThreshold: 0.6,
+            scoreThreshold: 1e-8, maximumPerClass: 100, maximumTotal: 100)
         XCTAssertEqual(try DetectorSettings(metadata: settings.metadata, path: "x"), settings)
         var other = settings.metadata
         other["format"] = "workbench-detector-9"

@@ -6,7 +6,9 @@ final class QuadraticCurveTests: XCTestCase {
     func testTheCurvePassesItsThreePointsAtZeroHalfAndOne() {
         var random = SeededGenerator(seed: 3)
         for _ in 0..<100 {
-            let points = (0..<3).map { _ in OverlayPoint(x: Double.random(in: -500...500, using: &random), y: Double.random(in: -500...500, using: &random)) }
+            let points = (0..<3).map { _ in
+                OverlayPoint(x: Double.random(in: -500...500, using: &random), y: Double.random(in: -500...500, using: &random))
+            }
             let curve = QuadraticCurve(start: points[0], through: points[1], end: points[2])
             for (t, point) in zip([0.0, 0.5, 1.0], points) {
                 XCTAssertEqual(curve.point(at: t).x, point.x, accuracy: 1e-9)
@@ -15,7 +17,8 @@ final class QuadraticCurveTests: XCTestCase {
             // The Bernstein form against the power form (P₀ + 2t(C − P₀) + t²(P₀ − 2C + P₂)).
             let t = Double.random(in: 0...1, using: &random)
             let c = curve.control
-            XCTAssertEqual(curve.point(at: t).x, points[0].x + 2 * t * (c.x - points[0].x) + t * t * (points[0].x - 2 * c.x + points[2].x), accuracy: 1e-9)
+            XCTAssertEqual(
+                curve.point(at: t).x, points[0].x + 2 * t * (c.x - points[0].x) + t * t * (points[0].x - 2 * c.x + points[2].x), accuracy: 1e-9)
         }
     }
 
@@ -55,13 +58,16 @@ final class StrokeRasterizerTests: XCTestCase {
     func testFastCoverageEqualsTheReferenceOnRandomCurves() {
         var random = SeededGenerator(seed: 11)
         for _ in 0..<40 {
-            let points = (0..<3).map { _ in OverlayPoint(x: Double.random(in: -10...70, using: &random), y: Double.random(in: -10...50, using: &random)) }
+            let points = (0..<3).map { _ in
+                OverlayPoint(x: Double.random(in: -10...70, using: &random), y: Double.random(in: -10...50, using: &random))
+            }
             let curve = QuadraticCurve(start: points[0], through: points[1], end: points[2])
             let polyline = curve.polyline(upTo: Double.random(in: 0...1, using: &random))
             let width = Double.random(in: 0.5...9, using: &random)
             let region = PixelRectangle(x: Int.random(in: -5...5, using: &random), y: Int.random(in: -5...5, using: &random), width: 64, height: 48)
-            XCTAssertEqual(StrokeRasterizer.coverage(points: polyline, width: width, region: region),
-                           StrokeRasterizer.referenceCoverage(points: polyline, width: width, region: region))
+            XCTAssertEqual(
+                StrokeRasterizer.coverage(points: polyline, width: width, region: region),
+                StrokeRasterizer.referenceCoverage(points: polyline, width: width, region: region))
         }
     }
 
@@ -76,10 +82,10 @@ final class StrokeRasterizerTests: XCTestCase {
         XCTAssertEqual(coverage[7 * 20 + 10], 0)
         XCTAssertEqual(coverage[12 * 20 + 10], 0)
         let thin = StrokeRasterizer.coverage(points: [OverlayPoint(x: 0, y: 10.5), OverlayPoint(x: 20, y: 10.5)], width: 3, region: region)
-        XCTAssertEqual(thin[8 * 20 + 5], 0)     // centre 2 away: 1.5 + 0.5 − 2
-        XCTAssertEqual(thin[9 * 20 + 5], 1)     // centre 1 away
+        XCTAssertEqual(thin[8 * 20 + 5], 0)  // centre 2 away: 1.5 + 0.5 − 2
+        XCTAssertEqual(thin[9 * 20 + 5], 1)  // centre 1 away
         let half = StrokeRasterizer.coverage(points: [OverlayPoint(x: 0, y: 10.5), OverlayPoint(x: 20, y: 10.5)], width: 2, region: region)
-        XCTAssertEqual(half[9 * 20 + 5], 0.5)   // centre 1 away: 1 + 0.5 − 1
+        XCTAssertEqual(half[9 * 20 + 5], 0.5)  // centre 1 away: 1 + 0.5 − 1
         let rgba = StrokeRasterizer.rgba(coverage: half, color: OverlayColor(red: 1, green: 2, blue: 3))
         XCTAssertEqual(Array(rgba[(9 * 20 + 5) * 4..<(9 * 20 + 6) * 4]), [1, 2, 3, 128])
         XCTAssertEqual(Array(rgba[0..<4]), [0, 0, 0, 0])
@@ -90,8 +96,9 @@ final class CurveAnimationTests: XCTestCase {
     private let curve = QuadraticCurve(start: OverlayPoint(x: 20, y: 100), through: OverlayPoint(x: 60, y: 20), end: OverlayPoint(x: 100, y: 100))
 
     private func animation(start: Double = 1, duration: Double = 1, frames: Int = 100, curve: QuadraticCurve? = nil) throws -> CurveAnimation {
-        try CurveAnimation(video: "v.mp4", curve: curve ?? self.curve, strokeWidth: 3, color: OverlayColor(red: 255, green: 0, blue: 0),
-                           start: start, duration: duration, framesPerSecond: 25, frameCount: frames, frameSize: (160, 120))
+        try CurveAnimation(
+            video: "v.mp4", curve: curve ?? self.curve, strokeWidth: 3, color: OverlayColor(red: 255, green: 0, blue: 0),
+            start: start, duration: duration, framesPerSecond: 25, frameCount: frames, frameSize: (160, 120))
     }
 
     func testTheCurveGrowsLinearlyFromItsFirstFrameAndIsWholeAfterTheDuration() throws {

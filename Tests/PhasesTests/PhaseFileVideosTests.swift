@@ -31,9 +31,10 @@ final class PhaseFileVideosTests: XCTestCase {
         XCTAssertEqual(found.map(\.input), [0, 1])
         XCTAssertEqual(found.map(\.namedInput), [1, 0])
         XCTAssertEqual(found[0].error.kind, .otherVideo)
-        XCTAssertEqual(found[0].error.description,
-                       "\(files[0]): names the video \"b.mp4\", which is video 2 (\(videos[1])), not video 1 (\(videos[0])) it was given "
-                       + "for: give the phase files in the order of their videos")
+        XCTAssertEqual(
+            found[0].error.description,
+            "\(files[0]): names the video \"b.mp4\", which is video 2 (\(videos[1])), not video 1 (\(videos[0])) it was given "
+                + "for: give the phase files in the order of their videos")
         XCTAssertThrowsError(try PhaseFileVideos.check(phaseFiles: files, timelines: [timeline("b.mp4"), timeline("a.mp4")], videos: videos))
     }
 
@@ -41,11 +42,11 @@ final class PhaseFileVideosTests: XCTestCase {
         let videos = [folder + "/clips/a.mp4", folder + "/clips/b.mp4"]
         let files = [folder + "/marks/a.json", folder + "/marks/b.json"]
         let spellings: [[String]] = [
-            ["a.mp4", "b.mp4"],                                              // file names only
-            [folder + "/clips/a.mp4", folder + "/clips/./b.mp4"],            // absolute paths
-            ["../clips/a.mp4", "../clips/b.mp4"],                            // relative to the phase file's folder
-            ["old-name.mp4", "v.mp4"],                                       // naming no input: nothing says it is another's
-            ["a.mp4", ""],                                                   // an empty "video" names nothing
+            ["a.mp4", "b.mp4"],  // file names only
+            [folder + "/clips/a.mp4", folder + "/clips/./b.mp4"],  // absolute paths
+            ["../clips/a.mp4", "../clips/b.mp4"],  // relative to the phase file's folder
+            ["old-name.mp4", "v.mp4"],  // naming no input: nothing says it is another's
+            ["a.mp4", ""],  // an empty "video" names nothing
         ]
         for names in spellings {
             XCTAssertEqual(PhaseFileVideos.mismatches(phaseFiles: files, timelines: names.map(timeline), videos: videos), [], "\(names)")

@@ -90,10 +90,12 @@ final class PhaseSegmentationTests: XCTestCase {
         // Labels: before, a, b, after. The frames say before ×2, a ×3, b ×3, after ×2, plus one stray "before"
         // frame inside a: it may not split a phase, so a keeps it.
         let labels = ["before", "a", "b", "after"]
-        let rows: [[Float]] = [[0.9, 0.05, 0.03, 0.02], [0.9, 0.05, 0.03, 0.02],
-                               [0.1, 0.8, 0.05, 0.05], [0.7, 0.2, 0.05, 0.05], [0.1, 0.8, 0.05, 0.05],
-                               [0.05, 0.05, 0.85, 0.05], [0.05, 0.05, 0.85, 0.05], [0.05, 0.05, 0.85, 0.05],
-                               [0.02, 0.03, 0.05, 0.9], [0.02, 0.03, 0.05, 0.9]]
+        let rows: [[Float]] = [
+            [0.9, 0.05, 0.03, 0.02], [0.9, 0.05, 0.03, 0.02],
+            [0.1, 0.8, 0.05, 0.05], [0.7, 0.2, 0.05, 0.05], [0.1, 0.8, 0.05, 0.05],
+            [0.05, 0.05, 0.85, 0.05], [0.05, 0.05, 0.85, 0.05], [0.05, 0.05, 0.85, 0.05],
+            [0.02, 0.03, 0.05, 0.9], [0.02, 0.03, 0.05, 0.9],
+        ]
         let scores = try PhaseScores(probabilities: rows, labels: labels, order: ["a", "b"], modelPath: "m.wbmodel")
         let placement = try XCTUnwrap(PhaseSegmentation.best(scores, minimumSamples: 2))
         XCTAssertEqual(placement.starts, [2, 5])

@@ -33,7 +33,8 @@ final class PhaseTimelineTests: XCTestCase {
     private let good: [(String, Double, Double)] = [("address", 0, 1), ("backswing", 1, 1.8), ("impact", 1.8, 2.1), ("finish", 2.1, 3)]
 
     func testReadsTheDocumentedShapeWrittenByHand() throws {
-        let text = #"{"video": "a.mp4", "order": ["address", "impact"], "phases": [{"label": "address", "start": 0, "end": 1.5}, {"label": "impact", "start": 1.5, "end": 2, "confidence": 0.9}]}"#
+        let text =
+            #"{"video": "a.mp4", "order": ["address", "impact"], "phases": [{"label": "address", "start": 0, "end": 1.5}, {"label": "impact", "start": 1.5, "end": 2, "confidence": 0.9}]}"#
         let timeline = try JSONDecoder().decode(PhaseTimeline.self, from: Data(text.utf8))
         XCTAssertEqual(timeline.order, ["address", "impact"])
         XCTAssertEqual(timeline.phases.map(\.start), [0, 1.5])
@@ -51,8 +52,9 @@ final class PhaseTimelineTests: XCTestCase {
     }
 
     func testWrittenJSONReadsBackUnchanged() throws {
-        let timeline = PhaseTimeline(video: "a \"b\"\n.mp4", order: ["x", "y"],
-                                     phases: [.init(label: "x", start: 0, end: 0.5, confidence: 0.75), .init(label: "y", start: 0.5, end: 2)])
+        let timeline = PhaseTimeline(
+            video: "a \"b\"\n.mp4", order: ["x", "y"],
+            phases: [.init(label: "x", start: 0, end: 0.5, confidence: 0.75), .init(label: "y", start: 0.5, end: 2)])
         let text = timeline.jsonText()
         XCTAssertEqual(try PhaseTimeline.read(path: try file(text)), timeline)
         XCTAssertEqual(try JSONDecoder().decode(PhaseTimeline.self, from: Data(text.utf8)), timeline)
@@ -63,7 +65,10 @@ final class PhaseTimelineTests: XCTestCase {
         let cases: [(PhaseFailure, String, String)] = [
             (.notJSON, try file("{\"video\": ", name: "a.json"), "not valid JSON"),
             (.notPhaseTimeline, try file("[1, 2]", name: "b.json"), "not a phase file"),
-            (.notPhaseTimeline, try file("{\"video\": \"v\", \"order\": [\"a\"], \"phases\": [{\"label\": \"a\", \"start\": 0}]}", name: "c.json"), "no \"end\""),
+            (
+                .notPhaseTimeline, try file("{\"video\": \"v\", \"order\": [\"a\"], \"phases\": [{\"label\": \"a\", \"start\": 0}]}", name: "c.json"),
+                "no \"end\""
+            ),
             (.invalidOrder, try handFile([], order: []), "\"order\" is empty"),
             (.invalidOrder, try handFile([], order: ["a", "a"]), "twice"),
             (.labelNotInOrder, try handFile([("address", 0, 1), ("swing", 1, 2)]), "\"swing\" is not in \"order\""),

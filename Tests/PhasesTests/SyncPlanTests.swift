@@ -7,13 +7,17 @@ import _TestSupport
 final class SyncPlanTests: XCTestCase {
     private let order = ["address", "backswing", "impact", "finish"]
 
-    private func input(_ name: String, _ bounds: [(Double, Double)], rate: Double = 25, frames: Int = 1000,
-                       order: [String]? = nil, labels: [String]? = nil) -> SyncPlan.Input {
+    private func input(
+        _ name: String, _ bounds: [(Double, Double)], rate: Double = 25, frames: Int = 1000,
+        order: [String]? = nil, labels: [String]? = nil
+    ) -> SyncPlan.Input {
         let order = order ?? self.order
         let labels = labels ?? order
-        let timeline = PhaseTimeline(video: name, order: order, phases: zip(labels, bounds).map {
-            PhaseTimeline.Phase(label: $0.0, start: $0.1.0, end: $0.1.1)
-        })
+        let timeline = PhaseTimeline(
+            video: name, order: order,
+            phases: zip(labels, bounds).map {
+                PhaseTimeline.Phase(label: $0.0, start: $0.1.0, end: $0.1.1)
+            })
         return SyncPlan.Input(source: name + ".json", timeline: timeline, framesPerSecond: rate, frameCount: frames)
     }
 
@@ -69,7 +73,8 @@ final class SyncPlanTests: XCTestCase {
             XCTAssertEqual(plan.outputFrameCount, expectedStart)
             for index in 0..<count {
                 for (earlier, later) in zip(plan.phases, plan.phases.dropFirst()) {
-                    XCTAssertLessThanOrEqual(earlier.segments[index].firstFrame + earlier.segments[index].frameCount, later.segments[index].firstFrame)
+                    XCTAssertLessThanOrEqual(
+                        earlier.segments[index].firstFrame + earlier.segments[index].frameCount, later.segments[index].firstFrame)
                 }
             }
         }
@@ -90,8 +95,9 @@ final class SyncPlanTests: XCTestCase {
             XCTAssertEqual(error?.path, "b.json", file: file, line: line)
             XCTAssertTrue(error?.reason.contains(words) ?? false, "\(String(describing: error))", file: file, line: line)
         }
-        refusal(input("b", [(0, 1), (1, 2), (2, 3), (3, 4)], order: ["address", "backswing", "finish", "impact"]), .invalidOrder,
-                "differs from a.json's")
+        refusal(
+            input("b", [(0, 1), (1, 2), (2, 3), (3, 4)], order: ["address", "backswing", "finish", "impact"]), .invalidOrder,
+            "differs from a.json's")
         refusal(input("b", [(0, 1), (1, 2), (2, 3)], labels: ["address", "backswing", "impact"]), .phaseMissing, "\"finish\" is missing")
         refusal(input("b", [(0, 1), (1, 2), (2, 3), (3, 4)], labels: ["address", "impact", "backswing", "finish"]), .outOfOrder, "out of order")
         refusal(input("b", [(0, 1), (1, 2), (2, 3), (3, 5)], frames: 100), .beyondVideo, "ends at 5.0 s, after the end of the video (4.0 s)")

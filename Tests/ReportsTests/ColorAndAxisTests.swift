@@ -32,8 +32,9 @@ final class ColorAndAxisTests: XCTestCase {
     }
 
     func testCategoriesAreOkabeItoAndStayDistinctPastSeven() {
-        XCTAssertEqual((0..<7).map { CategoricalPalette.color($0).css },
-                       ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7"])
+        XCTAssertEqual(
+            (0..<7).map { CategoricalPalette.color($0).css },
+            ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7"])
         let twentyOne = (0..<21).map { CategoricalPalette.color($0) }
         XCTAssertEqual(Set(twentyOne.map(\.css)).count, 21)
     }

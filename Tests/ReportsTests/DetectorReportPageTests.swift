@@ -23,24 +23,33 @@ final class DetectorReportPageTests: XCTestCase {
         }
         let dog = ObjectAnnotation(label: label, box: box(10, 10, 50, 40))
         return [
-            .init(path: try write("a.png", width: 96, height: 64),
-                  evaluated: EvaluatedImage(groundTruth: [dog], predictions: [PredictedObject(label: label, score: 0.9, box: box(10, 11, 50, 40))])),
-            .init(path: try write("\(file).png", width: 600, height: 300),
-                  evaluated: EvaluatedImage(groundTruth: [ObjectAnnotation(label: label, box: box(60, 60, 180, 180)),
-                                                          ObjectAnnotation(label: "cat", box: box(300, 60, 420, 180))],
-                                            predictions: [PredictedObject(label: label, score: 0.8, box: box(360, 180, 540, 290)),
-                                                          PredictedObject(label: "cat", score: 0.7, box: box(300, 60, 420, 180)),
-                                                          PredictedObject(label: "cat", score: 0.1, box: box(0, 0, 20, 20))])),
-            .init(path: try write("c.png", width: 64, height: 64),
-                  evaluated: EvaluatedImage(groundTruth: [dog], predictions: [])),
+            .init(
+                path: try write("a.png", width: 96, height: 64),
+                evaluated: EvaluatedImage(groundTruth: [dog], predictions: [PredictedObject(label: label, score: 0.9, box: box(10, 11, 50, 40))])),
+            .init(
+                path: try write("\(file).png", width: 600, height: 300),
+                evaluated: EvaluatedImage(
+                    groundTruth: [
+                        ObjectAnnotation(label: label, box: box(60, 60, 180, 180)),
+                        ObjectAnnotation(label: "cat", box: box(300, 60, 420, 180)),
+                    ],
+                    predictions: [
+                        PredictedObject(label: label, score: 0.8, box: box(360, 180, 540, 290)),
+                        PredictedObject(label: "cat", score: 0.7, box: box(300, 60, 420, 180)),
+                        PredictedObject(label: "cat", score: 0.1, box: box(0, 0, 20, 20)),
+                    ])),
+            .init(
+                path: try write("c.png", width: 64, height: 64),
+                evaluated: EvaluatedImage(groundTruth: [dog], predictions: [])),
         ]
     }
 
     func testPicturesComeWorstFirstWithTheirBoxesScaledAndOnlyReportedBoxesDrawn() throws {
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let page = DetectorReports.page(title: "t", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"],
-                                        threshold: 0.5, maximumPictures: 2)
+        let page = DetectorReports.page(
+            title: "t", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"],
+            threshold: 0.5, maximumPictures: 2)
         XCTAssertEqual(page.pictures.map { ($0.file as NSString).lastPathComponent }, ["b.png", "c.png"])
         XCTAssertEqual(page.picturesLeftOut, 1)
         let worst = page.pictures[0]
@@ -64,8 +73,9 @@ final class DetectorReportPageTests: XCTestCase {
     func testThePageKeepsItsMarkupAndIsolatesEveryName() throws {
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let base = DetectorReports.page(title: "Detector", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"],
-                                        threshold: 0.5)
+        let base = DetectorReports.page(
+            title: "Detector", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"],
+            threshold: 0.5)
         func page(_ name: String) -> String {
             // The same page with a hostile label and file name in every place they are written (without its
             // pictures, whose data the names cannot reach and which would only slow the scan).
@@ -89,16 +99,20 @@ final class DetectorReportPageTests: XCTestCase {
     func testChromiumShowsTheBoxesAndCurvesWithoutErrorsOrRequests() throws {
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let html = DetectorReports.page(title: "Detector: testing pictures", subtitle: ["model m.wbmodel"],
-                                        pictures: try pictures(in: folder, label: "</script>"), labels: ["</script>", "cat"],
-                                        threshold: 0.5).html()
+        let html = DetectorReports.page(
+            title: "Detector: testing pictures", subtitle: ["model m.wbmodel"],
+            pictures: try pictures(in: folder, label: "</script>"), labels: ["</script>", "cat"],
+            threshold: 0.5
+        ).html()
         let path = folder.appendingPathComponent("detector.html").path
         try html.write(toFile: path, atomically: true, encoding: .utf8)
         let check = try PageCheck.run(page: path, screenshot: "synthetic-detector.png")
         XCTAssertEqual(check.consoleErrors, [])
         XCTAssertEqual(check.outsideRequests(page: path), [])
-        for text in ["</script>", "cat", "mAP@0.5", "b.png", "1 missed, 1 false box", "all found, no false box",
-                     "Precision against recall"] {
+        for text in [
+            "</script>", "cat", "mAP@0.5", "b.png", "1 missed, 1 false box", "all found, no false box",
+            "Precision against recall",
+        ] {
             XCTAssertTrue(check.text.contains(text), text)
         }
     }

@@ -28,10 +28,15 @@ final class DrawingTests: XCTestCase {
         XCTAssertEqual(cells.map { $0["fill"] }, [0.75, 0.25, 0, 1].map { ColorScale.viridis($0).css })
         // Each label between Unicode isolates (FSI … PDI), so a right-to-left name cannot reorder the counts.
         let cat = "\u{2068}cat\u{2069}", dog = "\u{2068}dog &amp; &lt;wolf&gt;\u{2069}"
-        for (count, tooltip) in zip([3, 1, 0, 4], ["true \(cat), predicted \(cat): 3 images (75 % of \(cat))",
-                                                   "true \(cat), predicted \(dog): 1 image (25 % of \(cat))",
-                                                   "true \(dog), predicted \(cat): 0 images (0 % of \(dog))",
-                                                   "true \(dog), predicted \(dog): 4 images (100 % of \(dog))"]) {
+        for (count, tooltip) in zip(
+            [3, 1, 0, 4],
+            [
+                "true \(cat), predicted \(cat): 3 images (75 % of \(cat))",
+                "true \(cat), predicted \(dog): 1 image (25 % of \(cat))",
+                "true \(dog), predicted \(cat): 0 images (0 % of \(dog))",
+                "true \(dog), predicted \(dog): 4 images (100 % of \(dog))",
+            ])
+        {
             // Markup.text isolates the whole tooltip too, since it holds isolates of its own.
             XCTAssertTrue(svg.contains("<title>\u{2068}\(tooltip)\u{2069}</title>"), tooltip)
             XCTAssertTrue(svg.contains(">\(count)</text>"))
@@ -39,8 +44,9 @@ final class DrawingTests: XCTestCase {
     }
 
     func testLogarithmicChartPlacesPointsByRatio() {
-        var chart = XYChart(title: "L2", xAxis: Axis(lower: 0.1, upper: 1000, spacing: .logarithmic, tickStyle: .powerOfTen),
-                            yAxis: Axis(lower: 0, upper: 1, tickStyle: .percent), xTitle: "x", yTitle: "y")
+        var chart = XYChart(
+            title: "L2", xAxis: Axis(lower: 0.1, upper: 1000, spacing: .logarithmic, tickStyle: .powerOfTen),
+            yAxis: Axis(lower: 0, upper: 1, tickStyle: .percent), xTitle: "x", yTitle: "y")
         chart.series = [.init(name: "s", points: [(x: 0.1, y: 0), (x: 1, y: 0.5), (x: 1000, y: 1)], color: RGBColor(hex: 0x0072B2))]
         let circles = elements("circle", in: chart.svg()).map { (Double($0["cx"]!)!, Double($0["cy"]!)!) }
         XCTAssertEqual(circles.count, 3)
@@ -51,10 +57,13 @@ final class DrawingTests: XCTestCase {
     }
 
     func testTimelineSegmentsSpanTheirStretches() {
-        let movie = LabelingReportPage.Movie(path: "m.mp4", source: "m.mp4", duration: 40, markers: [(0, "cat"), (10, "dog")],
-                                             stretches: [.init(start: 0, end: 10, label: "cat", meanConfidence: 0.9),
-                                                         .init(start: 10, end: 40, label: "dog", meanConfidence: 0.8)],
-                                             changes: [])
+        let movie = LabelingReportPage.Movie(
+            path: "m.mp4", source: "m.mp4", duration: 40, markers: [(0, "cat"), (10, "dog")],
+            stretches: [
+                .init(start: 0, end: 10, label: "cat", meanConfidence: 0.9),
+                .init(start: 10, end: 40, label: "dog", meanConfidence: 0.8),
+            ],
+            changes: [])
         let page = LabelingReportPage(title: "t", labels: ["cat", "dog"], movies: [movie])
         let segments = elements("rect", in: page.timeline(movie, index: 0)).filter { $0["data-start"] != nil }
         XCTAssertEqual(segments.count, 2)

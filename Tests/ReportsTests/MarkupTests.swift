@@ -4,8 +4,9 @@ import XCTest
 /// Escaping and number formatting: everything from outside goes through these before it reaches a page.
 final class MarkupTests: XCTestCase {
     func testEscapeNeutralisesMarkupCharacters() {
-        XCTAssertEqual(Markup.escape("<img src=x onerror='a()'> & \"b\""),
-                       "&lt;img src=x onerror=&#39;a()&#39;&gt; &amp; &quot;b&quot;")
+        XCTAssertEqual(
+            Markup.escape("<img src=x onerror='a()'> & \"b\""),
+            "&lt;img src=x onerror=&#39;a()&#39;&gt; &amp; &quot;b&quot;")
         XCTAssertEqual(Markup.escape("tab\tnew\nline\u{1}bell\u{7F}"), "tab\tnew\nline\u{FFFD}bell\u{FFFD}")
         XCTAssertEqual(Markup.escape("Crème brûlée 🍮"), "Crème brûlée 🍮")
     }

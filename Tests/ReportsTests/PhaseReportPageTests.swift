@@ -7,10 +7,14 @@ import _TestSupport
 /// The page `phases --html` writes: its markup under hostile phase names and video paths, and Chromium's view of it.
 final class PhaseReportPageTests: XCTestCase {
     private func page(_ name: String) -> String {
-        let phases = [PhaseReportPage.Phase(label: name, start: 0.5, end: 1.5, confidence: 0.9, picture: nil),
-                      PhaseReportPage.Phase(label: "second phase", start: 1.5, end: 2.75, confidence: nil, picture: nil)]
-        return PhaseReportPage(title: "Phases: \(Markup.isolate(name))", subtitle: ["order \(Markup.isolate(name)) → second phase"],
-                               video: "videos/\(name).mp4", duration: 3, order: [name, "second phase"], phases: phases).html()
+        let phases = [
+            PhaseReportPage.Phase(label: name, start: 0.5, end: 1.5, confidence: 0.9, picture: nil),
+            PhaseReportPage.Phase(label: "second phase", start: 1.5, end: 2.75, confidence: nil, picture: nil),
+        ]
+        return PhaseReportPage(
+            title: "Phases: \(Markup.isolate(name))", subtitle: ["order \(Markup.isolate(name)) → second phase"],
+            video: "videos/\(name).mp4", duration: 3, order: [name, "second phase"], phases: phases
+        ).html()
     }
 
     func testThePageKeepsItsMarkupAndIsolatesEveryName() {
@@ -24,11 +28,15 @@ final class PhaseReportPageTests: XCTestCase {
     func testChromiumShowsThePhasesWithoutErrorsOrRequests() throws {
         let picture = try Picture.jpeg(RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)), name: "frame")
         let html = PhaseReportPage(
-            title: "Phases: swing.mp4", subtitle: ["Model m.wbmodel"], video: "swing.mp4", duration: 6, order: ["address", "backswing", "impact", "finish"],
-            phases: [.init(label: "address", start: 1, end: 2.5, confidence: 0.95, picture: picture),
-                     .init(label: "backswing", start: 2.5, end: 3.5, confidence: 0.8, picture: picture),
-                     .init(label: "impact", start: 3.5, end: 3.75, confidence: 0.7, picture: nil),
-                     .init(label: "</script>", start: 3.75, end: 5, confidence: 0.9, picture: picture)]).html()
+            title: "Phases: swing.mp4", subtitle: ["Model m.wbmodel"], video: "swing.mp4", duration: 6,
+            order: ["address", "backswing", "impact", "finish"],
+            phases: [
+                .init(label: "address", start: 1, end: 2.5, confidence: 0.95, picture: picture),
+                .init(label: "backswing", start: 2.5, end: 3.5, confidence: 0.8, picture: picture),
+                .init(label: "impact", start: 3.5, end: 3.75, confidence: 0.7, picture: nil),
+                .init(label: "</script>", start: 3.75, end: 5, confidence: 0.9, picture: picture),
+            ]
+        ).html()
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("phases.html").path

@@ -14,12 +14,14 @@ final class GEMMTests: XCTestCase {
                     var fast = c0, slow = c0
                     a.withUnsafeBufferPointer { a in
                         b.withUnsafeBufferPointer { b in
-                            GEMM.multiply(m: m, n: n, k: k, a: a.baseAddress!, lda: lda, transposeA: transposeA,
-                                          b: b.baseAddress!, ldb: ldb, transposeB: transposeB,
-                                          c: &fast, ldc: n, alpha: 0.5, beta: 2)
-                            GEMM.referenceMultiply(m: m, n: n, k: k, a: a.baseAddress!, lda: lda, transposeA: transposeA,
-                                                   b: b.baseAddress!, ldb: ldb, transposeB: transposeB,
-                                                   c: &slow, ldc: n, alpha: 0.5, beta: 2)
+                            GEMM.multiply(
+                                m: m, n: n, k: k, a: a.baseAddress!, lda: lda, transposeA: transposeA,
+                                b: b.baseAddress!, ldb: ldb, transposeB: transposeB,
+                                c: &fast, ldc: n, alpha: 0.5, beta: 2)
+                            GEMM.referenceMultiply(
+                                m: m, n: n, k: k, a: a.baseAddress!, lda: lda, transposeA: transposeA,
+                                b: b.baseAddress!, ldb: ldb, transposeB: transposeB,
+                                c: &slow, ldc: n, alpha: 0.5, beta: 2)
                         }
                     }
                     assertClose(fast, slow, absolute: 1e-4, "m=\(m) n=\(n) k=\(k) tA=\(transposeA) tB=\(transposeB)")

@@ -24,10 +24,11 @@ final class ClassifierLayerTests: XCTestCase {
         let input = random.tensor([4, 5]).converted(to: Double.self)
         let outputGradient = random.tensor([4, 3]).converted(to: Double.self)
         let backward = layer.referenceBackward(outputGradient, cache: layer.referenceForward(input, mode: .training).cache!)
-        assertLayerGradients(layer, input: input, outputGradient: outputGradient,
-                             forward: { $0.referenceForward($1, mode: .inference).output },
-                             inputGradient: backward.input,
-                             parameters: [("weights", \.weights, backward.gradients.weights), ("bias", \.bias, backward.gradients.bias)])
+        assertLayerGradients(
+            layer, input: input, outputGradient: outputGradient,
+            forward: { $0.referenceForward($1, mode: .inference).output },
+            inputGradient: backward.input,
+            parameters: [("weights", \.weights, backward.gradients.weights), ("bias", \.bias, backward.gradients.bias)])
     }
 
     func testCrossEntropyByHand() {
@@ -59,8 +60,10 @@ final class ClassifierLayerTests: XCTestCase {
         assertGradientMatchesCentralDifferences(
             analytic.logitGradient.scalars,
             of: { values in
-                SoftmaxCrossEntropy.lossAndGradient(logits: Tensor(shape: [4, 5], storage: values), labels: labels,
-                                                    labelSmoothing: 0.1, normalizer: 6).loss
+                SoftmaxCrossEntropy.lossAndGradient(
+                    logits: Tensor(shape: [4, 5], storage: values), labels: labels,
+                    labelSmoothing: 0.1, normalizer: 6
+                ).loss
             },
             at: logits.scalars)
     }

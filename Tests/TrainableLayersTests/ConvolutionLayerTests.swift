@@ -37,10 +37,11 @@ final class ConvolutionLayerTests: XCTestCase {
         let input = random.tensor([2, 3, 2, 5]).converted(to: Double.self)
         let outputGradient = random.tensor([2, 3, 2, 3]).converted(to: Double.self)
         let backward = layer.referenceBackward(outputGradient, cache: layer.referenceForward(input, mode: .training).cache!)
-        assertLayerGradients(layer, input: input, outputGradient: outputGradient,
-                             forward: { $0.referenceForward($1, mode: .inference).output },
-                             inputGradient: backward.input,
-                             parameters: [("weights", \.weights, backward.gradients.weights)])
+        assertLayerGradients(
+            layer, input: input, outputGradient: outputGradient,
+            forward: { $0.referenceForward($1, mode: .inference).output },
+            inputGradient: backward.input,
+            parameters: [("weights", \.weights, backward.gradients.weights)])
     }
 
     // MARK: Depthwise
@@ -57,8 +58,9 @@ final class ConvolutionLayerTests: XCTestCase {
         var random = SeededGenerator(seed: 13)
         for test in Self.depthwiseCases {
             for channels in [5, 21, 37] {
-                let layer = DepthwiseConvolutionLayer(weights: random.tensor([test.kernel, test.kernel, channels]), stride: test.stride,
-                                                      padding: test.padding)
+                let layer = DepthwiseConvolutionLayer(
+                    weights: random.tensor([test.kernel, test.kernel, channels]), stride: test.stride,
+                    padding: test.padding)
                 let input = random.tensor([2, test.height, test.width, channels], in: -3...3)
                 let expected = layer.referenceForward(input, mode: .training)
                 let gradient = random.tensor(expected.output.shape)
@@ -82,8 +84,9 @@ final class ConvolutionLayerTests: XCTestCase {
         var random = SeededGenerator(seed: 14)
         for test in Self.depthwiseCases {
             let channels = 3
-            let layer = DepthwiseConvolutionLayer(weights: random.tensor([test.kernel, test.kernel, channels]), stride: test.stride,
-                                                  padding: test.padding)
+            let layer = DepthwiseConvolutionLayer(
+                weights: random.tensor([test.kernel, test.kernel, channels]), stride: test.stride,
+                padding: test.padding)
             let input = random.tensor([1, test.height, test.width, channels])
             var oihw = [Float](repeating: 0, count: layer.weights.count)
             for c in 0..<channels {
@@ -101,16 +104,19 @@ final class ConvolutionLayerTests: XCTestCase {
     func testDepthwiseGradientsMatchCentralDifferences() {
         var random = SeededGenerator(seed: 15)
         for test in Self.depthwiseCases {
-            let layer = DepthwiseConvolutionLayer(weights: random.tensor([test.kernel, test.kernel, 2]), stride: test.stride,
-                                                  padding: test.padding).converted(to: Double.self)
+            let layer = DepthwiseConvolutionLayer(
+                weights: random.tensor([test.kernel, test.kernel, 2]), stride: test.stride,
+                padding: test.padding
+            ).converted(to: Double.self)
             let input = random.tensor([2, test.height, test.width, 2]).converted(to: Double.self)
             let forward = layer.referenceForward(input, mode: .training)
             let outputGradient = random.tensor(forward.output.shape).converted(to: Double.self)
             let backward = layer.referenceBackward(outputGradient, cache: forward.cache!)
-            assertLayerGradients(layer, input: input, outputGradient: outputGradient,
-                                 forward: { $0.referenceForward($1, mode: .inference).output },
-                                 inputGradient: backward.input,
-                                 parameters: [("weights", \.weights, backward.gradients.weights)], "\(test)")
+            assertLayerGradients(
+                layer, input: input, outputGradient: outputGradient,
+                forward: { $0.referenceForward($1, mode: .inference).output },
+                inputGradient: backward.input,
+                parameters: [("weights", \.weights, backward.gradients.weights)], "\(test)")
         }
     }
 
@@ -145,9 +151,10 @@ final class ConvolutionLayerTests: XCTestCase {
         for test in Self.stemCases.prefix(4) {
             let layer = ConvolutionLayer(weights: random.tensor([test.kernel, test.kernel, test.inputs, test.outputs]), stride: test.stride)
             let input = random.tensor([1, test.height, test.width, test.inputs])
-            let inference = Convolution2D(weightsHWIO: layer.weights.scalars, bias: [Float](repeating: 0, count: test.outputs),
-                                          inputChannels: test.inputs, outputChannels: test.outputs, kernelSize: test.kernel,
-                                          stride: test.stride, padding: .tensorFlowSame, activation: .none)
+            let inference = Convolution2D(
+                weightsHWIO: layer.weights.scalars, bias: [Float](repeating: 0, count: test.outputs),
+                inputChannels: test.inputs, outputChannels: test.outputs, kernelSize: test.kernel,
+                stride: test.stride, padding: .tensorFlowSame, activation: .none)
             let expected = inference.forward(input.scalars, batch: 1, height: test.height, width: test.width, kernel: .portable)
             assertClose(layer.referenceForward(input, mode: .inference).output.scalars, expected, "\(test)")
         }
@@ -156,16 +163,19 @@ final class ConvolutionLayerTests: XCTestCase {
     func testStemGradientsMatchCentralDifferences() {
         var random = SeededGenerator(seed: 18)
         for test in Self.stemCases.prefix(4) {
-            let layer = ConvolutionLayer(weights: random.tensor([test.kernel, test.kernel, test.inputs, test.outputs]),
-                                         stride: test.stride).converted(to: Double.self)
+            let layer = ConvolutionLayer(
+                weights: random.tensor([test.kernel, test.kernel, test.inputs, test.outputs]),
+                stride: test.stride
+            ).converted(to: Double.self)
             let input = random.tensor([1, test.height, test.width, test.inputs]).converted(to: Double.self)
             let forward = layer.referenceForward(input, mode: .training)
             let outputGradient = random.tensor(forward.output.shape).converted(to: Double.self)
             let backward = layer.referenceBackward(outputGradient, cache: forward.cache!)
-            assertLayerGradients(layer, input: input, outputGradient: outputGradient,
-                                 forward: { $0.referenceForward($1, mode: .inference).output },
-                                 inputGradient: backward.input,
-                                 parameters: [("weights", \.weights, backward.gradients.weights)], "\(test)")
+            assertLayerGradients(
+                layer, input: input, outputGradient: outputGradient,
+                forward: { $0.referenceForward($1, mode: .inference).output },
+                inputGradient: backward.input,
+                parameters: [("weights", \.weights, backward.gradients.weights)], "\(test)")
         }
     }
 }

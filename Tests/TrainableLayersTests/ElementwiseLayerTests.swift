@@ -33,10 +33,11 @@ final class ElementwiseLayerTests: XCTestCase {
         let input = random.tensor([2, 3, 2, 3]).converted(to: Double.self)
         let outputGradient = random.tensor([2, 3, 2, 3]).converted(to: Double.self)
         let backward = layer.referenceBackward(outputGradient, cache: layer.referenceForward(input, mode: .training).cache!)
-        assertLayerGradients(layer, input: input, outputGradient: outputGradient,
-                             forward: { $0.referenceForward($1, mode: .inference).output },
-                             inputGradient: backward.input,
-                             parameters: [("scale", \.scale, backward.gradients.scale), ("bias", \.bias, backward.gradients.bias)])
+        assertLayerGradients(
+            layer, input: input, outputGradient: outputGradient,
+            forward: { $0.referenceForward($1, mode: .inference).output },
+            inputGradient: backward.input,
+            parameters: [("scale", \.scale, backward.gradients.scale), ("bias", \.bias, backward.gradients.bias)])
     }
 
     func testIdentityScaleKeepsTheFoldedBias() {
@@ -65,9 +66,10 @@ final class ElementwiseLayerTests: XCTestCase {
         let layer = ReLU6Layer<Double>()
         let inputGradient = layer.referenceBackward(outputGradient, cache: layer.referenceForward(input, mode: .training).cache!)
         XCTAssertTrue(inputGradient.scalars.contains(0) && inputGradient.scalars.contains { $0 != 0 }, "both regions exercised")
-        assertLayerGradients(layer, input: input, outputGradient: outputGradient,
-                             forward: { $0.referenceForward($1, mode: .inference).output },
-                             inputGradient: inputGradient, parameters: [])
+        assertLayerGradients(
+            layer, input: input, outputGradient: outputGradient,
+            forward: { $0.referenceForward($1, mode: .inference).output },
+            inputGradient: inputGradient, parameters: [])
     }
 
     func testResidualAddForwardAndGradients() {
@@ -78,12 +80,14 @@ final class ElementwiseLayerTests: XCTestCase {
         let outputGradient = random.tensor([2, 3, 3, 5]).converted(to: Double.self)
         let reference = ResidualAddLayer<Double>(), other = second.converted(to: Double.self)
         let gradients = reference.backward(outputGradient)
-        assertLayerGradients(reference, input: first.converted(to: Double.self), outputGradient: outputGradient,
-                             forward: { $0.referenceForward($1, other) }, inputGradient: gradients.first, parameters: [],
-                             "first operand")
-        assertLayerGradients(reference, input: other, outputGradient: outputGradient,
-                             forward: { $0.referenceForward(first.converted(to: Double.self), $1) }, inputGradient: gradients.second,
-                             parameters: [], "second operand")
+        assertLayerGradients(
+            reference, input: first.converted(to: Double.self), outputGradient: outputGradient,
+            forward: { $0.referenceForward($1, other) }, inputGradient: gradients.first, parameters: [],
+            "first operand")
+        assertLayerGradients(
+            reference, input: other, outputGradient: outputGradient,
+            forward: { $0.referenceForward(first.converted(to: Double.self), $1) }, inputGradient: gradients.second,
+            parameters: [], "second operand")
     }
 
     func testGlobalAveragePoolingForwardAndGradient() {
@@ -100,8 +104,9 @@ final class ElementwiseLayerTests: XCTestCase {
         let reference = GlobalAveragePoolingLayer<Double>(), doubleInput = input.converted(to: Double.self)
         let outputGradient = random.tensor([3, 11]).converted(to: Double.self)
         let inputGradient = reference.backward(outputGradient, cache: reference.referenceForward(doubleInput, mode: .training).cache!)
-        assertLayerGradients(reference, input: doubleInput, outputGradient: outputGradient,
-                             forward: { $0.referenceForward($1, mode: .inference).output }, inputGradient: inputGradient,
-                             parameters: [])
+        assertLayerGradients(
+            reference, input: doubleInput, outputGradient: outputGradient,
+            forward: { $0.referenceForward($1, mode: .inference).output }, inputGradient: inputGradient,
+            parameters: [])
     }
 }

@@ -14,14 +14,20 @@ final class InvertedResidualBlockTests: XCTestCase {
         EfficientNetLite0Architecture.Block(index: 2, inputChannels: 6, expandedChannels: 6, outputChannels: 4, kernelSize: 3, stride: 1),
     ]
 
-    static func randomBlock(_ specification: EfficientNetLite0Architecture.Block,
-                            using random: inout SeededGenerator) -> InvertedResidualBlock<Float> {
+    static func randomBlock(
+        _ specification: EfficientNetLite0Architecture.Block,
+        using random: inout SeededGenerator
+    ) -> InvertedResidualBlock<Float> {
         let b = specification
         func scaleBias(_ channels: Int) -> ChannelScaleBiasLayer<Float> {
             ChannelScaleBiasLayer(scale: random.tensor([channels], in: 0.5...1.5), bias: random.tensor([channels], in: 0...1))
         }
-        let expand = b.hasExpansion ? (PointwiseConvolutionLayer(weights: random.tensor([b.inputChannels, b.expandedChannels])),
-                                       scaleBias(b.expandedChannels)) : nil
+        let expand =
+            b.hasExpansion
+            ? (
+                PointwiseConvolutionLayer(weights: random.tensor([b.inputChannels, b.expandedChannels])),
+                scaleBias(b.expandedChannels)
+            ) : nil
         return InvertedResidualBlock(
             specification: b, expand: expand,
             depthwise: DepthwiseConvolutionLayer(weights: random.tensor([b.kernelSize, b.kernelSize, b.expandedChannels]), stride: b.stride),
@@ -82,15 +88,18 @@ final class InvertedResidualBlockTests: XCTestCase {
                 ("projectScaleBias.bias", \.projectScaleBias.bias, g.projectScaleBias.bias),
             ]
             if let expand = g.expand, let scaleBias = g.expandScaleBias {
-                parameters += [("expand.weights", \.expand!.weights, expand.weights),
-                               ("expandScaleBias.scale", \.expandScaleBias!.scale, scaleBias.scale),
-                               ("expandScaleBias.bias", \.expandScaleBias!.bias, scaleBias.bias)]
+                parameters += [
+                    ("expand.weights", \.expand!.weights, expand.weights),
+                    ("expandScaleBias.scale", \.expandScaleBias!.scale, scaleBias.scale),
+                    ("expandScaleBias.bias", \.expandScaleBias!.bias, scaleBias.bias),
+                ]
             }
             // Up to 40 evenly spread values per tensor (all of the smaller ones): every layer's indexing is
             // checked in full by its own test; here the composition is.
-            assertLayerGradients(block, input: input, outputGradient: outputGradient,
-                                 forward: { $0.referenceForward($1, mode: .inference).output },
-                                 inputGradient: backward.input, parameters: parameters, sampling: 40, "block \(specification.index)")
+            assertLayerGradients(
+                block, input: input, outputGradient: outputGradient,
+                forward: { $0.referenceForward($1, mode: .inference).output },
+                inputGradient: backward.input, parameters: parameters, sampling: 40, "block \(specification.index)")
         }
     }
 }

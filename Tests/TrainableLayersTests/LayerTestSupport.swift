@@ -11,13 +11,15 @@ extension SeededGenerator {
     /// A tensor whose values are at least `margin` away from ReLU6's corners at 0 and 6 (signs mixed), so central
     /// differences never straddle a kink.
     mutating func tensorAwayFromKinks(_ shape: [Int], margin: Float = 0.05) -> Tensor<Float> {
-        Tensor(shape: shape, storage: (0..<shape.reduce(1, *)).map { _ in
-            switch Int.random(in: 0..<3, using: &self) {
-            case 0: return Float.random(in: (-2)...(-margin), using: &self)
-            case 1: return Float.random(in: margin...(6 - margin), using: &self)
-            default: return Float.random(in: (6 + margin)...8, using: &self)
-            }
-        })
+        Tensor(
+            shape: shape,
+            storage: (0..<shape.reduce(1, *)).map { _ in
+                switch Int.random(in: 0..<3, using: &self) {
+                case 0: return Float.random(in: (-2)...(-margin), using: &self)
+                case 1: return Float.random(in: margin...(6 - margin), using: &self)
+                default: return Float.random(in: (6 + margin)...8, using: &self)
+                }
+            })
     }
 }
 
@@ -63,13 +65,16 @@ func assertLayerGradients<Layer>(
 }
 
 /// Float32 fast results against their reference (shapes first, then values within the kernel tolerances).
-func assertMatchesReference(_ actual: Tensor<Float>?, _ expected: Tensor<Float>?, _ message: String,
-                            file: StaticString = #filePath, line: UInt = #line) {
+func assertMatchesReference(
+    _ actual: Tensor<Float>?, _ expected: Tensor<Float>?, _ message: String,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     guard let actual, let expected else {
         XCTAssertTrue(actual == nil && expected == nil, "one side is missing. \(message)", file: file, line: line)
         return
     }
     XCTAssertEqual(actual.shape, expected.shape, "shape. \(message)", file: file, line: line)
-    assertClose(actual.scalars, expected.scalars, absolute: Tolerance.kernelVersusReference,
-                relative: Tolerance.backwardVersusReferenceRelative, message, file: file, line: line)
+    assertClose(
+        actual.scalars, expected.scalars, absolute: Tolerance.kernelVersusReference,
+        relative: Tolerance.backwardVersusReferenceRelative, message, file: file, line: line)
 }

@@ -9,7 +9,8 @@ import _TestSupport
 enum NetworkFixtures {
     /// `$WORKBENCH_WEIGHTS`, else `<root>/models/efficientnet-lite0.safetensors`. Fails (never skips) when absent.
     static func backbone(file: StaticString = #filePath, line: UInt = #line) throws -> EfficientNetLite0 {
-        let path = ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"]
+        let path =
+            ProcessInfo.processInfo.environment["WORKBENCH_WEIGHTS"]
             ?? WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
         guard FileManager.default.fileExists(atPath: path) else {
             XCTFail("backbone weights not found at \(path): run scripts/setup.sh first", file: file, line: line)

@@ -22,8 +22,9 @@ final class TrainableNetworkTests: XCTestCase {
         let inference = backbone.features(images.scalars, batch: 2)
         assertClose(features.scalars, inference, absolute: Self.inferenceFeatureMaxAbs, "against EfficientNetLite0.features")
         for (index, name) in names.enumerated() {
-            assertClose(Array(features.storage[(index * 1280)..<((index + 1) * 1280)]), try NetworkFixtures.goldenFeatures(name),
-                        absolute: Tolerance.goldenFeatureMaxAbs, "\(name) against onnxruntime's features")
+            assertClose(
+                Array(features.storage[(index * 1280)..<((index + 1) * 1280)]), try NetworkFixtures.goldenFeatures(name),
+                absolute: Tolerance.goldenFeatureMaxAbs, "\(name) against onnxruntime's features")
         }
     }
 
@@ -41,8 +42,9 @@ final class TrainableNetworkTests: XCTestCase {
         var current = whole.stemScaleBias!.forward(whole.stem!.forward(images, mode: .inference).output, mode: .inference).output
         current = ReLU6Layer<Float>().forward(current, mode: .inference).output
         for block in whole.blocks.prefix(11) { current = block.forward(current, mode: .inference).output }
-        assertClose(top.forward(current, mode: .inference).features.scalars, whole.forward(images, mode: .inference).features.scalars,
-                    absolute: 1e-6)
+        assertClose(
+            top.forward(current, mode: .inference).features.scalars, whole.forward(images, mode: .inference).features.scalars,
+            absolute: 1e-6)
     }
 
     /// A small classifier over the whole network on 32×32 images (1×1 after the last stride).
@@ -55,8 +57,10 @@ final class TrainableNetworkTests: XCTestCase {
     }
 
     /// The loss after moving the parameters whose names pass `selected` by `step·gradient`.
-    static func loss(_ model: TrainableClassifier, movedBy step: Float, along gradients: TrainableClassifier.Gradients,
-                     selected: (String) -> Bool, input: Tensor<Float>, labels: [Int]) -> Double {
+    static func loss(
+        _ model: TrainableClassifier, movedBy step: Float, along gradients: TrainableClassifier.Gradients,
+        selected: (String) -> Bool, input: Tensor<Float>, labels: [Int]
+    ) -> Double {
         var moved = model
         moved.update(with: gradients) { name, parameter, gradient in
             guard selected(name) else { return }
@@ -77,8 +81,10 @@ final class TrainableNetworkTests: XCTestCase {
         var random = SeededGenerator(seed: 53)
         let input = random.tensor([3, 32, 32, 3], in: -1...1), labels = [0, 2, 1]
         let (loss, gradients) = model.lossAndGradients(input, labels: labels)
-        let groups: [String] = ["classifier.", "headScaleBias.", "head.", "blocks.15.", "blocks.9.", "blocks.3.", "blocks.0.",
-                                "stemScaleBias.", "stem."]
+        let groups: [String] = [
+            "classifier.", "headScaleBias.", "head.", "blocks.15.", "blocks.9.", "blocks.3.", "blocks.0.",
+            "stemScaleBias.", "stem.",
+        ]
         for group in groups {
             var squaredNorm = 0.0
             var copy = model
@@ -114,10 +120,12 @@ final class TrainableNetworkTests: XCTestCase {
             XCTAssertEqual(first.gradients, second.gradients, "\(threads) threads: the same bits every time")
             // Another split sums in another order: close, not necessarily equal.
             XCTAssertEqual(first.loss, single.loss, accuracy: 1e-6 * single.loss)
-            assertClose(first.gradients.backbone.head.weights.scalars, single.gradients.backbone.head.weights.scalars,
-                        absolute: 1e-6, relative: 1e-4, "\(threads) threads against 1")
-            assertClose(first.gradients.backbone.blocks[0].expand!.weights.scalars,
-                        single.gradients.backbone.blocks[0].expand!.weights.scalars, absolute: 1e-6, relative: 1e-4)
+            assertClose(
+                first.gradients.backbone.head.weights.scalars, single.gradients.backbone.head.weights.scalars,
+                absolute: 1e-6, relative: 1e-4, "\(threads) threads against 1")
+            assertClose(
+                first.gradients.backbone.blocks[0].expand!.weights.scalars,
+                single.gradients.backbone.blocks[0].expand!.weights.scalars, absolute: 1e-6, relative: 1e-4)
         }
         XCTAssertEqual(model.logits(input, threads: 2), model.logits(input, threads: 1), "logits do not depend on the split")
     }
@@ -132,12 +140,14 @@ final class TrainableNetworkTests: XCTestCase {
             XCTAssertEqual(parameter.shape, gradient.shape, name)
             names.append(name)
         }
-        XCTAssertEqual(names, [
-            "blocks.15.expand.weights", "blocks.15.expandScaleBias.scale", "blocks.15.expandScaleBias.bias",
-            "blocks.15.depthwise.weights", "blocks.15.depthwiseScaleBias.scale", "blocks.15.depthwiseScaleBias.bias",
-            "blocks.15.project.weights", "blocks.15.projectScaleBias.scale", "blocks.15.projectScaleBias.bias",
-            "head.weights", "headScaleBias.scale", "headScaleBias.bias", "classifier.weights", "classifier.bias",
-        ])
+        XCTAssertEqual(
+            names,
+            [
+                "blocks.15.expand.weights", "blocks.15.expandScaleBias.scale", "blocks.15.expandScaleBias.bias",
+                "blocks.15.depthwise.weights", "blocks.15.depthwiseScaleBias.scale", "blocks.15.depthwiseScaleBias.bias",
+                "blocks.15.project.weights", "blocks.15.projectScaleBias.scale", "blocks.15.projectScaleBias.bias",
+                "head.weights", "headScaleBias.scale", "headScaleBias.bias", "classifier.weights", "classifier.bias",
+            ])
     }
 
     func testOneGradientStepLowersTheLoss() throws {

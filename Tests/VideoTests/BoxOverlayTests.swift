@@ -10,15 +10,17 @@ final class BoxOverlayTests: XCTestCase {
 
     func testSlotsMoveAndPark() {
         let box = BoxOverlay.Box(left: 10.4, top: 100, width: 50, height: 120, text: "person 0.87")
-        let script = BoxOverlay.commands([
-            .init(second: 0, boxes: [box, box]),
-            .init(second: 0.2, boxes: [box]),
-            .init(second: 0.4, boxes: []),
-            .init(second: 0.6, boxes: []),
-        ], offset: 0, slots: 2, style: style)
+        let script = BoxOverlay.commands(
+            [
+                .init(second: 0, boxes: [box, box]),
+                .init(second: 0.2, boxes: [box]),
+                .init(second: 0.4, boxes: []),
+                .init(second: 0.6, boxes: []),
+            ], offset: 0, slots: 2, style: style)
         let lines = script.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, "the last sample changes nothing: \(script)")
-        XCTAssertTrue(lines[0].hasPrefix("0.000 [enter] drawbox@b0 x 10, [enter] drawbox@b0 y 100, [enter] drawbox@b0 w 50, [enter] drawbox@b0 h 120, "))
+        XCTAssertTrue(
+            lines[0].hasPrefix("0.000 [enter] drawbox@b0 x 10, [enter] drawbox@b0 y 100, [enter] drawbox@b0 w 50, [enter] drawbox@b0 h 120, "))
         XCTAssertTrue(lines[0].contains("drawtext@t1 reinit text=person\\ 0.87:x=max(0\\,min("), lines[0])
         XCTAssertTrue(lines[1].hasSuffix("[enter] drawbox@b1 x -100000, [enter] drawtext@t1 reinit x=-100000;"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("0.400 [enter] drawbox@b0 x -100000"), lines[2])

@@ -38,8 +38,9 @@ final class FrameFolderTests: XCTestCase {
         close(descriptor)
         let source = try FrameFolder(path: folder, load: loader())
         XCTAssertEqual(source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }, ["1.jpg", "3.jpg"])
-        XCTAssertEqual(source.unreadableEntries.map(\.description),
-                       [folder + "/2\\xE9.jpg: name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"])
+        XCTAssertEqual(
+            source.unreadableEntries.map(\.description),
+            [folder + "/2\\xE9.jpg: name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"])
     }
 
     func testNaturalNumericOrder() throws {
@@ -50,8 +51,10 @@ final class FrameFolderTests: XCTestCase {
     }
 
     func testPaddedAndPrefixedNumbersAndIgnoredFiles() throws {
-        let folder = try makeFolder(["frame_0010.png", "frame_0002.png", "frame_0001.png", ".hidden1.jpg",
-                                     "notes.txt", "cover.jpg", "7.gif", "999999999.jpg"])
+        let folder = try makeFolder([
+            "frame_0010.png", "frame_0002.png", "frame_0001.png", ".hidden1.jpg",
+            "notes.txt", "cover.jpg", "7.gif", "999999999.jpg",
+        ])
         try FileManager.default.createDirectory(atPath: folder + "/5.jpg", withIntermediateDirectories: false)
         let source = try FrameFolder(path: folder, load: loader())
         let names = source.framePaths.map { URL(fileURLWithPath: $0).lastPathComponent }
@@ -129,17 +132,20 @@ final class FrameFolderTests: XCTestCase {
         XCTAssertEqual(frames[6].second, 2)
         XCTAssertEqual(frames[9].second, 3)
         XCTAssertEqual(frames[1].second, 1.0 / 3.0, accuracy: 1e-12)
-        let keys = MarkerPolicy(changesOnly: false).markers(frames.map {
-            LabeledFrame(index: $0.index, second: $0.second, label: "A", confidence: 1, probabilities: [1])
-        }).map(\.second)
+        let keys = MarkerPolicy(changesOnly: false).markers(
+            frames.map {
+                LabeledFrame(index: $0.index, second: $0.second, label: "A", confidence: 1, probabilities: [1])
+            }
+        ).map(\.second)
         XCTAssertEqual(keys, [0, 1, 2, 3])
     }
 
     func testCorruptFramesAreSkippedCountedAndKeepTheirSlot() throws {
         let folder = try makeFolder(["1.jpg", "2.jpg", "3.jpg", "4.jpg"])
         var reported: [SkippedFrame] = []
-        let source = try FrameFolder(path: folder, load: loader(failing: ["2.jpg", "3.jpg"]),
-                                     onSkip: { reported.append($0) })
+        let source = try FrameFolder(
+            path: folder, load: loader(failing: ["2.jpg", "3.jpg"]),
+            onSkip: { reported.append($0) })
         let frames = try drain(source)
         XCTAssertEqual(frames.map(\.second), [0, 3])
         XCTAssertEqual(source.skippedFrames.count, 2)
@@ -194,9 +200,12 @@ final class FrameFolderTests: XCTestCase {
         let far = try makeFolder(["1.jpg", "999999999.jpg"])
         let frames = try drain(try FrameFolder(path: far, every: 86_400, load: loader()))
         XCTAssertEqual(frames.last?.second, 999_999_998 * 86_400)
-        XCTAssertEqual(MarkerPolicy(changesOnly: false).markers(frames.map {
-            LabeledFrame(index: $0.index, second: $0.second, label: "A", confidence: 1, probabilities: [1])
-        }).last?.second, 999_999_998 * 86_400)
+        XCTAssertEqual(
+            MarkerPolicy(changesOnly: false).markers(
+                frames.map {
+                    LabeledFrame(index: $0.index, second: $0.second, label: "A", confidence: 1, probabilities: [1])
+                }
+            ).last?.second, 999_999_998 * 86_400)
     }
 
     func testCloseStopsTheSource() throws {

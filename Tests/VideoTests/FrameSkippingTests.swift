@@ -6,7 +6,8 @@ final class FrameSkippingTests: XCTestCase {
     /// Per-frame MD5s of a full decode, or of one that skips B-frames, keyed by presentation time.
     private func frameHashes(_ video: String, skippingBFrames: Bool, seconds: Int?) throws -> [String: String] {
         let tools = try ExternalTools.locate(for: video)
-        let arguments = ["-nostdin", "-hide_banner", "-loglevel", "fatal", "-threads", "1"]
+        let arguments =
+            ["-nostdin", "-hide_banner", "-loglevel", "fatal", "-threads", "1"]
             + (skippingBFrames ? ["-skip_frame", "bidir"] : [])
             + ["-i", video, "-map", "0:v:0"] + (seconds.map { ["-t", "\($0)"] } ?? [])
             + ["-fps_mode", "passthrough", "-f", "framemd5", "-"]
@@ -32,8 +33,10 @@ final class FrameSkippingTests: XCTestCase {
     func testOneReferenceX264SkipsBFramesExactly() throws {
         let folder = try makeTemporaryFolder(self)
         let video = folder + "/veryfast.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-c:v", "libx264", "-preset", "veryfast",
-                    "-bf", "3", "-pix_fmt", "yuv420p", video])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-c:v", "libx264", "-preset", "veryfast",
+            "-bf", "3", "-pix_fmt", "yuv420p", video,
+        ])
         XCTAssertEqual(FrameSkipping.choose(path: video), .bidirectional)
         let tools = try requireTools()
         let probe = try VideoProbe.probe(path: video, tools: tools)
@@ -59,10 +62,12 @@ final class FrameSkippingTests: XCTestCase {
     func testSeveralReferencesKeepBFramesEvenAfterAStillOpening() throws {
         let folder = try makeTemporaryFolder(self)
         let video = folder + "/medium.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=5",
-                    "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8",
-                    "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]",
-                    "-c:v", "libx264", "-preset", "medium", "-bf", "3", "-pix_fmt", "yuv420p", video])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=5",
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8",
+            "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]",
+            "-c:v", "libx264", "-preset", "medium", "-bf", "3", "-pix_fmt", "yuv420p", video,
+        ])
         XCTAssertEqual(FrameSkipping.choose(path: video), .noReferences)
         XCTAssertEqual(try damage(video, seconds: 4).wrong, 0, "the black opening hides the damage")
         XCTAssertGreaterThan(try damage(video).wrong, 10, "skipping B-frames must really be wrong here")
@@ -81,8 +86,10 @@ final class FrameSkippingTests: XCTestCase {
         }
         try Data(list.utf8).write(to: URL(fileURLWithPath: folder + "/list.txt"))
         let slides = folder + "/slides.mp4"
-        try ffmpeg(["-f", "concat", "-safe", "0", "-i", folder + "/list.txt", "-fps_mode", "vfr", "-c:v", "libx264",
-                    "-preset", "veryfast", "-bf", "3", "-pix_fmt", "yuv420p", slides])
+        try ffmpeg([
+            "-f", "concat", "-safe", "0", "-i", folder + "/list.txt", "-fps_mode", "vfr", "-c:v", "libx264",
+            "-preset", "veryfast", "-bf", "3", "-pix_fmt", "yuv420p", slides,
+        ])
         let tools = try requireTools()
         XCTAssertEqual(FrameSkipping.choose(path: slides), .bidirectional, "the encoder alone would allow it")
         for container in ["mp4", "mkv"] {
@@ -94,8 +101,10 @@ final class FrameSkippingTests: XCTestCase {
         }
 
         let slow = folder + "/slow.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=5:duration=4", "-c:v", "libx264", "-preset", "veryfast",
-                    "-pix_fmt", "yuv420p", slow])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=5:duration=4", "-c:v", "libx264", "-preset", "veryfast",
+            "-pix_fmt", "yuv420p", slow,
+        ])
         let slowProbe = try VideoProbe.probe(path: slow, tools: tools)
         XCTAssertEqual(slowProbe.constantFrameRate(frames: 20), 5)
         XCTAssertNil(FrameSkipping.choose(path: slow, every: 1, probe: slowProbe, tools: tools), "5 frames a sample: too few")
@@ -106,8 +115,10 @@ final class FrameSkippingTests: XCTestCase {
     func testOtherEncodersKeepBFrames() throws {
         let folder = try makeTemporaryFolder(self)
         let hevc = folder + "/x265.mp4", mpeg4 = folder + "/mpeg4.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-c:v", "libx265",
-                    "-x265-params", "log-level=none", "-pix_fmt", "yuv420p", hevc])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-c:v", "libx265",
+            "-x265-params", "log-level=none", "-pix_fmt", "yuv420p", hevc,
+        ])
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-c:v", "mpeg4", "-bf", "2", mpeg4])
         XCTAssertEqual(FrameSkipping.choose(path: hevc), .noReferences)
         XCTAssertEqual(FrameSkipping.choose(path: mpeg4), .noReferences)
@@ -119,8 +130,10 @@ final class FrameSkippingTests: XCTestCase {
     func testSettingsFoundInEveryContainerLayout() throws {
         let folder = try makeTemporaryFolder(self)
         let video = folder + "/veryfast.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=30", "-c:v", "libx264", "-preset", "veryfast",
-                    "-pix_fmt", "yuv420p", video])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=30", "-c:v", "libx264", "-preset", "veryfast",
+            "-pix_fmt", "yuv420p", video,
+        ])
         try ffmpeg(["-i", video, "-c", "copy", "-movflags", "+faststart", folder + "/faststart.mp4"])
         try ffmpeg(["-i", video, "-c", "copy", folder + "/veryfast.mkv"])
         for file in ["veryfast.mp4", "faststart.mp4", "veryfast.mkv"] {
@@ -129,7 +142,8 @@ final class FrameSkippingTests: XCTestCase {
     }
 
     func testParsingTheSettingsText() {
-        let text = "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - Copyleft 2003-2022 - http://www.videolan.org/x264.html"
+        let text =
+            "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - Copyleft 2003-2022 - http://www.videolan.org/x264.html"
             + " - options: cabac=1 ref=1 deblock=1:0:0 analyse=0x3:0x113 bframes=3 b_pyramid=2 keyint=250"
         var bytes = Data([0, 0, 1, 6, 5, 0xff]) + Data(text.utf8) + Data([0, 0x80]) + Data(" ref=4".utf8)
         let settings = FrameSkipping.x264Settings(in: bytes)

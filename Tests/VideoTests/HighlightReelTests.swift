@@ -10,14 +10,17 @@ final class HighlightsTests: XCTestCase {
         let silent = folder + "/silent.mp4"
         let withSound = folder + "/sound.mkv"
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=4", "-c:v", "mpeg4", silent])
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=green:size=240x320:rate=25:duration=4",
-                    "-f", "lavfi", "-i", "sine=frequency=300:duration=4", "-c:v", "mpeg4", "-c:a", "aac", "-shortest",
-                    withSound])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=green:size=240x320:rate=25:duration=4",
+            "-f", "lavfi", "-i", "sine=frequency=300:duration=4", "-c:v", "mpeg4", "-c:a", "aac", "-shortest",
+            withSound,
+        ])
         let output = folder + "/highlights.mp4"
         var progress: [Int] = []
-        try HighlightReel.render(clips: [Clip(video: silent, start: 1, end: 3), Clip(video: withSound, start: 0, end: 1.5)],
-                              to: output, format: HighlightFormat(width: 320, height: 180, framesPerSecond: 25),
-                              tools: tools, progress: { done, _ in progress.append(done) })
+        try HighlightReel.render(
+            clips: [Clip(video: silent, start: 1, end: 3), Clip(video: withSound, start: 0, end: 1.5)],
+            to: output, format: HighlightFormat(width: 320, height: 180, framesPerSecond: 25),
+            tools: tools, progress: { done, _ in progress.append(done) })
         XCTAssertEqual(progress, [1, 2])
         let probe = try VideoProbe.probe(path: output, tools: tools)
         XCTAssertEqual(probe.width, 320)
@@ -38,8 +41,9 @@ final class HighlightsTests: XCTestCase {
         try ffmpeg(["-f", "lavfi", "-i", "color=c=white:size=320x240:rate=25:duration=2", "-c:v", "mpeg4", large])
         try ffmpeg(["-f", "lavfi", "-i", "color=c=white:size=160x120:rate=25:duration=2", "-c:v", "mpeg4", small])
         let output = folder + "/reel.mp4"
-        let size = try HighlightReel.render(clips: [Clip(video: small, start: 0, end: 1), Clip(video: large, start: 0, end: 1)],
-                                            to: output, format: HighlightFormat(framesPerSecond: 10), tools: tools)
+        let size = try HighlightReel.render(
+            clips: [Clip(video: small, start: 0, end: 1), Clip(video: large, start: 0, end: 1)],
+            to: output, format: HighlightFormat(framesPerSecond: 10), tools: tools)
         XCTAssertEqual(size, ImageSize(width: 320, height: 240))
         let decoded = try RenderTestMedia.frames(of: output, folder: folder)
         XCTAssertEqual([decoded.width, decoded.height], [320, 240])
@@ -53,22 +57,26 @@ final class HighlightsTests: XCTestCase {
         let last = try XCTUnwrap(decoded.frames.last)
         XCTAssertGreaterThan(RenderTestMedia.pixel(last, frameWidth: 320, 5, 5).0, 200)
         // A size asked for wins, and the larger clip is scaled down into it.
-        let asked = try HighlightReel.render(clips: [Clip(video: large, start: 0, end: 1)], to: folder + "/asked.mp4",
-                                             format: HighlightFormat(width: 160, height: 90, framesPerSecond: 10), tools: tools)
+        let asked = try HighlightReel.render(
+            clips: [Clip(video: large, start: 0, end: 1)], to: folder + "/asked.mp4",
+            format: HighlightFormat(width: 160, height: 90, framesPerSecond: 10), tools: tools)
         XCTAssertEqual(asked, ImageSize(width: 160, height: 90))
         XCTAssertEqual([try VideoProbe.probe(path: folder + "/asked.mp4", tools: tools)].map { [$0.width, $0.height] }, [[160, 90]])
         assertVideoError(.invalidArgument) {
-            try HighlightReel.render(clips: [Clip(video: large, start: 0, end: 1)], to: folder + "/odd.mp4",
-                                     format: HighlightFormat(width: 161, height: 90), tools: tools)
+            try HighlightReel.render(
+                clips: [Clip(video: large, start: 0, end: 1)], to: folder + "/odd.mp4",
+                format: HighlightFormat(width: 161, height: 90), tools: tools)
         }
     }
 
     func testTheDefaultSizeIsTheLargestInputsOnEvenSides() {
-        XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 640, height: 360), ImageSize(width: 1920, height: 1080)]),
-                       ImageSize(width: 1920, height: 1080))
+        XCTAssertEqual(
+            HighlightReel.defaultSize([ImageSize(width: 640, height: 360), ImageSize(width: 1920, height: 1080)]),
+            ImageSize(width: 1920, height: 1080))
         XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 321, height: 241)]), ImageSize(width: 320, height: 240))
-        XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 320, height: 240), ImageSize(width: 240, height: 320)]),
-                       ImageSize(width: 320, height: 240), "equal areas: the first")
+        XCTAssertEqual(
+            HighlightReel.defaultSize([ImageSize(width: 320, height: 240), ImageSize(width: 240, height: 320)]),
+            ImageSize(width: 320, height: 240), "equal areas: the first")
         XCTAssertEqual(HighlightReel.defaultSize([ImageSize(width: 9, height: 20_000)]), ImageSize(width: 16, height: 8192))
     }
 

@@ -47,8 +47,9 @@ final class MediaPathTests: XCTestCase {
             XCTAssertEqual(frames, 5, "\(name): a 1 s movie at 5 fps, not small.mp4's 3 s")
         }
         // Outputs with such names are written where they are named, and clips are cut from the named file.
-        try HighlightReel.render(clips: [Clip(video: "concat:small.mp4", start: 0, end: 1)], to: "http:reel.mp4",
-                                 format: HighlightFormat(width: 64, height: 48, framesPerSecond: 5), tools: tools)
+        try HighlightReel.render(
+            clips: [Clip(video: "concat:small.mp4", start: 0, end: 1)], to: "http:reel.mp4",
+            format: HighlightFormat(width: 64, height: 48, framesPerSecond: 5), tools: tools)
         XCTAssertEqual(try VideoProbe.probe(path: folder + "/http:reel.mp4", tools: tools).width, 64)
         try AnnotatedVideo.render(video: "http:x.mp4", captions: [.init(second: 0, text: "a")], to: "concat:out.mp4", tools: tools)
         let annotated = try VideoProbe.probe(path: folder + "/concat:out.mp4", tools: tools)

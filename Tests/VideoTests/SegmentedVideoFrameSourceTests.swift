@@ -23,13 +23,16 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         for preset in ["medium", "veryfast"] {
             let video = folder + "/moving-\(preset).mp4"
-            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=11", "-c:v", "libx264", "-preset", preset,
-                        "-g", "50", "-bf", "3", "-pix_fmt", "yuv420p", video])
+            try ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=11", "-c:v", "libx264", "-preset", preset,
+                "-g", "50", "-bf", "3", "-pix_fmt", "yuv420p", video,
+            ])
             let whole = try drain(VideoFrameSource(path: video, every: 1, options: sampleOptions))
             XCTAssertEqual(whole.count, 11)
             for (longest, parallelism, segmentCount) in [(3, 2, 4), (2, 3, 6), (300, 2, 2)] {
-                let source = try SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
-                                                           parallelism: parallelism)
+                let source = try SegmentedVideoFrameSource(
+                    path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
+                    parallelism: parallelism)
                 let context = "\(preset), segments of at most \(longest) s, \(parallelism) decoders"
                 XCTAssertEqual(source.segments.count, segmentCount, context)
                 XCTAssertEqual(source.skipping, preset == "veryfast" ? .bidirectional : .noReferences, context)
@@ -48,8 +51,10 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
     /// slides start at these seconds, some between whole seconds, one exactly on one (8.0), and some (0.4 s from
     /// 8.0) over before the next whole second comes.
     private static let slideStarts: [Double] = [0, 0.72, 3.0, 4.12, 8.0, 8.4, 11.0, 12.52, 13.4, 16.6, 18.4, 20.4]
-    private static let slideColours: [UInt32] = [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00, 0x00FFFF, 0xFF00FF,
-                                                 0xFFFFFF, 0x000000, 0x808080, 0x800000, 0x008000, 0x000080]
+    private static let slideColours: [UInt32] = [
+        0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00, 0x00FFFF, 0xFF00FF,
+        0xFFFFFF, 0x000000, 0x808080, 0x800000, 0x008000, 0x000080,
+    ]
     /// The last slide is listed twice, since the concat demuxer ignores the last file's duration: the video ends
     /// with a frame at 22.0 s lasting 1/25 s.
     private static let slideShowEnd = 22.0
@@ -58,7 +63,9 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         var list = ""
         for (position, colour) in Self.slideColours.enumerated() {
             let picture = folder + "/slide\(position).png"
-            if !FileManager.default.fileExists(atPath: picture) { try ffmpeg(["-f", "lavfi", "-i", "color=c=0x\(String(colour, radix: 16).leftPadded(to: 6)):size=96x64", "-frames:v", "1", picture]) }
+            if !FileManager.default.fileExists(atPath: picture) {
+                try ffmpeg(["-f", "lavfi", "-i", "color=c=0x\(String(colour, radix: 16).leftPadded(to: 6)):size=96x64", "-frames:v", "1", picture])
+            }
             let end = position + 1 < Self.slideStarts.count ? Self.slideStarts[position + 1] : Self.slideShowEnd
             list += "file '\(picture)'\nduration \(String(format: "%.2f", end - Self.slideStarts[position]))\n"
         }
@@ -90,16 +97,19 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         let truth = (0...Int(Self.slideShowEnd)).map { second in Self.slideStarts.lastIndex { $0 <= Double(second) }! }
         // Segments of one sample start at every second; longer ones in rounds of several decoders.
-        for (name, arguments, plans) in [("slides.mp4", ["-fps_mode", "vfr", "-c:v", "libx264"], [(1, 2), (7, 3)]),
-                                         ("slides.mkv", ["-fps_mode", "vfr", "-c:v", "libx264", "-bf", "2"], [(2, 3)]),
-                                         ("slides.avi", ["-fps_mode", "vfr", "-c:v", "mpeg4"], [(3, 2)])] {
+        for (name, arguments, plans) in [
+            ("slides.mp4", ["-fps_mode", "vfr", "-c:v", "libx264"], [(1, 2), (7, 3)]),
+            ("slides.mkv", ["-fps_mode", "vfr", "-c:v", "libx264", "-bf", "2"], [(2, 3)]),
+            ("slides.avi", ["-fps_mode", "vfr", "-c:v", "mpeg4"], [(3, 2)]),
+        ] {
             let video = try makeSlideShow(in: folder, name: name, arguments: arguments)
             let whole = try drain(VideoFrameSource(path: video, every: 1, options: sampleOptions))
             XCTAssertEqual(whole.map(slide), truth, "\(name), one decoder")
             XCTAssertEqual(whole.map(\.second), truth.indices.map(Double.init), name)
             for (longest, parallelism) in plans {
-                let source = try SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
-                                                           parallelism: parallelism)
+                let source = try SegmentedVideoFrameSource(
+                    path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
+                    parallelism: parallelism)
                 let context = "\(name), segments of at most \(longest) s, \(parallelism) decoders"
                 XCTAssertGreaterThan(source.segments.count, 1, context)
                 let frames = try drain(source)
@@ -127,14 +137,18 @@ final class SegmentedVideoFrameSourceTests: XCTestCase {
         let video = folder + "/variable.mp4"
         // Frame N's time: N/25 for the first 100 (4 s), then 0.2 s apart for 40 (8 s), then 0.08 s apart.
         let times = "if(lt(N,100),N/25,if(lt(N,140),4+(N-100)/5,12+(N-140)*0.08))"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-vf", "setpts='\(times)/TB'",
-                    "-fps_mode", "vfr", "-c:v", "libx264", "-g", "30", "-bf", "2", "-pix_fmt", "yuv420p", video])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-vf", "setpts='\(times)/TB'",
+            "-fps_mode", "vfr", "-c:v", "libx264", "-g", "30", "-bf", "2", "-pix_fmt", "yuv420p", video,
+        ])
         let whole = try drain(VideoFrameSource(path: video, every: 1, options: sampleOptions))
         // 200 frames: the last at 12 + 59 · 0.08 = 16.72 s, so samples at 0 … 16 s.
         XCTAssertEqual(whole.map(\.second), (0...16).map(Double.init))
         for (longest, parallelism) in [(2, 2), (3, 3), (4, 2)] {
-            let frames = try drain(SegmentedVideoFrameSource(path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
-                                                             parallelism: parallelism))
+            let frames = try drain(
+                SegmentedVideoFrameSource(
+                    path: video, every: 1, options: sampleOptions, maximumSegmentFrames: longest,
+                    parallelism: parallelism))
             let context = "segments of at most \(longest) s, \(parallelism) decoders"
             XCTAssertEqual(frames.map(\.second), whole.map(\.second), context)
             for (a, b) in zip(frames, whole) {

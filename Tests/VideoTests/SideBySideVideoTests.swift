@@ -14,9 +14,10 @@ final class SideBySideVideoTests: XCTestCase {
     }
 
     private func plan(_ inputs: [SideBySideVideo.Input], _ timelines: [PhaseTimeline]) throws -> SyncPlan {
-        try SyncPlan(inputs: zip(inputs, timelines).map { input, timeline in
-            SyncPlan.Input(source: input.video, timeline: timeline, framesPerSecond: input.framesPerSecond, frameCount: input.frameCount)
-        })
+        try SyncPlan(
+            inputs: zip(inputs, timelines).map { input, timeline in
+                SyncPlan.Input(source: input.video, timeline: timeline, framesPerSecond: input.framesPerSecond, frameCount: input.frameCount)
+            })
     }
 
     func testEveryPhaseStartsTogetherAndTheFasterInputHoldsItsLastFrame() throws {
@@ -46,7 +47,8 @@ final class SideBySideVideoTests: XCTestCase {
         // Phase starts, named: a's frames 5, 20, 40 and b's 10, 20, 50 on output frames 0, 15, 45.
         for (outputFrame, expected) in [(0, [5, 10]), (15, [20, 20]), (45, [40, 50])] {
             for (index, number) in expected.enumerated() {
-                XCTAssertEqual(RenderTestMedia.number(in: decoded.frames[outputFrame], frameWidth: decoded.width, left: index * RenderTestMedia.width), number)
+                XCTAssertEqual(
+                    RenderTestMedia.number(in: decoded.frames[outputFrame], frameWidth: decoded.width, left: index * RenderTestMedia.width), number)
             }
         }
         // The play-position bar: the bottom row's fill grows with the input's own frame (a at frame 5 of 50: 6/50 of
@@ -68,8 +70,12 @@ final class SideBySideVideoTests: XCTestCase {
         try RenderTestMedia.numberedVideo(b, frames: 60, rate: "30", folder: folder)
         try RenderTestMedia.numberedVideo(c, frames: 40, rate: "25", folder: folder)
         let inputs = try SideBySideVideo.probe(videos: [a, b, c], tools: tools)
-        let plan = try plan(inputs, [timeline("a", [(0.2, 0.8), (0.8, 1.6), (1.6, 2.0)]), timeline("b", [(0.4, 0.8), (0.8, 1.6), (1.6, 2.0)]),
-                                     timeline("c", [(0, 0.4), (0.4, 1.2), (1.2, 1.6)])])
+        let plan = try plan(
+            inputs,
+            [
+                timeline("a", [(0.2, 0.8), (0.8, 1.6), (1.6, 2.0)]), timeline("b", [(0.4, 0.8), (0.8, 1.6), (1.6, 2.0)]),
+                timeline("c", [(0, 0.4), (0.4, 1.2), (1.2, 1.6)]),
+            ])
         XCTAssertEqual(plan.phases[1].segments[1].frameCount, 24)
         XCTAssertEqual(plan.phases[1].segments[1].outputFrameCount, 20)
         try SideBySideVideo.render(plan: plan, inputs: inputs, stack: .horizontal, audioInput: 0, to: output, tools: tools)
@@ -116,16 +122,22 @@ final class SideBySideVideoTests: XCTestCase {
     /// never in it), and the name's file is one drawable line without control or bidi characters.
     func testPhaseNamesNeverReachTheFilterGraphAndAreDrawnAsOneIsolatedLine() throws {
         let probe = VideoProbe(width: 96, height: 64, duration: 2, hasAudio: true, baseFrameRate: 25)
-        let inputs = [SideBySideVideo.Input(video: "a.mp4", probe: probe, frameCount: 50, framesPerSecond: 25),
-                      SideBySideVideo.Input(video: "b.mp4", probe: probe, frameCount: 50, framesPerSecond: 25)]
+        let inputs = [
+            SideBySideVideo.Input(video: "a.mp4", probe: probe, frameCount: 50, framesPerSecond: 25),
+            SideBySideVideo.Input(video: "b.mp4", probe: probe, frameCount: 50, framesPerSecond: 25),
+        ]
         func graph(_ label: String) throws -> (String, [(path: String, text: String)]) {
             let order = [label, "plain"]
-            let timeline = PhaseTimeline(video: "a.mp4", order: order, phases: [.init(label: label, start: 0, end: 1), .init(label: "plain", start: 1, end: 2)])
+            let timeline = PhaseTimeline(
+                video: "a.mp4", order: order, phases: [.init(label: label, start: 0, end: 1), .init(label: "plain", start: 1, end: 2)])
             let plan = try SyncPlan(inputs: inputs.map { SyncPlan.Input(source: $0.video, timeline: timeline, framesPerSecond: 25, frameCount: 50) })
             let files = SideBySideVideo.phaseNameFiles(plan: plan, folder: "/tmp/work")
             let layout = SideBySideVideo.Layout(sizes: inputs.map(\.probe.uprightSize))
-            return (SideBySideVideo.filterGraph(plan: plan, inputs: inputs, layout: layout, stack: .horizontal, audioInput: 0,
-                                                nameFiles: files.map(\.path), font: "/font.ttf"), files)
+            return (
+                SideBySideVideo.filterGraph(
+                    plan: plan, inputs: inputs, layout: layout, stack: .horizontal, audioInput: 0,
+                    nameFiles: files.map(\.path), font: "/font.ttf"), files
+            )
         }
         let (plainGraph, _) = try graph("address")
         HostileNames.check("sync's phase names", includingNUL: true) { label in
@@ -136,7 +148,9 @@ final class SideBySideVideoTests: XCTestCase {
             if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                 return "a control character reaches drawtext: \(HostileNames.escaped(text))"
             }
-            if text.unicodeScalars.contains(where: HostileNames.isBidiControl) { return "a bidi control reaches drawtext: \(HostileNames.escaped(text))" }
+            if text.unicodeScalars.contains(where: HostileNames.isBidiControl) {
+                return "a bidi control reaches drawtext: \(HostileNames.escaped(text))"
+            }
             return nil
         }
     }

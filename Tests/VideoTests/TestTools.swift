@@ -46,8 +46,10 @@ func ffmpeg(_ arguments: [String], file: StaticString = #filePath, line: UInt = 
 
 /// Asserts that `body` throws a `VideoError` of `kind` (`assertKindedError`).
 @discardableResult
-func assertVideoError<T>(_ kind: VideoFailure, file: StaticString = #filePath, line: UInt = #line,
-                        _ body: () throws -> T) -> VideoError? {
+func assertVideoError<T>(
+    _ kind: VideoFailure, file: StaticString = #filePath, line: UInt = #line,
+    _ body: () throws -> T
+) -> VideoError? {
     assertKindedError(kind, file: file, line: line, body)
 }
 

@@ -17,7 +17,10 @@ final class TracedVideoTests: XCTestCase {
         let p0 = (20.0, 100.0), p1 = (80.0, 20.0), p2 = (140.0, 100.0)
         let control = (2 * p1.0 - (p0.0 + p2.0) / 2, 2 * p1.1 - (p0.1 + p2.1) / 2)
         @Sendable func point(_ t: Double) -> (Double, Double) {
-            ((1 - t) * (1 - t) * p0.0 + 2 * t * (1 - t) * control.0 + t * t * p2.0, (1 - t) * (1 - t) * p0.1 + 2 * t * (1 - t) * control.1 + t * t * p2.1)
+            (
+                (1 - t) * (1 - t) * p0.0 + 2 * t * (1 - t) * control.0 + t * t * p2.0,
+                (1 - t) * (1 - t) * p0.1 + 2 * t * (1 - t) * control.1 + t * t * p2.1
+            )
         }
         let overlay = TracedVideo.OverlaySequence(x: 10, y: 10, width: 140, height: 100, firstFrame: 10, count: 21, framesPerSecond: 25) { index in
             var bytes = [UInt8](repeating: 0, count: 140 * 100 * 4)
@@ -60,7 +63,9 @@ final class TracedVideoTests: XCTestCase {
             [UInt8](repeating: 255, count: 64)
         }
         XCTAssertNoThrow(try TracedVideo.render(video: video, probe: probe, frameCount: 10, overlay: overlay, to: "/dev/null", tools: tools))
-        assertVideoError(.writeFailed) { try TracedVideo.render(video: video, probe: probe, frameCount: 10, overlay: overlay, to: folder, tools: tools) }
+        assertVideoError(.writeFailed) {
+            try TracedVideo.render(video: video, probe: probe, frameCount: 10, overlay: overlay, to: folder, tools: tools)
+        }
         assertVideoError(.invalidArgument) {
             try TracedVideo.render(video: video, probe: probe, frameCount: 10, overlay: overlay, to: folder + "/x.txt", tools: tools)
         }

@@ -8,10 +8,12 @@ final class VideoFrameSourceTests: XCTestCase {
     /// 3 s of red then 3 s of blue, 320×240 at 25 fps.
     private func makeRedThenBlue(in folder: String) throws -> String {
         let path = folder + "/red-blue.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=red:size=320x240:rate=25:duration=3",
-                    "-f", "lavfi", "-i", "color=c=blue:size=320x240:rate=25:duration=3",
-                    "-filter_complex", "[0:v][1:v]concat=n=2:v=1:a=0[v]", "-map", "[v]",
-                    "-c:v", "mpeg4", "-q:v", "2", path])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=25:duration=3",
+            "-f", "lavfi", "-i", "color=c=blue:size=320x240:rate=25:duration=3",
+            "-filter_complex", "[0:v][1:v]concat=n=2:v=1:a=0[v]", "-map", "[v]",
+            "-c:v", "mpeg4", "-q:v", "2", path,
+        ])
         return path
     }
 
@@ -38,11 +40,13 @@ final class VideoFrameSourceTests: XCTestCase {
         var progress: [LabelingProgress] = []
         var batchSizes: [Int] = []
         let labeler = MovieLabeler(labels: ["A", "B"], batchSize: 4)
-        let frames = try labeler.label(source, sourcePath: video, classify: { batch in
-            batchSizes.append(batch.count)
-            XCTAssertTrue(batch.allSatisfy { $0.isNetworkInput && $0.image.width == 224 && $0.image.height == 224 })
-            return colourClassifier(batch)
-        }, progress: { progress.append($0) })
+        let frames = try labeler.label(
+            source, sourcePath: video,
+            classify: { batch in
+                batchSizes.append(batch.count)
+                XCTAssertTrue(batch.allSatisfy { $0.isNetworkInput && $0.image.width == 224 && $0.image.height == 224 })
+                return colourClassifier(batch)
+            }, progress: { progress.append($0) })
         XCTAssertEqual(frames.count, 6, "one frame per second of a 6-s video")
         XCTAssertEqual(frames.map(\.second), [0, 1, 2, 3, 4, 5])
         XCTAssertEqual(batchSizes, [4, 2])
@@ -182,8 +186,10 @@ final class VideoFrameSourceTests: XCTestCase {
             assertVideoError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: every, options: networkOptions, tools: tools) }
         }
         let error = assertVideoError(.invalidArgument) { try VideoFrameSource(path: video, every: 0.01, options: networkOptions, tools: tools) }
-        XCTAssertEqual(error?.description, video + ": sampling every 0.01 s is faster than the video's frame rate "
-                       + "(25 fps, a frame every 0.04 s); sample every 0.04 s or more")
+        XCTAssertEqual(
+            error?.description,
+            video + ": sampling every 0.01 s is faster than the video's frame rate "
+                + "(25 fps, a frame every 0.04 s); sample every 0.04 s or more")
         assertVideoError(.invalidArgument) { try SegmentedVideoFrameSource(path: video, every: 0.02, options: networkOptions, tools: tools) }
         XCTAssertEqual(try VideoFrameSource(path: video, every: 0.04, options: networkOptions, tools: tools).expectedFrameCount, 150)
         XCTAssertNotNil(try VideoFrameSource(path: video, every: 0.039, options: networkOptions, tools: tools), "within the slack")

@@ -5,30 +5,46 @@ import XCTest
 /// The library's hints worded with the CLI's options: the lines the binary prints (its tests hold the same text).
 final class ErrorWordingTests: XCTestCase {
     func testEachHintIsWordedAfterTheReason() {
-        XCTAssertEqual(ErrorWording.line(for: ClusterJobError(reason: "sbatch not found on PATH: run this on a Slurm login node",
-                                                              hint: .printScriptsInstead)),
-                       "sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)")
-        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(ModelFileError(path: "d.wbmodel", reason: "is a detector model, not a classifier",
-                                                                            hint: .useAsDetector))),
-                       "d.wbmodel: is a detector model, not a classifier: use it with workbench detect --model")
-        XCTAssertEqual(ErrorWording.line(for: VideoError(.invalidArgument, path: "b.mp4", reason: "has no sound to take",
-                                                         hint: .chooseInputWithSound)),
-                       "b.mp4: has no sound to take (--audio)")
-        XCTAssertEqual(ErrorWording.line(for: AnnotationError(path: "a.json", reason: "this is detect's output for a video; annotations are an array of pictures",
-                                                              hint: .annotatePictures)),
-                       "a.json: this is detect's output for a video; annotations are an array of pictures (detect --json on pictures writes one)")
+        XCTAssertEqual(
+            ErrorWording.line(
+                for: ClusterJobError(
+                    reason: "sbatch not found on PATH: run this on a Slurm login node",
+                    hint: .printScriptsInstead)),
+            "sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)")
+        XCTAssertEqual(
+            ErrorWording.line(
+                for: WorkbenchError(
+                    ModelFileError(
+                        path: "d.wbmodel", reason: "is a detector model, not a classifier",
+                        hint: .useAsDetector))),
+            "d.wbmodel: is a detector model, not a classifier: use it with workbench detect --model")
+        XCTAssertEqual(
+            ErrorWording.line(
+                for: VideoError(
+                    .invalidArgument, path: "b.mp4", reason: "has no sound to take",
+                    hint: .chooseInputWithSound)),
+            "b.mp4: has no sound to take (--audio)")
+        XCTAssertEqual(
+            ErrorWording.line(
+                for: AnnotationError(
+                    path: "a.json", reason: "this is detect's output for a video; annotations are an array of pictures",
+                    hint: .annotatePictures)),
+            "a.json: this is detect's output for a video; annotations are an array of pictures (detect --json on pictures writes one)")
     }
 
     /// Where the remedy sits inside the sentence, the CLI gives the whole reason in its options' words: the lines
     /// these refusals had when the library spelt the options.
     func testAHintInsideTheSentenceRewordsTheWholeReason() {
-        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(reason: "made from videos", hint: .videoOutputsOnPictures)),
-                       "--clips, --vtt and --html are for videos; these inputs are pictures")
-        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "m.wbmodel", reason: "is a detector", hint: .exportCarriesNoMirrorAveraging)),
-                       "m.wbmodel: is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)")
-        XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "d", reason: "no boxes", hint: .scoreDetectorOnBoxes)),
-                       "d: no annotations.json here or in \"Testing Data/\": a detector is scored on boxes (Create ML's annotations "
-                           + "or detect --json's output), not on folders of labelled images")
+        XCTAssertEqual(
+            ErrorWording.line(for: WorkbenchError(reason: "made from videos", hint: .videoOutputsOnPictures)),
+            "--clips, --vtt and --html are for videos; these inputs are pictures")
+        XCTAssertEqual(
+            ErrorWording.line(for: WorkbenchError(path: "m.wbmodel", reason: "is a detector", hint: .exportCarriesNoMirrorAveraging)),
+            "m.wbmodel: is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)")
+        XCTAssertEqual(
+            ErrorWording.line(for: WorkbenchError(path: "d", reason: "no boxes", hint: .scoreDetectorOnBoxes)),
+            "d: no annotations.json here or in \"Testing Data/\": a detector is scored on boxes (Create ML's annotations "
+                + "or detect --json's output), not on folders of labelled images")
     }
 
     func testAnErrorWithoutAHintIsItsOwnLine() {

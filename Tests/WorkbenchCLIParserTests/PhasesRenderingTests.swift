@@ -6,8 +6,9 @@ import _TestSupport
 /// `phases`' terminal lines keep one field per value whatever a phase is called.
 final class PhasesRenderingTests: XCTestCase {
     private func timeline(_ name: String) -> PhaseTimeline {
-        PhaseTimeline(video: "videos/\(name).mp4", order: [name, "plain"],
-                      phases: [.init(label: name, start: 0.5, end: 1.25, confidence: 0.875), .init(label: "plain", start: 1.25, end: 3, confidence: 0.5)])
+        PhaseTimeline(
+            video: "videos/\(name).mp4", order: [name, "plain"],
+            phases: [.init(label: name, start: 0.5, end: 1.25, confidence: 0.875), .init(label: "plain", start: 1.25, end: 3, confidence: 0.5)])
     }
 
     func testTerminalLinesKeepOneFieldPerNameWhateverTheName() {
@@ -19,7 +20,9 @@ final class PhasesRenderingTests: XCTestCase {
             if let problem = HostileNames.terminalProblem(shown) { return problem }
             guard !shown.contains("\n") else { return "the line breaks" }
             let fields = shown.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 4, fields[1...] == ["0.500", "1.250", "0.875"] else { return "fields \(fields.count): \(HostileNames.escaped(shown))" }
+            guard fields.count == 4, fields[1...] == ["0.500", "1.250", "0.875"] else {
+                return "fields \(fields.count): \(HostileNames.escaped(shown))"
+            }
             return nil
         }
     }

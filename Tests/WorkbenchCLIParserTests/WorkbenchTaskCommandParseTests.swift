@@ -30,17 +30,20 @@ final class WorkbenchTaskCommandParseTests: XCTestCase {
     /// Marker settings from the defaults (nothing written) to every option set.
     private let plans: [WorkbenchTaskCommand.LabelOptions] = [
         .init(every: 1, framesPerSecond: nil, minimumConfidence: 0, fallbackLabel: nil, smoothing: 1, changesOnly: false),
-        .init(every: 0.5, framesPerSecond: 12.5, minimumConfidence: 0.75, fallbackLabel: "Not sure", smoothing: 3,
-              changesOnly: true, testTimeAugmentation: true),
-        .init(every: 2, framesPerSecond: nil, minimumConfidence: nil, fallbackLabel: "-dash", smoothing: 1, changesOnly: false,
-              testTimeAugmentation: false),
+        .init(
+            every: 0.5, framesPerSecond: 12.5, minimumConfidence: 0.75, fallbackLabel: "Not sure", smoothing: 3,
+            changesOnly: true, testTimeAugmentation: true),
+        .init(
+            every: 2, framesPerSecond: nil, minimumConfidence: nil, fallbackLabel: "-dash", smoothing: 1, changesOnly: false,
+            testTimeAugmentation: false),
     ]
 
     func testLabelTaskLinesParseToTheLabelCommandWithTheirSettings() throws {
         for options in plans {
-            let words = WorkbenchTaskCommand.label(binary: "/opt/workbench", model: "/m/Drawings.wbmodel",
-                                                   movies: ["/clips/a.mp4", "/clips/b b.mp4"], results: "/jobs/results",
-                                                   threads: 4, options: options, shardCount: 8)
+            let words = WorkbenchTaskCommand.label(
+                binary: "/opt/workbench", model: "/m/Drawings.wbmodel",
+                movies: ["/clips/a.mp4", "/clips/b b.mp4"], results: "/jobs/results",
+                threads: 4, options: options, shardCount: 8)
             let command = try XCTUnwrap(try parse(arguments(words)) as? LabelCommand, "\(arguments(words))")
             XCTAssertEqual(command.model, "/m/Drawings.wbmodel")
             XCTAssertEqual(command.movies, ["/clips/a.mp4", "/clips/b b.mp4"])
@@ -59,8 +62,9 @@ final class WorkbenchTaskCommandParseTests: XCTestCase {
     }
 
     func testFeaturesTaskLineParsesToFillTheCache() throws {
-        let words = WorkbenchTaskCommand.fillCache(binary: "/opt/workbench", inputs: ["/data/photos", "/data/x.jpg"],
-                                                   backbone: "/models/efficientnet-lite0.safetensors", threads: 2, shardCount: 5)
+        let words = WorkbenchTaskCommand.fillCache(
+            binary: "/opt/workbench", inputs: ["/data/photos", "/data/x.jpg"],
+            backbone: "/models/efficientnet-lite0.safetensors", threads: 2, shardCount: 5)
         let command = try XCTUnwrap(try parse(arguments(words)) as? FeaturesCommand)
         XCTAssertEqual(command.inputs, ["/data/photos", "/data/x.jpg"])
         XCTAssertTrue(command.fillCache)

@@ -10,11 +10,14 @@ final class AugmentCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(try run(["train", dataset.path, "-o", plain, "--no-html"]).status, 0)
         let first = folder.appendingPathComponent("a.wbmodel").path, second = folder.appendingPathComponent("b.wbmodel").path
         let reportPath = folder.appendingPathComponent("report.json").path
-        let train = try run(["train", dataset.path, "-o", first, "--augment", "2", "--no-flip",
-                             "--threads", "2", "--report", reportPath])
+        let train = try run([
+            "train", dataset.path, "-o", first, "--augment", "2", "--no-flip",
+            "--threads", "2", "--report", reportPath,
+        ])
         XCTAssertEqual(train.status, 0, train.standardError)
-        XCTAssertTrue(train.standardOutput.contains("Augmentation: 2 views of each training image (crop 35–100 % of the area"),
-                      train.standardOutput)
+        XCTAssertTrue(
+            train.standardOutput.contains("Augmentation: 2 views of each training image (crop 35–100 % of the area"),
+            train.standardOutput)
         XCTAssertFalse(train.standardOutput.contains("flip"), "--no-flip leaves the mirror out")
         XCTAssertTrue(train.standardError.contains(", views "), train.standardError)
 
@@ -24,8 +27,9 @@ final class AugmentCommandTests: TinyDatasetTestCase {
         XCTAssertTrue((settings["augmentation"] as? String)?.hasPrefix("crop") ?? false)
         // The page's settings table says so too.
         let page = try String(contentsOfFile: folder.appendingPathComponent("a.html").path, encoding: .utf8)
-        XCTAssertTrue(page.contains("augmented views") && page.contains("2 per training image for the head (crop"),
-                      "the settings table lacks the views")
+        XCTAssertTrue(
+            page.contains("augmented views") && page.contains("2 per training image for the head (crop"),
+            "the settings table lacks the views")
         // Views are rows of the head's fit, not images: the counts and held-out predictions are the images'.
         let validation = try XCTUnwrap(report["validation"] as? [String: Any])
         XCTAssertEqual(validation["count"] as? Int, 12)
@@ -49,11 +53,15 @@ final class AugmentCommandTests: TinyDatasetTestCase {
             (["--augment", "21"], "Error: --augment must be between 0 and 20, got 21"),
             (["--augmentations", "crop"], "Error: --augmentations chooses the views of --augment N, --fine-tune or --fine-tune-auto: add one"),
             (["--no-flip"], "Error: --no-flip chooses the views of --augment N, --fine-tune, --fine-tune-auto or --tta: add one"),
-            (["--augment", "1", "--augmentations", "crop,zoom"],
-             "Error: --augmentations: unknown augmentation 'zoom' (known: crop, flip, rotate, color, blur, noise, or all, or none)"),
+            (
+                ["--augment", "1", "--augmentations", "crop,zoom"],
+                "Error: --augmentations: unknown augmentation 'zoom' (known: crop, flip, rotate, color, blur, noise, or all, or none)"
+            ),
             (["--augment", "1", "--augmentations", "crop,crop"], "Error: --augmentations: augmentation 'crop' is listed twice"),
-            (["--augment", "1", "--augmentations", "flip", "--no-flip"],
-             "Error: --augmentations lists flip and --no-flip removes it: keep one"),
+            (
+                ["--augment", "1", "--augmentations", "flip", "--no-flip"],
+                "Error: --augmentations lists flip and --no-flip removes it: keep one"
+            ),
             (["--augment", "1", "--augmentations", "none"], "Error: --augmentations none leaves no augmentation to make views with"),
         ]
         for (arguments, message) in cases {

@@ -14,8 +14,9 @@ final class DetectAnnotationsRoundTripTests: XCTestCase {
         for name in ["vtest-020s.jpg", "messi5.jpg", "tree-001s.jpg"] {
             try FileManager.default.copyItem(at: pictures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        let run = try WorkbenchBinary.runProcess(try WorkbenchBinary.path(), ["detect", ".", "--json", "--threads", "2"],
-                                                 environment: ProcessInfo.processInfo.environment, workingDirectory: folder)
+        let run = try WorkbenchBinary.runProcess(
+            try WorkbenchBinary.path(), ["detect", ".", "--json", "--threads", "2"],
+            environment: ProcessInfo.processInfo.environment, workingDirectory: folder)
         XCTAssertEqual(run.status, 0, run.standardError)
         let file = folder.appendingPathComponent("annotations.json")
         try Data(run.standardOutput.utf8).write(to: file)
@@ -32,8 +33,9 @@ final class DetectAnnotationsRoundTripTests: XCTestCase {
             XCTAssertEqual(image.objects.count, annotations.count, image.name)
             for (object, annotation) in zip(image.objects, annotations) {
                 let coordinates = try XCTUnwrap(annotation["coordinates"] as? [String: Double])
-                let box = CornerBox(centerX: coordinates["x"]!, centerY: coordinates["y"]!, width: coordinates["width"]!,
-                                    height: coordinates["height"]!)
+                let box = CornerBox(
+                    centerX: coordinates["x"]!, centerY: coordinates["y"]!, width: coordinates["width"]!,
+                    height: coordinates["height"]!)
                 XCTAssertEqual(object.label, annotation["label"] as? String)
                 // detect clips its boxes to the picture, so nothing was cut on reading.
                 XCTAssertEqual(object.box, box, image.name)

@@ -24,14 +24,17 @@ final class DetectCommandTests: XCTestCase {
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     private func ffmpeg(_ arguments: [String]) throws {
-        let outcome = try WorkbenchBinary.runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments,
-                                                     environment: ProcessInfo.processInfo.environment)
+        let outcome = try WorkbenchBinary.runProcess(
+            "/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments,
+            environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
     }
 
     /// One line on stderr naming `file`, exit status 1, nothing on stdout.
-    private func assertOneLine(_ outcome: WorkbenchBinary.Outcome, naming file: String, containing reason: String,
-                               line: UInt = #line) {
+    private func assertOneLine(
+        _ outcome: WorkbenchBinary.Outcome, naming file: String, containing reason: String,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(outcome.status, 1, outcome.standardError, line: line)
         XCTAssertEqual(outcome.errorLines.count, 1, outcome.standardError, line: line)
         XCTAssertTrue(outcome.standardError.hasPrefix("workbench: \(file)"), outcome.standardError, line: line)
@@ -98,8 +101,9 @@ final class DetectCommandTests: XCTestCase {
             let found = try annotations.map { annotation -> DetectionComparison.Scored in
                 let box = try XCTUnwrap(annotation["coordinates"] as? [String: Double], picture.name)
                 let (x, y, width, height) = (box["x"] ?? .nan, box["y"] ?? .nan, box["width"] ?? .nan, box["height"] ?? .nan)
-                return .init(score: Float(try XCTUnwrap(annotation["confidence"] as? Double, picture.name)),
-                             box: .init(left: x - width / 2, top: y - height / 2, right: x + width / 2, bottom: y + height / 2))
+                return .init(
+                    score: Float(try XCTUnwrap(annotation["confidence"] as? Double, picture.name)),
+                    box: .init(left: x - width / 2, top: y - height / 2, right: x + width / 2, bottom: y + height / 2))
             }
             let reference = picture.detections.map {
                 DetectionComparison.Scored(score: $0.score, box: .init(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom))
@@ -114,10 +118,13 @@ final class DetectCommandTests: XCTestCase {
     func testAVideoGivesItsJSONLineAndItsClip() throws {
         // 2 s of black, 3 s of the crowd, 6 s of black, at 10 frames a second.
         let video = path("crowd.mp4")
-        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=768x576:r=10:d=2", "-loop", "1", "-t", "3", "-r", "10", "-i", Self.crowd,
-                    "-f", "lavfi", "-i", "color=black:s=768x576:r=10:d=6",
-                    "-filter_complex", "[0:v]format=yuv420p[a];[1:v]scale=768:576,format=yuv420p,setsar=1[b];[2:v]format=yuv420p[c];[a][b][c]concat=n=3:v=1:a=0",
-                    "-c:v", "libx264", "-crf", "15", "-r", "10", video])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=black:s=768x576:r=10:d=2", "-loop", "1", "-t", "3", "-r", "10", "-i", Self.crowd,
+            "-f", "lavfi", "-i", "color=black:s=768x576:r=10:d=6",
+            "-filter_complex",
+            "[0:v]format=yuv420p[a];[1:v]scale=768:576,format=yuv420p,setsar=1[b];[2:v]format=yuv420p[c];[a][b][c]concat=n=3:v=1:a=0",
+            "-c:v", "libx264", "-crf", "15", "-r", "10", video,
+        ])
         let clips = path("clips")
         let outcome = try WorkbenchBinary.run(["detect", video, "--json", "--clips", clips, "--threads", "2"])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
@@ -136,8 +143,12 @@ final class DetectCommandTests: XCTestCase {
         XCTAssertEqual(clip["ended"] as? String, "no-person")
         let file = try XCTUnwrap(clip["file"] as? String)
         XCTAssertEqual(file, clips + "/crowd-1.mp4")
-        let probe = try WorkbenchBinary.runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name:format=duration",
-                                                                       "-of", "csv=p=0", file], environment: [:])
+        let probe = try WorkbenchBinary.runProcess(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=codec_name:format=duration",
+                "-of", "csv=p=0", file,
+            ], environment: [:])
         XCTAssertTrue(probe.standardOutput.hasPrefix("h264"), probe.standardOutput)
     }
 

@@ -36,9 +36,12 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         try SyntheticDetectionDataset.write(to: dataset.appendingPathComponent("Training Data"), count: 16, side: 96, seed: 5)
         try SyntheticDetectionDataset.write(to: dataset.appendingPathComponent("Testing Data"), count: 6, side: 96, seed: 6)
         let model = folder.appendingPathComponent("Shapes.wbmodel").path
-        let trained = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--input-side", "96", "--epochs", "3", "--crops", "0",
-                                               "--threads", "2", "--no-html", "--json"],
-                                              environment: ["WORKBENCH_CACHE": folder.appendingPathComponent("training-cache").path])
+        let trained = try WorkbenchBinary.run(
+            [
+                "train", dataset.path, "-o", model, "--input-side", "96", "--epochs", "3", "--crops", "0",
+                "--threads", "2", "--no-html", "--json",
+            ],
+            environment: ["WORKBENCH_CACHE": folder.appendingPathComponent("training-cache").path])
         try TestMedia.check(trained, "train on the synthetic shapes")
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(trained.standardOutput.utf8)) as? [String: Any])
         return Fixture(folder: folder, dataset: dataset, model: model, testing: try XCTUnwrap(report["testing"] as? [String: Any]))
@@ -46,8 +49,9 @@ final class DetectorEvaluateCommandTests: XCTestCase {
 
     /// `evaluate` with a cache of its own, so its maps are computed again rather than read from train's.
     private func evaluate(_ arguments: [String], _ fixture: Fixture) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.run(["evaluate", fixture.model] + arguments + ["--threads", "2"],
-                                environment: ["WORKBENCH_CACHE": fixture.folder.appendingPathComponent("evaluation-cache").path])
+        try WorkbenchBinary.run(
+            ["evaluate", fixture.model] + arguments + ["--threads", "2"],
+            environment: ["WORKBENCH_CACHE": fixture.folder.appendingPathComponent("evaluation-cache").path])
     }
 
     /// Issue 44, item 8: a box that overshoots its picture by a few pixels is cut to it with one warning, not
@@ -65,23 +69,29 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         let page = folder.appendingPathComponent("one.html").path
         let outcome = try evaluate([file, "--html", page], fixture)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
-        XCTAssertEqual(outcome.errorLines.filter { $0.hasPrefix("warning:") },
-                       ["warning: \(file): 2 boxes reach past the edges of their pictures (up to 3 px: entry 1 (\"\(picture)\"), box 1 "
-                        + "(\"square\"), 96 × 96); cut to them and kept"], outcome.standardError)
+        XCTAssertEqual(
+            outcome.errorLines.filter { $0.hasPrefix("warning:") },
+            [
+                "warning: \(file): 2 boxes reach past the edges of their pictures (up to 3 px: entry 1 (\"\(picture)\"), box 1 "
+                    + "(\"square\"), 96 × 96); cut to them and kept"
+            ], outcome.standardError)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertTrue(html.contains("on the 1 picture of"), "one picture, not \"1 pictures\"")
         XCTAssertFalse(html.contains("1 pictures"))
 
-        try #"[{"image": "missing.png", "annotations": []}, {"image": "\#(picture)", "annotations": [{"label": "square", "coordinates": {"x": 90, "y": 40, "width": 40, "height": 30}}]}]"#
+        try
+            #"[{"image": "missing.png", "annotations": []}, {"image": "\#(picture)", "annotations": [{"label": "square", "coordinates": {"x": 90, "y": 40, "width": 40, "height": 30}}]}]"#
             .write(toFile: file, atomically: true, encoding: .utf8)
         let refused = try evaluate([file], fixture)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(refused.errorLines, [
-            "workbench: \(file): 2 problems:",
-            "  entry 1 (\"missing.png\"): no such picture \(folder.path)/missing.png (names are relative to the folder of \(file))",
-            "  entry 2 (\"\(picture)\"), box 1 (\"square\"): edges left 70, top 25, right 110, bottom 55 reach 14 px outside the 96 × 96 "
-                + "picture (at most 4 px is cut off; x and y are the box's centre)",
-        ], refused.standardError)
+        XCTAssertEqual(
+            refused.errorLines,
+            [
+                "workbench: \(file): 2 problems:",
+                "  entry 1 (\"missing.png\"): no such picture \(folder.path)/missing.png (names are relative to the folder of \(file))",
+                "  entry 2 (\"\(picture)\"), box 1 (\"square\"): edges left 70, top 25, right 110, bottom 55 reach 14 px outside the 96 × 96 "
+                    + "picture (at most 4 px is cut off; x and y are the box's centre)",
+            ], refused.standardError)
     }
 
     func testTheTestingScoresAreTrainsAsJSONTextAndPage() throws {
@@ -109,16 +119,20 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         XCTAssertEqual(text.status, 0, text.standardError)
         let threshold = try XCTUnwrap(fixture.testing["threshold"] as? Double)
         let lines = text.standardOutput.components(separatedBy: "\n")
-        XCTAssertEqual(lines.first, "Detector \(fixture.model): 2 labels, score threshold \(String(format: "%.3f", threshold)) "
-                       + "(the model's, best held-out F1)")
+        XCTAssertEqual(
+            lines.first,
+            "Detector \(fixture.model): 2 labels, score threshold \(String(format: "%.3f", threshold)) "
+                + "(the model's, best held-out F1)")
         XCTAssertTrue(lines.contains("label     boxes  AP@0.5  AP@.5:.95  precision  recall     F1"), text.standardOutput)
         let all = try XCTUnwrap(lines.first { $0.hasPrefix("all ") }, text.standardOutput)
         let mAP50 = (fixture.testing["meanAveragePrecision50"] as? Double).map { String(format: "%.3f", $0) } ?? "-"
         XCTAssertTrue(all.contains(" \(mAP50) "), all)
         XCTAssertEqual(lines.last { !$0.isEmpty }, "report written to \(page)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
-        for expected in ["Detector evaluation: ", "shapes", "Testing Data/annotations.json", "mAP@0.5", "disc", "square",
-                         "data:image/jpeg;base64,", "<svg"] {
+        for expected in [
+            "Detector evaluation: ", "shapes", "Testing Data/annotations.json", "mAP@0.5", "disc", "square",
+            "data:image/jpeg;base64,", "<svg",
+        ] {
             XCTAssertTrue(html.contains(expected), expected)
         }
 
@@ -141,15 +155,20 @@ final class DetectorEvaluateCommandTests: XCTestCase {
 
         /// Each picture's boxes, best first: label, score, centre x, centre y, width, height.
         func boxes(_ options: [String]) throws -> [[(label: String, values: [Double])]] {
-            let run = try WorkbenchBinary.run(["detect", original.path, mirror.path, "--model", fixture.model, "--json",
-                                               "--min-score", "0.05", "--threads", "2"] + options)
+            let run = try WorkbenchBinary.run(
+                [
+                    "detect", original.path, mirror.path, "--model", fixture.model, "--json",
+                    "--min-score", "0.05", "--threads", "2",
+                ] + options)
             XCTAssertEqual(run.status, 0, run.standardError)
             let pictures = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
             return try pictures.map { picture in
                 try XCTUnwrap(picture["annotations"] as? [[String: Any]]).map { box in
                     let at = try XCTUnwrap(box["coordinates"] as? [String: Double])
-                    return (try XCTUnwrap(box["label"] as? String),
-                            [try XCTUnwrap(box["confidence"] as? Double), at["x"] ?? .nan, at["y"] ?? .nan, at["width"] ?? .nan, at["height"] ?? .nan])
+                    return (
+                        try XCTUnwrap(box["label"] as? String),
+                        [try XCTUnwrap(box["confidence"] as? Double), at["x"] ?? .nan, at["y"] ?? .nan, at["width"] ?? .nan, at["height"] ?? .nan]
+                    )
                 }
             }
         }
@@ -172,8 +191,10 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         // evaluate --tta finds detect --tta's boxes exactly: scored against them as the truth, every box matches at
         // every IoU up to 0.95; the plain run's boxes sit elsewhere.
         let truth = work.appendingPathComponent("averaged.json")
-        let found = try WorkbenchBinary.run(["detect", original.path, mirror.path, "--model", fixture.model, "--json", "--tta",
-                                             "--min-score", "0.05", "--threads", "2"])
+        let found = try WorkbenchBinary.run([
+            "detect", original.path, mirror.path, "--model", fixture.model, "--json", "--tta",
+            "--min-score", "0.05", "--threads", "2",
+        ])
         XCTAssertEqual(found.status, 0, found.standardError)
         try Data(found.standardOutput.utf8).write(to: truth)
         func strictMeanAP(_ options: [String]) throws -> Double {
@@ -190,8 +211,9 @@ final class DetectorEvaluateCommandTests: XCTestCase {
 
         let person = try WorkbenchBinary.run(["detect", original.path, "--tta"])
         XCTAssertNotEqual(person.status, 0)
-        XCTAssertEqual(person.errorLines.first,
-                       "Error: --tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector")
+        XCTAssertEqual(
+            person.errorLines.first,
+            "Error: --tta (mirror averaging) is for detector models trained by workbench train (--model), not the person detector")
     }
 
     func testBadInputIsOneLine() throws {
@@ -203,8 +225,9 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         // A classifier's dataset: label subfolders, no annotations.
         let labelled = work.appendingPathComponent("labelled")
         try files.createDirectory(at: labelled.appendingPathComponent("square"), withIntermediateDirectories: true)
-        try files.copyItem(at: fixture.dataset.appendingPathComponent("Testing Data/picture-000.png"),
-                           to: labelled.appendingPathComponent("square/a.png"))
+        try files.copyItem(
+            at: fixture.dataset.appendingPathComponent("Testing Data/picture-000.png"),
+            to: labelled.appendingPathComponent("square/a.png"))
         // Training annotations and no testing ones.
         let trainingOnly = work.appendingPathComponent("training-only")
         try files.createDirectory(at: trainingOnly, withIntermediateDirectories: true)
@@ -214,14 +237,22 @@ final class DetectorEvaluateCommandTests: XCTestCase {
         try Data(#"[{"image": "gone.png", "annotations": []}]"#.utf8).write(to: missing)
         let unknown = work.appendingPathComponent("unknown.json")
         let picture = fixture.dataset.appendingPathComponent("Testing Data/picture-000.png").path
-        try Data(#"[{"image": "\#(picture)", "annotations": [{"label": "triangle", "coordinates": {"x": 20, "y": 20, "width": 10, "height": 10}}]}]"#.utf8)
-            .write(to: unknown)
+        try Data(
+            #"[{"image": "\#(picture)", "annotations": [{"label": "triangle", "coordinates": {"x": 20, "y": 20, "width": 10, "height": 10}}]}]"#.utf8
+        )
+        .write(to: unknown)
 
         let cases: [([String], String)] = [
-            ([labelled.path], "workbench: \(labelled.path): no annotations.json here or in \"Testing Data/\": a detector is scored on boxes "
-                + "(Create ML's annotations or detect --json's output), not on folders of labelled images"),
-            ([trainingOnly.path], "workbench: \(trainingOnly.path): has no \"Testing Data/annotations.json\" to score a detector on (its "
-                + "training pictures would flatter it); give a folder or annotations file of other pictures"),
+            (
+                [labelled.path],
+                "workbench: \(labelled.path): no annotations.json here or in \"Testing Data/\": a detector is scored on boxes "
+                    + "(Create ML's annotations or detect --json's output), not on folders of labelled images"
+            ),
+            (
+                [trainingOnly.path],
+                "workbench: \(trainingOnly.path): has no \"Testing Data/annotations.json\" to score a detector on (its "
+                    + "training pictures would flatter it); give a folder or annotations file of other pictures"
+            ),
             ([work.appendingPathComponent("nowhere").path], "workbench: \(work.path)/nowhere: no such file or folder"),
             ([unknown.path], "workbench: \(unknown.path): label 'triangle' is not one of the model's labels (disc, square)"),
             ([fixture.dataset.path, "--shard", "1/2"], "Error: --shard is for classifiers; \(fixture.model) is a detector model"),

@@ -15,8 +15,11 @@ final class DetectorExportCommandTests: XCTestCase {
         try SyntheticDetectionDataset.write(to: data, count: 16, side: 128, seed: 27)
         let model = folder.appendingPathComponent("Shapes.wbmodel").path
         let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
-        let trained = try WorkbenchBinary.run(["train", data.path, "-o", model, "--input-side", "128", "--epochs", "6",
-                                               "--crops", "0", "--threads", "2", "--no-html"], environment: environment)
+        let trained = try WorkbenchBinary.run(
+            [
+                "train", data.path, "-o", model, "--input-side", "128", "--epochs", "6",
+                "--crops", "0", "--threads", "2", "--no-html",
+            ], environment: environment)
         XCTAssertEqual(trained.status, 0, trained.standardError)
 
         // Pictures of other sizes and a transparent one: a wide pair side by side (stretched to the square), a tall
@@ -34,12 +37,17 @@ final class DetectorExportCommandTests: XCTestCase {
             """
         let made = try WorkbenchBinary.runProcess(python, ["-c", variants, data.path], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(made.status, 0, made.standardError)
-        let pictures = ["picture-000.png", "picture-001.png", "picture-002.png", "picture-003.png", "wide.png", "tall.png",
-                        "transparent.png"].map { data.appendingPathComponent($0).path }
+        let pictures = [
+            "picture-000.png", "picture-001.png", "picture-002.png", "picture-003.png", "wide.png", "tall.png",
+            "transparent.png",
+        ].map { data.appendingPathComponent($0).path }
 
         // A low minimum score, so that many peaks are compared (their order, the ties, the 100-box cap).
-        let detected = try WorkbenchBinary.run(["detect"] + pictures + ["--model", model, "--json", "--threads", "2",
-                                                                        "--min-score", "0.05"])
+        let detected = try WorkbenchBinary.run(
+            ["detect"] + pictures + [
+                "--model", model, "--json", "--threads", "2",
+                "--min-score", "0.05",
+            ])
         XCTAssertEqual(detected.status, 0, detected.standardError)
         let detections = folder.appendingPathComponent("detections.json")
         try detected.standardOutput.write(to: detections, atomically: true, encoding: .utf8)
@@ -48,8 +56,12 @@ final class DetectorExportCommandTests: XCTestCase {
         let export = try WorkbenchBinary.run(["export", model, "--format", "onnx"])
         XCTAssertEqual(export.status, 0, export.standardError)
         XCTAssertEqual(export.standardOutput, "ONNX model written to \(onnx)\n", "the default output is the model's name with .onnx")
-        let check = try WorkbenchBinary.runProcess(python, [root.appendingPathComponent("scripts/check/check-onnx-against-detect.py").path,
-                                                            onnx, detections.path, "--min-score", "0.05"], environment: ProcessInfo.processInfo.environment)
+        let check = try WorkbenchBinary.runProcess(
+            python,
+            [
+                root.appendingPathComponent("scripts/check/check-onnx-against-detect.py").path,
+                onnx, detections.path, "--min-score", "0.05",
+            ], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(check.status, 0, "onnxruntime disagrees with workbench detect: \(check.standardError)")
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(summary["pictures"] as? Int, pictures.count)
@@ -64,9 +76,13 @@ final class DetectorExportCommandTests: XCTestCase {
         let coreml = try WorkbenchBinary.run(["export", model, "--format", "coreml"])
         XCTAssertEqual(coreml.status, 0, coreml.standardError)
         XCTAssertEqual(coreml.standardOutput, "Core ML model written to \(mlmodel)\n")
-        let pipeline = try WorkbenchBinary.runProcess(python, [root.appendingPathComponent("scripts/check/check-coreml-export.py").path,
-                                                               mlmodel, "--detect", detections.path, "--min-score", "0.05"],
-                                                      environment: ProcessInfo.processInfo.environment)
+        let pipeline = try WorkbenchBinary.runProcess(
+            python,
+            [
+                root.appendingPathComponent("scripts/check/check-coreml-export.py").path,
+                mlmodel, "--detect", detections.path, "--min-score", "0.05",
+            ],
+            environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(pipeline.status, 0, "the Core ML pipeline disagrees with workbench detect: \(pipeline.standardError)")
         let agreement = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pipeline.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(agreement["pictures"] as? Int, pictures.count)
@@ -76,7 +92,9 @@ final class DetectorExportCommandTests: XCTestCase {
         // Test-time augmentation is a classifier's: refused in one line, nothing written.
         let tta = try WorkbenchBinary.run(["export", model, "--format", "onnx", "--tta", "-o", folder.appendingPathComponent("t.onnx").path])
         XCTAssertEqual(tta.status, 1)
-        XCTAssertEqual(tta.errorLines, ["workbench: \(model): is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)"])
+        XCTAssertEqual(
+            tta.errorLines,
+            ["workbench: \(model): is a detector: its exports do not carry --tta's mirror averaging (detect --tta and evaluate --tta do)"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.onnx").path))
     }
 }

@@ -13,8 +13,11 @@ final class DetectorTrainingCommandTests: XCTestCase {
         let model = folder.appendingPathComponent("Shapes.wbmodel").path
         let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
 
-        let trained = try WorkbenchBinary.run(["train", data.path, "-o", model, "--input-side", "160", "--epochs", "8",
-                                               "--crops", "1", "--threads", "2", "--json"], environment: environment)
+        let trained = try WorkbenchBinary.run(
+            [
+                "train", data.path, "-o", model, "--input-side", "160", "--epochs", "8",
+                "--crops", "1", "--threads", "2", "--json",
+            ], environment: environment)
         XCTAssertEqual(trained.status, 0, trained.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(trained.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(report["kind"] as? String, "detector")
@@ -22,8 +25,9 @@ final class DetectorTrainingCommandTests: XCTestCase {
         let heldOut = try XCTUnwrap(report["heldOut"] as? [String: Any])
         XCTAssertNotNil(heldOut["meanAveragePrecision50"] as? Double)
         XCTAssertNotNil(heldOut["meanAveragePrecision"] as? Double)
-        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("epoch 8/8: loss ") && $0.contains("held-out mAP@0.5") },
-                      trained.standardError)
+        XCTAssertTrue(
+            trained.errorLines.contains { $0.hasPrefix("epoch 8/8: loss ") && $0.contains("held-out mAP@0.5") },
+            trained.standardError)
         XCTAssertEqual(trained.errorLines.suffix(2), ["report written to \(folder.path)/Shapes.html", "model written to \(model)"])
         // The default refit: a new head on all 24 pictures for the 8 epochs, after the held-out choice.
         let refit = try XCTUnwrap(report["refit"] as? [String: Any])
@@ -34,14 +38,19 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("maps ") && $0.contains(", refit ") }, trained.standardError)
         // The page beside the model: the held-out pictures (no testing folder here) with their boxes drawn.
         let page = try String(contentsOfFile: folder.appendingPathComponent("Shapes.html").path, encoding: .utf8)
-        for text in ["Detector: ", "shapes", "held-out pictures", "chosen on the held-out pictures", "Refitted on all 24 training pictures for 8 epochs", "mAP@0.5", "disc",
-                     "square", "data:image/jpeg;base64,", "<svg"] {
+        for text in [
+            "Detector: ", "shapes", "held-out pictures", "chosen on the held-out pictures", "Refitted on all 24 training pictures for 8 epochs",
+            "mAP@0.5", "disc",
+            "square", "data:image/jpeg;base64,", "<svg",
+        ] {
             XCTAssertTrue(page.contains(text), text)
         }
 
         // The stored threshold is detect's default; the JSON is Create ML's shape.
-        let detected = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-000.png").path, "--model", model,
-                                                "--json", "--threads", "2"])
+        let detected = try WorkbenchBinary.run([
+            "detect", data.appendingPathComponent("picture-000.png").path, "--model", model,
+            "--json", "--threads", "2",
+        ])
         XCTAssertEqual(detected.status, 0, detected.standardError)
         let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(detected.standardOutput.utf8)) as? [[String: Any]])
         XCTAssertEqual(entries.count, 1)
@@ -51,21 +60,27 @@ final class DetectorTrainingCommandTests: XCTestCase {
 
         // --annotate draws the boxes on a copy.
         let boxes = folder.appendingPathComponent("boxes").path
-        let annotated = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-001.png").path, "--model", model,
-                                                 "--annotate", boxes, "--threads", "2"])
+        let annotated = try WorkbenchBinary.run([
+            "detect", data.appendingPathComponent("picture-001.png").path, "--model", model,
+            "--annotate", boxes, "--threads", "2",
+        ])
         XCTAssertEqual(annotated.status, 0, annotated.standardError)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: boxes).count, 1)
 
         // A video of the pictures, 2 a second: sampled, and clips while a shape is in view.
         let video = folder.appendingPathComponent("shapes.mp4").path
-        let encoded = try WorkbenchBinary.runProcess("/usr/bin/ffmpeg", [
-            "-nostdin", "-v", "error", "-y", "-framerate", "2", "-i", data.appendingPathComponent("picture-%03d.png").path,
-            "-frames:v", "6", "-vf", "format=yuv420p", "-c:v", "libx264", "-r", "2", video,
-        ], environment: ProcessInfo.processInfo.environment)
+        let encoded = try WorkbenchBinary.runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-framerate", "2", "-i", data.appendingPathComponent("picture-%03d.png").path,
+                "-frames:v", "6", "-vf", "format=yuv420p", "-c:v", "libx264", "-r", "2", video,
+            ], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(encoded.status, 0, encoded.standardError)
         let clips = folder.appendingPathComponent("clips").path
-        let sampled = try WorkbenchBinary.run(["detect", video, "--model", model, "--json", "--every", "0.5", "--clips", clips,
-                                               "--threads", "2"])
+        let sampled = try WorkbenchBinary.run([
+            "detect", video, "--model", model, "--json", "--every", "0.5", "--clips", clips,
+            "--threads", "2",
+        ])
         XCTAssertEqual(sampled.status, 0, sampled.standardError)
         let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(sampled.standardOutput.utf8)) as? [String: Any])
         let samples = try XCTUnwrap(line["samples"] as? [[String: Any]])
@@ -77,8 +92,9 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertEqual(inspected.status, 0, inspected.standardError)
         XCTAssertTrue(inspected.standardOutput.contains("kind         detector"), inspected.standardOutput)
         XCTAssertTrue(inspected.standardOutput.contains("labels       disc, square (2)"), inspected.standardOutput)
-        XCTAssertTrue(inspected.standardOutput.contains("; the stored head was then refitted on all 24 pictures for 8 epochs)"),
-                      inspected.standardOutput)
+        XCTAssertTrue(
+            inspected.standardOutput.contains("; the stored head was then refitted on all 24 pictures for 8 epochs)"),
+            inspected.standardOutput)
 
         let classified = try WorkbenchBinary.run(["classify", model, data.appendingPathComponent("picture-000.png").path])
         XCTAssertNotEqual(classified.status, 0)
@@ -91,8 +107,9 @@ final class DetectorTrainingCommandTests: XCTestCase {
         try SyntheticDetectionDataset.write(to: folder, count: 3, side: 64, seed: 1)
         let run = try WorkbenchBinary.run(["train", folder.path, "--fine-tune-auto"])
         XCTAssertNotEqual(run.status, 0)
-        XCTAssertTrue(run.standardError.contains("--fine-tune-auto is for classifiers; \(folder.path) is an object-detection dataset"),
-                      run.standardError)
+        XCTAssertTrue(
+            run.standardError.contains("--fine-tune-auto is for classifiers; \(folder.path) is an object-detection dataset"),
+            run.standardError)
         for (arguments, message) in [
             (["--fine-tune-epochs", "3"], "--fine-tune-epochs needs --fine-tune"),
             (["--backbone-learning-rate", "0.001"], "--backbone-learning-rate needs --fine-tune"),
@@ -113,14 +130,19 @@ final class DetectorTrainingCommandTests: XCTestCase {
         try SyntheticDetectionDataset.write(to: data, count: 16, side: 128, seed: 12)
         let model = folder.appendingPathComponent("Tuned.wbmodel").path
         let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
-        let trained = try WorkbenchBinary.run(["train", data.path, "-o", model, "--input-side", "128", "--epochs", "4", "--crops", "0",
-                                               "--fine-tune", "--fine-tune-epochs", "2", "--threads", "2", "--no-html", "--json"],
-                                              environment: environment)
+        let trained = try WorkbenchBinary.run(
+            [
+                "train", data.path, "-o", model, "--input-side", "128", "--epochs", "4", "--crops", "0",
+                "--fine-tune", "--fine-tune-epochs", "2", "--threads", "2", "--no-html", "--json",
+            ],
+            environment: environment)
         XCTAssertEqual(trained.status, 0, trained.standardError)
-        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("fine-tuning blocks 11-15 and the head; frozen head (epoch 0): held-out mAP@0.5 ") },
-                      trained.standardError)
-        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("fine-tuning epoch 2/2: loss ") && $0.hasSuffix(" images/s") },
-                      trained.standardError)
+        XCTAssertTrue(
+            trained.errorLines.contains { $0.hasPrefix("fine-tuning blocks 11-15 and the head; frozen head (epoch 0): held-out mAP@0.5 ") },
+            trained.standardError)
+        XCTAssertTrue(
+            trained.errorLines.contains { $0.hasPrefix("fine-tuning epoch 2/2: loss ") && $0.hasSuffix(" images/s") },
+            trained.standardError)
         XCTAssertTrue(trained.errorLines.contains { $0.contains(", fine-tuning ") && $0.hasPrefix("maps ") }, trained.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(trained.standardOutput.utf8)) as? [String: Any])
         let fineTuning = try XCTUnwrap(report["fineTuning"] as? [String: Any])
@@ -128,16 +150,21 @@ final class DetectorTrainingCommandTests: XCTestCase {
         XCTAssertEqual((fineTuning["epochs"] as? [Any])?.count, 2)
         XCTAssertNotNil(fineTuning["chosenEpoch"] as? Int)
 
-        let detected = try WorkbenchBinary.run(["detect", data.appendingPathComponent("picture-000.png").path, "--model", model,
-                                                "--json", "--threads", "2"])
+        let detected = try WorkbenchBinary.run([
+            "detect", data.appendingPathComponent("picture-000.png").path, "--model", model,
+            "--json", "--threads", "2",
+        ])
         XCTAssertEqual(detected.status, 0, detected.standardError)
         let inspected = try WorkbenchBinary.run(["inspect", model])
         XCTAssertEqual(inspected.status, 0, inspected.standardError)
         XCTAssertTrue(inspected.standardOutput.contains("kind         detector"), inspected.standardOutput)
         let kept = (fineTuning["chosenEpoch"] as? Int ?? 0) > 0
-        XCTAssertTrue(inspected.standardOutput.contains(kept ? "backbone     efficientnet-lite0, blocks 11-15 fine-tuned (epoch "
-                                                             : "backbone     efficientnet-lite0, pretrained, frozen (fine-tuning did not"),
-                      inspected.standardOutput)
+        XCTAssertTrue(
+            inspected.standardOutput.contains(
+                kept
+                    ? "backbone     efficientnet-lite0, blocks 11-15 fine-tuned (epoch "
+                    : "backbone     efficientnet-lite0, pretrained, frozen (fine-tuning did not"),
+            inspected.standardOutput)
     }
 }
 
@@ -156,16 +183,24 @@ final class DetectorTrainingHostileLabelTests: XCTestCase {
         XCTAssertGreaterThan(labels.count, 4)
         var entries: [[String: Any]] = []
         for (index, name) in boxes.keys.sorted().enumerated() {
-            entries.append(["image": name, "annotations": boxes[name]!.map { box in
-                ["label": labels[index % labels.count],
-                 "coordinates": ["x": box.centerX, "y": box.centerY, "width": box.width, "height": box.height]]
-            }])
+            entries.append([
+                "image": name,
+                "annotations": boxes[name]!.map { box in
+                    [
+                        "label": labels[index % labels.count],
+                        "coordinates": ["x": box.centerX, "y": box.centerY, "width": box.width, "height": box.height],
+                    ]
+                },
+            ])
         }
         try JSONSerialization.data(withJSONObject: entries).write(to: folder.appendingPathComponent("annotations.json"))
         let model = folder.appendingPathComponent("Hostile.wbmodel").path
         let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path]
-        let trained = try WorkbenchBinary.run(["train", folder.path, "-o", model, "--input-side", "64", "--epochs", "1",
-                                               "--crops", "0", "--threads", "2"], environment: environment)
+        let trained = try WorkbenchBinary.run(
+            [
+                "train", folder.path, "-o", model, "--input-side", "64", "--epochs", "1",
+                "--crops", "0", "--threads", "2",
+            ], environment: environment)
         XCTAssertEqual(trained.status, 0, trained.standardError)
         XCTAssertNil(HostileNames.terminalProblem(trained.standardOutput))
         XCTAssertNil(HostileNames.terminalProblem(trained.standardError))

@@ -24,9 +24,12 @@ final class ExportCommandTests: XCTestCase {
         // 60 sample images, and the same as exact 224 × 224 network inputs (cropped and resized by Pillow),
         // plus the reference's two golden inputs.
         let dataset = folder.appendingPathComponent("tiny")
-        XCTAssertEqual(try python([root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                                   root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
-                                   "--per-label", "30"]).status, 0)
+        XCTAssertEqual(
+            try python([
+                root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
+                root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
+                "--per-label", "30",
+            ]).status, 0)
         let inputs = folder.appendingPathComponent("inputs")
         let resize = """
             import pathlib, sys
@@ -39,8 +42,9 @@ final class ExportCommandTests: XCTestCase {
             """
         XCTAssertEqual(try python(["-c", resize, dataset.path, inputs.path]).status, 0)
         for name in ["chelsea_224.png", "coffee_224.png"] {
-            try FileManager.default.copyItem(at: root.appendingPathComponent("Tests/ModelsTests/Fixtures/\(name)"),
-                                             to: inputs.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: root.appendingPathComponent("Tests/ModelsTests/Fixtures/\(name)"),
+                to: inputs.appendingPathComponent(name))
         }
 
         let model = folder.appendingPathComponent("tiny.wbmodel").path
@@ -63,8 +67,9 @@ final class ExportCommandTests: XCTestCase {
 
         let coreml = try WorkbenchBinary.run(["export", model, "--format", "coreml"])
         XCTAssertEqual(coreml.status, 0, coreml.standardError)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tiny.mlmodel").path),
-                      "the default output is the model's name with .mlmodel")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("tiny.mlmodel").path),
+            "the default output is the model's name with .mlmodel")
 
         let unwritable = try WorkbenchBinary.run(["export", model, "--format", "onnx", "-o", "/no/such/folder/tiny.onnx"])
         XCTAssertEqual(unwritable.status, 1)

@@ -53,12 +53,14 @@ final class FeaturesCommandTests: XCTestCase {
         let failures = outcome.errorLines.dropLast()
         XCTAssertEqual(failures.count, 4, outcome.standardError)
         for name in ["2-empty.jpg", "3-text.jpg", "4-truncated.jpg", "5-truncated.png"] {
-            XCTAssertEqual(outcome.errorLines.filter { $0.hasPrefix(folder.appendingPathComponent(name).path + ": ") }.count, 1,
-                           "\(name) gets exactly one line: \(outcome.standardError)")
+            XCTAssertEqual(
+                outcome.errorLines.filter { $0.hasPrefix(folder.appendingPathComponent(name).path + ": ") }.count, 1,
+                "\(name) gets exactly one line: \(outcome.standardError)")
         }
         let written = try String(contentsOfFile: outputPath, encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(written.map { String($0.prefix { $0 != "\t" }) },
-                       ["1-good.jpg", "6-png-named.jpg"].map { folder.appendingPathComponent($0).path })
+        XCTAssertEqual(
+            written.map { String($0.prefix { $0 != "\t" }) },
+            ["1-good.jpg", "6-png-named.jpg"].map { folder.appendingPathComponent($0).path })
     }
 
     func testMissingInputAndUnwritableOutputFailWithOneLine() throws {
@@ -66,8 +68,10 @@ final class FeaturesCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.errorLines, ["workbench: /no/such/folder: no such file or folder"])
 
-        let unwritable = try WorkbenchBinary.run(["features", fixtures.appendingPathComponent("coffee_224.png").path,
-                                                  "-o", "/no/such/folder/out.txt"])
+        let unwritable = try WorkbenchBinary.run([
+            "features", fixtures.appendingPathComponent("coffee_224.png").path,
+            "-o", "/no/such/folder/out.txt",
+        ])
         XCTAssertEqual(unwritable.status, 1)
         XCTAssertEqual(unwritable.errorLines.count, 1, unwritable.standardError)
         XCTAssertTrue(unwritable.standardError.contains("/no/such/folder/out.txt"), unwritable.standardError)

@@ -14,8 +14,11 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
 
     /// One block, two epochs, two threads: seconds, and the thread split exercised.
     private func fineTune(_ model: String, extra: [String] = []) throws -> WorkbenchBinary.Outcome {
-        try run(["train", dataset.path, "-o", model] + (extra.contains("--html") ? [] : ["--no-html"]) + ["--fine-tune", "--fine-tune-blocks", "2", "--epochs", "2",
-                 "--batch-size", "4", "--threads", "2", "--keep-fine-tuned"] + extra)
+        try run(
+            ["train", dataset.path, "-o", model] + (extra.contains("--html") ? [] : ["--no-html"]) + [
+                "--fine-tune", "--fine-tune-blocks", "2", "--epochs", "2",
+                "--batch-size", "4", "--threads", "2", "--keep-fine-tuned",
+            ] + extra)
     }
 
     func testFoldsChooseTheRefitIsRepeatableAndTheProgressNamesTheFold() throws {
@@ -32,7 +35,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertGreaterThan(epochLines[0], frozenLine)
         for fold in 1...3 {
             for epoch in 1...2 {
-                XCTAssertTrue(lines.contains { $0.hasPrefix("fold \(fold)/3 epoch \(epoch)/2  loss ") }, "fold \(fold) epoch \(epoch): \(trained.standardError)")
+                XCTAssertTrue(
+                    lines.contains { $0.hasPrefix("fold \(fold)/3 epoch \(epoch)/2  loss ") }, "fold \(fold) epoch \(epoch): \(trained.standardError)"
+                )
             }
         }
         let line = lines[epochLines[0]]
@@ -44,8 +49,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         let refitLines = lines.indices.filter { lines[$0].hasPrefix("refit ") && lines[$0].contains(" epoch ") }
         XCTAssertFalse(refitLines.isEmpty, trained.standardError)
         XCTAssertGreaterThan(refitLines[0], decisionLine)
-        XCTAssertTrue(trained.standardOutput.contains("Fine-tuning (blocks 14-15, the final 1x1 convolution and the head"),
-                      trained.standardOutput)
+        XCTAssertTrue(
+            trained.standardOutput.contains("Fine-tuning (blocks 14-15, the final 1x1 convolution and the head"),
+            trained.standardOutput)
         XCTAssertTrue(trained.standardOutput.contains("decision (3 stratified folds): "), trained.standardOutput)
 
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
@@ -77,8 +83,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: second)))
         let inspect = try run(["inspect", first])
         XCTAssertEqual(inspect.status, 0, inspect.standardError)
-        XCTAssertTrue(inspect.standardOutput.contains("\(epoch == 1 ? "1 epoch" : "\(epoch) epochs") (the average of \(refits) refits)"),
-                      "the model file records the soup: \(inspect.standardOutput)")
+        XCTAssertTrue(
+            inspect.standardOutput.contains("\(epoch == 1 ? "1 epoch" : "\(epoch) epochs") (the average of \(refits) refits)"),
+            "the model file records the soup: \(inspect.standardOutput)")
         let inspected = try run(["inspect", first, "--json"])
         let record = (try JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])?["fineTuning"] as? [String: Any]
         XCTAssertEqual(record?["refits"] as? Int, refits, inspected.standardOutput)
@@ -106,8 +113,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             let lines = trained.errorLines.filter { $0.hasPrefix("refit \(refit)/2 epoch ") }
             XCTAssertEqual(lines.count, epoch, "refit \(refit): \(trained.standardError)")
         }
-        XCTAssertTrue(trained.standardOutput.contains("for \(epoch) epochs (the average of 2 refits with their own seeds)"),
-                      trained.standardOutput)
+        XCTAssertTrue(
+            trained.standardOutput.contains("for \(epoch) epochs (the average of 2 refits with their own seeds)"),
+            trained.standardOutput)
         // The same seed and threads give the same soup; one refit alone is another model: its answers differ (the
         // files would differ anyway, since the report they carry records the refits).
         XCTAssertEqual(try fineTune(again, extra: ["--refits", "2"]).status, 0)
@@ -124,9 +132,11 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
     func testAValidationFolderChoosesTheEpochAndAllTrainingImagesTrain() throws {
         let model = folder.appendingPathComponent("v.wbmodel").path, reportPath = folder.appendingPathComponent("v.json").path
         let validation = dataset.appendingPathComponent("Testing Data").path
-        let outcome = try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune", "--fine-tune-blocks", "1",
-                               "--epochs", "1", "--augmentations", "none", "--validation", validation, "--keep-fine-tuned",
-                               "--report", reportPath])
+        let outcome = try run([
+            "train", dataset.path, "-o", model, "--no-html", "--fine-tune", "--fine-tune-blocks", "1",
+            "--epochs", "1", "--augmentations", "none", "--validation", validation, "--keep-fine-tuned",
+            "--report", reportPath,
+        ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
         let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
@@ -137,8 +147,9 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         XCTAssertEqual((section["decision"] as? [String: Any])?["refit"] as? Bool, false, "the validation folder's run is the model")
         let inspected = try run(["inspect", model, "--json"])
         XCTAssertEqual(inspected.status, 0, inspected.standardError)
-        let record = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])?["fineTuning"]
-                                   as? [String: Any])
+        let record = try XCTUnwrap(
+            (JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])?["fineTuning"]
+                as? [String: Any])
         XCTAssertEqual(record["epochs"] as? Int, section["bestEpoch"] as? Int)
         XCTAssertNil(record["refits"], "no refit, so the record counts none")
 
@@ -161,8 +172,10 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
 
     func testFineTuneAutoSaysWhyInOneLine() throws {
         let model = folder.appendingPathComponent("auto.wbmodel").path, reportPath = folder.appendingPathComponent("auto.json").path
-        let outcome = try run(["train", dataset.path, "-o", model, "--no-html", "--fine-tune-auto", "--fine-tune-blocks", "1",
-                               "--epochs", "1", "--batch-size", "4", "--augmentations", "none", "--threads", "2", "--report", reportPath])
+        let outcome = try run([
+            "train", dataset.path, "-o", model, "--no-html", "--fine-tune-auto", "--fine-tune-blocks", "1",
+            "--epochs", "1", "--batch-size", "4", "--augmentations", "none", "--threads", "2", "--report", reportPath,
+        ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
         let choice = try XCTUnwrap(report["fineTuningChoice"] as? [String: Any])
@@ -184,8 +197,10 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
         let model = folder.appendingPathComponent("split.wbmodel").path
         let outcome = try run(["train", split.path, "-o", model, "--no-html", "--fine-tune", "--epochs", "1", "--refits", "2"])
         XCTAssertNotEqual(outcome.status, 0)
-        XCTAssertEqual(outcome.errorLines.last, "workbench: \(split.path)/val: with a validation folder fine-tuning does not refit, "
-                       + "so --refits 2 would do nothing; drop it", outcome.standardError)
+        XCTAssertEqual(
+            outcome.errorLines.last,
+            "workbench: \(split.path)/val: with a validation folder fine-tuning does not refit, "
+                + "so --refits 2 would do nothing; drop it", outcome.standardError)
         XCTAssertFalse(files.fileExists(atPath: model))
     }
 
@@ -208,7 +223,10 @@ final class FineTuneCommandTests: TinyDatasetTestCase {
             (["--fine-tune", "--refits", "0"], "--refits must be from 1 to 8, got 0"),
             (["--fine-tune", "--refits", "9"], "--refits must be from 1 to 8, got 9"),
             (["--refits", "3"], "--refits needs --fine-tune"),
-            (["--fine-tune", "--refits", "2", "--validation", dataset.path], "--refits averages refits on all training images, and with --validation there is none"),
+            (
+                ["--fine-tune", "--refits", "2", "--validation", dataset.path],
+                "--refits averages refits on all training images, and with --validation there is none"
+            ),
             (["--fine-tune", "--validation-fraction", "0"], "--fine-tune needs held-out images to choose its epoch"),
             (["--fine-tune-auto", "--validation-fraction", "0"], "--fine-tune-auto needs held-out images to choose its epoch"),
             (["--fine-tune", "--fine-tune-auto"], "--fine-tune and --fine-tune-auto exclude each other"),

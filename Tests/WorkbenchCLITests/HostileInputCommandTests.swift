@@ -23,8 +23,10 @@ final class HostileInputCommandTests: XCTestCase {
             environment = ["WORKBENCH_CACHE": root.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1700000000"]
             let repository = WorkbenchBinary.repositoryRoot()
             dataset = root.appendingPathComponent("tiny")
-            try python([repository.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                        repository.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path])
+            try python([
+                repository.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
+                repository.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
+            ])
             model = root.appendingPathComponent("tiny.wbmodel").path
             let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model], environment: environment)
             precondition(train.status == 0, train.standardError)
@@ -160,8 +162,9 @@ final class HostileInputCommandTests: XCTestCase {
         for arguments in commands {
             let outcome = try run(arguments, standardOutput: full)
             XCTAssertEqual(outcome.status, 1, "\(arguments)")
-            XCTAssertEqual(outcome.errorLines.filter { $0.hasPrefix("workbench: ") },
-                           ["workbench: stdout: cannot write: no space left on device (ENOSPC)"], "\(arguments): \(outcome.errorLines)")
+            XCTAssertEqual(
+                outcome.errorLines.filter { $0.hasPrefix("workbench: ") },
+                ["workbench: stdout: cannot write: no space left on device (ENOSPC)"], "\(arguments): \(outcome.errorLines)")
         }
         // A pipe whose reader is gone: EPIPE (SIGPIPE is ignored), reported, not a silent death by signal.
         let pipe = Pipe()
@@ -201,8 +204,9 @@ final class HostileInputCommandTests: XCTestCase {
         for arguments in [["-o", "/dev/full"], ["-o", folder.appendingPathComponent("r.wbmodel").path, "--report", "/dev/full"]] {
             let train = try run(["train", dataset.path] + arguments)
             XCTAssertEqual(train.status, 1, "\(arguments)")
-            XCTAssertEqual(train.errorLines.filter { $0.hasPrefix("workbench: ") },
-                           ["workbench: /dev/full: cannot write: no space left on device (ENOSPC)"], "\(arguments): \(train.standardError)")
+            XCTAssertEqual(
+                train.errorLines.filter { $0.hasPrefix("workbench: ") },
+                ["workbench: /dev/full: cannot write: no space left on device (ENOSPC)"], "\(arguments): \(train.standardError)")
         }
         XCTAssertTrue(isCharacterDevice("/dev/full"))
 
@@ -246,7 +250,9 @@ final class HostileInputCommandTests: XCTestCase {
         let broken = folder.appendingPathComponent("nan.wbmodel").path
         try Data(bytes).write(to: URL(fileURLWithPath: broken))
         // Sealed again, as a writer without the finite check would: not the checksum but the NaN is refused.
-        try Self.python(["-c", """
+        try Self.python([
+            "-c",
+            """
             import hashlib, struct, sys
             data = open(sys.argv[1], "rb").read()
             length = struct.unpack("<Q", data[:8])[0]
@@ -254,11 +260,13 @@ final class HostileInputCommandTests: XCTestCase {
             start = 8 + data[8:8 + length].index(key) + len(key)
             digest = hashlib.sha256(data[8 + length:]).hexdigest().encode()
             open(sys.argv[1], "wb").write(data[:start] + digest + data[start + 64:])
-            """, broken])
+            """, broken,
+        ])
         for arguments in [["classify", broken, fixtures.appendingPathComponent("coffee.jpg").path, "--json"], ["inspect", broken]] {
             let outcome = try run(arguments)
             XCTAssertEqual(outcome.status, 1)
-            XCTAssertEqual(outcome.errorLines, ["workbench: \(broken): corrupted: tensor 'head.weight' holds nan at index 3: weights must be finite numbers"])
+            XCTAssertEqual(
+                outcome.errorLines, ["workbench: \(broken): corrupted: tensor 'head.weight' holds nan at index 3: weights must be finite numbers"])
             XCTAssertEqual(outcome.standardOutput, "", "nothing printed, certainly not nan")
         }
     }
@@ -278,12 +286,15 @@ final class HostileInputCommandTests: XCTestCase {
 
         let outcome = try run(["features", photos.path])
         XCTAssertEqual(outcome.status, 1, "a file could not be read")
-        XCTAssertEqual(feature(lines: outcome.standardOutput).map(\.path),
-                       [photos.appendingPathComponent("good.png").path, photos.appendingPathComponent("sub/deeper.png").path],
-                       "each image once, however many links lead to its folder")
-        XCTAssertEqual(outcome.errorLines.dropLast(), [
-            "\(photos.path)/caf\\xE9.png: name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it",
-        ])
+        XCTAssertEqual(
+            feature(lines: outcome.standardOutput).map(\.path),
+            [photos.appendingPathComponent("good.png").path, photos.appendingPathComponent("sub/deeper.png").path],
+            "each image once, however many links lead to its folder")
+        XCTAssertEqual(
+            outcome.errorLines.dropLast(),
+            [
+                "\(photos.path)/caf\\xE9.png: name is not valid UTF-8, so it cannot be opened (shown with \\x escapes); rename it"
+            ])
         XCTAssertTrue(outcome.errorLines.last?.hasPrefix("2 of 3 images embedded") ?? false, outcome.standardError)
     }
 
@@ -319,19 +330,22 @@ final class HostileInputCommandTests: XCTestCase {
         // Default limit: the 3 GB files are refused by their size, unread.
         let refused = try measure(["features", hostile.path])
         XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(Array(refused.errorLines.dropLast()),
-                       expectedLines("file is 3.2 GB, \(tooLarge)", "file is 3.2 GB, \(tooLarge)"))
+        XCTAssertEqual(
+            Array(refused.errorLines.dropLast()),
+            expectedLines("file is 3.2 GB, \(tooLarge)", "file is 3.2 GB, \(tooLarge)"))
         XCTAssertTrue(refused.errorLines.last?.hasPrefix("1 of 6 images embedded") ?? false, "\(refused.errorLines)")
         XCTAssertLessThan(refused.peakMegabytes, 500, "peak memory")
         // A limit that lets them through: the files are streamed, never read whole, and the JPEG before the junk
         // decodes (it ends before the zeros start).
         let streamed = try measure(["features", hostile.path, "--max-megapixels", "1000"])
         XCTAssertEqual(streamed.status, 1)
-        XCTAssertEqual(Array(streamed.errorLines.dropLast()), expectedLines("not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)", ""))
+        XCTAssertEqual(
+            Array(streamed.errorLines.dropLast()), expectedLines("not a picture Workbench can read (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP)", ""))
         XCTAssertTrue(streamed.errorLines.last?.hasPrefix("2 of 6 images embedded") ?? false, "\(streamed.errorLines)")
         XCTAssertLessThan(streamed.peakMegabytes, 500, "peak memory")
-        print("peak memory of features over hostile files: \(refused.peakMegabytes) MB (refused by size), "
-              + "\(streamed.peakMegabytes) MB (streamed)")
+        print(
+            "peak memory of features over hostile files: \(refused.peakMegabytes) MB (refused by size), "
+                + "\(streamed.peakMegabytes) MB (streamed)")
     }
 
     /// Runs the binary under a Python parent that reports its child's peak resident size (`RUSAGE_CHILDREN`), so
@@ -379,10 +393,12 @@ final class HostileInputCommandTests: XCTestCase {
         // The creation date's number comes from the environment; a bad one stops the run before any work.
         for value in ["nan", "1e300", "-5", "99999999999999"] {
             let model = folder.appendingPathComponent("date.wbmodel").path
-            let outcome = try WorkbenchBinary.run(["train", dataset.path, "-o", model],
-                                                  environment: Self.environment.merging(["SOURCE_DATE_EPOCH": value]) { $1 })
+            let outcome = try WorkbenchBinary.run(
+                ["train", dataset.path, "-o", model],
+                environment: Self.environment.merging(["SOURCE_DATE_EPOCH": value]) { $1 })
             XCTAssertEqual(outcome.status, 1, value)
-            XCTAssertEqual(outcome.errorLines, ["workbench: SOURCE_DATE_EPOCH must be whole seconds since 1970, from 0 to 253402300799; got '\(value)'"])
+            XCTAssertEqual(
+                outcome.errorLines, ["workbench: SOURCE_DATE_EPOCH must be whole seconds since 1970, from 0 to 253402300799; got '\(value)'"])
             XCTAssertFalse(FileManager.default.fileExists(atPath: model))
         }
     }

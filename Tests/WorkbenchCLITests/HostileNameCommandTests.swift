@@ -38,16 +38,20 @@ final class HostileNameCommandTests: XCTestCase {
         let dataset = base.appendingPathComponent("dataset")
         try TestMedia.tinyDataset(at: dataset, labels: (escapeLabel, overrideLabel), environment: environment)
         let model = base.appendingPathComponent("Names.wbmodel")
-        let train = try WorkbenchBinary.runProcess(try WorkbenchBinary.path(), ["train", dataset.path, "-o", model.path, "--verbose"],
-                                                   environment: environment)
+        let train = try WorkbenchBinary.runProcess(
+            try WorkbenchBinary.path(), ["train", dataset.path, "-o", model.path, "--verbose"],
+            environment: environment)
         try TestMedia.check(train, "train")
         return Fixture(base: base, dataset: dataset, model: model, train: train, environment: environment)
     }
 
-    private func run(_ arguments: [String], _ fixture: Fixture, environment extra: [String: String] = [:],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.runProcess(try WorkbenchBinary.path(file: file, line: line), arguments,
-                                       environment: fixture.environment.merging(extra) { $1 })
+    private func run(
+        _ arguments: [String], _ fixture: Fixture, environment extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> WorkbenchBinary.Outcome {
+        try WorkbenchBinary.runProcess(
+            try WorkbenchBinary.path(file: file, line: line), arguments,
+            environment: fixture.environment.merging(extra) { $1 })
     }
 
     /// Both outputs free of raw control and bidi characters, and the label shown escaped.
@@ -56,8 +60,9 @@ final class HostileNameCommandTests: XCTestCase {
         for (stream, text) in [("stdout", outcome.standardOutput), ("stderr", outcome.standardError)] {
             XCTAssertNil(HostileNames.terminalProblem(text), "\(what) \(stream)", file: file, line: line)
         }
-        XCTAssertTrue((outcome.standardOutput + outcome.standardError).contains(#"\u001B[2J\u001B]0;owned\u0007Cat"#),
-                      "\(what) shows the label escaped", file: file, line: line)
+        XCTAssertTrue(
+            (outcome.standardOutput + outcome.standardError).contains(#"\u001B[2J\u001B]0;owned\u0007Cat"#),
+            "\(what) shows the label escaped", file: file, line: line)
     }
 
     // MARK: - Item 9: terminal lines, pages, captions
@@ -72,8 +77,9 @@ final class HostileNameCommandTests: XCTestCase {
         XCTAssertEqual(json.status, 0, json.standardError)
         let first = try XCTUnwrap(json.standardOutput.split(separator: "\n").first)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
-        XCTAssertNotNil(object.values.first { "\($0)".contains(Self.escapeLabel) || "\($0)".contains(Self.overrideLabel) },
-                        "--json keeps the names exactly (escaped by JSON itself)")
+        XCTAssertNotNil(
+            object.values.first { "\($0)".contains(Self.escapeLabel) || "\($0)".contains(Self.overrideLabel) },
+            "--json keeps the names exactly (escaped by JSON itself)")
     }
 
     func testTrainingPageIsolatesTheOverriddenLabelFromItsNumbers() throws {
@@ -92,14 +98,18 @@ final class HostileNameCommandTests: XCTestCase {
         let fixture = try fixture()
         let work = fixture.base.appendingPathComponent("label-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let pictures = try TestMedia.pictures(fixture.dataset.appendingPathComponent("Training Data/\(Self.escapeLabel)")).prefix(2)
+        let pictures =
+            try TestMedia.pictures(fixture.dataset.appendingPathComponent("Training Data/\(Self.escapeLabel)")).prefix(2)
             + TestMedia.pictures(fixture.dataset.appendingPathComponent("Training Data/\(Self.overrideLabel)")).prefix(2)
         let movie = work.appendingPathComponent("movie.mp4")
         try TestMedia.video(pictures: Array(pictures), seconds: 2, framesPerSecond: 5, to: movie, environment: fixture.environment)
         let page = work.appendingPathComponent("labels.html").path, subtitles = work.appendingPathComponent("movie.vtt").path
         let annotated = work.appendingPathComponent("annotated.mp4").path
-        let outcome = try run(["label", fixture.model.path, movie.path, "--html", page, "--vtt", subtitles, "--annotate", annotated,
-                               "--summary"], fixture)
+        let outcome = try run(
+            [
+                "label", fixture.model.path, movie.path, "--html", page, "--vtt", subtitles, "--annotate", annotated,
+                "--summary",
+            ], fixture)
         assertTerminalSafe(outcome, "label")
         XCTAssertTrue(FileManager.default.fileExists(atPath: annotated), "the review copy is written although a label holds a tab")
         let cues = try WebVTTFile.parse(try String(contentsOfFile: subtitles, encoding: .utf8))
@@ -116,8 +126,9 @@ final class HostileNameCommandTests: XCTestCase {
         let jobs = fixture.base.appendingPathComponent("jobs-\(UUID().uuidString)")
         let movie = fixture.base.appendingPathComponent("frames-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: movie, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try XCTUnwrap(TestMedia.pictures(fixture.dataset.appendingPathComponent("Testing Data/\(Self.overrideLabel)")).first),
-                                         to: movie.appendingPathComponent("1.png"))
+        try FileManager.default.copyItem(
+            at: try XCTUnwrap(TestMedia.pictures(fixture.dataset.appendingPathComponent("Testing Data/\(Self.overrideLabel)")).first),
+            to: movie.appendingPathComponent("1.png"))
         let marker = fixture.base.appendingPathComponent("injected").path
         let hostile = "res\ntouch \(marker) #"
         let absolute = fixture.base.path + "/" + hostile
@@ -127,9 +138,14 @@ final class HostileNameCommandTests: XCTestCase {
             (["features", fixture.dataset.path], ["WORKBENCH_CACHE": absolute], "feature cache folder (WORKBENCH_CACHE)"),
         ]
         for (arguments, environment, what) in cases {
-            let outcome = try run(["slurm"] + arguments + ["--tasks", "1", "--job-folder", jobs.path, "--dry-run"], fixture, environment: environment)
+            let outcome = try run(
+                ["slurm"] + arguments + ["--tasks", "1", "--job-folder", jobs.path, "--dry-run"], fixture, environment: environment)
             XCTAssertEqual(outcome.status, 1, outcome.standardOutput)
-            XCTAssertEqual(outcome.errorLines, [#"workbench: \#(fixture.base.path)/res\ntouch \#(marker) #: the \#(what) holds a control character (\n), which a batch script cannot carry; choose a name without it"#])
+            XCTAssertEqual(
+                outcome.errorLines,
+                [
+                    #"workbench: \#(fixture.base.path)/res\ntouch \#(marker) #: the \#(what) holds a control character (\n), which a batch script cannot carry; choose a name without it"#
+                ])
             XCTAssertEqual(outcome.standardOutput, "", "no script printed")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: jobs.path))
@@ -143,16 +159,21 @@ final class HostileNameCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
         let movie = odd.appendingPathComponent("movie \"1\"")
         try FileManager.default.createDirectory(at: movie, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try XCTUnwrap(TestMedia.pictures(fixture.dataset.appendingPathComponent("Testing Data/\(Self.overrideLabel)")).first),
-                                         to: movie.appendingPathComponent("1.png"))
+        try FileManager.default.copyItem(
+            at: try XCTUnwrap(TestMedia.pictures(fixture.dataset.appendingPathComponent("Testing Data/\(Self.overrideLabel)")).first),
+            to: movie.appendingPathComponent("1.png"))
         let model = odd.appendingPathComponent("model $HOME.wbmodel")
         try FileManager.default.copyItem(at: fixture.model, to: model)
         // The log path stands in an #SBATCH line, where quotes and spaces are refused: a plain job folder.
         let jobs = fixture.base.appendingPathComponent("jobs").path
-        let label = try run(["slurm", "label", model.path, movie.path, "--tasks", "1", "--movie-data", odd.appendingPathComponent("Movie;Data.json").path,
-                             "--job-folder", jobs, "--dry-run"], fixture)
-        let features = try run(["slurm", "features", fixture.dataset.path, "--tasks", "1", "--job-folder", jobs, "--dry-run"],
-                               fixture, environment: ["WORKBENCH_CACHE": odd.appendingPathComponent("cache").path])
+        let label = try run(
+            [
+                "slurm", "label", model.path, movie.path, "--tasks", "1", "--movie-data", odd.appendingPathComponent("Movie;Data.json").path,
+                "--job-folder", jobs, "--dry-run",
+            ], fixture)
+        let features = try run(
+            ["slurm", "features", fixture.dataset.path, "--tasks", "1", "--job-folder", jobs, "--dry-run"],
+            fixture, environment: ["WORKBENCH_CACHE": odd.appendingPathComponent("cache").path])
         let binary = URL(fileURLWithPath: try WorkbenchBinary.path()).resolvingSymlinksInPath().path
         let stub = fixture.base.appendingPathComponent("stub").path
         try "#!/bin/sh\nexit 0\n".write(toFile: stub, atomically: true, encoding: .utf8)

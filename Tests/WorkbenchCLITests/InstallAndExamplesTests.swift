@@ -50,8 +50,9 @@ final class InstallAndExamplesTests: XCTestCase {
         inherited["WORKBENCH_BINARY"] = nil
 
         // install.sh as a user would run it, from the clone, with PREFIX/bin not yet on the PATH.
-        let install = try WorkbenchBinary.runProcess("/bin/bash", [root.appendingPathComponent("scripts/install.sh").path, prefix.path],
-                                                     environment: installing(inherited), workingDirectory: base)
+        let install = try WorkbenchBinary.runProcess(
+            "/bin/bash", [root.appendingPathComponent("scripts/install.sh").path, prefix.path],
+            environment: installing(inherited), workingDirectory: base)
         guard install.status == 0 else { throw TestMedia.Failure("scripts/install.sh exited with \(install.status): \(install.standardError)") }
 
         var environment = inherited
@@ -108,10 +109,14 @@ final class InstallAndExamplesTests: XCTestCase {
             .write(to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
 
         let fixture = Fixture(root: root, prefix: prefix, work: work, installMessages: install.standardError, environment: environment)
-        try TestMedia.check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "datasets/drawings", "-o", "Drawings.wbmodel"],
-                                             environment: environment, workingDirectory: work), "training Drawings.wbmodel")
-        try TestMedia.check(WorkbenchBinary.runProcess(fixture.workbench, ["train", "shapes", "-o", "Shapes.wbmodel"],
-                                             environment: environment, workingDirectory: work), "training Shapes.wbmodel")
+        try TestMedia.check(
+            WorkbenchBinary.runProcess(
+                fixture.workbench, ["train", "datasets/drawings", "-o", "Drawings.wbmodel"],
+                environment: environment, workingDirectory: work), "training Drawings.wbmodel")
+        try TestMedia.check(
+            WorkbenchBinary.runProcess(
+                fixture.workbench, ["train", "shapes", "-o", "Shapes.wbmodel"],
+                environment: environment, workingDirectory: work), "training Shapes.wbmodel")
         // The folder as made, before any test writes into it: the documentation's examples start from copies of it.
         try files.copyItem(at: work, to: pristine(base))
         return fixture
@@ -140,9 +145,11 @@ final class InstallAndExamplesTests: XCTestCase {
         let installed = fixture.prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path
         let original = fixture.root.appendingPathComponent("models/efficientnet-lite0.safetensors").path
         XCTAssertTrue(files.contentsEqual(atPath: installed, andPath: original), "the backbone is installed byte for byte")
-        XCTAssertTrue(files.contentsEqual(atPath: fixture.prefix.appendingPathComponent("share/workbench/ssdlite-mobilenetv2-person.safetensors").path,
-                                          andPath: fixture.root.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path),
-                      "the person detector is installed byte for byte")
+        XCTAssertTrue(
+            files.contentsEqual(
+                atPath: fixture.prefix.appendingPathComponent("share/workbench/ssdlite-mobilenetv2-person.safetensors").path,
+                andPath: fixture.root.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path),
+            "the person detector is installed byte for byte")
         XCTAssertTrue(files.contentsEqual(atPath: fixture.workbench, andPath: try WorkbenchBinary.path()), "the binary under test is installed")
         XCTAssertTrue(fixture.installMessages.contains("\(fixture.prefix.path)/bin is not on your PATH"), fixture.installMessages)
         XCTAssertTrue(fixture.installMessages.contains("export PATH=\"\(fixture.prefix.path)/bin:$PATH\""), fixture.installMessages)
@@ -150,8 +157,9 @@ final class InstallAndExamplesTests: XCTestCase {
         // With PREFIX/bin on the PATH, install says nothing about it.
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = fixture.prefix.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        let again = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path, fixture.prefix.path],
-                                                   environment: Self.installing(environment))
+        let again = try WorkbenchBinary.runProcess(
+            "/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path, fixture.prefix.path],
+            environment: Self.installing(environment))
         XCTAssertEqual(again.status, 0, again.standardError)
         XCTAssertFalse(again.standardError.contains("not on your PATH"), again.standardError)
 
@@ -162,13 +170,19 @@ final class InstallAndExamplesTests: XCTestCase {
             .write(to: home.appendingPathComponent(".profile"), atomically: true, encoding: .utf8)
         var user = ProcessInfo.processInfo.environment
         user["HOME"] = home.path
-        let local = try WorkbenchBinary.runProcess("/bin/bash", [fixture.root.appendingPathComponent("scripts/install.sh").path,
-                                                                 home.appendingPathComponent(".local").path],
-                                                   environment: Self.installing(user))
+        let local = try WorkbenchBinary.runProcess(
+            "/bin/bash",
+            [
+                fixture.root.appendingPathComponent("scripts/install.sh").path,
+                home.appendingPathComponent(".local").path,
+            ],
+            environment: Self.installing(user))
         XCTAssertEqual(local.status, 0, local.standardError)
         XCTAssertTrue(files.isExecutableFile(atPath: home.appendingPathComponent(".local/bin/workbench").path))
-        XCTAssertTrue(local.standardError.contains("\(home.path)/.local/bin is not on this shell's PATH yet; your ~/.profile adds it: "
-                                                   + "log in again, or run  . ~/.profile"), local.standardError)
+        XCTAssertTrue(
+            local.standardError.contains(
+                "\(home.path)/.local/bin is not on this shell's PATH yet; your ~/.profile adds it: "
+                    + "log in again, or run  . ~/.profile"), local.standardError)
         XCTAssertFalse(local.standardError.contains("export PATH"), local.standardError)
     }
 
@@ -185,12 +199,12 @@ final class InstallAndExamplesTests: XCTestCase {
         }
         try Self.copyScripts(["install.sh", "setup/build-release.sh"], into: clone)
         try """
-            // swift-tools-version: 6.0
-            import PackageDescription
-            let package = Package(name: "Stand-in", products: [.executable(name: "workbench", targets: ["workbench"])],
-                                  targets: [.executableTarget(name: "workbench")])
+        // swift-tools-version: 6.0
+        import PackageDescription
+        let package = Package(name: "Stand-in", products: [.executable(name: "workbench", targets: ["workbench"])],
+                              targets: [.executableTarget(name: "workbench")])
 
-            """.write(to: clone.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        """.write(to: clone.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try Data("backbone".utf8).write(to: clone.appendingPathComponent("models/efficientnet-lite0.safetensors"))
         try Data("detector".utf8).write(to: clone.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors"))
         let source = clone.appendingPathComponent("Sources/workbench/main.swift")
@@ -203,24 +217,32 @@ final class InstallAndExamplesTests: XCTestCase {
             try WorkbenchBinary.runProcess(installed, ["--version"], environment: [:]).standardOutput
         }
         func install(_ environment: [String: String]) throws -> WorkbenchBinary.Outcome {
-            try WorkbenchBinary.runProcess("/bin/bash", [clone.appendingPathComponent("scripts/install.sh").path, prefix.path],
-                                           environment: environment, workingDirectory: clone)
+            try WorkbenchBinary.runProcess(
+                "/bin/bash", [clone.appendingPathComponent("scripts/install.sh").path, prefix.path],
+                environment: environment, workingDirectory: clone)
         }
         var withSwift = ProcessInfo.processInfo.environment
         withSwift["INSTALL_BINARY"] = nil
         // Without swift: only the tools install.sh uses, wherever swift lives.
         var withoutSwift = withSwift
-        withoutSwift["PATH"] = try Self.pathOfOnly(["cat", "chmod", "cp", "dirname", "find", "grep", "id", "mkdir", "mktemp", "mv",
-                                                    "rm", "stat", "tail"], in: clone.appendingPathComponent("tools"))
+        withoutSwift["PATH"] = try Self.pathOfOnly(
+            [
+                "cat", "chmod", "cp", "dirname", "find", "grep", "id", "mkdir", "mktemp", "mv",
+                "rm", "stat", "tail",
+            ], in: clone.appendingPathComponent("tools"))
 
         try edit("first")
         let first = try install(withSwift)
         XCTAssertEqual(first.status, 0, first.standardError)
         XCTAssertEqual(try version(), "first\n")
-        XCTAssertTrue(files.contentsEqual(atPath: prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path,
-                                          andPath: clone.appendingPathComponent("models/efficientnet-lite0.safetensors").path))
-        XCTAssertTrue(files.contentsEqual(atPath: prefix.appendingPathComponent("share/workbench/ssdlite-mobilenetv2-person.safetensors").path,
-                                          andPath: clone.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path))
+        XCTAssertTrue(
+            files.contentsEqual(
+                atPath: prefix.appendingPathComponent("share/workbench/efficientnet-lite0.safetensors").path,
+                andPath: clone.appendingPathComponent("models/efficientnet-lite0.safetensors").path))
+        XCTAssertTrue(
+            files.contentsEqual(
+                atPath: prefix.appendingPathComponent("share/workbench/ssdlite-mobilenetv2-person.safetensors").path,
+                andPath: clone.appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path))
 
         // The sources changed since the last build (a pull): install builds them.
         try edit("second")
@@ -232,15 +254,20 @@ final class InstallAndExamplesTests: XCTestCase {
         // No swift, nothing newer than the build: the existing binary is installed, and the message says why.
         let existing = try install(withoutSwift)
         XCTAssertEqual(existing.status, 0, existing.standardError)
-        XCTAssertEqual(existing.errorLines.first,
-                       "install: swift is not on the PATH: installing the existing .build/release/workbench (no source changed since it was built)")
+        XCTAssertEqual(
+            existing.errorLines.first,
+            "install: swift is not on the PATH: installing the existing .build/release/workbench (no source changed since it was built)")
 
         // No swift and a source newer than the build: refused, the installed binary left as it was.
         try edit("third")
         let stale = try install(withoutSwift)
         XCTAssertEqual(stale.status, 1, stale.standardError)
-        XCTAssertEqual(stale.errorLines, ["install: Sources/workbench/main.swift changed since .build/release/workbench was built and swift "
-                                          + "is not on the PATH: run scripts/setup.sh as the clone's owner first, then this again"])
+        XCTAssertEqual(
+            stale.errorLines,
+            [
+                "install: Sources/workbench/main.swift changed since .build/release/workbench was built and swift "
+                    + "is not on the PATH: run scripts/setup.sh as the clone's owner first, then this again"
+            ])
         XCTAssertEqual(try version(), "second\n")
 
         // INSTALL_BINARY (relative to where install.sh runs) is installed as it is, without a build or a check.
@@ -270,9 +297,13 @@ final class InstallAndExamplesTests: XCTestCase {
             XCTAssertEqual(try WorkbenchBinary.runProcess("/bin/chown", ["nobody", build], environment: [:]).status, 0)
             let foreign = try install(withSwift)
             XCTAssertEqual(foreign.status, 1, foreign.standardError)
-            XCTAssertEqual(foreign.errorLines, ["install: Sources/workbench/main.swift changed since .build/release/workbench was built and "
-                                                + ".build belongs to nobody, so this user does not build in it: run scripts/setup.sh as the "
-                                                + "clone's owner first, then this again"])
+            XCTAssertEqual(
+                foreign.errorLines,
+                [
+                    "install: Sources/workbench/main.swift changed since .build/release/workbench was built and "
+                        + ".build belongs to nobody, so this user does not build in it: run scripts/setup.sh as the "
+                        + "clone's owner first, then this again"
+                ])
             XCTAssertEqual(try version(), "second\n")
         }
     }
@@ -283,17 +314,20 @@ final class InstallAndExamplesTests: XCTestCase {
         let folder = try WorkbenchBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/install.sh").path
-        let usage = "usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root; "
+        let usage =
+            "usage: scripts/install.sh [PREFIX]   (default: ~/.local for a normal user, /usr/local for root; "
             + "installs PREFIX/bin/workbench)"
         for option in ["--help", "-h"] {
-            let help = try WorkbenchBinary.runProcess("/bin/bash", [script, option], environment: ProcessInfo.processInfo.environment,
-                                                      workingDirectory: folder)
+            let help = try WorkbenchBinary.runProcess(
+                "/bin/bash", [script, option], environment: ProcessInfo.processInfo.environment,
+                workingDirectory: folder)
             XCTAssertEqual(help.status, 0, help.standardError)
             XCTAssertEqual(help.standardOutput, usage + "\n")
         }
         for arguments in [["--prefix=/opt/wb"], [""], ["one", "two"]] {
-            let refused = try WorkbenchBinary.runProcess("/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment,
-                                                         workingDirectory: folder)
+            let refused = try WorkbenchBinary.runProcess(
+                "/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment,
+                workingDirectory: folder)
             XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.standardError)")
             XCTAssertEqual(refused.errorLines.last, "install: " + usage, "\(arguments)")
         }
@@ -303,8 +337,9 @@ final class InstallAndExamplesTests: XCTestCase {
     func testInstalledBinaryFindsItsBackboneFromAnyFolderWithoutEnvironment() throws {
         let fixture = try fixture()
         // features needs the backbone itself (classify takes it from the model): it must come from PREFIX/share.
-        let outcome = try WorkbenchBinary.runProcess(fixture.workbench, ["features", "photo.jpg"],
-                                                     environment: fixture.environment, workingDirectory: fixture.work)
+        let outcome = try WorkbenchBinary.runProcess(
+            fixture.workbench, ["features", "photo.jpg"],
+            environment: fixture.environment, workingDirectory: fixture.work)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertEqual(outcome.standardOutput.split(separator: "\t").last?.split(separator: " ").count, 1280)
 
@@ -313,11 +348,16 @@ final class InstallAndExamplesTests: XCTestCase {
         let hidden = fixture.prefix.appendingPathComponent("share-hidden")
         try FileManager.default.moveItem(at: share, to: hidden)
         defer { try? FileManager.default.moveItem(at: hidden, to: share) }
-        let missing = try WorkbenchBinary.runProcess(fixture.workbench, ["features", "photo.jpg"],
-                                                     environment: fixture.environment, workingDirectory: fixture.work)
+        let missing = try WorkbenchBinary.runProcess(
+            fixture.workbench, ["features", "photo.jpg"],
+            environment: fixture.environment, workingDirectory: fixture.work)
         XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(missing.errorLines, ["workbench: backbone weights efficientnet-lite0.safetensors not found: run scripts/install.sh "
-                                            + "(or scripts/setup.sh in the clone), set WORKBENCH_WEIGHTS, or give the weights file's path"])
+        XCTAssertEqual(
+            missing.errorLines,
+            [
+                "workbench: backbone weights efficientnet-lite0.safetensors not found: run scripts/install.sh "
+                    + "(or scripts/setup.sh in the clone), set WORKBENCH_WEIGHTS, or give the weights file's path"
+            ])
     }
 
     func testInstalledBinaryCarriesItsSwiftRuntimeAndRunsWithoutTheToolchain() throws {
@@ -333,9 +373,13 @@ final class InstallAndExamplesTests: XCTestCase {
             }
         }
         // And it runs with a bare environment: no PATH to the toolchain, no LD_LIBRARY_PATH, no HOME.
-        let bare = try WorkbenchBinary.runProcess("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", fixture.workbench, "classify",
-                                                                   "Drawings.wbmodel", "photo.jpg"],
-                                                  environment: [:], workingDirectory: fixture.work)
+        let bare = try WorkbenchBinary.runProcess(
+            "/usr/bin/env",
+            [
+                "-i", "PATH=/usr/bin:/bin", fixture.workbench, "classify",
+                "Drawings.wbmodel", "photo.jpg",
+            ],
+            environment: [:], workingDirectory: fixture.work)
         XCTAssertEqual(bare.status, 0, bare.standardError)
         XCTAssertTrue(bare.standardOutput.hasPrefix("photo.jpg\tMammal\t"), bare.standardOutput)
     }
@@ -351,11 +395,14 @@ final class InstallAndExamplesTests: XCTestCase {
         environment["WORKBENCH_CACHE"] = cache.path
         environment["HOME"] = cache.path
         let command = [fixture.workbench, "evaluate", "Drawings.wbmodel", "Testing Data", "--html", "/dev/null"]
-        let outcome = getuid() == 0
-            ? try WorkbenchBinary.runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command,
-                                             environment: environment, workingDirectory: fixture.work)
-            : try WorkbenchBinary.runProcess(command[0], Array(command.dropFirst()), environment: environment,
-                                             workingDirectory: fixture.work)
+        let outcome =
+            getuid() == 0
+            ? try WorkbenchBinary.runProcess(
+                "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command,
+                environment: environment, workingDirectory: fixture.work)
+            : try WorkbenchBinary.runProcess(
+                command[0], Array(command.dropFirst()), environment: environment,
+                workingDirectory: fixture.work)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertTrue(outcome.standardOutput.contains("accuracy"), outcome.standardOutput)
     }
@@ -366,7 +413,8 @@ final class InstallAndExamplesTests: XCTestCase {
         let fixture = try fixture()
         let help = try run(fixture, [fixture.workbench, "--help"])
         let commands = try subcommands(help)
-        XCTAssertEqual(commands, ["train", "evaluate", "classify", "label", "detect", "phases", "sync", "trace", "export", "inspect", "features", "slurm"])
+        XCTAssertEqual(
+            commands, ["train", "evaluate", "classify", "label", "detect", "phases", "sync", "trace", "export", "inspect", "features", "slurm"])
         // Commands with subcommands of their own (`label merge`, `slurm label`) have examples too.
         var nested: [String] = []
         for command in commands {
@@ -386,17 +434,22 @@ final class InstallAndExamplesTests: XCTestCase {
         // The root help and a parent's (`label`, `slurm`) repeat some of their commands' examples: each line runs once.
         var seen = Set<String>()
         for example in examples where seen.insert(example).inserted {
-            let outcome = try WorkbenchBinary.runProcess("/bin/sh", ["-c", example], environment: fixture.environment,
-                                                         workingDirectory: fixture.work)
+            let outcome = try WorkbenchBinary.runProcess(
+                "/bin/sh", ["-c", example], environment: fixture.environment,
+                workingDirectory: fixture.work)
             XCTAssertEqual(outcome.status, 0, "\(example)\n\(outcome.standardError)")
         }
         // What the examples promise to write is there.
-        for written in ["Drawings.wbmodel", "Shapes.wbmodel", "Shapes.onnx", "Shapes.mlmodel", "report.json", "features.jsonl", "predictions.jsonl", "Drawings.onnx",
-                        "Drawings.mlmodel", "reel.mp4", "p.json",
-                        "side.mp4", "grid.mp4", "flight.mp4"] {
+        for written in [
+            "Drawings.wbmodel", "Shapes.wbmodel", "Shapes.onnx", "Shapes.mlmodel", "report.json", "features.jsonl", "predictions.jsonl",
+            "Drawings.onnx",
+            "Drawings.mlmodel", "reel.mp4", "p.json",
+            "side.mp4", "grid.mp4", "flight.mp4",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.work.appendingPathComponent(written).path), written)
         }
-        let movieData = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixture.work.appendingPathComponent("MovieData.json"))) as? [[String: Any]])
+        let movieData = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: fixture.work.appendingPathComponent("MovieData.json"))) as? [[String: Any]])
         let movie = try XCTUnwrap(movieData.first { "\($0["id"] ?? "")" == "3" })
         XCTAssertEqual((movie["markers"] as? [String: String])?.count, 4, "one marker a second of the 4-second movie")
     }
@@ -425,8 +478,9 @@ final class InstallAndExamplesTests: XCTestCase {
                 try files.createSymbolicLink(at: copy.appendingPathComponent(link), withDestinationURL: fixture.root.appendingPathComponent(link))
             }
             for block in runnable {
-                let outcome = try WorkbenchBinary.runProcess("/bin/sh", ["-e", "-c", block.text], environment: fixture.environment,
-                                                             workingDirectory: copy)
+                let outcome = try WorkbenchBinary.runProcess(
+                    "/bin/sh", ["-e", "-c", block.text], environment: fixture.environment,
+                    workingDirectory: copy)
                 XCTAssertEqual(outcome.status, 0, "\(block.name) failed:\n\(block.text)\n\(outcome.standardError)")
                 ran += 1
             }
@@ -492,10 +546,14 @@ final class InstallAndExamplesTests: XCTestCase {
             let name = (["workbench"] + command).joined(separator: " ")
             XCTAssertNotNil(line, "\(name) --help has no Docs: line")
             guard let line else { continue }
-            let named = page.matches(in: line, range: NSRange(line.startIndex..., in: line)).compactMap { Range($0.range, in: line).map { String(line[$0]) } }
+            let named = page.matches(in: line, range: NSRange(line.startIndex..., in: line)).compactMap {
+                Range($0.range, in: line).map { String(line[$0]) }
+            }
             XCTAssertFalse(named.isEmpty, "\(name) --help: \(line)")
             for path in named {
-                XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(path).path), "\(name) --help names \(path), which is not there")
+                XCTAssertTrue(
+                    FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(path).path),
+                    "\(name) --help names \(path), which is not there")
             }
         }
     }
@@ -551,13 +609,16 @@ final class InstallAndExamplesTests: XCTestCase {
                     var reason: String?
                     if start > 0, lines[start - 1].hasPrefix("<!-- not run") {
                         let marker = lines[start - 1]
-                        let text = marker.hasPrefix("<!-- not run:") && marker.hasSuffix("-->")
+                        let text =
+                            marker.hasPrefix("<!-- not run:") && marker.hasSuffix("-->")
                             ? marker.dropFirst("<!-- not run:".count).dropLast(3).trimmingCharacters(in: .whitespaces) : ""
                         XCTAssertFalse(text.isEmpty, "\(name):\(start): a not-run marker must say why: <!-- not run: REASON -->")
                         reason = text
                     }
-                    blocks.append(ShellBlock(name: "\(name) block \(blocks.count + 1) (line \(start + 1))",
-                                             text: body.joined(separator: "\n") + "\n", notRun: reason))
+                    blocks.append(
+                        ShellBlock(
+                            name: "\(name) block \(blocks.count + 1) (line \(start + 1))",
+                            text: body.joined(separator: "\n") + "\n", notRun: reason))
                 } else {
                     inOtherBlock = true
                 }
@@ -593,8 +654,10 @@ final class InstallAndExamplesTests: XCTestCase {
             if line.hasPrefix("```") { inCode.toggle(); continue }
             guard !inCode, line.hasPrefix("#") else { continue }
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
-            let slug = String(title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == " " }
-                .map(Character.init)).replacingOccurrences(of: " ", with: "-")
+            let slug = String(
+                title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == " " }
+                    .map(Character.init)
+            ).replacingOccurrences(of: " ", with: "-")
             anchors.insert(slug)
         }
         return anchors
@@ -639,13 +702,15 @@ final class InstallAndExamplesTests: XCTestCase {
         let folder = fixture.work.appendingPathComponent("default-name")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let dataset = fixture.work.appendingPathComponent("datasets/drawings").path
-        let outcome = try WorkbenchBinary.runProcess(fixture.workbench, ["train", dataset], environment: fixture.environment,
-                                                     workingDirectory: folder)
+        let outcome = try WorkbenchBinary.runProcess(
+            fixture.workbench, ["train", dataset], environment: fixture.environment,
+            workingDirectory: folder)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         // The HTML report goes beside the model, named after it.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["Drawings.html", "Drawings.wbmodel"])
-        XCTAssertTrue(outcome.standardOutput.hasSuffix("report written to Drawings.html\nmodel written to Drawings.wbmodel\n"),
-                      outcome.standardOutput)
+        XCTAssertTrue(
+            outcome.standardOutput.hasSuffix("report written to Drawings.html\nmodel written to Drawings.wbmodel\n"),
+            outcome.standardOutput)
     }
 
     func testLabelAndTopCombineInTextAndJSON() throws {
@@ -667,7 +732,8 @@ final class InstallAndExamplesTests: XCTestCase {
         let expected = ["photo.jpg", "Dessert", rounded(probabilities["Dessert"]!)] + ranked.flatMap { [$0.key, rounded($0.value)] }
         XCTAssertEqual(text, expected.joined(separator: "\t") + "\n")
 
-        let combined = try run(fixture, [fixture.workbench, "classify", "Drawings.wbmodel", "photo.jpg", "--label", "Dessert", "--top", "2", "--json"])
+        let combined = try run(
+            fixture, [fixture.workbench, "classify", "Drawings.wbmodel", "photo.jpg", "--label", "Dessert", "--top", "2", "--json"])
         let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(combined.utf8)) as? [String: Any])
         XCTAssertEqual(line["label"] as? String, "Dessert")
         XCTAssertEqual(try XCTUnwrap(line["confidence"] as? Double), probabilities["Dessert"]!, accuracy: 1e-6)
@@ -689,16 +755,20 @@ final class InstallAndExamplesTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["SETUP_DEBIAN_PACKAGES"] = "ffmpeg workbench-test-missing-package python3 workbench-test-missing-too"
         let command = [scripts.appendingPathComponent("setup.sh").path]
-        let outcome = getuid() == 0
-            ? try WorkbenchBinary.runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/bash"] + command,
-                                             environment: environment)
+        let outcome =
+            getuid() == 0
+            ? try WorkbenchBinary.runProcess(
+                "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/bash"] + command,
+                environment: environment)
             : try WorkbenchBinary.runProcess("/bin/bash", command, environment: environment)
         XCTAssertEqual(outcome.status, 1, outcome.standardError)
         XCTAssertEqual(outcome.standardOutput, "", "set-up prints everything on stderr")
-        XCTAssertEqual(outcome.errorLines, [
-            "setup: missing Debian packages: workbench-test-missing-package workbench-test-missing-too. Install them as root, then run this again:",
-            "    sudo apt-get install -y workbench-test-missing-package workbench-test-missing-too",
-        ])
+        XCTAssertEqual(
+            outcome.errorLines,
+            [
+                "setup: missing Debian packages: workbench-test-missing-package workbench-test-missing-too. Install them as root, then run this again:",
+                "    sudo apt-get install -y workbench-test-missing-package workbench-test-missing-too",
+            ])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: copy.path), ["scripts"], "set-up stopped before making anything")
     }
 
@@ -713,14 +783,20 @@ final class InstallAndExamplesTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = try Self.pathOfOnly(["dirname", "dpkg-query", "grep", "id"], in: copy.appendingPathComponent("tools"))
         environment["SETUP_DEBIAN_PACKAGES"] = "python3"
-        let outcome = try WorkbenchBinary.runProcess("/bin/bash", [copy.appendingPathComponent("scripts/setup.sh").path],
-                                                     environment: environment, workingDirectory: copy)
+        let outcome = try WorkbenchBinary.runProcess(
+            "/bin/bash", [copy.appendingPathComponent("scripts/setup.sh").path],
+            environment: environment, workingDirectory: copy)
         XCTAssertEqual(outcome.status, 1, outcome.standardError)
         XCTAssertEqual(outcome.standardOutput, "")
-        XCTAssertEqual(outcome.errorLines, ["setup: swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), "
-                                            + "unpack it and put its usr/bin on PATH"])
-        XCTAssertEqual(try files.contentsOfDirectory(atPath: copy.path).sorted(), ["scripts", "tools"],
-                       "set-up stopped before making .venv/ or models/")
+        XCTAssertEqual(
+            outcome.errorLines,
+            [
+                "setup: swift not found: install Swift 6.x for Linux from swift.org (6.3 for Debian 12), "
+                    + "unpack it and put its usr/bin on PATH"
+            ])
+        XCTAssertEqual(
+            try files.contentsOfDirectory(atPath: copy.path).sorted(), ["scripts", "tools"],
+            "set-up stopped before making .venv/ or models/")
     }
 
     // MARK: - Helpers
@@ -732,8 +808,9 @@ final class InstallAndExamplesTests: XCTestCase {
         for path in paths {
             let copy = scripts.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(path)"),
-                                             to: copy)
+            try FileManager.default.copyItem(
+                at: WorkbenchBinary.repositoryRoot().appendingPathComponent("scripts/\(path)"),
+                to: copy)
         }
     }
 
@@ -751,8 +828,9 @@ final class InstallAndExamplesTests: XCTestCase {
 
     /// Standard output of a run in the example folder, failing on a non-zero exit.
     private func run(_ fixture: Fixture, _ command: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let outcome = try WorkbenchBinary.runProcess(command[0], Array(command.dropFirst()), environment: fixture.environment,
-                                                     workingDirectory: fixture.work)
+        let outcome = try WorkbenchBinary.runProcess(
+            command[0], Array(command.dropFirst()), environment: fixture.environment,
+            workingDirectory: fixture.work)
         XCTAssertEqual(outcome.status, 0, "\(command.joined(separator: " ")): \(outcome.standardError)", file: file, line: line)
         return outcome.standardOutput
     }

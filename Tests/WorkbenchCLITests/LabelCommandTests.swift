@@ -18,8 +18,12 @@ final class LabelCommandTests: XCTestCase {
             folder = try WorkbenchBinary.temporaryFolder()
             let root = WorkbenchBinary.repositoryRoot()
             let dataset = folder.appendingPathComponent("tiny")
-            try run(ProjectPython.path, [root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                                     root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path])
+            try run(
+                ProjectPython.path,
+                [
+                    root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
+                    root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
+                ])
             model = folder.appendingPathComponent("tiny.wbmodel").path
             let train = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--no-cache"])
             precondition(train.status == 0, train.standardError)
@@ -36,9 +40,13 @@ final class LabelCommandTests: XCTestCase {
             let listPath = folder.appendingPathComponent("list.txt").path
             try list.write(toFile: listPath, atomically: true, encoding: .utf8)
             video = folder.appendingPathComponent("movie.mp4").path
-            try run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
-                                     "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
-                                     "-r", "25", "-t", "40", video])
+            try run(
+                "/usr/bin/env",
+                [
+                    "ffmpeg", "-nostdin", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
+                    "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
+                    "-r", "25", "-t", "40", video,
+                ])
         } catch {
             fatalError("LabelCommandTests set-up failed: \(error)")
         }
@@ -67,8 +75,10 @@ final class LabelCommandTests: XCTestCase {
              {"id": 2, "title": "Old title", "markers": {"1": "cat"}, "director": "someone"}]
             """
         try existing.write(toFile: movieData, atomically: true, encoding: .utf8)
-        let outcome = try WorkbenchBinary.run(["label", model, video, "--movie-data", movieData, "--id", "2",
-                                               "--description", "cats, then coffee", "--json"])
+        let outcome = try WorkbenchBinary.run([
+            "label", model, video, "--movie-data", movieData, "--id", "2",
+            "--description", "cats, then coffee", "--json",
+        ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
 
         let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
@@ -100,8 +110,9 @@ final class LabelCommandTests: XCTestCase {
         // 1…12 in numeric order: cats at 1–6, espresso at 7–12; 10.jpg sorts after 9.jpg, not after 1.jpg.
         for number in 1...12 {
             let source = number <= 6 ? "chelsea.jpg" : "coffee.jpg"
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(source),
-                                             to: frames.appendingPathComponent("\(number).jpg"))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent(source),
+                to: frames.appendingPathComponent("\(number).jpg"))
         }
         try FileManager.default.removeItem(at: frames.appendingPathComponent("4.jpg"))
         try Data("broken".utf8).write(to: frames.appendingPathComponent("4.jpg"))
@@ -123,8 +134,10 @@ final class LabelCommandTests: XCTestCase {
     }
 
     func testMarkerPolicyFromTheCommandLine() throws {
-        let outcome = try WorkbenchBinary.run(["label", model, video, "--changes-only", "--smooth", "3",
-                                               "--min-confidence", "0.99999", "--fallback", "cat"])
+        let outcome = try WorkbenchBinary.run([
+            "label", model, video, "--changes-only", "--smooth", "3",
+            "--min-confidence", "0.99999", "--fallback", "cat",
+        ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let lines = outcome.standardOutput.split(separator: "\n")
         XCTAssertLessThanOrEqual(lines.count, 3, "changes only: \(outcome.standardOutput)")
@@ -133,8 +146,10 @@ final class LabelCommandTests: XCTestCase {
 
     func testSummaryAndHighlights() throws {
         let reel = folder.appendingPathComponent("reel.mp4").path
-        let outcome = try WorkbenchBinary.run(["label", model, video, "--summary", "--window", "4", "--highlights", "espresso",
-                                               "--count", "1", "-o", reel])
+        let outcome = try WorkbenchBinary.run([
+            "label", model, video, "--summary", "--window", "4", "--highlights", "espresso",
+            "--count", "1", "-o", reel,
+        ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertTrue(outcome.standardOutput.contains("mean confidence"), outcome.standardOutput)
         let probe = Process()
@@ -143,8 +158,10 @@ final class LabelCommandTests: XCTestCase {
         let pipe = Pipe()
         probe.standardOutput = pipe
         try probe.run()
-        let duration = Double(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let duration =
+            Double(
+                String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         probe.waitUntilExit()
         XCTAssertEqual(duration, 4, accuracy: 0.5, "one 4-second window")
     }
@@ -167,8 +184,10 @@ final class LabelCommandTests: XCTestCase {
         XCTAssertTrue(outcome.standardError.contains("2 clips of 'espresso' joined into \(reel) (640 × 360)\n"), outcome.standardError)
         XCTAssertEqual(try Self.size(of: reel), "640,360", "the larger movie's size, not 1280 × 720")
 
-        let json = try WorkbenchBinary.run(["label", model, small, "--json", "--window", "4", "--highlights", "espresso", "--count", "1",
-                                            "--size", "160x90", "-o", reel])
+        let json = try WorkbenchBinary.run([
+            "label", model, small, "--json", "--window", "4", "--highlights", "espresso", "--count", "1",
+            "--size", "160x90", "-o", reel,
+        ])
         XCTAssertEqual(json.status, 0, json.standardError)
         let last = try XCTUnwrap(json.standardOutput.split(separator: "\n").last)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -184,8 +203,9 @@ final class LabelCommandTests: XCTestCase {
         for (size, status) in [("161x90", 64), ("8x8", 64), ("1280", 64), ("1280x720x2", 64)] {
             let refused = try WorkbenchBinary.run(["label", model, small, "--highlights", "espresso", "--size", size, "-o", reel])
             XCTAssertEqual(refused.status, Int32(status), size)
-            XCTAssertTrue(refused.standardError.contains("--size must be WIDTHxHEIGHT with even sides from 16 to 8192, e.g. 1280x720, got \"\(size)\""),
-                          refused.standardError)
+            XCTAssertTrue(
+                refused.standardError.contains("--size must be WIDTHxHEIGHT with even sides from 16 to 8192, e.g. 1280x720, got \"\(size)\""),
+                refused.standardError)
         }
         let alone = try WorkbenchBinary.run(["label", model, small, "--size", "320x180"])
         XCTAssertEqual(alone.status, 64)
@@ -197,13 +217,18 @@ final class LabelCommandTests: XCTestCase {
     func testLabelOnAPictureSaysToUseClassify() throws {
         let png = folder.appendingPathComponent("still.png").path, jpeg = folder.appendingPathComponent("still.jpg").path
         for picture in [png, jpeg] {
-            try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48",
-                                          "-frames:v", "1", picture])
+            try Self.run(
+                "/usr/bin/env",
+                [
+                    "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48",
+                    "-frames:v", "1", picture,
+                ])
             let outcome = try WorkbenchBinary.run(["label", model, picture])
             XCTAssertEqual(outcome.status, 1, outcome.standardError)
-            XCTAssertEqual(outcome.errorLines.filter { $0.hasPrefix("workbench: ") },
-                           ["workbench: \(picture): is a picture, not a movie: label reads videos and folders of frames; workbench classify labels pictures"],
-                           outcome.standardError)
+            XCTAssertEqual(
+                outcome.errorLines.filter { $0.hasPrefix("workbench: ") },
+                ["workbench: \(picture): is a picture, not a movie: label reads videos and folders of frames; workbench classify labels pictures"],
+                outcome.standardError)
         }
     }
 

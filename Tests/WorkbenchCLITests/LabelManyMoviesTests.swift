@@ -64,8 +64,10 @@ extension LabelCommandTests {
         for option in [["--id", "3"], ["--title", "Heat"], ["--poster", "heat.jpg"]] {
             let outcome = try WorkbenchBinary.run(["label", model, heat, kitten, "--movie-data", file] + option)
             XCTAssertEqual(outcome.status, 64, "\(option)")
-            XCTAssertEqual(outcome.errorLines.first, "Error: --id, --title, --description and --poster describe a single movie; "
-                           + "with several, each movie's id in --movie-data is its file name without extension")
+            XCTAssertEqual(
+                outcome.errorLines.first,
+                "Error: --id, --title, --description and --poster describe a single movie; "
+                    + "with several, each movie's id in --movie-data is its file name without extension")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
     }

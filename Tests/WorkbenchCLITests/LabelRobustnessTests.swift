@@ -51,8 +51,9 @@ final class LabelRobustnessTests: XCTestCase {
     }
 
     private func json(_ outcome: WorkbenchBinary.Outcome, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
-                      outcome.standardOutput + outcome.standardError, file: file, line: line)
+        try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
+            outcome.standardOutput + outcome.standardError, file: file, line: line)
     }
 
     private func seconds(_ result: [String: Any]) -> [Double] {
@@ -64,7 +65,8 @@ final class LabelRobustnessTests: XCTestCase {
     /// on a four-core machine). Frame counts 1, 2, 3 and 5 over 3, 4 and 9 workers, and absurd worker counts.
     func testFrameCountsBelowTheWorkerCountDoNotCrash() throws {
         for frameCount in [1, 2, 3, 5] {
-            let frames = try frameFolder(Dictionary(uniqueKeysWithValues: (1...frameCount).map { ("\($0).jpg", $0 % 2 == 0 ? "coffee.jpg" : "chelsea.jpg") }))
+            let frames = try frameFolder(
+                Dictionary(uniqueKeysWithValues: (1...frameCount).map { ("\($0).jpg", $0 % 2 == 0 ? "coffee.jpg" : "chelsea.jpg") }))
             for threads in [3, 4, 9] {
                 let outcome = try WorkbenchBinary.run(["label", model, frames, "--threads", "\(threads)", "--json"])
                 XCTAssertEqual(outcome.status, 0, "\(frameCount) frames, \(threads) threads: \(outcome.standardError)")
@@ -76,8 +78,12 @@ final class LabelRobustnessTests: XCTestCase {
         XCTAssertEqual(most.status, 0, "--threads 256: \(most.standardError)")
         XCTAssertEqual(most.standardOutput.split(separator: "\n").count, 1)
         let video = folder.appendingPathComponent("five-seconds.mp4").path
-        try Self.tool("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-loop", "1", "-i", Self.fixtures.appendingPathComponent("chelsea.jpg").path,
-                                 "-t", "5", "-r", "25", "-vf", "scale=320:240,format=yuv420p", "-c:v", "libx264", video])
+        try Self.tool(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-loop", "1", "-i", Self.fixtures.appendingPathComponent("chelsea.jpg").path,
+                "-t", "5", "-r", "25", "-vf", "scale=320:240,format=yuv420p", "-c:v", "libx264", video,
+            ])
         for threads in [3, 4, 6] {
             let outcome = try WorkbenchBinary.run(["label", model, video, "--threads", "\(threads)", "--json"])
             XCTAssertEqual(outcome.status, 0, "five seconds, \(threads) threads: \(outcome.standardError)")
@@ -120,12 +126,20 @@ final class LabelRobustnessTests: XCTestCase {
         }
         // Sampling a video faster than its own frames is refused, naming the video and its rate.
         let video = folder.appendingPathComponent("rate.mp4").path
-        try Self.tool("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=2",
-                                 "-c:v", "mpeg4", video])
+        try Self.tool(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=2",
+                "-c:v", "mpeg4", video,
+            ])
         let outcome = try WorkbenchBinary.run(["label", model, video, "--every", "0.01"])
         XCTAssertEqual(outcome.status, 1, outcome.standardError)
-        XCTAssertEqual(outcome.errorLines, ["workbench: \(video): sampling every 0.01 s is faster than the video's frame rate "
-                                            + "(25 fps, a frame every 0.04 s); sample every 0.04 s or more"])
+        XCTAssertEqual(
+            outcome.errorLines,
+            [
+                "workbench: \(video): sampling every 0.01 s is faster than the video's frame rate "
+                    + "(25 fps, a frame every 0.04 s); sample every 0.04 s or more"
+            ])
         XCTAssertEqual(try WorkbenchBinary.run(["label", model, video, "--every", "0.04"]).status, 0)
     }
 
@@ -141,8 +155,10 @@ final class LabelRobustnessTests: XCTestCase {
         }
         // (label, seconds on screen): multiples of 1/25 s, changes between whole seconds and on them, one
         // espresso shown for 0.84 s between two whole seconds (never sampled).
-        let schedule: [(String, Double)] = [("cat", 3.72), ("espresso", 2.28), ("cat", 5.16), ("espresso", 0.84), ("cat", 4.0),
-                                            ("espresso", 6.48), ("cat", 1.52), ("espresso", 3.0), ("cat", 2.4)]
+        let schedule: [(String, Double)] = [
+            ("cat", 3.72), ("espresso", 2.28), ("cat", 5.16), ("espresso", 0.84), ("cat", 4.0),
+            ("espresso", 6.48), ("cat", 1.52), ("espresso", 3.0), ("cat", 2.4),
+        ]
         var list = "", start = 0.0, starts: [(Double, String)] = []
         for (position, (label, duration)) in schedule.enumerated() {
             list += "file '\(try png(label, position))'\nduration \(duration)\n"
@@ -153,9 +169,13 @@ final class LabelRobustnessTests: XCTestCase {
         let listPath = folder.appendingPathComponent("slides.txt").path
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
         let video = folder.appendingPathComponent("slides.mp4").path
-        try Self.tool("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
-                                 "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
-                                 "-fps_mode", "vfr", "-c:v", "libx264", video])
+        try Self.tool(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
+                "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
+                "-fps_mode", "vfr", "-c:v", "libx264", video,
+            ])
         let truth = (0...Int(start)).map { second in starts.last { $0.0 <= Double(second) }!.1 }
         for threads in ["1", "2", "3"] {
             let outcome = try WorkbenchBinary.run(["label", model, video, "--threads", threads, "--json"])
@@ -262,8 +282,9 @@ final class LabelRobustnessTests: XCTestCase {
         XCTAssertEqual(status.st_mode & 0o7777, 0o640)
         XCTAssertEqual(status.st_uid, owner)
         XCTAssertEqual(status.st_gid, group)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.contains(".tmp-") }, [],
-                       "no temporary file left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.contains(".tmp-") }, [],
+            "no temporary file left")
     }
 
     /// A fallback marker shows the confidence that put it there, with the verdict and the threshold; the fallback
@@ -271,8 +292,9 @@ final class LabelRobustnessTests: XCTestCase {
     func testFallbackShowsTheConfidenceThatPutItThere() throws {
         let help = try WorkbenchBinary.run(["label", "--help"])
         let helpText = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        XCTAssertTrue(helpText.contains("--fallback <label> The label of frames below --min-confidence (default: Unsure); any name, a model label too."),
-                      help.standardOutput)
+        XCTAssertTrue(
+            helpText.contains("--fallback <label> The label of frames below --min-confidence (default: Unsure); any name, a model label too."),
+            help.standardOutput)
 
         let frames = try frameFolder(["1.jpg": "chelsea.jpg", "2.jpg": "coffee.jpg"])
         let plain = try json(try WorkbenchBinary.run(["label", model, frames, "--json"]))

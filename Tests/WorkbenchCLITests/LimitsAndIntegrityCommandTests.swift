@@ -31,17 +31,20 @@ final class LimitsAndIntegrityCommandTests: TinyDatasetTestCase {
         let measured = try XCTUnwrap(lines.last { $0.hasPrefix(marker) }, outcome.standardError)
         let kilobytes = try XCTUnwrap(Int(measured.dropFirst(marker.count)), measured)
         let rest = lines.filter { !$0.hasPrefix(marker) && !$0.hasPrefix("Command exited with non-zero status") }
-        return MeasuredRun(status: outcome.status, standardOutput: outcome.standardOutput, errorLines: rest,
-                           peakKilobytes: kilobytes)
+        return MeasuredRun(
+            status: outcome.status, standardOutput: outcome.standardOutput, errorLines: rest,
+            peakKilobytes: kilobytes)
     }
 
     /// `scripts/fixtures/make-progressive-jpeg-fixtures.py` into `folder`: the 16,000 × 16,000 one (1,056 MB of
     /// coefficients in 31 KB) and a progressive photo.
     private func makeProgressiveFixtures(in folder: URL) throws {
         let root = WorkbenchBinary.repositoryRoot()
-        let maker = try WorkbenchBinary.runProcess(try ProjectPython.interpreter(), [
-            root.appendingPathComponent("scripts/fixtures/make-progressive-jpeg-fixtures.py").path, folder.path,
-        ], environment: ProcessInfo.processInfo.environment)
+        let maker = try WorkbenchBinary.runProcess(
+            try ProjectPython.interpreter(),
+            [
+                root.appendingPathComponent("scripts/fixtures/make-progressive-jpeg-fixtures.py").path, folder.path,
+            ], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(maker.status, 0, maker.standardError)
     }
 
@@ -85,21 +88,28 @@ final class LimitsAndIntegrityCommandTests: TinyDatasetTestCase {
     func testAHeldOutShareThatHoldsOutNoImageIsRefusedWithTheCount() throws {
         try keepTrainingImages(4)
         let model = folder.appendingPathComponent("m.wbmodel").path
-        let start = "workbench: a held-out share of 50 % holds out 0 of the 8 training images: only a label with at least 5 "
+        let start =
+            "workbench: a held-out share of 50 % holds out 0 of the 8 training images: only a label with at least 5 "
             + "images gives some, and the largest here has 4; "
 
         let train = try run(["train", dataset.path, "-o", model, "--no-html", "--validation-fraction", "0.5"])
         XCTAssertEqual(train.status, 1, train.standardOutput)
-        XCTAssertEqual(train.errorLines.last, start + "nothing to choose the L2 strength on: give a validation folder, add "
-                       + "images, or cross-validate (no held-out share)", train.standardError)
+        XCTAssertEqual(
+            train.errorLines.last,
+            start + "nothing to choose the L2 strength on: give a validation folder, add "
+                + "images, or cross-validate (no held-out share)", train.standardError)
         XCTAssertFalse(train.standardOutput.contains("l2 chosen"), "no choice made on zero images")
         XCTAssertFalse(FileManager.default.fileExists(atPath: model), "no model written")
 
-        let fineTune = try run(["train", dataset.path, "-o", model, "--no-html", "--validation-fraction", "0.5", "--fine-tune",
-                                "--epochs", "1"])
+        let fineTune = try run([
+            "train", dataset.path, "-o", model, "--no-html", "--validation-fraction", "0.5", "--fine-tune",
+            "--epochs", "1",
+        ])
         XCTAssertEqual(fineTune.status, 1, fineTune.standardOutput)
-        XCTAssertEqual(fineTune.errorLines.last, start + "fine-tuning chooses its epoch on held-out images: give a validation "
-                       + "folder or add images", fineTune.standardError)
+        XCTAssertEqual(
+            fineTune.errorLines.last,
+            start + "fine-tuning chooses its epoch on held-out images: give a validation "
+                + "folder or add images", fineTune.standardError)
         XCTAssertFalse(fineTune.standardError.contains("not cross-validation"), "a share was given: " + fineTune.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: model), "no model written")
 
@@ -112,9 +122,11 @@ final class LimitsAndIntegrityCommandTests: TinyDatasetTestCase {
 
     func testDivergingFineTuningStopsKeepsTheFrozenModelAndTheTableTellsTheTruth() throws {
         let model = folder.appendingPathComponent("d.wbmodel").path, reportPath = folder.appendingPathComponent("d.json").path
-        let trained = try run(["train", dataset.path, "-o", model, "--no-html", "--report", reportPath, "--fine-tune",
-                               "--fine-tune-blocks", "1", "--epochs", "6", "--batch-size", "4", "--threads", "2",
-                               "--augmentations", "none", "--learning-rate", "1", "--keep-fine-tuned"])
+        let trained = try run([
+            "train", dataset.path, "-o", model, "--no-html", "--report", reportPath, "--fine-tune",
+            "--fine-tune-blocks", "1", "--epochs", "6", "--batch-size", "4", "--threads", "2",
+            "--augmentations", "none", "--learning-rate", "1", "--keep-fine-tuned",
+        ])
         XCTAssertEqual(trained.status, 0, trained.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
         let section = try XCTUnwrap(report["fineTuning"] as? [String: Any])
@@ -126,17 +138,22 @@ final class LimitsAndIntegrityCommandTests: TinyDatasetTestCase {
         XCTAssertTrue(losses.count < epochs.count || !(losses.last! <= 10 * log(2.0)), "the rule: \(losses)")
         XCTAssertEqual(section["keptFrozenModel"] as? Bool, true, "kept frozen even with --keep-fine-tuned")
         XCTAssertEqual(section["bestEpoch"] as? Int, 0)
-        XCTAssertTrue(trained.errorLines.contains { $0.hasPrefix("warning: fine-tuning diverged at epoch \(diverged) (")
-                                                    && $0.hasSuffix("): stopped and kept the frozen model; try a lower learning rate") },
-                      trained.standardError)
-        XCTAssertTrue(trained.standardOutput.contains("fine-tuning diverged at epoch \(diverged) and stopped: kept the frozen model"),
-                      trained.standardOutput)
+        XCTAssertTrue(
+            trained.errorLines.contains {
+                $0.hasPrefix("warning: fine-tuning diverged at epoch \(diverged) (")
+                    && $0.hasSuffix("): stopped and kept the frozen model; try a lower learning rate")
+            },
+            trained.standardError)
+        XCTAssertTrue(
+            trained.standardOutput.contains("fine-tuning diverged at epoch \(diverged) and stopped: kept the frozen model"),
+            trained.standardOutput)
         // The fine-tuned row is a trained epoch's accuracy, never the untrained start's.
         let bestTrained = try XCTUnwrap(section["bestTrainedEpoch"] as? Int)
         XCTAssertTrue((1...epochs.count).contains(bestTrained))
         XCTAssertEqual(section["fineTunedHeldOutAccuracy"] as? Double, epochs[bestTrained - 1]["heldOutAccuracy"] as? Double)
-        XCTAssertTrue(trained.standardOutput.contains("fine-tuned, best epoch \(bestTrained) of \(epochs.count) (not kept)"),
-                      trained.standardOutput)
+        XCTAssertTrue(
+            trained.standardOutput.contains("fine-tuned, best epoch \(bestTrained) of \(epochs.count) (not kept)"),
+            trained.standardOutput)
 
         let inspect = try run(["inspect", model])
         XCTAssertEqual(inspect.status, 0, inspect.standardError)

@@ -53,20 +53,27 @@ final class OutputConflictCommandTests: XCTestCase {
     /// `seconds` seconds of a fixture picture at 10 fps in the scratch folder.
     private func movie(_ name: String, picture: String = "chelsea.jpg", seconds: Int = 3) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        try Self.tool("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-loop", "1", "-i", Self.fixtures.appendingPathComponent(picture).path,
-                                 "-t", "\(seconds)", "-r", "10", "-vf", "scale=320:240,format=yuv420p", "-c:v", "mpeg4", path])
+        try Self.tool(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-loop", "1", "-i", Self.fixtures.appendingPathComponent(picture).path,
+                "-t", "\(seconds)", "-r", "10", "-vf", "scale=320:240,format=yuv420p", "-c:v", "mpeg4", path,
+            ])
         return path
     }
 
     /// Runs the binary in the scratch folder, so relative names are the scratch folder's.
     private func runHere(_ arguments: [String]) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.runProcess(try WorkbenchBinary.path(), arguments, environment: ProcessInfo.processInfo.environment,
-                                       workingDirectory: folder)
+        try WorkbenchBinary.runProcess(
+            try WorkbenchBinary.path(), arguments, environment: ProcessInfo.processInfo.environment,
+            workingDirectory: folder)
     }
 
     /// Asserts a refusal: exit status 1, one line naming `output` and `other`, and the given `files` unchanged.
-    private func assertRefused(_ outcome: WorkbenchBinary.Outcome, output: String, other: String, unchanged files: [String: Data],
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ outcome: WorkbenchBinary.Outcome, output: String, other: String, unchanged files: [String: Data],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(outcome.status, 1, outcome.standardError, file: file, line: line)
         XCTAssertEqual(outcome.errorLines.count, 1, outcome.standardError, file: file, line: line)
         let error = outcome.errorLines.first ?? ""
@@ -93,8 +100,9 @@ final class OutputConflictCommandTests: XCTestCase {
             XCTAssertTrue(outcome.standardError.contains("the input \(video): an output must not replace an input"), outcome.standardError)
         }
         assertRefused(try WorkbenchBinary.run(["label", model, video, "--html", model]), output: model, other: model, unchanged: saved)
-        assertRefused(try WorkbenchBinary.run(["label", model, video, "--highlights", "cat", "-o", video]),
-                      output: video, other: video, unchanged: saved)
+        assertRefused(
+            try WorkbenchBinary.run(["label", model, video, "--highlights", "cat", "-o", video]),
+            output: video, other: video, unchanged: saved)
         // Two outputs in one file, neither there yet: caught by resolved path (`x` against `./x`).
         let page = try runHere(["label", model, "movie.mp4", "--html", "review.html", "--vtt", "./review.html"])
         assertRefused(page, output: "./review.html", other: "review.html", unchanged: saved)
@@ -108,8 +116,9 @@ final class OutputConflictCommandTests: XCTestCase {
         let frames = folder.appendingPathComponent("frames")
         try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("chelsea.jpg"), to: frames.appendingPathComponent("1.jpg"))
-        assertRefused(try WorkbenchBinary.run(["label", model, frames.path, "--results", frames.path]),
-                      output: frames.path, other: frames.path, unchanged: [:])
+        assertRefused(
+            try WorkbenchBinary.run(["label", model, frames.path, "--results", frames.path]),
+            output: frames.path, other: frames.path, unchanged: [:])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: frames.path), ["1.jpg"])
         // --movie-data is read and written by design, and still works.
         let movieData = folder.appendingPathComponent("MovieData.json").path
@@ -128,12 +137,14 @@ final class OutputConflictCommandTests: XCTestCase {
         for other in [symbolic, hard] {
             assertRefused(try WorkbenchBinary.run(["label", model, video, "--annotate", other]), output: other, other: video, unchanged: saved)
         }
-        assertRefused(try runHere(["label", model, "movie.mp4", "--vtt", "./movie.mp4"]), output: "./movie.mp4", other: "movie.mp4", unchanged: saved)
+        assertRefused(
+            try runHere(["label", model, "movie.mp4", "--vtt", "./movie.mp4"]), output: "./movie.mp4", other: "movie.mp4", unchanged: saved)
         // A dangling link to where another output will be made.
         let dangling = folder.appendingPathComponent("page-link.html").path
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "page.html")
-        assertRefused(try runHere(["label", model, "movie.mp4", "--html", "page.html", "--vtt", "page-link.html"]),
-                      output: "page-link.html", other: "page.html", unchanged: saved)
+        assertRefused(
+            try runHere(["label", model, "movie.mp4", "--html", "page.html", "--vtt", "page-link.html"]),
+            output: "page-link.html", other: "page.html", unchanged: saved)
     }
 
     func testTrainEvaluateExportAndFeaturesRefuseTheirInputsAndEachOther() throws {
@@ -163,12 +174,18 @@ final class OutputConflictCommandTests: XCTestCase {
 
     func testReviewCopyAndReelWithAnEndingNoContainerHasAreRefusedUpFront() throws {
         let video = try movie("movie.mp4")
-        for arguments in [["--annotate", folder.appendingPathComponent("out.txt").path],
-                          ["--highlights", "cat", "-o", folder.appendingPathComponent("out.txt").path]] {
+        for arguments in [
+            ["--annotate", folder.appendingPathComponent("out.txt").path],
+            ["--highlights", "cat", "-o", folder.appendingPathComponent("out.txt").path],
+        ] {
             let outcome = try WorkbenchBinary.run(["label", model, video] + arguments)
             XCTAssertEqual(outcome.status, 1, outcome.standardError)
-            XCTAssertEqual(outcome.errorLines, ["workbench: \(folder.appendingPathComponent("out.txt").path): cannot write a video "
-                                                + "ending in .txt: name it .mp4, .m4v, .mov or .mkv"])
+            XCTAssertEqual(
+                outcome.errorLines,
+                [
+                    "workbench: \(folder.appendingPathComponent("out.txt").path): cannot write a video "
+                        + "ending in .txt: name it .mp4, .m4v, .mov or .mkv"
+                ])
             XCTAssertEqual(outcome.standardOutput, "", "refused before labelling")
         }
         let copy = folder.appendingPathComponent("copy.MKV").path

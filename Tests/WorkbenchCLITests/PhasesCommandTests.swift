@@ -33,8 +33,10 @@ final class PhasesCommandTests: XCTestCase {
 
     private func path(_ name: String) throws -> String { try fixture().workspace.folder.appendingPathComponent(name).path }
 
-    private func assertOneLineError(_ outcome: WorkbenchBinary.Outcome, naming subject: String, _ words: String,
-                                    file: StaticString = #filePath, line: UInt = #line) {
+    private func assertOneLineError(
+        _ outcome: WorkbenchBinary.Outcome, naming subject: String, _ words: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(outcome.status, 1, outcome.standardError, file: file, line: line)
         XCTAssertEqual(outcome.errorLines.count, 1, outcome.standardError, file: file, line: line)
         XCTAssertTrue(outcome.standardError.hasPrefix("workbench: \(subject): "), outcome.standardError, file: file, line: line)
@@ -95,12 +97,36 @@ final class PhasesCommandTests: XCTestCase {
         func phase(_ label: String, _ start: Double, _ end: Double) -> String { #"{"label": "\#(label)", "start": \#(start), "end": \#(end)}"# }
         let cases: [(String, String, String)] = [
             ("not JSON", "{\"video\": ", "not valid JSON"),
-            ("out of order", "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("impact", 1, 2)), \(phase("backswing", 2, 3)), \(phase("finish", 3, 4))]}", "phases out of order"),
-            ("missing", "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 1, 2)), \(phase("finish", 3, 4))]}", "phase \"impact\" is missing"),
-            ("overlap", "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 0.5, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 4))]}", "before phase \"address\" ends"),
-            ("negative", "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", -1, 1)), \(phase("backswing", 1, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 4))]}", "negative"),
-            ("empty", "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 2, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 4))]}", "does not end after it"),
-            ("too long", "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 1, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 9.5))]}", "after the end of the video"),
+            (
+                "out of order",
+                "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("impact", 1, 2)), \(phase("backswing", 2, 3)), \(phase("finish", 3, 4))]}",
+                "phases out of order"
+            ),
+            (
+                "missing",
+                "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 1, 2)), \(phase("finish", 3, 4))]}",
+                "phase \"impact\" is missing"
+            ),
+            (
+                "overlap",
+                "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 0.5, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 4))]}",
+                "before phase \"address\" ends"
+            ),
+            (
+                "negative",
+                "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", -1, 1)), \(phase("backswing", 1, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 4))]}",
+                "negative"
+            ),
+            (
+                "empty",
+                "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 2, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 4))]}",
+                "does not end after it"
+            ),
+            (
+                "too long",
+                "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 1, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 9.5))]}",
+                "after the end of the video"
+            ),
         ]
         for (name, text, words) in cases {
             let file = try path("\(name).json")
@@ -108,23 +134,30 @@ final class PhasesCommandTests: XCTestCase {
             assertOneLineError(try workspace.run(["phases", video, "--check", file]), naming: file, words)
         }
         let good = try path("good.json")
-        try "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 1, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 8))]}"
+        try
+            "{\"video\": \"v.mp4\", \(order), \"phases\": [\(phase("address", 0, 1)), \(phase("backswing", 1, 2)), \(phase("impact", 2, 3)), \(phase("finish", 3, 8))]}"
             .write(toFile: good, atomically: true, encoding: .utf8)
         let outcome = try workspace.run(["phases", video, "--check", good])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
-        XCTAssertEqual(outcome.standardOutput, "address\t0.000\t1.000\t-\nbackswing\t1.000\t2.000\t-\nimpact\t2.000\t3.000\t-\nfinish\t3.000\t8.000\t-\n")
+        XCTAssertEqual(
+            outcome.standardOutput, "address\t0.000\t1.000\t-\nbackswing\t1.000\t2.000\t-\nimpact\t2.000\t3.000\t-\nfinish\t3.000\t8.000\t-\n")
     }
 
     func testRefusalsAreOneLineBeforeAnyWork() throws {
         let (workspace, model, video) = try fixture()
-        assertOneLineError(try workspace.run(["phases", video, "--model", model, "--order", "cat,dog"]), naming: model,
-                           "the order's label \"dog\" is not one of the model's labels (\"cat\", \"espresso\")")
+        assertOneLineError(
+            try workspace.run(["phases", video, "--model", model, "--order", "cat,dog"]), naming: model,
+            "the order's label \"dog\" is not one of the model's labels (\"cat\", \"espresso\")")
         // 8 s cannot hold two phases of 5 s.
-        assertOneLineError(try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "--min-length", "5"]), naming: video,
-                           "too short for 2 phases of at least 5 s each")
-        assertOneLineError(try workspace.run(["phases", workspace.dataset.path, "--model", model, "--order", "cat,espresso"]),
-                           naming: workspace.dataset.path, "is a folder")
-        assertOneLineError(try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "-o", video]), naming: video, "must not replace an input")
+        assertOneLineError(
+            try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "--min-length", "5"]), naming: video,
+            "too short for 2 phases of at least 5 s each")
+        assertOneLineError(
+            try workspace.run(["phases", workspace.dataset.path, "--model", model, "--order", "cat,espresso"]),
+            naming: workspace.dataset.path, "is a folder")
+        assertOneLineError(
+            try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "-o", video]), naming: video, "must not replace an input"
+        )
         let usage = try workspace.run(["phases", video, "--model", model])
         XCTAssertEqual(usage.status, 64, usage.standardError)
         let mixed = try workspace.run(["phases", video, "--check", "x.json", "--model", model])

@@ -20,19 +20,26 @@ final class ReviewPagesTests: XCTestCase {
             folder = try WorkbenchBinary.temporaryFolder()
             dataset = folder.appendingPathComponent("tiny")
             let root = WorkbenchBinary.repositoryRoot()
-            try run(ProjectPython.path, [root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
-                                     root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path])
+            try run(
+                ProjectPython.path,
+                [
+                    root.appendingPathComponent("scripts/fixtures/make-tiny-dataset.py").path,
+                    root.appendingPathComponent("Tests/ModelsTests/Fixtures").path, dataset.path,
+                ])
             let files = FileManager.default
             let espresso = try files.contentsOfDirectory(atPath: dataset.appendingPathComponent("Testing Data/espresso").path).sorted()[0]
-            try files.copyItem(at: dataset.appendingPathComponent("Testing Data/espresso/\(espresso)"),
-                               to: dataset.appendingPathComponent("Testing Data/cat/swapped <espresso> & co.\(URL(fileURLWithPath: espresso).pathExtension)"))
+            try files.copyItem(
+                at: dataset.appendingPathComponent("Testing Data/espresso/\(espresso)"),
+                to: dataset.appendingPathComponent("Testing Data/cat/swapped <espresso> & co.\(URL(fileURLWithPath: espresso).pathExtension)"))
             let cat = try files.contentsOfDirectory(atPath: dataset.appendingPathComponent("Training Data/cat").path).sorted()[0]
-            try files.copyItem(at: dataset.appendingPathComponent("Training Data/cat/\(cat)"),
-                               to: dataset.appendingPathComponent("Testing Data/cat/leaked-\(cat)"))
+            try files.copyItem(
+                at: dataset.appendingPathComponent("Training Data/cat/\(cat)"),
+                to: dataset.appendingPathComponent("Testing Data/cat/leaked-\(cat)"))
             model = folder.appendingPathComponent("Tiny.wbmodel").path
             let reportPath = folder.appendingPathComponent("report.json").path
-            trainOutcome = try WorkbenchBinary.run(["train", dataset.path, "-o", model, "--report", reportPath, "--no-cache"],
-                                                   environment: environment)
+            trainOutcome = try WorkbenchBinary.run(
+                ["train", dataset.path, "-o", model, "--report", reportPath, "--no-cache"],
+                environment: environment)
             precondition(trainOutcome.status == 0, trainOutcome.standardError)
             report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any]
         } catch {
@@ -69,8 +76,10 @@ final class ReviewPagesTests: XCTestCase {
 
     /// The checks every page must pass: loads without a console error, asks for nothing outside itself, shows
     /// something, and names every label and every misclassified file.
-    private func assertSound(_ check: PageCheck, page: String, mistakes: [String], allowedFiles: [String] = [],
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertSound(
+        _ check: PageCheck, page: String, mistakes: [String], allowedFiles: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(check.consoleErrors, [], file: file, line: line)
         XCTAssertEqual(check.outsideRequests(page: page, allowedFiles: allowedFiles), [], file: file, line: line)
         XCTAssertGreaterThan(check.distinctColors ?? 0, 1000, "the screenshot is not blank", file: file, line: line)
@@ -104,13 +113,17 @@ final class ReviewPagesTests: XCTestCase {
         if (selection["grid"] as? [Any])?.count ?? 0 > 1 {
             XCTAssertTrue(check.text.contains("Held-out accuracy against L2 strength"))
             // Issue 44, item 8: the caption says why a strength less accurate than the best can be chosen.
-            XCTAssertTrue(check.text.contains("(half a standard error of it, and at least one image) count as tied with it, and among them "
-                                              + "the one with the lowest held-out log-loss is chosen"), "the L2 caption names the rule")
+            XCTAssertTrue(
+                check.text.contains(
+                    "(half a standard error of it, and at least one image) count as tied with it, and among them "
+                        + "the one with the lowest held-out log-loss is chosen"), "the L2 caption names the rule")
         }
         let calibration = try XCTUnwrap(Self.report["calibration"] as? [String: Any])
         let temperature = try XCTUnwrap(calibration["temperature"] as? Double)
-        XCTAssertTrue(check.text.contains("temperature of \(String(format: "%.3f", temperature).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression))"),
-                      "the reliability diagram names the temperature")
+        XCTAssertTrue(
+            check.text.contains(
+                "temperature of \(String(format: "%.3f", temperature).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression))"),
+            "the reliability diagram names the temperature")
         XCTAssertTrue(check.text.contains("Accuracy and share answered against the threshold"))
         XCTAssertTrue(check.dataPaths.contains { $0.contains("leaked-") }, "shown as a pair of thumbnails: \(check.dataPaths)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -119,8 +132,11 @@ final class ReviewPagesTests: XCTestCase {
 
     func testEvaluatePage() throws {
         let page = folder.appendingPathComponent("evaluation.html").path
-        let outcome = try WorkbenchBinary.run(["evaluate", model, Self.dataset.appendingPathComponent("Testing Data").path,
-                                               "--html", page, "--json"], environment: Self.environment)
+        let outcome = try WorkbenchBinary.run(
+            [
+                "evaluate", model, Self.dataset.appendingPathComponent("Testing Data").path,
+                "--html", page, "--json",
+            ], environment: Self.environment)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertTrue(outcome.standardError.contains("report written to \(page)"))
         let evaluation = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
@@ -133,8 +149,11 @@ final class ReviewPagesTests: XCTestCase {
         XCTAssertTrue(check.text.contains("The evaluated images of each label that the model is surest of"), "the examples' sentence")
 
         // A device given as the page is written through, never replaced.
-        let toDevice = try WorkbenchBinary.run(["evaluate", model, Self.dataset.appendingPathComponent("Testing Data").path,
-                                                "--html", "/dev/null"], environment: Self.environment)
+        let toDevice = try WorkbenchBinary.run(
+            [
+                "evaluate", model, Self.dataset.appendingPathComponent("Testing Data").path,
+                "--html", "/dev/null",
+            ], environment: Self.environment)
         XCTAssertEqual(toDevice.status, 0, toDevice.standardError)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType, .typeCharacterSpecial)
     }
@@ -175,10 +194,17 @@ final class ReviewPagesTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: quiet.path), ["Quiet.wbmodel"])
 
         let missing = folder.appendingPathComponent("no such folder/page.html").path
-        let refused = try WorkbenchBinary.run(["train", Self.dataset.path, "-o", quiet.appendingPathComponent("Never.wbmodel").path,
-                                               "--html", missing], environment: Self.environment)
+        let refused = try WorkbenchBinary.run(
+            [
+                "train", Self.dataset.path, "-o", quiet.appendingPathComponent("Never.wbmodel").path,
+                "--html", missing,
+            ], environment: Self.environment)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(refused.errorLines, ["workbench: \(missing): cannot write here: folder \(folder.appendingPathComponent("no such folder").path) does not exist or is not writable"])
+        XCTAssertEqual(
+            refused.errorLines,
+            [
+                "workbench: \(missing): cannot write here: folder \(folder.appendingPathComponent("no such folder").path) does not exist or is not writable"
+            ])
         XCTAssertFalse(FileManager.default.fileExists(atPath: quiet.appendingPathComponent("Never.wbmodel").path), "refused before any work")
         let both = try WorkbenchBinary.run(["train", Self.dataset.path, "--html", "a.html", "--no-html"])
         XCTAssertEqual(both.status, 64)
@@ -199,31 +225,45 @@ final class ReviewPagesTests: XCTestCase {
         let listPath = folder.appendingPathComponent("\(name).txt").path
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
         let movie = folder.appendingPathComponent(name).path
-        try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
-                                      "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
-                                      "-r", "25", "-t", "\(8 * secondsEach)", "-c:v", "libx264", "-movflags", "+faststart", movie])
+        try Self.run(
+            "/usr/bin/env",
+            [
+                "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listPath, "-vf",
+                "scale=640:360:force_original_aspect_ratio=decrease,pad=640:360:(ow-iw)/2:(oh-ih)/2,format=yuv420p",
+                "-r", "25", "-t", "\(8 * secondsEach)", "-c:v", "libx264", "-movflags", "+faststart", movie,
+            ])
         return movie
     }
 
     private func duration(_ movie: String) throws -> Double {
-        let text = String(decoding: try Self.run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", movie]),
-                          as: UTF8.self)
+        let text = String(
+            decoding: try Self.run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", movie]),
+            as: UTF8.self)
         return try XCTUnwrap(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     /// One frame at `second` as RGB bytes (640 × 360).
     private func frame(_ movie: String, at second: Double) throws -> [UInt8] {
-        Array(try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-ss", String(second), "-i", movie,
-                                            "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        Array(
+            try Self.run(
+                "/usr/bin/env",
+                [
+                    "ffmpeg", "-nostdin", "-loglevel", "error", "-ss", String(second), "-i", movie,
+                    "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+                ]))
     }
 
     /// Mean absolute difference of two 640 × 360 frames inside a rectangle.
     private func difference(_ a: [UInt8], _ b: [UInt8], x: Range<Int>, y: Range<Int>) -> Double {
         var total = 0.0
-        for row in y { for column in x { for channel in 0..<3 {
-            let index = (row * 640 + column) * 3 + channel
-            total += abs(Double(a[index]) - Double(b[index]))
-        } } }
+        for row in y {
+            for column in x {
+                for channel in 0..<3 {
+                    let index = (row * 640 + column) * 3 + channel
+                    total += abs(Double(a[index]) - Double(b[index]))
+                }
+            }
+        }
         return total / Double(x.count * y.count * 3)
     }
 
@@ -234,8 +274,10 @@ final class ReviewPagesTests: XCTestCase {
         let page = outputs.appendingPathComponent("labels.html").path
         let subtitles = outputs.appendingPathComponent("movie.vtt").path
         let annotated = outputs.appendingPathComponent("movie-labelled.mp4").path
-        let outcome = try WorkbenchBinary.run(["label", model, movie, "--html", page, "--vtt", subtitles, "--annotate", annotated,
-                                               "--summary", "--changes-only"])
+        let outcome = try WorkbenchBinary.run([
+            "label", model, movie, "--html", page, "--vtt", subtitles, "--annotate", annotated,
+            "--summary", "--changes-only",
+        ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         for line in ["report written to \(page)", "subtitles written to \(subtitles)", "review copy written to \(annotated)"] {
             XCTAssertTrue(outcome.errorLines.contains(line), "\(line) in \(outcome.standardError)")
@@ -254,16 +296,21 @@ final class ReviewPagesTests: XCTestCase {
         }
         let subtitleText = try String(contentsOfFile: subtitles, encoding: .utf8)
         let change = try XCTUnwrap(WebVTTFile.parse(subtitleText).dropFirst().first?.start)
-        let check = try PageCheck.run(page: page, screenshot: "label-movie.png", videos: true,
-                                      evaluate: [seek(change - 12), seek(change - 4), seek(change + 1)])
+        let check = try PageCheck.run(
+            page: page, screenshot: "label-movie.png", videos: true,
+            evaluate: [seek(change - 12), seek(change - 4), seek(change + 1)])
         assertSound(check, page: page, mistakes: [], allowedFiles: [movie])
         let clock = "0:\(Int(change))"
         // Labels between Unicode isolates (FSI … PDI), so a right-to-left name cannot reorder the time beside it.
         let (cat, espresso) = ("\u{2068}cat\u{2069}", "\u{2068}espresso\u{2069}")
-        XCTAssertEqual(check.evaluations, [.strings([cat, "next: \(espresso) at \(clock)", "next"]),
-                                           .strings([cat, "next: \(espresso) at \(clock) (in 4 s)", "next soon"]),
-                                           .strings([espresso, "no further change", "next"])],
-                       "the next label is announced 5 s ahead, as the player does")
+        XCTAssertEqual(
+            check.evaluations,
+            [
+                .strings([cat, "next: \(espresso) at \(clock)", "next"]),
+                .strings([cat, "next: \(espresso) at \(clock) (in 4 s)", "next soon"]),
+                .strings([espresso, "no further change", "next"]),
+            ],
+            "the next label is announced 5 s ahead, as the player does")
         XCTAssertEqual(check.videoStates?.count, 1)
         XCTAssertGreaterThanOrEqual(check.videoStates?.first ?? 0, 2, "the <video> has data to play")
         XCTAssertTrue(check.text.contains("mean confidence"), "--summary's table is on the page")

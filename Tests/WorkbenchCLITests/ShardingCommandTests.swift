@@ -34,27 +34,34 @@ final class ShardingCommandTests: XCTestCase {
         let dataset = base.appendingPathComponent("dataset")
         try TestMedia.tinyDataset(at: dataset, labels: ("Mammal", "Dessert"), environment: environment)
         let model = base.appendingPathComponent("Drawings.wbmodel")
-        try TestMedia.check(WorkbenchBinary.runProcess(try WorkbenchBinary.path(), ["train", dataset.path, "-o", model.path],
-                                                       environment: environment), "train")
-        let pictures = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Mammal"))
+        try TestMedia.check(
+            WorkbenchBinary.runProcess(
+                try WorkbenchBinary.path(), ["train", dataset.path, "-o", model.path],
+                environment: environment), "train")
+        let pictures =
+            try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Mammal"))
             + TestMedia.pictures(dataset.appendingPathComponent("Training Data/Dessert"))
         var movies: [URL] = []
         for index in 1...5 {
             let folder = base.appendingPathComponent("movies/\(index)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for frame in 1...(2 + index) {
-                try FileManager.default.copyItem(at: pictures[(index * 3 + frame) % pictures.count],
-                                                 to: folder.appendingPathComponent("\(frame).png"))
+                try FileManager.default.copyItem(
+                    at: pictures[(index * 3 + frame) % pictures.count],
+                    to: folder.appendingPathComponent("\(frame).png"))
             }
             movies.append(folder)
         }
         return Fixture(base: base, dataset: dataset, model: model, movies: movies, environment: environment)
     }
 
-    private func run(_ arguments: [String], _ fixture: Fixture, environment extra: [String: String] = [:],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> WorkbenchBinary.Outcome {
-        try WorkbenchBinary.runProcess(try WorkbenchBinary.path(file: file, line: line), arguments,
-                                       environment: fixture.environment.merging(extra) { $1 })
+    private func run(
+        _ arguments: [String], _ fixture: Fixture, environment extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> WorkbenchBinary.Outcome {
+        try WorkbenchBinary.runProcess(
+            try WorkbenchBinary.path(file: file, line: line), arguments,
+            environment: fixture.environment.merging(extra) { $1 })
     }
 
     private func folder(_ name: String, _ fixture: Fixture) -> URL {
@@ -82,32 +89,40 @@ final class ShardingCommandTests: XCTestCase {
     func testShardIsTakenFromSlurmOrKubernetesAndSaidSo() throws {
         let fixture = try fixture()
         let explicit = try run(["features", fixture.dataset.path, "--shard", "1/3"], fixture)
-        let slurm = try run(["features", fixture.dataset.path], fixture,
-                            environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0",
-                                          "SLURM_ARRAY_TASK_MAX": "2"])
+        let slurm = try run(
+            ["features", fixture.dataset.path], fixture,
+            environment: [
+                "SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0",
+                "SLURM_ARRAY_TASK_MAX": "2",
+            ])
         XCTAssertEqual(slurm.status, 0, slurm.standardError)
         XCTAssertEqual(slurm.errorLines.first, "shard 1/3 (from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT; --shard 0/1 works on every input)")
         XCTAssertEqual(slurm.standardOutput, explicit.standardOutput)
 
-        let kubernetes = try run(["features", fixture.dataset.path], fixture, environment: ["JOB_COMPLETION_INDEX": "1", "WORKBENCH_SHARD_COUNT": "3"])
+        let kubernetes = try run(
+            ["features", fixture.dataset.path], fixture, environment: ["JOB_COMPLETION_INDEX": "1", "WORKBENCH_SHARD_COUNT": "3"])
         XCTAssertEqual(kubernetes.errorLines.first, "shard 1/3 (from JOB_COMPLETION_INDEX/WORKBENCH_SHARD_COUNT; --shard 0/1 works on every input)")
         XCTAssertEqual(kubernetes.standardOutput, explicit.standardOutput)
 
-        let everything = try run(["features", fixture.dataset.path, "--shard", "0/1"], fixture,
-                                 environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
+        let everything = try run(
+            ["features", fixture.dataset.path, "--shard", "0/1"], fixture,
+            environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
         XCTAssertEqual(everything.standardOutput.split(separator: "\n").count, 16)
 
         let noCount = try run(["features", fixture.dataset.path], fixture, environment: ["JOB_COMPLETION_INDEX": "1"])
         XCTAssertEqual(noCount.status, 1)
-        XCTAssertEqual(noCount.errorLines, ["workbench: JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N"])
+        XCTAssertEqual(
+            noCount.errorLines,
+            ["workbench: JOB_COMPLETION_INDEX is set but WORKBENCH_SHARD_COUNT is not: set it to the Job's completions, or give the shard as I/N"])
         XCTAssertEqual(noCount.standardOutput, "")
     }
 
     func testOneMovieIntoThePlayerFileIsNeverSplitByAnArrayJob() throws {
         let fixture = try fixture()
         let file = folder("one-movie", fixture).path + ".json"
-        let outcome = try run(["label", fixture.model.path, fixture.movies[0].path, "--movie-data", file, "--id", "7"], fixture,
-                              environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"])
+        let outcome = try run(
+            ["label", fixture.model.path, fixture.movies[0].path, "--movie-data", file, "--id", "7"], fixture,
+            environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertFalse(outcome.standardError.contains("shard"), outcome.standardError)
         let movies = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]])
@@ -125,16 +140,19 @@ final class ShardingCommandTests: XCTestCase {
         let fill = try run(["features", fixture.dataset.path, "--fill-cache", "--json"], fixture)
         XCTAssertEqual(fill.status, 64)
         XCTAssertEqual(fill.errorLines.first, "Error: --fill-cache writes no vectors: leave out --json and -o")
-        let movieData = try run(["label", fixture.model.path, fixture.movies[0].path, "--shard", "0/2", "--movie-data", "x.json", "--id", "1"], fixture)
+        let movieData = try run(
+            ["label", fixture.model.path, fixture.movies[0].path, "--shard", "0/2", "--movie-data", "x.json", "--id", "1"], fixture)
         XCTAssertEqual(movieData.status, 64)
-        XCTAssertEqual(movieData.errorLines.first,
-                       "Error: --movie-data is written by label merge in a sharded run: write --results DIR, then label merge DIR --movie-data FILE")
+        XCTAssertEqual(
+            movieData.errorLines.first,
+            "Error: --movie-data is written by label merge in a sharded run: write --results DIR, then label merge DIR --movie-data FILE")
     }
 
     func testShardedEvaluationsAddUpToTheWhole() throws {
         let fixture = try fixture()
         func count(_ extra: [String]) throws -> Int {
-            let outcome = try run(["evaluate", fixture.model.path, fixture.dataset.appendingPathComponent("Testing Data").path, "--json"] + extra, fixture)
+            let outcome = try run(
+                ["evaluate", fixture.model.path, fixture.dataset.appendingPathComponent("Testing Data").path, "--json"] + extra, fixture)
             XCTAssertEqual(outcome.status, 0, outcome.standardError)
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
             return try XCTUnwrap(object["count"] as? Int)
@@ -147,8 +165,9 @@ final class ShardingCommandTests: XCTestCase {
     func testFillCacheStoresEveryImageOfItsShardOnly() throws {
         let fixture = try fixture()
         let cache = folder("fill-cache", fixture)
-        let outcome = try run(["features", fixture.dataset.path, "--fill-cache", "--shard", "0/2"], fixture,
-                              environment: ["WORKBENCH_CACHE": cache.path])
+        let outcome = try run(
+            ["features", fixture.dataset.path, "--fill-cache", "--shard", "0/2"], fixture,
+            environment: ["WORKBENCH_CACHE": cache.path])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertEqual(outcome.standardOutput, "", "no vectors")
         XCTAssertEqual(outcome.errorLines.first, "shard 0/2: 8 of 16 images")
@@ -167,8 +186,11 @@ final class ShardingCommandTests: XCTestCase {
         let single = work.appendingPathComponent("single.json"), merged = work.appendingPathComponent("merged.json")
         for file in [single, merged] { try Data(start.utf8).write(to: file) }
         for movie in fixture.movies {
-            let outcome = try run(["label", fixture.model.path, movie.path, "--movie-data", single.path, "--id", movie.lastPathComponent,
-                                   "--smooth", "3"], fixture)
+            let outcome = try run(
+                [
+                    "label", fixture.model.path, movie.path, "--movie-data", single.path, "--id", movie.lastPathComponent,
+                    "--smooth", "3",
+                ], fixture)
             XCTAssertEqual(outcome.status, 0, outcome.standardError)
         }
         let label = ["label", fixture.model.path] + fixture.movies.map(\.path) + ["--results", results.path, "--smooth", "3"]
@@ -183,16 +205,21 @@ final class ShardingCommandTests: XCTestCase {
         let early = try run(["label", "merge", results.path, "--movie-data", merged.path], fixture)
         XCTAssertEqual(early.status, 1)
         let missing = fixture.movies.filter { !done.contains($0.lastPathComponent) }
-        XCTAssertEqual(early.errorLines, ["workbench: \(results.path): \(missing.count) of 5 movies have no result: "
-                                          + missing.map { "\($0.lastPathComponent) (\($0.path))" }.joined(separator: ", ")])
+        XCTAssertEqual(
+            early.errorLines,
+            [
+                "workbench: \(results.path): \(missing.count) of 5 movies have no result: "
+                    + missing.map { "\($0.lastPathComponent) (\($0.path))" }.joined(separator: ", ")
+            ])
         XCTAssertEqual(try String(contentsOf: merged, encoding: .utf8), start)
 
         // Run again, a task resumes: nothing already done is redone.
         let resultFile = results.appendingPathComponent("movies/\(done[0]).json").path
         let writtenAt = try FileManager.default.attributesOfItem(atPath: resultFile)[.modificationDate] as? Date
         let again = try run(label + ["--shard", "0/2"], fixture)
-        XCTAssertEqual(again.errorLines.filter { $0.hasSuffix("already done (\(fixture.movies.first { $0.lastPathComponent == done[0] }!.path))") }.count, 1,
-                       again.standardError)
+        XCTAssertEqual(
+            again.errorLines.filter { $0.hasSuffix("already done (\(fixture.movies.first { $0.lastPathComponent == done[0] }!.path))") }.count, 1,
+            again.standardError)
         XCTAssertEqual(again.errorLines.last, "shard 0/2: 0 labeled, \(done.count) already done, 0 failed, of \(done.count) movies")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: resultFile)[.modificationDate] as? Date, writtenAt)
 
@@ -212,8 +239,9 @@ final class ShardingCommandTests: XCTestCase {
         let other = try run(["label", fixture.model.path, fixture.movies[0].path, "--results", results.path, "--smooth", "3"], fixture)
         XCTAssertEqual(other.status, 1)
         XCTAssertEqual(other.errorLines.count, 1, other.standardError)
-        XCTAssertTrue(other.errorLines[0].hasPrefix("workbench: \(results.path): holds the results of a run with other settings (model "),
-                      other.standardError)
+        XCTAssertTrue(
+            other.errorLines[0].hasPrefix("workbench: \(results.path): holds the results of a run with other settings (model "),
+            other.standardError)
         XCTAssertTrue(other.errorLines[0].hasSuffix("smooth 1, changes-only no); use another results folder or empty this one"), other.standardError)
     }
 
@@ -239,8 +267,12 @@ final class ShardingCommandTests: XCTestCase {
         let movie = fixture.movies[0]
         func label(_ results: String) throws -> WorkbenchBinary.Outcome {
             // `timeout`: on a FIFO the old code waited for a reader forever.
-            try WorkbenchBinary.runProcess("/usr/bin/timeout", ["120", try WorkbenchBinary.path(), "label", fixture.model.path, movie.path,
-                                                                "--results", results], environment: fixture.environment)
+            try WorkbenchBinary.runProcess(
+                "/usr/bin/timeout",
+                [
+                    "120", try WorkbenchBinary.path(), "label", fixture.model.path, movie.path,
+                    "--results", results,
+                ], environment: fixture.environment)
         }
         let refusal = "links are not followed inside a results folder"
 
@@ -250,8 +282,9 @@ final class ShardingCommandTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: linkedFile + "/movies/1.json", withDestinationPath: decoy)
         let file = try label(linkedFile)
         XCTAssertEqual(file.status, 1, file.standardError)
-        XCTAssertEqual(file.errorLines.filter { $0.hasPrefix("workbench: ") },
-                       ["workbench: \(linkedFile)/movies/1.json: is a symbolic link; \(refusal) (movie 1 has no result)"])
+        XCTAssertEqual(
+            file.errorLines.filter { $0.hasPrefix("workbench: ") },
+            ["workbench: \(linkedFile)/movies/1.json: is a symbolic link; \(refusal) (movie 1 has no result)"])
         XCTAssertEqual(try String(contentsOfFile: decoy, encoding: .utf8), "decoy, not a result\n")
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: linkedFile + "/movies/1.json"), decoy)
 
@@ -272,8 +305,9 @@ final class ShardingCommandTests: XCTestCase {
         XCTAssertEqual(mkfifo(fifo + "/movies/1.json", 0o644), 0)
         let fifoRun = try label(fifo)
         XCTAssertEqual(fifoRun.status, 1, fifoRun.standardError)
-        XCTAssertEqual(fifoRun.errorLines.filter { $0.hasPrefix("workbench: ") },
-                       ["workbench: \(fifo)/movies/1.json: is a FIFO, not a regular file; refused inside a results folder (movie 1 has no result)"])
+        XCTAssertEqual(
+            fifoRun.errorLines.filter { $0.hasPrefix("workbench: ") },
+            ["workbench: \(fifo)/movies/1.json: is a FIFO, not a regular file; refused inside a results folder (movie 1 has no result)"])
 
         // The results folder itself is the user's to name, through a link if they like.
         let real = scratch.appendingPathComponent("real").path, named = scratch.appendingPathComponent("named").path
@@ -300,8 +334,12 @@ final class ShardingCommandTests: XCTestCase {
         let movieData = work.appendingPathComponent("MovieData.json").path
         let merge = try run(["label", "merge", results.path, "--movie-data", movieData], fixture)
         XCTAssertEqual(merge.status, 1, merge.standardError)
-        XCTAssertEqual(merge.errorLines, ["workbench: \(result): made with other settings (smooth 1 where the run has smooth 3); "
-                                          + "label this movie again or merge another folder"])
+        XCTAssertEqual(
+            merge.errorLines,
+            [
+                "workbench: \(result): made with other settings (smooth 1 where the run has smooth 3); "
+                    + "label this movie again or merge another folder"
+            ])
         XCTAssertFalse(FileManager.default.fileExists(atPath: movieData), "nothing merged")
 
         // A task of the run redoes the foreign result instead of counting it as done; then the merge goes through.
@@ -348,9 +386,12 @@ final class ShardingCommandTests: XCTestCase {
     func testSlurmDryRunPrintsTheArrayAndMergeScriptsAndWritesNothing() throws {
         let fixture = try fixture()
         let jobs = folder("jobs", fixture)
-        let outcome = try run(["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
-                              + ["--tasks", "2", "--movie-data", "Player.json", "--job-folder", jobs.path, "--partition", "short",
-                                 "--time", "1:00:00", "--cpus-per-task", "3", "--every", "0.5", "--dry-run"], fixture)
+        let outcome = try run(
+            ["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
+                + [
+                    "--tasks", "2", "--movie-data", "Player.json", "--job-folder", jobs.path, "--partition", "short",
+                    "--time", "1:00:00", "--cpus-per-task", "3", "--every", "0.5", "--dry-run",
+                ], fixture)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: jobs.path), "--dry-run writes nothing")
         let binary = URL(fileURLWithPath: try WorkbenchBinary.path()).resolvingSymlinksInPath().path
@@ -382,18 +423,23 @@ final class ShardingCommandTests: XCTestCase {
             return outcome.errorLines
         }
         let movies = fixture.movies.map(\.path)
-        XCTAssertEqual(try failure(["label", fixture.model.path] + movies + ["--tasks", "6", "--dry-run"]),
-                       ["workbench: 6 tasks are more than the 5 movies: some tasks would have nothing to do"])
-        XCTAssertEqual(try failure(["label", fixture.model.path] + movies + ["--tasks", "2", "--partition", "a b", "--dry-run"]),
-                       ["workbench: partition 'a b' is not a Slurm partition name (letters, digits, - _ . and , between names)"])
+        XCTAssertEqual(
+            try failure(["label", fixture.model.path] + movies + ["--tasks", "6", "--dry-run"]),
+            ["workbench: 6 tasks are more than the 5 movies: some tasks would have nothing to do"])
+        XCTAssertEqual(
+            try failure(["label", fixture.model.path] + movies + ["--tasks", "2", "--partition", "a b", "--dry-run"]),
+            ["workbench: partition 'a b' is not a Slurm partition name (letters, digits, - _ . and , between names)"])
         let twin = fixture.base.appendingPathComponent("elsewhere/1")
         try FileManager.default.createDirectory(at: twin, withIntermediateDirectories: true)
-        XCTAssertEqual(try failure(["label", fixture.model.path, movies[0], twin.path, "--tasks", "1", "--dry-run"]),
-                       ["workbench: \(twin.path): has the id '1' of \(movies[0]) too: movie ids are file names without extension, and must differ"])
-        XCTAssertEqual(try failure(["features", fixture.dataset.path, "--tasks", "17", "--dry-run"]),
-                       ["workbench: 17 tasks are more than the 16 images: some tasks would have nothing to do"])
-        XCTAssertEqual(try failure(["features", fixture.dataset.path, "--tasks", "2"], path: "/nonexistent"),
-                       ["workbench: sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)"])
+        XCTAssertEqual(
+            try failure(["label", fixture.model.path, movies[0], twin.path, "--tasks", "1", "--dry-run"]),
+            ["workbench: \(twin.path): has the id '1' of \(movies[0]) too: movie ids are file names without extension, and must differ"])
+        XCTAssertEqual(
+            try failure(["features", fixture.dataset.path, "--tasks", "17", "--dry-run"]),
+            ["workbench: 17 tasks are more than the 16 images: some tasks would have nothing to do"])
+        XCTAssertEqual(
+            try failure(["features", fixture.dataset.path, "--tasks", "2"], path: "/nonexistent"),
+            ["workbench: sbatch not found on PATH: run this on a Slurm login node (or print the scripts with --dry-run)"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: jobs.path), "nothing written before sbatch is found")
     }
 }

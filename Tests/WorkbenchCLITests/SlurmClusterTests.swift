@@ -36,8 +36,9 @@ final class SlurmClusterTests: XCTestCase {
 
     override class func tearDown() {
         if let base = Self.base {
-            let stop = try? WorkbenchBinary.runProcess("/bin/bash", [script("setup/slurm-cluster.sh"), "stop", base.appendingPathComponent("cluster").path],
-                                                       environment: ProcessInfo.processInfo.environment)
+            let stop = try? WorkbenchBinary.runProcess(
+                "/bin/bash", [script("setup/slurm-cluster.sh"), "stop", base.appendingPathComponent("cluster").path],
+                environment: ProcessInfo.processInfo.environment)
             if let stop, stop.status != 0 { print("slurm-cluster.sh stop: \(stop.standardError)") }
             try? FileManager.default.removeItem(at: base)
         }
@@ -57,13 +58,20 @@ final class SlurmClusterTests: XCTestCase {
         var inherited = ProcessInfo.processInfo.environment
         for name in ["WORKBENCH_WEIGHTS", "WORKBENCH_BINARY", "WORKBENCH_CACHE", "SLURM_CONF"] { inherited[name] = nil }
         for name in inherited.keys where name.hasPrefix("SLURM_") || name == "JOB_COMPLETION_INDEX" { inherited[name] = nil }
-        try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("install.sh"), prefix.path],
-                                                       environment: InstallAndExamplesTests.installing(inherited)),
-                            "scripts/install.sh")
+        try TestMedia.check(
+            WorkbenchBinary.runProcess(
+                "/bin/bash", [script("install.sh"), prefix.path],
+                environment: InstallAndExamplesTests.installing(inherited)),
+            "scripts/install.sh")
         // The cluster stops when this test process ends, however it ends; tearDown stops it sooner.
-        try TestMedia.check(WorkbenchBinary.runProcess("/bin/bash", [script("setup/slurm-cluster.sh"), "start", cluster.path,
-                                                                     "--until-exit", "\(getpid())"], environment: inherited),
-                            "scripts/setup/slurm-cluster.sh start")
+        try TestMedia.check(
+            WorkbenchBinary.runProcess(
+                "/bin/bash",
+                [
+                    script("setup/slurm-cluster.sh"), "start", cluster.path,
+                    "--until-exit", "\(getpid())",
+                ], environment: inherited),
+            "scripts/setup/slurm-cluster.sh start")
         var environment = inherited
         environment["PATH"] = prefix.appendingPathComponent("bin").path + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
         environment["HOME"] = home.path
@@ -75,9 +83,11 @@ final class SlurmClusterTests: XCTestCase {
         let model = base.appendingPathComponent("Reference.wbmodel")
         var cold = environment
         cold["WORKBENCH_CACHE"] = base.appendingPathComponent("cold-cache").path
-        try TestMedia.check(WorkbenchBinary.runProcess(prefix.appendingPathComponent("bin/workbench").path,
-                                                       ["train", dataset.path, "-o", model.path], environment: cold),
-                            "the single-machine train")
+        try TestMedia.check(
+            WorkbenchBinary.runProcess(
+                prefix.appendingPathComponent("bin/workbench").path,
+                ["train", dataset.path, "-o", model.path], environment: cold),
+            "the single-machine train")
 
         // Four videos at 100 fps: a cat for 2 s, then an espresso for 1 to 3 s.
         let cats = try TestMedia.pictures(dataset.appendingPathComponent("Training Data/Mammal"))
@@ -87,20 +97,26 @@ final class SlurmClusterTests: XCTestCase {
         var movies: [URL] = []
         for index in 1...4 {
             let movie = folder.appendingPathComponent("\(index).mp4")
-            try TestMedia.video(pictures: [cats[index]], seconds: 2, framesPerSecond: 100, to: folder.appendingPathComponent("a.mp4"),
-                                environment: inherited)
-            try TestMedia.video(pictures: [coffees[index]], seconds: 1 + index % 3, framesPerSecond: 100,
-                                to: folder.appendingPathComponent("b.mp4"), environment: inherited)
-            try TestMedia.check(WorkbenchBinary.runProcess("/usr/bin/ffmpeg", [
-                "-nostdin", "-loglevel", "error", "-y", "-i", folder.appendingPathComponent("a.mp4").path,
-                "-i", folder.appendingPathComponent("b.mp4").path, "-filter_complex", "[0:v][1:v]concat=n=2:v=1[out]",
-                "-map", "[out]", "-pix_fmt", "yuv420p", movie.path,
-            ], environment: inherited), "ffmpeg \(index).mp4")
+            try TestMedia.video(
+                pictures: [cats[index]], seconds: 2, framesPerSecond: 100, to: folder.appendingPathComponent("a.mp4"),
+                environment: inherited)
+            try TestMedia.video(
+                pictures: [coffees[index]], seconds: 1 + index % 3, framesPerSecond: 100,
+                to: folder.appendingPathComponent("b.mp4"), environment: inherited)
+            try TestMedia.check(
+                WorkbenchBinary.runProcess(
+                    "/usr/bin/ffmpeg",
+                    [
+                        "-nostdin", "-loglevel", "error", "-y", "-i", folder.appendingPathComponent("a.mp4").path,
+                        "-i", folder.appendingPathComponent("b.mp4").path, "-filter_complex", "[0:v][1:v]concat=n=2:v=1[out]",
+                        "-map", "[out]", "-pix_fmt", "yuv420p", movie.path,
+                    ], environment: inherited), "ffmpeg \(index).mp4")
             movies.append(movie)
         }
         for name in ["a.mp4", "b.mp4"] { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
-        return Fixture(base: base, prefix: prefix, cluster: cluster, dataset: dataset, model: model, movies: movies,
-                       environment: environment)
+        return Fixture(
+            base: base, prefix: prefix, cluster: cluster, dataset: dataset, model: model, movies: movies,
+            environment: environment)
     }
 
     // MARK: - Tests
@@ -110,8 +126,9 @@ final class SlurmClusterTests: XCTestCase {
         let work = try folder("features", in: fixture)
         var environment = fixture.environment
         environment["WORKBENCH_CACHE"] = work.appendingPathComponent("shared-cache").path
-        let jobs = try submit(["slurm", "features", fixture.dataset.path, "--tasks", "4", "--job-folder", work.appendingPathComponent("jobs").path],
-                              fixture, environment: environment)
+        let jobs = try submit(
+            ["slurm", "features", fixture.dataset.path, "--tasks", "4", "--job-folder", work.appendingPathComponent("jobs").path],
+            fixture, environment: environment)
         XCTAssertEqual(jobs.count, 1)
         try waitUntilDone(jobs[0], fixture)
         XCTAssertEqual(try states(of: jobs[0], fixture), Array(repeating: "COMPLETED", count: 4), logs(work, fixture))
@@ -135,15 +152,18 @@ final class SlurmClusterTests: XCTestCase {
         let single = work.appendingPathComponent("single.json"), cluster = work.appendingPathComponent("MovieData.json")
         for file in [single, cluster] { try Data(start.utf8).write(to: file) }
         for movie in fixture.movies {
-            let run = try WorkbenchBinary.runProcess(fixture.workbench, [
-                "label", fixture.model.path, movie.path, "--movie-data", single.path, "--id", movie.deletingPathExtension().lastPathComponent,
-            ], environment: fixture.environment)
+            let run = try WorkbenchBinary.runProcess(
+                fixture.workbench,
+                [
+                    "label", fixture.model.path, movie.path, "--movie-data", single.path, "--id", movie.deletingPathExtension().lastPathComponent,
+                ], environment: fixture.environment)
             XCTAssertEqual(run.status, 0, run.standardError)
         }
 
-        let jobs = try submit(["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
-                              + ["--tasks", "2", "--movie-data", cluster.path, "--job-folder", work.appendingPathComponent("jobs").path],
-                              fixture, environment: fixture.environment)
+        let jobs = try submit(
+            ["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
+                + ["--tasks", "2", "--movie-data", cluster.path, "--job-folder", work.appendingPathComponent("jobs").path],
+            fixture, environment: fixture.environment)
         XCTAssertEqual(jobs.count, 2, "the array job and the merge job")
         try waitUntilDone(jobs[1], fixture)
         XCTAssertEqual(try states(of: jobs[0], fixture), Array(repeating: "COMPLETED", count: 2), logs(work, fixture))
@@ -158,10 +178,13 @@ final class SlurmClusterTests: XCTestCase {
         let work = try folder("requeue", in: fixture)
         let movieData = work.appendingPathComponent("MovieData.json")
         // Every frame of the 100 fps videos: each movie takes a few seconds, so a task is caught between its two.
-        let jobs = try submit(["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
-                              + ["--tasks", "2", "--every", "0.01", "--movie-data", movieData.path,
-                                 "--job-folder", work.appendingPathComponent("jobs").path],
-                              fixture, environment: fixture.environment)
+        let jobs = try submit(
+            ["slurm", "label", fixture.model.path] + fixture.movies.map(\.path)
+                + [
+                    "--tasks", "2", "--every", "0.01", "--movie-data", movieData.path,
+                    "--job-folder", work.appendingPathComponent("jobs").path,
+                ],
+            fixture, environment: fixture.environment)
         let (array, merge) = (jobs[0], jobs[1])
         let log = work.appendingPathComponent("jobs/logs/label-\(array)_0.log")
 

@@ -27,8 +27,10 @@ final class SyncTraceCommandTests: XCTestCase {
         return path(name)
     }
 
-    private func timeline(_ bounds: [(String, Double, Double)], order: String = #"["address", "swing", "finish"]"#,
-                          video: String = "v.mp4") -> String {
+    private func timeline(
+        _ bounds: [(String, Double, Double)], order: String = #"["address", "swing", "finish"]"#,
+        video: String = "v.mp4"
+    ) -> String {
         let phases = bounds.map { #"{"label": "\#($0.0)", "start": \#($0.1), "end": \#($0.2)}"# }.joined(separator: ", ")
         return #"{"video": "\#(video)", "order": \#(order), "phases": [\#(phases)]}"#
     }
@@ -42,18 +44,24 @@ final class SyncTraceCommandTests: XCTestCase {
         let bPhases = try phases("b.json", timeline([("address", 0.2, 0.6), ("swing", 0.6, 1.2), ("finish", 1.2, 1.8)], video: b))
         let swapped = try WorkbenchBinary.run(["sync", a, b, "--phases", bPhases, aPhases, "-o", path("out.mp4")])
         XCTAssertEqual(swapped.status, 1)
-        XCTAssertEqual(swapped.standardError, "workbench: \(bPhases): names the video \"\(b)\", which is video 2 (\(b)), not video 1 (\(a)) "
-                       + "it was given for: give the phase files in the order of their videos\n")
+        XCTAssertEqual(
+            swapped.standardError,
+            "workbench: \(bPhases): names the video \"\(b)\", which is video 2 (\(b)), not video 1 (\(a)) "
+                + "it was given for: give the phase files in the order of their videos\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.mp4")))
         let right = try WorkbenchBinary.run(["sync", a, b, "--phases", aPhases, bPhases, "-o", path("right.mp4")])
         XCTAssertEqual(right.status, 0, right.standardError)
         XCTAssertEqual(right.standardError.components(separatedBy: "warning").count, 1, right.standardError)
         let forced = try WorkbenchBinary.run(["sync", a, b, "--phases", bPhases, aPhases, "--ignore-phase-video", "-o", path("forced.mp4")])
         XCTAssertEqual(forced.status, 0, forced.standardError)
-        XCTAssertTrue(forced.standardError.contains("warning: \(bPhases) names the video \"\(b)\", which is video 2 (\(b)); its phases are used "
-                                                    + "for video 1 (\(a)) as --ignore-phase-video asks\n"), forced.standardError)
-        XCTAssertTrue(forced.standardError.contains("warning: \(aPhases) names the video \"a.mp4\", which is video 1 (\(a)); its phases are used "
-                                                    + "for video 2 (\(b)) as --ignore-phase-video asks\n"), forced.standardError)
+        XCTAssertTrue(
+            forced.standardError.contains(
+                "warning: \(bPhases) names the video \"\(b)\", which is video 2 (\(b)); its phases are used "
+                    + "for video 1 (\(a)) as --ignore-phase-video asks\n"), forced.standardError)
+        XCTAssertTrue(
+            forced.standardError.contains(
+                "warning: \(aPhases) names the video \"a.mp4\", which is video 1 (\(a)); its phases are used "
+                    + "for video 2 (\(b)) as --ignore-phase-video asks\n"), forced.standardError)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("forced.mp4")))
     }
 
@@ -66,9 +74,13 @@ final class SyncTraceCommandTests: XCTestCase {
         let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
         XCTAssertEqual(plan["frames"] as? Int, 55)
         XCTAssertEqual((plan["phases"] as? [[String: Any]])?.map { $0["frames"] as? Int }, [15, 30, 10])
-        let probe = try WorkbenchBinary.runProcess("/usr/bin/env", ["ffprobe", "-v", "error", "-count_frames", "-show_entries",
-                                                                   "stream=codec_type,nb_read_frames,height,width", "-of", "csv=p=0", path("side.mp4")],
-                                                   environment: ProcessInfo.processInfo.environment)
+        let probe = try WorkbenchBinary.runProcess(
+            "/usr/bin/env",
+            [
+                "ffprobe", "-v", "error", "-count_frames", "-show_entries",
+                "stream=codec_type,nb_read_frames,height,width", "-of", "csv=p=0", path("side.mp4"),
+            ],
+            environment: ProcessInfo.processInfo.environment)
         XCTAssertTrue(probe.standardOutput.contains("video,320,120,55"), probe.standardOutput)
         XCTAssertTrue(probe.standardOutput.contains("audio"), probe.standardOutput)
         let text = try WorkbenchBinary.run(["sync", a, b, "--phases", aPhases, bPhases, "--stack", "vertical", "-o", path("s.mkv")])
@@ -95,8 +107,9 @@ final class SyncTraceCommandTests: XCTestCase {
             XCTAssertTrue(outcome.standardError.contains(words), outcome.standardError)
         }
         let sound = path("sound.m4a")
-        _ = try WorkbenchBinary.runProcess("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=1", sound],
-                                           environment: ProcessInfo.processInfo.environment)
+        _ = try WorkbenchBinary.runProcess(
+            "/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=duration=1", sound],
+            environment: ProcessInfo.processInfo.environment)
         let noVideo = try WorkbenchBinary.run(["sync", a, sound, "--phases", good, good, "-o", path("out.mp4")])
         XCTAssertEqual(noVideo.standardError, "workbench: \(sound): no video stream (it has only audio)\n")
         let over = try WorkbenchBinary.run(["sync", a, b, "--phases", good, good, "-o", b])
@@ -115,7 +128,10 @@ final class SyncTraceCommandTests: XCTestCase {
     func testSyncDrawsAnyPhaseName() throws {
         let a = try video("a.mp4"), b = try video("b.mp4")
         let name = #"it's: %{pts} \" \n\u202E[x];,drawbox"#
-        let file = try phases("odd.json", #"{"video": "v.mp4", "order": ["\#(name)", "b"], "phases": [{"label": "\#(name)", "start": 0, "end": 1}, {"label": "b", "start": 1, "end": 2}]}"#)
+        let file = try phases(
+            "odd.json",
+            #"{"video": "v.mp4", "order": ["\#(name)", "b"], "phases": [{"label": "\#(name)", "start": 0, "end": 1}, {"label": "b", "start": 1, "end": 2}]}"#
+        )
         let outcome = try WorkbenchBinary.run(["sync", a, b, "--phases", file, file, "-o", path("odd.mp4")])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertFalse(outcome.standardOutput.contains("\u{202E}"), "the terminal line escapes the override")
@@ -142,17 +158,23 @@ final class SyncTraceCommandTests: XCTestCase {
         XCTAssertEqual(Double(try XCTUnwrap(plan["frames"] as? Int)), 100, accuracy: 2, "the slow video's 2 s + 2 s at 25 fps")
         let quickHolds = phases.map { (($0["inputs"] as? [[String: Any]])?[1]["holdFrames"] as? Int) ?? -1 }
         XCTAssertEqual(Double(quickHolds[0]), 25, accuracy: 2)
-        let both = try workspace.run(["sync", slow.path, quick.path, "--model", model, "--order", "cat,espresso", "--phases", "a.json", "b.json", "-o", output])
+        let both = try workspace.run([
+            "sync", slow.path, quick.path, "--model", model, "--order", "cat,espresso", "--phases", "a.json", "b.json", "-o", output,
+        ])
         XCTAssertEqual(both.status, 64)
-        let unknown = try workspace.run(["sync", slow.path, quick.path, "--model", model, "--order", "cat,tea", "-o", workspace.folder.appendingPathComponent("x.mp4").path])
+        let unknown = try workspace.run([
+            "sync", slow.path, quick.path, "--model", model, "--order", "cat,tea", "-o", workspace.folder.appendingPathComponent("x.mp4").path,
+        ])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.standardError.hasPrefix("workbench: \(model): "), unknown.standardError)
     }
 
     func testTraceWritesTheVideoAndPrintsTheCurve() throws {
         let a = try video("a.mp4", audio: true)
-        let outcome = try WorkbenchBinary.run(["trace", a, "--from", "0.4", "--duration", "0.8", "--points", "20,100 80,20 140,100",
-                                               "--color", "#FF0000", "--width", "6", "--json", "-o", path("t.mp4")])  // 6 pixels: 4:2:0 chroma blurs a thinner line
+        let outcome = try WorkbenchBinary.run([
+            "trace", a, "--from", "0.4", "--duration", "0.8", "--points", "20,100 80,20 140,100",
+            "--color", "#FF0000", "--width", "6", "--json", "-o", path("t.mp4"),
+        ])  // 6 pixels: 4:2:0 chroma blurs a thinner line
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
         let frames = try XCTUnwrap(json["frames"] as? [[String: Any]])
@@ -162,9 +184,13 @@ final class SyncTraceCommandTests: XCTestCase {
         XCTAssertEqual((json["control"] as? [String: Double])?["y"], -60)
         // The colour read back at the three points on the last frame (ffmpeg decodes it to a picture).
         let picture = path("last.rgb")
-        let decode = try WorkbenchBinary.runProcess("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-sseof", "-0.2", "-i", path("t.mp4"),
-                                                                    "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", picture],
-                                                    environment: ProcessInfo.processInfo.environment)
+        let decode = try WorkbenchBinary.runProcess(
+            "/usr/bin/env",
+            [
+                "ffmpeg", "-nostdin", "-loglevel", "error", "-sseof", "-0.2", "-i", path("t.mp4"),
+                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", picture,
+            ],
+            environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(decode.status, 0, decode.standardError)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: picture)))
         for (x, y) in [(20, 99), (80, 20), (139, 99), (50, 40)] {  // B(1/4) = (50, 40)
@@ -178,13 +204,16 @@ final class SyncTraceCommandTests: XCTestCase {
         let a = try video("a.mp4")
         let outside = try WorkbenchBinary.run(["trace", a, "--from", "0", "--points", "20,100 80,-5 140,100", "-o", path("t.mp4")])
         XCTAssertEqual(outside.status, 1)
-        XCTAssertEqual(outside.standardError, "workbench: \(a): the second point (80,-5) is outside the 160x120 frame (x from 0 to 160, y from 0 to 120)\n")
+        XCTAssertEqual(
+            outside.standardError, "workbench: \(a): the second point (80,-5) is outside the 160x120 frame (x from 0 to 160, y from 0 to 120)\n")
         let late = try WorkbenchBinary.run(["trace", a, "--from", "2", "--points", "20,100 80,20 140,100", "-o", path("t.mp4")])
         XCTAssertEqual(late.standardError, "workbench: \(a): the curve would start at 2 s, at or after the end of the video (2 s)\n")
         let over = try WorkbenchBinary.run(["trace", a, "--from", "0", "--points", "20,100 80,20 140,100", "-o", a])
         XCTAssertEqual(over.standardError, "workbench: \(a): is the same file as the input \(a): an output must not replace an input\n")
-        for (arguments, words) in [(["--points", "20,100 80,20"], "--points must be three points"), (["--points", "1,2 3,4 5,6", "--color", "mauve"], "--color must be"),
-                                   (["--points", "1,2 3,4 5,6", "--duration", "0"], "--duration must be")] {
+        for (arguments, words) in [
+            (["--points", "20,100 80,20"], "--points must be three points"), (["--points", "1,2 3,4 5,6", "--color", "mauve"], "--color must be"),
+            (["--points", "1,2 3,4 5,6", "--duration", "0"], "--duration must be"),
+        ] {
             let outcome = try WorkbenchBinary.run(["trace", a, "--from", "0", "-o", path("t.mp4")] + arguments)
             XCTAssertEqual(outcome.status, 64)
             XCTAssertTrue(outcome.standardError.contains(words), outcome.standardError)

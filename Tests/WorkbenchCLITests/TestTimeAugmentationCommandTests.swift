@@ -24,8 +24,9 @@ final class TestTimeAugmentationCommandTests: TinyDatasetTestCase {
         let train = try run(["train", dataset.path, "-o", model, "--no-html", "--tta", "--no-flip"])
         XCTAssertEqual(train.status, 0, train.standardError)
         let inspect = try run(["inspect", model])
-        XCTAssertTrue(inspect.standardOutput.contains("tta          on by default (2 views, never mirrored; --no-tta turns it off)"),
-                      inspect.standardOutput)
+        XCTAssertTrue(
+            inspect.standardOutput.contains("tta          on by default (2 views, never mirrored; --no-tta turns it off)"),
+            inspect.standardOutput)
 
         let testing = dataset.appendingPathComponent("Testing Data").path
         let byDefault = try confidences([model, testing])
@@ -44,8 +45,9 @@ final class TestTimeAugmentationCommandTests: TinyDatasetTestCase {
         let labelFolder = testing + "/" + (try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: testing).sorted().first))
         let images = try FileManager.default.contentsOfDirectory(atPath: labelFolder).sorted()
         for (index, name) in images.prefix(2).enumerated() {
-            try FileManager.default.copyItem(atPath: labelFolder + "/" + name,
-                                             toPath: frames.appendingPathComponent("\(index + 1).\((name as NSString).pathExtension)").path)
+            try FileManager.default.copyItem(
+                atPath: labelFolder + "/" + name,
+                toPath: frames.appendingPathComponent("\(index + 1).\((name as NSString).pathExtension)").path)
         }
         let labelled = try run(["label", model, frames.path, "--json"])
         let unaveraged = try run(["label", model, frames.path, "--json", "--no-tta"])
@@ -57,8 +59,9 @@ final class TestTimeAugmentationCommandTests: TinyDatasetTestCase {
         let coreML = folder.appendingPathComponent("averaged.mlmodel").path
         let export = try run(["export", model, "--format", "coreml", "-o", coreML])
         XCTAssertEqual(export.status, 0, export.standardError)
-        XCTAssertEqual(export.errorLines.filter { $0.contains("test-time augmentation is not carried by Core ML") }.count, 1,
-                       export.standardError)
+        XCTAssertEqual(
+            export.errorLines.filter { $0.contains("test-time augmentation is not carried by Core ML") }.count, 1,
+            export.standardError)
         XCTAssertTrue(FileManager.default.fileExists(atPath: coreML))
     }
 

@@ -7,11 +7,15 @@ import _TestSupport
 final class TrainCommandTests: TinyDatasetTestCase {
     /// Copies the model file `source` to `destination` through Python's safetensors, running `script` with
     /// `tensors` (name → numpy array) and `metadata` (name → string) in scope, and `json` imported.
-    private func editModel(_ source: String, into destination: String, script: String,
-                           file: StaticString = #filePath, line: UInt = #line) throws {
+    private func editModel(
+        _ source: String, into destination: String, script: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let edit = Process()
         edit.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
-        edit.arguments = ["-c", """
+        edit.arguments = [
+            "-c",
+            """
             import json, sys
             from safetensors import safe_open
             from safetensors.numpy import load_file, save_file
@@ -24,7 +28,8 @@ final class TrainCommandTests: TinyDatasetTestCase {
                 data = b"".join(tensors[n].astype("<f4").tobytes() for n in sorted(tensors))
                 metadata["tensor_data_sha256"] = hashlib.sha256(data).hexdigest()
             save_file(tensors, sys.argv[2], metadata=metadata)
-            """, source, destination, script]
+            """, source, destination, script,
+        ]
         try edit.run()
         edit.waitUntilExit()
         XCTAssertEqual(edit.terminationStatus, 0, "editing \(source)", file: file, line: line)
@@ -59,8 +64,9 @@ final class TrainCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(selection["method"] as? String, "5-fold cross-validation, 5 repeats")
         XCTAssertEqual((selection["grid"] as? [[String: Any]])?.count, 9)
         XCTAssertEqual(selection["refitOnAllTrainingImages"] as? Bool, true)
-        XCTAssertEqual((report["counts"] as? [[String: Any]])?.map { $0["validation"] as? Int }, [6, 6],
-                       "per-label held-out counts")
+        XCTAssertEqual(
+            (report["counts"] as? [[String: Any]])?.map { $0["validation"] as? Int }, [6, 6],
+            "per-label held-out counts")
         let calibration = try XCTUnwrap(report["calibration"] as? [String: Any])
         XCTAssertEqual(calibration["bins"] as? Int, 15)
         XCTAssertNotNil(calibration["testingAfter"] as? Double)
@@ -68,8 +74,9 @@ final class TrainCommandTests: TinyDatasetTestCase {
         for fragment in ["validation (5-fold)", "95 % interval", "l2 chosen:", "calibration: temperature", "confidence ≥"] {
             XCTAssertTrue(train.standardOutput.contains(fragment), "\(fragment) missing from: \(train.standardOutput)")
         }
-        XCTAssertEqual(train.standardOutput.contains("--fine-tune-auto tries it"), (validation["accuracy"] as! Double) < 0.8,
-                       "the fine-tuning hint follows the held-out accuracy: \(train.standardOutput)")
+        XCTAssertEqual(
+            train.standardOutput.contains("--fine-tune-auto tries it"), (validation["accuracy"] as! Double) < 0.8,
+            "the fine-tuning hint follows the held-out accuracy: \(train.standardOutput)")
 
         let evaluate = try run(["evaluate", model, dataset.appendingPathComponent("Testing Data").path, "--json"])
         XCTAssertEqual(evaluate.status, 0, evaluate.standardError)
@@ -103,9 +110,11 @@ final class TrainCommandTests: TinyDatasetTestCase {
         XCTAssertTrue(inspect.standardOutput.contains("224"), inspect.standardOutput)
         XCTAssertTrue(inspect.standardOutput.contains("temperature  "), inspect.standardOutput)
         XCTAssertTrue(inspect.standardOutput.contains("threshold    none"), inspect.standardOutput)
-        XCTAssertTrue(inspect.standardOutput.contains("preprocess   tf_crop_pad32 (version 1): 224×224 RGB, centre crop 224/256, "
-                                                      + "bicubic-antialiased, (x − [127, 127, 127]) / [128, 128, 128], alpha onto (255, 255, 255)"),
-                      inspect.standardOutput)
+        XCTAssertTrue(
+            inspect.standardOutput.contains(
+                "preprocess   tf_crop_pad32 (version 1): 224×224 RGB, centre crop 224/256, "
+                    + "bicubic-antialiased, (x − [127, 127, 127]) / [128, 128, 128], alpha onto (255, 255, 255)"),
+            inspect.standardOutput)
         XCTAssertTrue(inspect.standardOutput.contains("pretrained ImageNet weights (frozen)"), inspect.standardOutput)
         let inspectJSON = try run(["inspect", model, "--json"])
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inspectJSON.standardOutput.utf8)) as? [String: Any])
@@ -115,17 +124,21 @@ final class TrainCommandTests: TinyDatasetTestCase {
         // The same model with block 15 and the head convolution "fine-tuned" (weights scaled by 1.2, with the
         // record): inspect shows the record, and classify computes with the stored backbone, not set-up's.
         let tuned = folder.appendingPathComponent("Tuned.wbmodel").path
-        try editModel(model, into: tuned, script: """
-            names = sorted(n for n in tensors if n.startswith("backbone._blocks.15.") or n.startswith("backbone._conv_head.") or n.startswith("backbone._bn1."))
-            for n in names:
-                if n.endswith("conv.weight") or n.endswith("_conv_head.weight"): tensors[n] = tensors[n] * 1.2
-            metadata["fine_tuning"] = json.dumps({"firstTrainedBlock": 15, "trainedTensorNames": [n[len("backbone."):] for n in names],
-                                                  "epochs": 4, "augmentations": ["horizontal flip", "blur"]})
-            """)
+        try editModel(
+            model, into: tuned,
+            script: """
+                names = sorted(n for n in tensors if n.startswith("backbone._blocks.15.") or n.startswith("backbone._conv_head.") or n.startswith("backbone._bn1."))
+                for n in names:
+                    if n.endswith("conv.weight") or n.endswith("_conv_head.weight"): tensors[n] = tensors[n] * 1.2
+                metadata["fine_tuning"] = json.dumps({"firstTrainedBlock": 15, "trainedTensorNames": [n[len("backbone."):] for n in names],
+                                                      "epochs": 4, "augmentations": ["horizontal flip", "blur"]})
+                """)
         let tunedInspect = try run(["inspect", tuned])
         XCTAssertEqual(tunedInspect.status, 0, tunedInspect.standardError)
-        for fragment in ["fine-tuned from block 15: block 15 and the final 1×1 convolution, 4 epochs, augmentations: horizontal flip, blur",
-                         "augmented    horizontal flip, blur"] {
+        for fragment in [
+            "fine-tuned from block 15: block 15 and the final 1×1 convolution, 4 epochs, augmentations: horizontal flip, blur",
+            "augmented    horizontal flip, blur",
+        ] {
             XCTAssertTrue(tunedInspect.standardOutput.contains(fragment), "\(fragment) missing from: \(tunedInspect.standardOutput)")
         }
         let tunedEvaluation = try run(["evaluate", tuned, dataset.appendingPathComponent("Testing Data").path, "--json"])
@@ -152,15 +165,18 @@ final class TrainCommandTests: TinyDatasetTestCase {
         let tunedScore = try run(["classify", tuned, testingCat, "--label", "espresso", "--json"])
         XCTAssertEqual(tunedScore.status, 0, tunedScore.standardError)
         let frozenConfidence = try XCTUnwrap(first["confidence"] as? Double)
-        let tunedFirst = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tunedScore.standardOutput.split(separator: "\n")[0].utf8)) as? [String: Any])
+        let tunedFirst = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(tunedScore.standardOutput.split(separator: "\n")[0].utf8)) as? [String: Any])
         let tunedConfidence = try XCTUnwrap(tunedFirst["confidence"] as? Double)
-        XCTAssertGreaterThan(abs(tunedConfidence - frozenConfidence) / max(tunedConfidence, frozenConfidence), 0.01,
-                             "classify must use the model file's (changed) backbone: \(frozenConfidence) vs \(tunedConfidence)")
+        XCTAssertGreaterThan(
+            abs(tunedConfidence - frozenConfidence) / max(tunedConfidence, frozenConfidence), 0.01,
+            "classify must use the model file's (changed) backbone: \(frozenConfidence) vs \(tunedConfidence)")
 
         // No threshold was asked for: --abstain and --min-confidence auto refuse with one line.
         let abstain = try run(["classify", model, testingCat, "--abstain"])
         XCTAssertEqual(abstain.status, 1)
-        XCTAssertEqual(abstain.errorLines, ["workbench: \(model): the model has no confidence threshold to abstain below: train it with a target precision"])
+        XCTAssertEqual(
+            abstain.errorLines, ["workbench: \(model): the model has no confidence threshold to abstain below: train it with a target precision"])
         let auto = try run(["label", model, testingCat, "--min-confidence", "auto"])
         XCTAssertEqual(auto.status, 1)
         XCTAssertTrue(auto.standardError.contains("no confidence threshold to take as the minimum confidence"), auto.standardError)
@@ -177,21 +193,25 @@ final class TrainCommandTests: TinyDatasetTestCase {
             for name in try files.contentsOfDirectory(atPath: source.appendingPathComponent(label).path).sorted() {
                 let target = mixed.appendingPathComponent("Training Data").appendingPathComponent(index % 2 == 0 ? "left" : "right")
                 try files.createDirectory(at: target, withIntermediateDirectories: true)
-                try files.copyItem(at: source.appendingPathComponent(label).appendingPathComponent(name),
-                                   to: target.appendingPathComponent("\(index)-\(name)"))
+                try files.copyItem(
+                    at: source.appendingPathComponent(label).appendingPathComponent(name),
+                    to: target.appendingPathComponent("\(index)-\(name)"))
                 index += 1
             }
         }
         let reportPath = folder.appendingPathComponent("mixed.json").path
         let pagePath = folder.appendingPathComponent("mixed.html").path
-        let train = try run(["train", mixed.path, "-o", folder.appendingPathComponent("mixed.wbmodel").path, "--html", pagePath,
-                             "--report", reportPath])
+        let train = try run([
+            "train", mixed.path, "-o", folder.appendingPathComponent("mixed.wbmodel").path, "--html", pagePath,
+            "--report", reportPath,
+        ])
         XCTAssertEqual(train.status, 0, train.standardError)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
         let accuracy = try XCTUnwrap((report["validation"] as? [String: Any])?["accuracy"] as? Double)
         XCTAssertLessThan(accuracy, 0.8, "labels dealt at random leave room")
-        let hint = String(format: "hint: the frozen head's held-out accuracy is %.1f %%, below 80 %%, where fine-tuning has paid: "
-                          + "--fine-tune-auto tries it (minutes, not seconds)", accuracy * 100)
+        let hint = String(
+            format: "hint: the frozen head's held-out accuracy is %.1f %%, below 80 %%, where fine-tuning has paid: "
+                + "--fine-tune-auto tries it (minutes, not seconds)", accuracy * 100)
         XCTAssertTrue(train.standardOutput.contains(hint), train.standardOutput)
         XCTAssertEqual(report["fineTuningHint"] as? String, hint)
         XCTAssertNil(report["fineTuning"], "a hint, not a fine-tuning")
@@ -225,14 +245,17 @@ final class TrainCommandTests: TinyDatasetTestCase {
         let strict = folder.appendingPathComponent("Strict.wbmodel").path
         let edit = Process()
         edit.executableURL = URL(fileURLWithPath: try ProjectPython.interpreter())
-        edit.arguments = ["-c", """
+        edit.arguments = [
+            "-c",
+            """
             import sys
             from safetensors import safe_open
             from safetensors.numpy import load_file, save_file
             with safe_open(sys.argv[1], "np") as f: metadata = f.metadata()
             metadata["confidence_threshold"] = sys.argv[3]
             save_file(load_file(sys.argv[1]), sys.argv[2], metadata=metadata)
-            """, model, strict, "\(threshold)"]
+            """, model, strict, "\(threshold)",
+        ]
         try edit.run()
         edit.waitUntilExit()
         XCTAssertEqual(edit.terminationStatus, 0)
@@ -261,8 +284,9 @@ final class TrainCommandTests: TinyDatasetTestCase {
         for frame in try XCTUnwrap(movie["frames"] as? [[String: Any]]) {
             let second = Int(try XCTUnwrap(frame["second"] as? Double))
             let confidence = try XCTUnwrap(frame["confidence"] as? Double)
-            XCTAssertEqual(markers[String(second)], Float(confidence) < Float(threshold) ? "espresso" : "cat",
-                           "second \(second), confidence \(confidence)")
+            XCTAssertEqual(
+                markers[String(second)], Float(confidence) < Float(threshold) ? "espresso" : "cat",
+                "second \(second), confidence \(confidence)")
         }
     }
 
@@ -275,8 +299,9 @@ final class TrainCommandTests: TinyDatasetTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: second)))
         let uncached = folder.appendingPathComponent("c.wbmodel").path
         XCTAssertEqual(try run(["train", dataset.path, "-o", uncached, "--no-cache"]).status, 0)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: uncached)),
-                       "cached features are the computed ones")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: first)), try Data(contentsOf: URL(fileURLWithPath: uncached)),
+            "cached features are the computed ones")
     }
 
     func testBadDatasetsFailWithOneLineAndWriteNothing() throws {
@@ -293,8 +318,9 @@ final class TrainCommandTests: TinyDatasetTestCase {
 
         let oneLabel = folder.appendingPathComponent("one-label")
         try FileManager.default.createDirectory(at: oneLabel.appendingPathComponent("cat"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: dataset.appendingPathComponent("Training Data/cat/1.jpg"),
-                                         to: oneLabel.appendingPathComponent("cat/1.jpg"))
+        try FileManager.default.copyItem(
+            at: dataset.appendingPathComponent("Training Data/cat/1.jpg"),
+            to: oneLabel.appendingPathComponent("cat/1.jpg"))
         try expectFailure(["train", oneLabel.path, "-o", model], mentioning: "fewer than two labels")
 
         let unreadable = folder.appendingPathComponent("unreadable")
@@ -306,12 +332,15 @@ final class TrainCommandTests: TinyDatasetTestCase {
 
         let unknownTestLabel = folder.appendingPathComponent("unknown-test")
         try FileManager.default.createDirectory(at: unknownTestLabel.appendingPathComponent("bird"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: dataset.appendingPathComponent("Training Data/cat/1.jpg"),
-                                         to: unknownTestLabel.appendingPathComponent("bird/1.jpg"))
-        try expectFailure(["train", dataset.appendingPathComponent("Training Data").path, "--test", unknownTestLabel.path, "-o", model],
-                          mentioning: "bird")
-        try expectFailure(["train", dataset.path, "-o", folder.appendingPathComponent("no/such/folder/x.wbmodel").path],
-                          mentioning: "no/such/folder")
+        try FileManager.default.copyItem(
+            at: dataset.appendingPathComponent("Training Data/cat/1.jpg"),
+            to: unknownTestLabel.appendingPathComponent("bird/1.jpg"))
+        try expectFailure(
+            ["train", dataset.appendingPathComponent("Training Data").path, "--test", unknownTestLabel.path, "-o", model],
+            mentioning: "bird")
+        try expectFailure(
+            ["train", dataset.path, "-o", folder.appendingPathComponent("no/such/folder/x.wbmodel").path],
+            mentioning: "no/such/folder")
 
         let strict = try run(["train", unreadable.deletingLastPathComponent().appendingPathComponent("unreadable").path, "--strict", "-o", model])
         XCTAssertEqual(strict.status, 1)
@@ -326,8 +355,11 @@ final class TrainCommandTests: TinyDatasetTestCase {
             ("truncated.wbmodel", bytes.prefix(bytes.count / 2), "truncated.wbmodel: "),
             ("empty.wbmodel", Data(), "empty.wbmodel: "),
             ("text.wbmodel", Data("hello, I am not a model".utf8), "text.wbmodel: "),
-            ("backbone.wbmodel", try Data(contentsOf: WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors")),
-             "not a Workbench model"),
+            (
+                "backbone.wbmodel",
+                try Data(contentsOf: WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors")),
+                "not a Workbench model"
+            ),
         ]
         for (name, data, fragment) in cases {
             let path = folder.appendingPathComponent(name).path
@@ -340,15 +372,20 @@ final class TrainCommandTests: TinyDatasetTestCase {
         }
         // A preprocessing this build cannot perform at the backbone's input size: one line naming file and field.
         let resized = folder.appendingPathComponent("resized.wbmodel").path
-        try editModel(model, into: resized, script: """
-            recipe = json.loads(metadata["preprocessing"]); recipe["inputSide"] = 256
-            metadata["preprocessing"] = json.dumps(recipe)
-            """)
-        for arguments in [["classify", resized, image], ["export", resized, "--format", "onnx", "-o", folder.appendingPathComponent("resized.onnx").path]] {
+        try editModel(
+            model, into: resized,
+            script: """
+                recipe = json.loads(metadata["preprocessing"]); recipe["inputSide"] = 256
+                metadata["preprocessing"] = json.dumps(recipe)
+                """)
+        for arguments in [
+            ["classify", resized, image], ["export", resized, "--format", "onnx", "-o", folder.appendingPathComponent("resized.onnx").path],
+        ] {
             let outcome = try run(arguments)
             XCTAssertEqual(outcome.status, 1, arguments[0])
-            XCTAssertEqual(outcome.errorLines, ["workbench: \(resized): preprocessing 'inputSide' is 256; the backbone takes 224"],
-                           arguments[0])
+            XCTAssertEqual(
+                outcome.errorLines, ["workbench: \(resized): preprocessing 'inputSide' is 256; the backbone takes 224"],
+                arguments[0])
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("resized.onnx").path))
         let missing = try run(["classify", folder.appendingPathComponent("absent.wbmodel").path, image])

@@ -7,11 +7,13 @@ final class AutomaticFineTuningTests: XCTestCase {
     func testTheEstimateCountsEachFoldAndEachRefitAsAPass() {
         // 250 images × 10 epochs = 2,500 image-passes; 3 folds at 15/s and 3 refits at 20/s: 2,500 × (0.2 + 0.15)
         // = 875 thread-seconds, over 2 threads 437.5 s.
-        XCTAssertEqual(AutomaticFineTuning.estimatedSeconds(images: 250, epochs: 10, splits: 3, refits: 3, threads: 2), 437.5,
-                       accuracy: 1e-9)
+        XCTAssertEqual(
+            AutomaticFineTuning.estimatedSeconds(images: 250, epochs: 10, splits: 3, refits: 3, threads: 2), 437.5,
+            accuracy: 1e-9)
         // One refit: 2,500 × (0.2 + 0.05) / 2 = 312.5 s.
-        XCTAssertEqual(AutomaticFineTuning.estimatedSeconds(images: 250, epochs: 10, splits: 3, refits: 1, threads: 2), 312.5,
-                       accuracy: 1e-9)
+        XCTAssertEqual(
+            AutomaticFineTuning.estimatedSeconds(images: 250, epochs: 10, splits: 3, refits: 1, threads: 2), 312.5,
+            accuracy: 1e-9)
     }
 
     func testRoomAndBudgetDecide() {
@@ -36,13 +38,17 @@ final class AutomaticFineTuningTests: XCTestCase {
             let choice = AutomaticFineTuning.choose(frozenHeldOutAccuracy: accuracy, images: images, epochs: 10, splits: 3, refits: 3, threads: 2)
             return AutomaticFineTuning.hint(after: choice, frozenHeldOutAccuracy: accuracy)
         }
-        XCTAssertEqual(hint(0.644), "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: "
-                       + "--fine-tune-auto tries it (minutes, not seconds)")
+        XCTAssertEqual(
+            hint(0.644),
+            "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: "
+                + "--fine-tune-auto tries it (minutes, not seconds)")
         XCTAssertNil(hint(0.80))
         XCTAssertNil(hint(0.93))
         XCTAssertNil(hint(nil), "nothing held out: nothing to judge by")
         // 400 images: 700 s by the estimate, over --fine-tune-auto's budget, so the hint names --fine-tune.
-        XCTAssertEqual(hint(0.644, images: 400), "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning "
-                       + "has paid: --fine-tune tries it (about 12 minutes by --fine-tune-auto's estimate, over its budget)")
+        XCTAssertEqual(
+            hint(0.644, images: 400),
+            "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning "
+                + "has paid: --fine-tune tries it (about 12 minutes by --fine-tune-auto's estimate, over its budget)")
     }
 }

@@ -18,8 +18,11 @@ private struct WhitePatchDetector: ObjectDetecting {
             }
         }
         guard right > 0, minimumConfidence <= 0.9 else { return [] }
-        return [DetectedObject(label: "person", confidence: 0.9,
-                               box: BoundingBox(left: Double(left), top: Double(top), right: Double(right), bottom: Double(bottom)))]
+        return [
+            DetectedObject(
+                label: "person", confidence: 0.9,
+                box: BoundingBox(left: Double(left), top: Double(top), right: Double(right), bottom: Double(bottom)))
+        ]
     }
 }
 
@@ -39,8 +42,9 @@ final class DetectionWorkflowTests: XCTestCase {
     }
 
     private func ffmpeg(_ arguments: [String]) throws {
-        let outcome = try WorkbenchBinary.runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments,
-                                                        environment: ProcessInfo.processInfo.environment)
+        let outcome = try WorkbenchBinary.runProcess(
+            "/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments,
+            environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
     }
 
@@ -48,9 +52,11 @@ final class DetectionWorkflowTests: XCTestCase {
     /// to the end.
     private func squareVideo() throws -> String {
         let path = folder.appendingPathComponent("square.mp4").path
-        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=320x240:r=10:d=20",
-                    "-vf", "drawbox=x=100:y=80:w=40:h=60:color=white:t=fill:enable='gte(t,1)*lt(t,3)+gte(t,9.6)'",
-                    "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", path])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=black:s=320x240:r=10:d=20",
+            "-vf", "drawbox=x=100:y=80:w=40:h=60:color=white:t=fill:enable='gte(t,1)*lt(t,3)+gte(t,9.6)'",
+            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", path,
+        ])
         return path
     }
 
@@ -106,8 +112,10 @@ final class DetectionWorkflowTests: XCTestCase {
     func testPicturesGiveBoxesInDisplayedPixelsAndAnnotatedCopies() throws {
         let pictures = folder.appendingPathComponent("pictures")
         try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
-        try ffmpeg(["-f", "lavfi", "-i", "color=black:s=200x150", "-vf", "drawbox=x=30:y=20:w=50:h=70:color=white:t=fill",
-                    "-frames:v", "1", pictures.appendingPathComponent("one.png").path])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=black:s=200x150", "-vf", "drawbox=x=30:y=20:w=50:h=70:color=white:t=fill",
+            "-frames:v", "1", pictures.appendingPathComponent("one.png").path,
+        ])
         try ffmpeg(["-f", "lavfi", "-i", "color=black:s=64x48", "-frames:v", "1", pictures.appendingPathComponent("empty.jpg").path])
         var request = DetectionRequest(inputs: [pictures.path])
         request.annotate = folder.appendingPathComponent("boxes").path

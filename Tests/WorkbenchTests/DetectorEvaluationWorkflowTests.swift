@@ -36,13 +36,17 @@ final class DetectorEvaluationWorkflowTests: XCTestCase {
     func testThePageIsolatesTheModelAndDatasetNames() throws {
         let head = DetectorHeadNetwork<Float>(labelCount: 2, width: 4, seed: 1)
         let detector = TrainedDetector(head: head, labels: ["disc", "square"], inputSide: 64, threshold: 0.4)
-        let picture = ScoredPicture(path: folder.appendingPathComponent("absent.png").path, evaluated: EvaluatedImage(
-            groundTruth: [ObjectAnnotation(label: "disc", box: CornerBox(left: 1, top: 1, right: 9, bottom: 9))],
-            predictions: [PredictedObject(label: "disc", score: 0.9, box: CornerBox(left: 1, top: 1, right: 9, bottom: 8))]))
+        let picture = ScoredPicture(
+            path: folder.appendingPathComponent("absent.png").path,
+            evaluated: EvaluatedImage(
+                groundTruth: [ObjectAnnotation(label: "disc", box: CornerBox(left: 1, top: 1, right: 9, bottom: 9))],
+                predictions: [PredictedObject(label: "disc", score: 0.9, box: CornerBox(left: 1, top: 1, right: 9, bottom: 8))]))
         func page(_ name: String) -> String {
             let request = DetectorEvaluationRequest(modelPath: "models/\(name).wbmodel", datasetPath: "data/\(name)")
-            return DetectorEvaluationWorkflow.page([picture], request: request, detector: detector,
-                                                   annotationsFile: "data/\(name)/annotations.json").html()
+            return DetectorEvaluationWorkflow.page(
+                [picture], request: request, detector: detector,
+                annotationsFile: "data/\(name)/annotations.json"
+            ).html()
         }
         let plain = HostileNames.tagSequence(page("plain"))
         HostileNames.check("detector evaluation page", count: 30) { name in

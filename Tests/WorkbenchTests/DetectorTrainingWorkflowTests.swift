@@ -55,10 +55,16 @@ final class DetectorTrainingWorkflowTests: XCTestCase {
         var request = DetectorTrainingWorkflowRequest(datasetPath: small.path)
         request.modelPath = folder.appendingPathComponent("Small.wbmodel").path
         let weights = WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
-        XCTAssertThrowsError(try DetectorTrainingWorkflow.train(request, backbone: .pretrained(path: weights),
-                                                                features: FeatureSettings(threads: 1, usesCache: false)) { _ in }) { error in
-            XCTAssertEqual("\(error)", small.appendingPathComponent("annotations.json").path
-                           + ": 2 pictures with boxes; a detector needs at least 3")
+        XCTAssertThrowsError(
+            try DetectorTrainingWorkflow.train(
+                request, backbone: .pretrained(path: weights),
+                features: FeatureSettings(threads: 1, usesCache: false)
+            ) { _ in }
+        ) { error in
+            XCTAssertEqual(
+                "\(error)",
+                small.appendingPathComponent("annotations.json").path
+                    + ": 2 pictures with boxes; a detector needs at least 3")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: request.modelPath!), "nothing written")
     }

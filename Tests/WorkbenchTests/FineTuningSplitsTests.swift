@@ -7,8 +7,9 @@ final class FineTuningSplitsTests: XCTestCase {
     func testSmallDataGetsThreeStratifiedDisjointFoldsThatCoverEveryImage() throws {
         // 3 labels of 30, 12 and 7 images.
         let labels = Array(repeating: 0, count: 30) + Array(repeating: 1, count: 12) + Array(repeating: 2, count: 7)
-        let plan = try FineTuningSplits.make(trainingLabels: labels, classCount: 3, validationCount: 0, hasValidationFolder: false,
-                                             fraction: nil, seed: 42)
+        let plan = try FineTuningSplits.make(
+            trainingLabels: labels, classCount: 3, validationCount: 0, hasValidationFolder: false,
+            fraction: nil, seed: 42)
         XCTAssertEqual(plan.splits.count, 3)
         XCTAssertTrue(plan.refits)
         XCTAssertEqual(plan.method, .folds(3))
@@ -24,27 +25,32 @@ final class FineTuningSplitsTests: XCTestCase {
                 XCTAssertLessThanOrEqual(abs(3 * held - total), 3, "label \(label): \(held) of \(total)")
             }
         }
-        let again = try FineTuningSplits.make(trainingLabels: labels, classCount: 3, validationCount: 0, hasValidationFolder: false,
-                                              fraction: nil, seed: 42)
+        let again = try FineTuningSplits.make(
+            trainingLabels: labels, classCount: 3, validationCount: 0, hasValidationFolder: false,
+            fraction: nil, seed: 42)
         XCTAssertEqual(again.splits.map(\.heldOut), plan.splits.map(\.heldOut), "seeded")
-        let other = try FineTuningSplits.make(trainingLabels: labels, classCount: 3, validationCount: 0, hasValidationFolder: false,
-                                              fraction: nil, seed: 7)
+        let other = try FineTuningSplits.make(
+            trainingLabels: labels, classCount: 3, validationCount: 0, hasValidationFolder: false,
+            fraction: nil, seed: 7)
         XCTAssertNotEqual(other.splits.map(\.heldOut), plan.splits.map(\.heldOut))
     }
 
     func testLargeDataAShareOrAValidationFolderGiveOneSplit() throws {
         let large = (0..<1000).map { $0 % 4 }
-        let share = try FineTuningSplits.make(trainingLabels: large, classCount: 4, validationCount: 0, hasValidationFolder: false,
-                                              fraction: nil, seed: 42)
+        let share = try FineTuningSplits.make(
+            trainingLabels: large, classCount: 4, validationCount: 0, hasValidationFolder: false,
+            fraction: nil, seed: 42)
         XCTAssertEqual(share.splits.count, 1)
         XCTAssertEqual(share.splits[0].heldOut.count, 200)
         XCTAssertEqual("\(share.method)", "stratified 20 % held out")
-        let asked = try FineTuningSplits.make(trainingLabels: Array(large.prefix(100)), classCount: 4, validationCount: 0,
-                                              hasValidationFolder: false, fraction: 0.3, seed: 42)
+        let asked = try FineTuningSplits.make(
+            trainingLabels: Array(large.prefix(100)), classCount: 4, validationCount: 0,
+            hasValidationFolder: false, fraction: 0.3, seed: 42)
         XCTAssertEqual(asked.splits.count, 1)
         XCTAssertEqual(asked.splits[0].heldOut.count, 32, "8 of each label's 25")
-        let folder = try FineTuningSplits.make(trainingLabels: [0, 1, 0, 1], classCount: 2, validationCount: 3, hasValidationFolder: true,
-                                               fraction: nil, seed: 42)
+        let folder = try FineTuningSplits.make(
+            trainingLabels: [0, 1, 0, 1], classCount: 2, validationCount: 3, hasValidationFolder: true,
+            fraction: nil, seed: 42)
         XCTAssertEqual(folder.splits.map(\.training), [[0, 1, 2, 3]])
         XCTAssertEqual(folder.splits.map(\.heldOut), [[4, 5, 6]])
         XCTAssertFalse(folder.refits)
@@ -60,8 +66,9 @@ final class FineTuningSplitsTests: XCTestCase {
         for (count, folder, fraction, expected, splits, refits) in cases {
             let method = FineTuningSplits.Method(trainingCount: count, hasValidationFolder: folder, fraction: fraction)
             XCTAssertEqual(method, expected, "\(count) images")
-            let plan = try FineTuningSplits.make(trainingLabels: (0..<count).map { $0 % 4 }, classCount: 4, validationCount: folder ? 8 : 0,
-                                                 hasValidationFolder: folder, fraction: fraction, seed: 3)
+            let plan = try FineTuningSplits.make(
+                trainingLabels: (0..<count).map { $0 % 4 }, classCount: 4, validationCount: folder ? 8 : 0,
+                hasValidationFolder: folder, fraction: fraction, seed: 3)
             XCTAssertEqual(method.splitCount, splits, "\(count) images")
             XCTAssertEqual(plan.splits.count, splits, "\(count) images: the splits dealt are the ones counted")
             XCTAssertEqual(method.refits, refits, "\(count) images")
@@ -70,8 +77,11 @@ final class FineTuningSplitsTests: XCTestCase {
     }
 
     func testTooFewImagesToHoldOutIsAnError() {
-        XCTAssertThrowsError(try FineTuningSplits.make(trainingLabels: [0, 1], classCount: 2, validationCount: 0,
-                                                       hasValidationFolder: false, fraction: nil, seed: 42)) { error in
+        XCTAssertThrowsError(
+            try FineTuningSplits.make(
+                trainingLabels: [0, 1], classCount: 2, validationCount: 0,
+                hasValidationFolder: false, fraction: nil, seed: 42)
+        ) { error in
             XCTAssertTrue("\(error)".contains("leave a split with no image to hold out"), "\(error)")
         }
     }

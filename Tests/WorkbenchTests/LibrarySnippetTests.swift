@@ -22,8 +22,9 @@ final class LibrarySnippetTests: XCTestCase {
         let folder = workspace.folder.appendingPathComponent("examples")
         try files.createDirectory(at: folder.appendingPathComponent("datasets"), withIntermediateDirectories: true)
         try files.createSymbolicLink(at: folder.appendingPathComponent("datasets/drawings"), withDestinationURL: workspace.dataset)
-        try files.copyItem(at: root.appendingPathComponent("Tests/ModelsTests/Fixtures/chelsea.jpg"),
-                           to: folder.appendingPathComponent("photo.jpg"))
+        try files.copyItem(
+            at: root.appendingPathComponent("Tests/ModelsTests/Fixtures/chelsea.jpg"),
+            to: folder.appendingPathComponent("photo.jpg"))
         // Neither the user's feature cache nor the suite's working folder is touched.
         let previousCache = ProcessInfo.processInfo.environment["WORKBENCH_CACHE"]
         setenv("WORKBENCH_CACHE", workspace.folder.appendingPathComponent("cache").path, 1)
@@ -48,7 +49,7 @@ final class LibrarySnippetTests: XCTestCase {
         let trained = try TrainingWorkflow.train(TrainingRequest(datasetPath: "datasets/drawings")) { event in
             if case .fitting = event { print("fitting the head") }
         }
-        print(trained.modelPath, trained.result.report.testing.accuracy)   // Drawings.wbmodel, a fraction
+        print(trained.modelPath, trained.result.report.testing.accuracy)  // Drawings.wbmodel, a fraction
 
         let classifier = try Classifier.load(path: trained.modelPath)
         let extractor = FeatureExtractor(backbone: classifier.backbone)
@@ -74,7 +75,8 @@ final class LibrarySnippetTests: XCTestCase {
     private static func firstSwiftBlock(_ markdown: String) -> String? {
         let lines = markdown.components(separatedBy: "\n")
         guard let start = lines.firstIndex(of: "```swift"),
-              let end = lines[(start + 1)...].firstIndex(of: "```") else { return nil }
+            let end = lines[(start + 1)...].firstIndex(of: "```")
+        else { return nil }
         return lines[(start + 1)..<end].joined(separator: "\n") + "\n"
     }
 }

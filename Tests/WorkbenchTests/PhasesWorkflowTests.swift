@@ -16,8 +16,9 @@ final class PhasesWorkflowTests: XCTestCase {
     }
 
     private func timeline(_ name: String) -> PhaseTimeline {
-        PhaseTimeline(video: "videos/\(name).mp4", order: [name, "plain"],
-                      phases: [.init(label: name, start: 0.5, end: 1.25, confidence: 0.875), .init(label: "plain", start: 1.25, end: 3, confidence: 0.5)])
+        PhaseTimeline(
+            video: "videos/\(name).mp4", order: [name, "plain"],
+            phases: [.init(label: name, start: 0.5, end: 1.25, confidence: 0.875), .init(label: "plain", start: 1.25, end: 3, confidence: 0.5)])
     }
 
     func testSubtitlesStayValidAndIsolateEveryName() {
@@ -36,8 +37,10 @@ final class PhasesWorkflowTests: XCTestCase {
 
     func testThePageKeepsItsMarkupWhateverTheNameOfPhaseVideoOrModel() {
         HostileNames.check("phases page", count: 120, includingNUL: true) { name in
-            let plain = HostileNames.tagSequence(PhasesWorkflow.page(timeline(String(repeating: "x", count: name.count)), duration: 3, every: 0.04,
-                                                                     modelPath: String(repeating: "x", count: name.count) + ".wbmodel"))
+            let plain = HostileNames.tagSequence(
+                PhasesWorkflow.page(
+                    timeline(String(repeating: "x", count: name.count)), duration: 3, every: 0.04,
+                    modelPath: String(repeating: "x", count: name.count) + ".wbmodel"))
             let html = PhasesWorkflow.page(timeline(name), duration: 3, every: 0.04, modelPath: name + ".wbmodel")
             guard HostileNames.tagSequence(html) == plain else { return "the markup differs from a plain name's" }
             return HostileNames.htmlBidiProblem(html)

@@ -35,8 +35,9 @@ final class WorkflowTests: XCTestCase {
             XCTAssertTrue(events.contains { if case .fitting = $0 { true } else { false } }, "progress reaches the fit")
             let modelPath = workspace.folder.appendingPathComponent("Tiny.wbmodel").path
             try result.modelFile.write(path: modelPath)
-            return Trained(workspace: workspace, result: result, modelPath: modelPath,
-                           classifier: try Classifier.load(path: modelPath))
+            return Trained(
+                workspace: workspace, result: result, modelPath: modelPath,
+                classifier: try Classifier.load(path: modelPath))
         }
         Self.trained = outcome
         return try outcome.get()
@@ -63,8 +64,10 @@ final class WorkflowTests: XCTestCase {
         let images = try testingImages(trained)
         XCTAssertGreaterThanOrEqual(images.count, 4)
         var predictions: [Prediction] = []
-        ClassificationWorkflow.classify(paths: images.map(\.path), classifier: trained.classifier,
-                                        extractor: try Self.extractor(backbone: trained.classifier.backbone)) { index, path, result in
+        ClassificationWorkflow.classify(
+            paths: images.map(\.path), classifier: trained.classifier,
+            extractor: try Self.extractor(backbone: trained.classifier.backbone)
+        ) { index, path, result in
             XCTAssertEqual(path, images[index].path, "predictions come in input order")
             switch result {
             case .success(let prediction): predictions.append(prediction)
@@ -100,11 +103,15 @@ final class WorkflowTests: XCTestCase {
         // An object-detection folder is a detector's data: refused in one line, before any image is read.
         let boxes = trained.workspace.folder.appendingPathComponent("boxes")
         try SyntheticDetectionDataset.write(to: boxes, count: 1, side: 32, seed: 1)
-        XCTAssertThrowsError(try ClassificationWorkflow.evaluate(
-            folder: boxes.path, classifier: trained.classifier, extractor: try Self.extractor(backbone: trained.classifier.backbone),
-            progress: { _, _ in XCTFail("no image is read") }, warning: { _ in })) { error in
-            XCTAssertEqual("\(error)", "\(boxes.path): is an object-detection dataset (annotations.json); \(trained.modelPath) is a "
-                           + "classifier, evaluated on folders of labelled images")
+        XCTAssertThrowsError(
+            try ClassificationWorkflow.evaluate(
+                folder: boxes.path, classifier: trained.classifier, extractor: try Self.extractor(backbone: trained.classifier.backbone),
+                progress: { _, _ in XCTFail("no image is read") }, warning: { _ in })
+        ) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "\(boxes.path): is an object-detection dataset (annotations.json); \(trained.modelPath) is a "
+                    + "classifier, evaluated on folders of labelled images")
         }
     }
 
@@ -127,14 +134,17 @@ final class WorkflowTests: XCTestCase {
         // Three seconds of a cat, then three of an espresso.
         let cat = pictures.first { $0.label == "cat" }!.path, espresso = pictures.first { $0.label == "espresso" }!.path
         let movie = folder.appendingPathComponent("movie.mp4")
-        try TestMedia.video(pictures: [URL(fileURLWithPath: cat), URL(fileURLWithPath: espresso)], seconds: 3, to: movie,
-                            environment: ProcessInfo.processInfo.environment)
+        try TestMedia.video(
+            pictures: [URL(fileURLWithPath: cat), URL(fileURLWithPath: espresso)], seconds: 3, to: movie,
+            environment: ProcessInfo.processInfo.environment)
         let movieData = folder.appendingPathComponent("MovieData.json").path
         var request = LabelingRequest(movies: [movie.path])
         request.movieData = MovieDataEntry(path: movieData, id: "7", title: "Tiny")
         var events: [LabelingEvent] = []
-        let outcome = try LabelingWorkflow.run(request, classifier: trained.classifier,
-                                               extractor: try Self.extractor(backbone: trained.classifier.backbone)) { events.append($0) }
+        let outcome = try LabelingWorkflow.run(
+            request, classifier: trained.classifier,
+            extractor: try Self.extractor(backbone: trained.classifier.backbone)
+        ) { events.append($0) }
         XCTAssertEqual(outcome.labeledMovies, 1)
         XCTAssertEqual(outcome.failedMovies, [])
         XCTAssertEqual(outcome.frames, 6, "one frame a second of a six-second movie")
@@ -163,9 +173,11 @@ final class WorkflowTests: XCTestCase {
         let extractor = try Self.extractor(backbone: trained.classifier.backbone)
         var labeled = 0
         for index in 0..<2 {
-            let outcome = try ShardedLabeling.label(movies: movies, shard: try Shard(index: index, count: 2), results: results,
-                                                    classifier: trained.classifier, extractor: extractor,
-                                                    settings: LabelSettings()) { _ in }
+            let outcome = try ShardedLabeling.label(
+                movies: movies, shard: try Shard(index: index, count: 2), results: results,
+                classifier: trained.classifier, extractor: extractor,
+                settings: LabelSettings()
+            ) { _ in }
             XCTAssertEqual(outcome.failed, 0)
             labeled += outcome.labeled
         }

@@ -59,13 +59,16 @@ struct ClassifyCommand: ParsableCommand {
             request.abstains = abstain
             request.strict = skipping.strict
             request.testTimeAugmentation = testTime.tta
-            let lines = PredictionLines(labels: classifier.labels, label: label, top: top,
-                                        threshold: abstain ? classifier.confidenceThreshold : nil, json: json)
+            let lines = PredictionLines(
+                labels: classifier.labels, label: label, top: top,
+                threshold: abstain ? classifier.confidenceThreshold : nil, json: json)
             let progress = ImageFilesProgress(label: "classify")
             defer { progress.clear() }
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
-            let outcome = try ClassificationWorkflow.classify(request, classifier: classifier, extractor: extractor,
-                                                              events: progress.render) { prediction in
+            let outcome = try ClassificationWorkflow.classify(
+                request, classifier: classifier, extractor: extractor,
+                events: progress.render
+            ) { prediction in
                 progress.clear()
                 // A failed stdout stops the run; Console reports it.
                 return Console.output(lines.line(prediction))

@@ -4,7 +4,8 @@ import Workbench
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Find people (or your own objects, --model) in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
+        abstract:
+            "Find people (or your own objects, --model) in pictures and videos: boxes, annotated copies, and clips recorded while someone is there.",
         discussion: """
             Pictures (JPEG, PNG, WebP, HEIC, TIFF, GIF or BMP files, or folders of them) print one line per box: \
             the picture, the label, the score and the box (centre x, centre y, width, height in pixels of the \
@@ -38,7 +39,9 @@ struct DetectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Pictures, folders of pictures, or videos.", valueName: "input"))
     var inputs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Report boxes scoring at least this, 0 to 1 (default: a --model's stored threshold, else 0.5).", valueName: "score"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Report boxes scoring at least this, 0 to 1 (default: a --model's stored threshold, else 0.5).", valueName: "score"))
     var minScore: Double?
 
     @Option(name: .long, help: ArgumentHelp("Report only this label (the built-in detector knows person).", valueName: "label"))
@@ -50,7 +53,8 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Pictures: one JSON array (Create ML's annotations); videos: one JSON line per video.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Copies with boxes: a folder for pictures, a file (or a folder for several) for videos.", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("Copies with boxes: a folder for pictures, a file (or a folder for several) for videos.", valueName: "path"))
     var annotate: String?
 
     @Option(name: .long, help: ArgumentHelp("Seconds between sampled video frames, 0.001 to 86400.", valueName: "seconds"))
@@ -71,13 +75,22 @@ struct DetectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A page with each video's presence timeline.", valueName: "file"))
     var html: String?
 
-    @Option(name: .long, help: ArgumentHelp("The detector weights (default: $WORKBENCH_DETECTOR, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The detector weights (default: $WORKBENCH_DETECTOR, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
     var detector: String?
 
-    @Option(name: .long, help: ArgumentHelp("A detector model trained by workbench train on annotations, instead of the person detector.", valueName: "model"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A detector model trained by workbench train on annotations, instead of the person detector.", valueName: "model"))
     var model: String?
 
-    @Flag(name: .long, help: "With --model: run the model on each picture (frame, tile) and its mirror and average the two answers before the boxes are read; twice the network's work.")
+    @Flag(
+        name: .long,
+        help:
+            "With --model: run the model on each picture (frame, tile) and its mirror and average the two answers before the boxes are read; twice the network's work."
+    )
     var tta = false
 
     @OptionGroup var compute: ComputeOptions

@@ -39,10 +39,14 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print the evaluation as JSON.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Also write an HTML report with the misclassified images (a detector's: its boxes on the pictures).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Also write an HTML report with the misclassified images (a detector's: its boxes on the pictures).", valueName: "file"))
     var html: String?
 
-    @Option(name: .long, help: ArgumentHelp("Detector: precision, recall and F1 at this score, 0 to 1 (default: the model's stored threshold).", valueName: "score"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Detector: precision, recall and F1 at this score, 0 to 1 (default: the model's stored threshold).", valueName: "score"))
     var minScore: Double?
 
     @OptionGroup(title: "Test-time augmentation") var testTime: TestTimeAugmentationOptions
@@ -78,7 +82,8 @@ struct EvaluateCommand: ParsableCommand {
                 request, classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache),
                 progress: progress.update, warning: progress.warn)
             progress.finish()
-            try Console.output(json ? EvaluationRendering.json(result, classifier: classifier) : EvaluationRendering.text(result, classifier: classifier))
+            try Console.output(
+                json ? EvaluationRendering.json(result, classifier: classifier) : EvaluationRendering.text(result, classifier: classifier))
             if let html {
                 if json { Console.warn("report written to \(html)") } else { Console.outputLine("report written to \(html)") }
             }
@@ -92,8 +97,9 @@ struct EvaluateCommand: ParsableCommand {
         request.page = html
         request.mirror = testTime.tta == true
         let progress = EvaluationProgress()
-        let outcome = try DetectorEvaluationWorkflow.evaluate(request, features: compute.settings(usesCache: !cache.noCache),
-                                                              progress: progress.update)
+        let outcome = try DetectorEvaluationWorkflow.evaluate(
+            request, features: compute.settings(usesCache: !cache.noCache),
+            progress: progress.update)
         progress.finish()
         if !outcome.clippedBoxes.isEmpty { Console.warn(AnnotationWarnings.clipped(outcome.clippedBoxes, file: outcome.annotationsFile)) }
         try Console.output(json ? ReportJSON.text(outcome.scores) : DetectorEvaluationRendering.text(outcome, model: model))

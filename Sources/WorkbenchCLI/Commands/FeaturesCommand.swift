@@ -35,7 +35,9 @@ struct FeaturesCommand: ParsableCommand {
     @Flag(name: .long, help: "Store the features in the feature cache and write no vectors (see --shard).")
     var fillCache = false
 
-    @Option(name: .long, help: ArgumentHelp("Embed with this model file's backbone and preprocessing (default: set-up's pretrained backbone).", valueName: "model"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Embed with this model file's backbone and preprocessing (default: set-up's pretrained backbone).", valueName: "model"))
     var model: String?
 
     @OptionGroup var compute: ComputeOptions

@@ -26,13 +26,17 @@ struct InspectCommand: ParsableCommand {
             let size = (try? FileManager.default.attributesOfItem(atPath: model)[.size] as? Int) ?? 0
             if DetectorModelFile.isDetector(path: model) {
                 let file = try DetectorModelFile.read(path: model)
-                try Console.output(json ? DetectorSummaryRendering.json(file, path: model, fileBytes: size)
-                                        : DetectorSummaryRendering.text(file, path: model, fileBytes: size))
+                try Console.output(
+                    json
+                        ? DetectorSummaryRendering.json(file, path: model, fileBytes: size)
+                        : DetectorSummaryRendering.text(file, path: model, fileBytes: size))
                 return
             }
             let classifier = try Classifier.load(path: model)
-            try Console.output(json ? ModelSummaryRendering.json(classifier, fileBytes: size)
-                                    : ModelSummaryRendering.text(classifier, fileBytes: size))
+            try Console.output(
+                json
+                    ? ModelSummaryRendering.json(classifier, fileBytes: size)
+                    : ModelSummaryRendering.text(classifier, fileBytes: size))
         }
     }
 }

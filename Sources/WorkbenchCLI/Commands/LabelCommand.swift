@@ -44,8 +44,10 @@ struct LabelCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Video files or folders of numbered frames.", valueName: "movie"))
     var movies: [String]
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Seconds between sampled frames, 0.001 to 86400; for a video, not less than its frame interval.", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds between sampled frames, 0.001 to 86400; for a video, not less than its frame interval.", valueName: "seconds"))
     var every: Double = 1
 
     @Option(name: .long, help: ArgumentHelp("Frame rate of a frames folder (overrides --every for folders), up to 1000.", valueName: "fps"))
@@ -69,7 +71,8 @@ struct LabelCommand: ParsableCommand {
     func validate() throws {
         if results != nil || sharding.shard != nil {
             if movieData.movieData != nil {
-                throw ValidationError("--movie-data is written by label merge in a sharded run: write --results DIR, then label merge DIR --movie-data FILE")
+                throw ValidationError(
+                    "--movie-data is written by label merge in a sharded run: write --results DIR, then label merge DIR --movie-data FILE")
             }
         }
         if results != nil, json || highlightOptions.summary || highlightOptions.highlights != nil || review.isRequested {
@@ -79,14 +82,16 @@ struct LabelCommand: ParsableCommand {
         let shortest = SamplingLimits.shortestInterval, longest = SamplingLimits.longestInterval
         if movieData.movieData != nil {
             if movies.count > 1, movieData.describesOneMovie {
-                throw ValidationError("--id, --title, --description and --poster describe a single movie; with several, "
-                                      + "each movie's id in --movie-data is its file name without extension")
+                throw ValidationError(
+                    "--id, --title, --description and --poster describe a single movie; with several, "
+                        + "each movie's id in --movie-data is its file name without extension")
             }
         } else if movieData.describesOneMovie {
             throw ValidationError("--id, --title, --description and --poster go with --movie-data")
         }
         guard highlightOptions.window.isFinite, (shortest...longest).contains(highlightOptions.window) else {
-            throw ValidationError("--window must be between \(number(shortest)) and \(number(longest)) seconds, got \(number(highlightOptions.window))")
+            throw ValidationError(
+                "--window must be between \(number(shortest)) and \(number(longest)) seconds, got \(number(highlightOptions.window))")
         }
         if highlightOptions.highlights != nil, highlightOptions.output == nil {
             throw ValidationError("--highlights needs -o, the reel to write (e.g. -o reel.mp4)")
@@ -101,7 +106,8 @@ struct LabelCommand: ParsableCommand {
     static func validate(every: Double, fps: Double?, markers markerOptions: MarkerOptions) throws {
         let shortest = SamplingLimits.shortestInterval, longest = SamplingLimits.longestInterval
         guard every.isFinite, (shortest...longest).contains(every) else {
-            throw ValidationError("--every must be between \(number(shortest)) and \(number(longest)) seconds (a millisecond to a day), got \(number(every))")
+            throw ValidationError(
+                "--every must be between \(number(shortest)) and \(number(longest)) seconds (a millisecond to a day), got \(number(every))")
         }
         if let fps, !(fps.isFinite && (1 / longest...1 / shortest).contains(fps)) {
             throw ValidationError("--fps must be between 1/\(number(longest)) (a frame a day) and \(number(1 / shortest)), got \(number(fps))")
@@ -126,8 +132,9 @@ struct LabelCommand: ParsableCommand {
             let classifier = try Classifier.load(path: model)
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
             // A movie's lines get its name when the command line names several, sharded or not.
-            let lines = LabeledMovieLines(json: json, changesOnly: markerOptions.changesOnly, showsSummary: highlightOptions.summary,
-                                          window: highlightOptions.window, namesMovies: movies.count > 1)
+            let lines = LabeledMovieLines(
+                json: json, changesOnly: markerOptions.changesOnly, showsSummary: highlightOptions.summary,
+                window: highlightOptions.window, namesMovies: movies.count > 1)
             let progress = LabelingProgress(lines: lines)
             let outcome = try LabelingWorkflow.run(request, classifier: classifier, extractor: extractor, events: progress.render)
             Console.warn(LabelingProgress.summary(outcome))
@@ -142,8 +149,9 @@ struct LabelCommand: ParsableCommand {
             let classifier = try Classifier.load(path: model)
             let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
             let progress = ShardedLabelingProgress()
-            let outcome = try ShardedLabeling.label(movies: movies, shard: shard, results: results, classifier: classifier,
-                                                    extractor: extractor, settings: labelSettings, events: progress.render)
+            let outcome = try ShardedLabeling.label(
+                movies: movies, shard: shard, results: results, classifier: classifier,
+                extractor: extractor, settings: labelSettings, events: progress.render)
             Console.warn(ShardedLabelingProgress.summary(outcome, shard: shard))
             if outcome.failed > 0 { throw ExitCode(1) }
         }

@@ -70,9 +70,12 @@ struct PhasesCommand: ParsableCommand {
             return
         }
         guard model != nil, let order else { throw ValidationError("give --model and --order (or --check FILE)") }
-        if orderLabels.contains(where: \.isEmpty) { throw ValidationError("--order must list labels separated by commas, without empty ones, got \"\(order)\"") }
+        if orderLabels.contains(where: \.isEmpty) {
+            throw ValidationError("--order must list labels separated by commas, without empty ones, got \"\(order)\"")
+        }
         if let every, !(every.isFinite && (SamplingLimits.shortestInterval...SamplingLimits.longestInterval).contains(every)) {
-            throw ValidationError("--every must be between \(SamplingLimits.shortestInterval) and \(SamplingLimits.longestInterval) seconds, got \(every)")
+            throw ValidationError(
+                "--every must be between \(SamplingLimits.shortestInterval) and \(SamplingLimits.longestInterval) seconds, got \(every)")
         }
         guard minLength.isFinite, (0...SamplingLimits.longestInterval).contains(minLength) else {
             throw ValidationError("--min-length must be between 0 and \(SamplingLimits.longestInterval) seconds, got \(minLength)")

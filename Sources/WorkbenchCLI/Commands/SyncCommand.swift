@@ -36,7 +36,11 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("One phase file per video, in the same order.", valueName: "file"))
     var phases: [String] = []
 
-    @Flag(name: .long, help: "Use a phase file whose \"video\" names another of the videos anyway (for the video it is given for), with a warning; without it such a file is refused.")
+    @Flag(
+        name: .long,
+        help:
+            "Use a phase file whose \"video\" names another of the videos anyway (for the video it is given for), with a warning; without it such a file is refused."
+    )
     var ignorePhaseVideo = false
 
     @Option(name: .long, help: ArgumentHelp("Find the phases with this per-frame model instead (with --order).", valueName: "file"))
@@ -69,7 +73,9 @@ struct SyncCommand: ParsableCommand {
         if model != nil || order != nil {
             guard model != nil, order != nil, phases.isEmpty else { throw ValidationError("give --phases, or --model with --order, not both") }
             if ignorePhaseVideo { throw ValidationError("--ignore-phase-video goes with --phases") }
-            if orderLabels.contains(where: \.isEmpty) { throw ValidationError("--order must list labels separated by commas, got \"\(order ?? "")\"") }
+            if orderLabels.contains(where: \.isEmpty) {
+                throw ValidationError("--order must list labels separated by commas, got \"\(order ?? "")\"")
+            }
         } else if phases.count != videos.count {
             throw ValidationError("--phases needs one file per video: \(videos.count) videos, \(phases.count) phase files")
         }
@@ -84,8 +90,9 @@ struct SyncCommand: ParsableCommand {
             request.acceptsOtherVideos = ignorePhaseVideo
             let phaseModel = try model.map { path in
                 let classifier = try Classifier.load(path: path)
-                return SyncPhaseModel(classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: false),
-                                      order: orderLabels)
+                return SyncPhaseModel(
+                    classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: false),
+                    order: orderLabels)
             }
             let bar = RenderProgress(label: output)
             let result = try SyncWorkflow.run(request, model: phaseModel) { event in

@@ -63,8 +63,9 @@ struct TraceCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let request = TraceRequest(video: video, points: OverlayPoint.list(from: points) ?? [], start: from, duration: duration,
-                                       color: OverlayColor(color) ?? TraceRequest.defaultColor, strokeWidth: width, output: output)
+            let request = TraceRequest(
+                video: video, points: OverlayPoint.list(from: points) ?? [], start: from, duration: duration,
+                color: OverlayColor(color) ?? TraceRequest.defaultColor, strokeWidth: width, output: output)
             let bar = RenderProgress(label: output)
             let result = try TraceWorkflow.run(request) { event in
                 if case .rendering(let share) = event { bar.update(share) }

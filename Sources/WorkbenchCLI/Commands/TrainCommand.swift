@@ -74,7 +74,11 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A validation folder (label subfolders).", valueName: "folder"))
     var validation: String?
 
-    @Option(name: .long, help: "Hold out this share of the training images instead of cross-validating (0 holds out nothing: no choice of L2, no calibration). Only labels with at least 5 training images give some; a share that would hold out none is refused.")
+    @Option(
+        name: .long,
+        help:
+            "Hold out this share of the training images instead of cross-validating (0 holds out nothing: no choice of L2, no calibration). Only labels with at least 5 training images give some; a share that would hold out none is refused."
+    )
     var validationFraction: Double?
 
     @Option(name: .long, help: "Seed of the folds and held-out split (a detector's too, and of its start, order and views).")
@@ -83,7 +87,11 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .long, help: "L2 regularisation strength (default: chosen on held-out predictions).")
     var l2: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Store the lowest confidence threshold whose held-out answers are right this share of the time (for classify --abstain, label --min-confidence auto).", valueName: "p"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Store the lowest confidence threshold whose held-out answers are right this share of the time (for classify --abstain, label --min-confidence auto).",
+            valueName: "p"))
     var targetPrecision: Double?
 
     @Option(name: .long, help: "Most optimiser iterations.")
@@ -98,25 +106,47 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "Fine-tune only when the frozen head leaves room and it fits \(AutomaticFineTuning.budgetMinutes) minutes (see below).")
     var fineTuneAuto = false
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --fine-tune: how many of the top MBConv blocks train, 1 to 16 (default 8: the last three stages).", valueName: "n"))
     var fineTuneBlocks: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: passes over the training images (default 10); for a detector: epochs of its head (default 30).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --fine-tune: passes over the training images (default 10); for a detector: epochs of its head (default 30).", valueName: "n"))
     var epochs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: images per step (default 32); for a detector: pictures per step (default 16).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --fine-tune: images per step (default 32); for a detector: pictures per step (default 16).", valueName: "n"))
     var batchSize: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the peak learning rate of head and backbone (default 0.0001); for a detector: Adam's peak rate (default 0.002).", valueName: "rate"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --fine-tune: the peak learning rate of head and backbone (default 0.0001); for a detector: Adam's peak rate (default 0.002).",
+            valueName: "rate"))
     var learningRate: Double?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: the backbone's own peak learning rate, e.g. below the head's (default: --learning-rate's).", valueName: "rate"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --fine-tune: the backbone's own peak learning rate, e.g. below the head's (default: --learning-rate's).", valueName: "rate"))
     var backboneLearningRate: Double?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: keep this share of what fine-tuning changed, from above 0 to 1 (default 1; 0.5 is WiSE-FT's halfway mix with the start).", valueName: "w"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --fine-tune: keep this share of what fine-tuning changed, from above 0 to 1 (default 1; 0.5 is WiSE-FT's halfway mix with the start).",
+            valueName: "w"))
     var fineTunedWeight: Double?
 
-    @Option(name: .long, help: ArgumentHelp("With --fine-tune: after the folds choose the epoch, refit this many times on all training images, each with its own seed, and keep the average of their weights (a model soup; default \(FineTuningSettings().refits), at most \(FineTuningSettings.refitRange.upperBound); each gets --threads / n threads; not with a validation folder, --validation or the dataset's val/, where there is no refit).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --fine-tune: after the folds choose the epoch, refit this many times on all training images, each with its own seed, and keep the average of their weights (a model soup; default \(FineTuningSettings().refits), at most \(FineTuningSettings.refitRange.upperBound); each gets --threads / n threads; not with a validation folder, --validation or the dataset's val/, where there is no refit).",
+            valueName: "n"))
     var refits: Int?
 
     @Flag(name: .long, help: "With --fine-tune: keep the best fine-tuned epoch even when it does not beat the frozen head on the held-out images.")
@@ -125,7 +155,8 @@ struct TrainCommand: ParsableCommand {
     @Flag(name: .long, help: "List the non-image files passed over.")
     var verbose = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The model file to write (default: the dataset's name, e.g. Drawings.wbmodel).", valueName: "file"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("The model file to write (default: the dataset's name, e.g. Drawings.wbmodel).", valueName: "file"))
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Also write the full report as JSON.", valueName: "file"))
@@ -134,26 +165,41 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Print the full report as JSON instead of tables.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Write the HTML report here (default: beside the model, NAME.html; none for a "
-                                            + "model written to a device).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write the HTML report here (default: beside the model, NAME.html; none for a "
+                + "model written to a device).", valueName: "file"))
     var html: String?
 
     @Flag(name: .long, help: "Do not write the HTML report.")
     var noHtml = false
 
-    @Option(name: .long, help: ArgumentHelp("Detector: random crops of each training picture besides the whole picture and its mirror (default 2).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Detector: random crops of each training picture besides the whole picture and its mirror (default 2).", valueName: "n"))
     var crops: Int?
 
     @Option(name: .long, help: ArgumentHelp("Detector with --fine-tune: epochs of fine-tuning after the head's (default 10).", valueName: "n"))
     var fineTuneEpochs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Detector: the side of the square network input, a multiple of \(DetectorInputSide.multiple) (default \(DetectionFeatureExtractor.defaultInputSide)).", valueName: "pixels"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Detector: the side of the square network input, a multiple of \(DetectorInputSide.multiple) (default \(DetectionFeatureExtractor.defaultInputSide)).",
+            valueName: "pixels"))
     var inputSide: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Detector: after the held-out pictures choose the threshold, train a new head on all training pictures for --epochs (all, the default), for the epoch they chose (chosen), or keep the chosen epoch's head (none); --fine-tune implies none.", valueName: "all|chosen|none"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Detector: after the held-out pictures choose the threshold, train a new head on all training pictures for --epochs (all, the default), for the epoch they chose (chosen), or keep the chosen epoch's head (none); --fine-tune implies none.",
+            valueName: "all|chosen|none"))
     var refit: RefitOption?
 
-    @Flag(name: .long, help: "Store test-time augmentation as the model's default (classify, evaluate and label average over its views unless --no-tta).")
+    @Flag(
+        name: .long,
+        help: "Store test-time augmentation as the model's default (classify, evaluate and label average over its views unless --no-tta).")
     var tta = false
 
     @OptionGroup var augmentationOptions: AugmentationOptions
@@ -169,8 +215,10 @@ struct TrainCommand: ParsableCommand {
 
     func validate() throws {
         if DetectorTrainingWorkflow.isDetectionDataset(dataset) { return try validateDetector() }
-        for (name, given) in [("--crops", crops != nil), ("--input-side", inputSide != nil), ("--fine-tune-epochs", fineTuneEpochs != nil),
-                              ("--refit", refit != nil)]
+        for (name, given) in [
+            ("--crops", crops != nil), ("--input-side", inputSide != nil), ("--fine-tune-epochs", fineTuneEpochs != nil),
+            ("--refit", refit != nil),
+        ]
         // A DATASET that is not there is not called a classifier dataset here: the run names it missing.
         where given && FileManager.default.fileExists(atPath: dataset) {
             throw ValidationError("\(name) is for detectors: DATASET has no annotations.json")
@@ -194,10 +242,12 @@ struct TrainCommand: ParsableCommand {
         if html != nil && noHtml { throw ValidationError("--html and --no-html exclude each other") }
         if fineTune && fineTuneAuto { throw ValidationError("--fine-tune and --fine-tune-auto exclude each other") }
         if !fineTune && !fineTuneAuto {
-            for (name, given) in [("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
-                                  ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
-                                  ("--backbone-learning-rate", backboneLearningRate != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
-                                  ("--refits", refits != nil), ("--keep-fine-tuned", keepFineTuned)] where given {
+            for (name, given) in [
+                ("--fine-tune-blocks", fineTuneBlocks != nil), ("--epochs", epochs != nil),
+                ("--batch-size", batchSize != nil), ("--learning-rate", learningRate != nil),
+                ("--backbone-learning-rate", backboneLearningRate != nil), ("--fine-tuned-weight", fineTunedWeight != nil),
+                ("--refits", refits != nil), ("--keep-fine-tuned", keepFineTuned),
+            ] where given {
                 throw ValidationError("\(name) needs --fine-tune")
             }
         }
@@ -211,14 +261,18 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--no-flip chooses the views of --augment N, --fine-tune, --fine-tune-auto or --tta: add one")
         }
         if fineTune || fineTuneAuto, validationFraction == 0, validation == nil {
-            throw ValidationError("\(fineTuneAuto ? "--fine-tune-auto" : "--fine-tune") needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation")
+            throw ValidationError(
+                "\(fineTuneAuto ? "--fine-tune-auto" : "--fine-tune") needs held-out images to choose its epoch: drop --validation-fraction 0 or give --validation"
+            )
         }
         // The bounds are the library's (`FineTuningSettings.outOfRange`); only the option's name is this command's.
         if let problem = fineTuningSettings()?.outOfRange {
             throw ValidationError("\(optionName(problem.setting)) must be \(problem.requirement), got \(problem.value)")
         }
         if refits != nil && validation != nil {
-            throw ValidationError("--refits averages refits on all training images, and with --validation there is none (that run's chosen epoch is the model): drop one")
+            throw ValidationError(
+                "--refits averages refits on all training images, and with --validation there is none (that run's chosen epoch is the model): drop one"
+            )
         }
     }
 
@@ -240,7 +294,9 @@ struct TrainCommand: ParsableCommand {
         if let learningRate, !(learningRate > 0 && learningRate <= 1) {
             throw ValidationError("--learning-rate must be above 0 and at most 1, got \(learningRate)")
         }
-        if fineTune, let refit, refit != .off { throw ValidationError("--refit is for the frozen head: --fine-tune chooses its own epoch on the held-out pictures") }
+        if fineTune, let refit, refit != .off {
+            throw ValidationError("--refit is for the frozen head: --fine-tune chooses its own epoch on the held-out pictures")
+        }
         if !fineTune {
             for (name, given) in [("--fine-tune-epochs", fineTuneEpochs != nil), ("--backbone-learning-rate", backboneLearningRate != nil)]
             where given {
@@ -320,17 +376,19 @@ struct TrainCommand: ParsableCommand {
         try Console.run {
             if DetectorTrainingWorkflow.isDetectionDataset(dataset) {
                 let progress = DetectorTrainingProgress(verbose: verbose)
-                let outcome = try DetectorTrainingWorkflow.train(detectorRequest(), backbone: backboneOptions.source,
-                                                                 features: compute.settings(usesCache: !cache.noCache),
-                                                                 events: progress.render)
+                let outcome = try DetectorTrainingWorkflow.train(
+                    detectorRequest(), backbone: backboneOptions.source,
+                    features: compute.settings(usesCache: !cache.noCache),
+                    events: progress.render)
                 return try DetectorTrainingRendering.render(outcome, json: json)
             }
             let progress = TrainingProgress(verbose: verbose)
             let files = TrainingOutput(model: output, report: report, page: noHtml ? .none : html.map { .at($0) } ?? .besideModel)
             let outcome: TrainedModelFiles
             do {
-                outcome = try TrainingWorkflow.train(try request(), output: files, backbone: backboneOptions.source,
-                                                     features: compute.settings(usesCache: !cache.noCache), events: progress.render)
+                outcome = try TrainingWorkflow.train(
+                    try request(), output: files, backbone: backboneOptions.source,
+                    features: compute.settings(usesCache: !cache.noCache), events: progress.render)
             } catch let error as WorkbenchError where error.hint == .leaveRefitsAtDefault {
                 throw WordedError(error: error, words: ", so --refits \(refits ?? FineTuningSettings().refits) would do nothing; drop it")
             }

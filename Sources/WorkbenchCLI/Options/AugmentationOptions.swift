@@ -3,10 +3,16 @@ import Workbench
 
 /// The augmentation options `train` shares between `--augment N` (views for the frozen head) and fine-tuning.
 struct AugmentationOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Also train the frozen head on N augmented views of each training image (0 to \(AugmentedViewFeatures.maximumViews); held-out and testing images are never augmented).", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also train the frozen head on N augmented views of each training image (0 to \(AugmentedViewFeatures.maximumViews); held-out and testing images are never augmented).",
+            valueName: "N"))
     var augment: Int = 0
 
-    @Option(name: .long, help: ArgumentHelp("The augmentations, comma-separated: crop, flip, rotate, color, blur, noise, or all (default: all).", valueName: "list"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The augmentations, comma-separated: crop, flip, rotate, color, blur, noise, or all (default: all).", valueName: "list"))
     var augmentations: String?
 
     @Flag(name: .long, help: "Never mirror the views (digits, text, anything whose mirror image is something else).")

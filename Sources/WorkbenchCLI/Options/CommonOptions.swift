@@ -36,7 +36,10 @@ struct ComputeOptions: ParsableArguments {
 
 /// Where set-up's backbone weights are, for the commands that start from the pretrained network.
 struct BackboneOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The backbone weights (default: $WORKBENCH_WEIGHTS, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The backbone weights (default: $WORKBENCH_WEIGHTS, else the installed share/workbench/ or set-up's models/ copy).", valueName: "path"))
     var backbone: String?
 
     /// Set-up's weights, from `--backbone` or found as `BackboneLocation` finds them.

@@ -17,7 +17,11 @@ struct HighlightOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("The highlight reel to write.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --highlights: the reel's size, e.g. 1280x720 (even sides, 16 to 8192; default: the largest movie's, never upscaled).", valueName: "WxH"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --highlights: the reel's size, e.g. 1280x720 (even sides, 16 to 8192; default: the largest movie's, never upscaled).",
+            valueName: "WxH"))
     var size: String?
 
     /// `--size` as a size; nil when absent. Throws the usage error for a size that is not WIDTHxHEIGHT with even
@@ -27,8 +31,10 @@ struct HighlightOptions: ParsableArguments {
         let parts = size.split(separator: "x", omittingEmptySubsequences: false)
         let sides = HighlightFormat.sides
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let width = Int(parts[0]), let height = Int(parts[1]), HighlightFormat.isValid(ImageSize(width: width, height: height)) else {
-            throw ValidationError("--size must be WIDTHxHEIGHT with even sides from \(sides.lowerBound) to \(sides.upperBound), e.g. 1280x720, got \"\(size)\"")
+            let width = Int(parts[0]), let height = Int(parts[1]), HighlightFormat.isValid(ImageSize(width: width, height: height))
+        else {
+            throw ValidationError(
+                "--size must be WIDTHxHEIGHT with even sides from \(sides.lowerBound) to \(sides.upperBound), e.g. 1280x720, got \"\(size)\"")
         }
         return ImageSize(width: width, height: height)
     }

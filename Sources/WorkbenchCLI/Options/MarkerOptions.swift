@@ -22,13 +22,19 @@ struct MarkerOptions: ParsableArguments {
     /// The label of frames below --min-confidence when --fallback is not given.
     static let defaultFallback = LabelSettings.defaultFallback
 
-    @Option(name: .long, help: ArgumentHelp("Below this confidence (0 to 1) a frame's label is the --fallback label; auto takes the model's threshold (train --target-precision).", valueName: "p|auto"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Below this confidence (0 to 1) a frame's label is the --fallback label; auto takes the model's threshold (train --target-precision).",
+            valueName: "p|auto"))
     var minConfidence: ConfidenceSetting = .value(0)
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The label of frames below --min-confidence (default: \(defaultFallback)); any name, a model label too. "
-            + "Such frames show the confidence that fell short: 'Unsure  0.42 (cat, below 0.6)'.",
-        valueName: "label"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The label of frames below --min-confidence (default: \(defaultFallback)); any name, a model label too. "
+                + "Such frames show the confidence that fell short: 'Unsure  0.42 (cat, below 0.6)'.",
+            valueName: "label"))
     var fallback: String?
 
     @Option(name: .long, help: ArgumentHelp("Majority vote over a window of N seconds (1 to 86400), so labels don't flicker.", valueName: "n"))

@@ -6,10 +6,14 @@ struct ReviewOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Write an HTML page: a timeline and a player per movie.", valueName: "file"))
     var html: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write WebVTT subtitles, one cue per labelled stretch (a folder for several movies).", valueName: "file-or-folder"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write WebVTT subtitles, one cue per labelled stretch (a folder for several movies).", valueName: "file-or-folder"))
     var vtt: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write a review copy with labels and confidences burned in (a folder for several movies).", valueName: "file-or-folder"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write a review copy with labels and confidences burned in (a folder for several movies).", valueName: "file-or-folder"))
     var annotate: String?
 
     var isRequested: Bool { html != nil || vtt != nil || annotate != nil }

@@ -3,9 +3,11 @@ import Workbench
 
 /// `--shard I/N` for the commands whose inputs can be split between the tasks of a cluster job.
 struct ShardOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Work on part I of N of the inputs (0/4 to 3/4), the same balanced split in every task. Default: the array task's part under Slurm (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, WORKBENCH_SHARD_COUNT); 0/1 is everything.",
-        valueName: "I/N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Work on part I of N of the inputs (0/4 to 3/4), the same balanced split in every task. Default: the array task's part under Slurm (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, WORKBENCH_SHARD_COUNT); 0/1 is everything.",
+            valueName: "I/N"))
     var shard: String?
 
     func validate() throws {

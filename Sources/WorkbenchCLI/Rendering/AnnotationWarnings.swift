@@ -10,7 +10,8 @@ enum AnnotationWarnings {
         let one = boxes.count == 1
         let what = one ? "1 box reaches past the edge of its picture (by " : "\(boxes.count) boxes reach past the edges of their pictures (up to "
         return "warning: \(file): \(what)\(pixels(worst.overhang)) px: entry \(worst.entry) (\"\(worst.image)\"), box \(worst.box) "
-            + "(\"\(worst.label)\"), \(worst.pictureSize.width) × \(worst.pictureSize.height)); " + (one ? "cut to it and kept" : "cut to them and kept")
+            + "(\"\(worst.label)\"), \(worst.pictureSize.width) × \(worst.pictureSize.height)); "
+            + (one ? "cut to it and kept" : "cut to them and kept")
     }
 
     /// "2", "1.5".

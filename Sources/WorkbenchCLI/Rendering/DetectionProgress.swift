@@ -28,8 +28,11 @@ final class DetectionProgress {
         if json, outcome.videos.isEmpty { Console.output(DetectionJSON.pictures(outcome.pictures)) }
         let count = outcome.videos.isEmpty ? outcome.pictures.count : outcome.videos.reduce(0) { $0 + $1.samples.count }
         let what = outcome.videos.isEmpty ? "picture" : "frame"
-        Console.warn("\(count) \(what)\(count == 1 ? "" : "s") in " + String(format: "%.1f s (%.1f %@s/s)", outcome.seconds,
-                                                                                  Double(count) / max(outcome.seconds, 1e-9), what))
+        Console.warn(
+            "\(count) \(what)\(count == 1 ? "" : "s") in "
+                + String(
+                    format: "%.1f s (%.1f %@s/s)", outcome.seconds,
+                    Double(count) / max(outcome.seconds, 1e-9), what))
         if outcome.failed > 0 {
             Console.warn("\(outcome.failed) of \(outcome.failed + outcome.pictures.count) pictures could not be read")
             throw ExitCode(1)
@@ -46,7 +49,8 @@ enum DetectionLines {
         guard !picture.objects.isEmpty else { return "\(path)\tnone\n" }
         return picture.objects.map { object in
             "\(path)\t\(label(object))\t\(String(format: "%.2f", object.confidence))\t"
-                + [object.box.x, object.box.y, object.box.width, object.box.height].map(DetectionJSON.pixels).map { "\($0)" }.joined(separator: "\t") + "\n"
+                + [object.box.x, object.box.y, object.box.width, object.box.height].map(DetectionJSON.pixels).map { "\($0)" }.joined(separator: "\t")
+                + "\n"
         }.joined()
     }
 
@@ -71,7 +75,8 @@ enum DetectionLines {
         close(at: video.duration)
         if video.samples.allSatisfy({ $0.objects.isEmpty }) { text += "  nobody seen in \(video.samples.count) samples\n" }
         for (index, clip) in video.clips.enumerated() {
-            text += String(format: "  clip %d\t%.1f–%.1f s\t", index + 1, clip.clip.start, clip.clip.end) + clip.clip.ended.rawValue
+            text +=
+                String(format: "  clip %d\t%.1f–%.1f s\t", index + 1, clip.clip.start, clip.clip.end) + clip.clip.ended.rawValue
                 + (clip.file.map { "\t\(DisplayText.terminal($0))" } ?? "") + "\n"
         }
         return text
@@ -95,8 +100,9 @@ enum DetectionJSON {
         init(_ object: DetectedObject) {
             label = object.label
             confidence = object.confidence
-            coordinates = Coordinates(x: pixels(object.box.x), y: pixels(object.box.y), width: pixels(object.box.width),
-                                      height: pixels(object.box.height))
+            coordinates = Coordinates(
+                x: pixels(object.box.x), y: pixels(object.box.y), width: pixels(object.box.width),
+                height: pixels(object.box.height))
         }
     }
 
@@ -137,8 +143,9 @@ enum DetectionJSON {
             // Times to the millisecond: samples are n · every, computed in floating point.
             samples = result.samples.map { Sample(time: ($0.time * 1000).rounded() / 1000, annotations: $0.objects.map(Annotation.init)) }
             clips = result.clips.map {
-                Clip(file: $0.file, start: ($0.clip.start * 1000).rounded() / 1000, end: ($0.clip.end * 1000).rounded() / 1000,
-                     ended: $0.clip.ended.rawValue)
+                Clip(
+                    file: $0.file, start: ($0.clip.start * 1000).rounded() / 1000, end: ($0.clip.end * 1000).rounded() / 1000,
+                    ended: $0.clip.ended.rawValue)
             }
         }
     }

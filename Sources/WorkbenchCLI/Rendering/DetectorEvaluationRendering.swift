@@ -5,9 +5,13 @@ import Workbench
 enum DetectorEvaluationRendering {
     static func text(_ outcome: DetectorEvaluationOutcome, model: String) -> String {
         let threshold = outcome.scores.threshold
-        let which = threshold == outcome.storedThreshold ? "the model's, best held-out F1" : "--min-score; the model's is "
-            + String(format: "%.3f", outcome.storedThreshold)
-        var text = "Detector \(DisplayText.terminal(model)): \(outcome.labels.count) label\(outcome.labels.count == 1 ? "" : "s"), "
+        let which =
+            threshold == outcome.storedThreshold
+            ? "the model's, best held-out F1"
+            : "--min-score; the model's is "
+                + String(format: "%.3f", outcome.storedThreshold)
+        var text =
+            "Detector \(DisplayText.terminal(model)): \(outcome.labels.count) label\(outcome.labels.count == 1 ? "" : "s"), "
             + String(format: "score threshold %.3f", threshold) + " (\(which))"
             + (outcome.mirrored ? "; each picture averaged with its mirror (--tta)" : "") + "\n\n"
         text += DetectorTrainingRendering.scores(outcome.scores, title: DisplayText.terminal(outcome.annotationsFile))

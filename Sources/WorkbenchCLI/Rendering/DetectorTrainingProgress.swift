@@ -20,13 +20,17 @@ final class DetectorTrainingProgress {
             if done == total { bar?.finish() }
         case .epoch(let epoch, let total):
             bar?.finish()
-            Console.warn(String(format: "epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f", epoch.epoch, total, epoch.loss,
-                                epoch.heldOutMeanAveragePrecision50))
+            Console.warn(
+                String(
+                    format: "epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f", epoch.epoch, total, epoch.loss,
+                    epoch.heldOutMeanAveragePrecision50))
         case .fineTuningStarted(let score):
             Console.warn(String(format: "fine-tuning blocks 11-15 and the head; frozen head (epoch 0): held-out mAP@0.5 %.3f", score))
         case .fineTuningEpoch(let epoch, let total, let imagesPerSecond):
-            Console.warn(String(format: "fine-tuning epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f, %.1f images/s", epoch.epoch, total,
-                                epoch.loss, epoch.heldOutMeanAveragePrecision50, imagesPerSecond))
+            Console.warn(
+                String(
+                    format: "fine-tuning epoch %d/%d: loss %.4f, held-out mAP@0.5 %.3f, %.1f images/s", epoch.epoch, total,
+                    epoch.loss, epoch.heldOutMeanAveragePrecision50, imagesPerSecond))
         case .refitEpoch(let epoch, let total, let loss, let pictures):
             Console.warn(String(format: "refit on all %d pictures, epoch %d/%d: loss %.4f", pictures, epoch, total, loss))
         }

@@ -11,41 +11,53 @@ enum DetectorTrainingRendering {
         }
         if let timings = outcome.report.timings {
             if let refit = timings.refit {
-                Console.warn(String(format: "maps %.1f s, head %.1f s, refit %.1f s, total %.1f s", timings.maps, timings.training,
-                                    refit, timings.maps + timings.training + refit))
+                Console.warn(
+                    String(
+                        format: "maps %.1f s, head %.1f s, refit %.1f s, total %.1f s", timings.maps, timings.training,
+                        refit, timings.maps + timings.training + refit))
             } else if let fineTuning = timings.fineTuning {
-                Console.warn(String(format: "maps %.1f s, head %.1f s, fine-tuning %.1f s, total %.1f s", timings.maps, timings.training,
-                                    fineTuning, timings.maps + timings.training + fineTuning))
+                Console.warn(
+                    String(
+                        format: "maps %.1f s, head %.1f s, fine-tuning %.1f s, total %.1f s", timings.maps, timings.training,
+                        fineTuning, timings.maps + timings.training + fineTuning))
             } else {
-                Console.warn(String(format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
-                                    timings.maps + timings.training))
+                Console.warn(
+                    String(
+                        format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
+                        timings.maps + timings.training))
             }
         }
         // With --json, stdout is the report alone; the paths still come last, on stderr.
-        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [ReportRendering.modelWritten(outcome.modelPath, replaced: outcome.replacedModel)] {
+        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [
+            ReportRendering.modelWritten(outcome.modelPath, replaced: outcome.replacedModel)
+        ] {
             if json { Console.warn(line) } else { Console.outputLine(line) }
         }
     }
 
     /// Counts, the choice (epoch and threshold), then the held-out and testing scores.
     static func tables(_ report: DetectorTrainingReport) -> String {
-        var text = "Detector: \(report.labels.count) label\(report.labels.count == 1 ? "" : "s"), "
+        var text =
+            "Detector: \(report.labels.count) label\(report.labels.count == 1 ? "" : "s"), "
             + "\(report.trainingImages) training and \(report.heldOutImages) held-out pictures\(report.refit == nil ? "" : " (then all refitted)"), "
             + "\(report.settings.inputSide)×\(report.settings.inputSide) input\n"
-        text += "Chosen on the held-out pictures: epoch \(report.chosenEpoch) of \(report.settings.epochs), "
+        text +=
+            "Chosen on the held-out pictures: epoch \(report.chosenEpoch) of \(report.settings.epochs), "
             + String(format: "score threshold %.3f (best F1)\n", report.threshold)
         if let fineTuning = report.fineTuning {
             let frozen = String(format: "%.3f", fineTuning.frozenHeldOutMeanAveragePrecision50)
             if fineTuning.chosenEpoch > 0 {
                 let kept = String(format: "%.3f", fineTuning.epochs[fineTuning.chosenEpoch - 1].heldOutMeanAveragePrecision50)
-                text += "Fine-tuned blocks \(fineTuning.firstTrainedBlock)-15 with the head: epoch \(fineTuning.chosenEpoch) of "
+                text +=
+                    "Fine-tuned blocks \(fineTuning.firstTrainedBlock)-15 with the head: epoch \(fineTuning.chosenEpoch) of "
                     + "\(fineTuning.epochs.count) kept, held-out mAP@0.5 \(frozen) frozen -> \(kept)\n"
             } else {
                 text += "Fine-tuning: no epoch beat the frozen head's held-out mAP@0.5 (\(frozen)); the frozen model is kept\n"
             }
         }
         if let refit = report.refit {
-            text += "Refitted on all \(refit.pictures) training pictures for \(refit.epochs) epochs "
+            text +=
+                "Refitted on all \(refit.pictures) training pictures for \(refit.epochs) epochs "
                 + "(\(refit.length.phrase)); the held-out scores below are "
                 + "the chosen epoch's, before the refit\n"
         }

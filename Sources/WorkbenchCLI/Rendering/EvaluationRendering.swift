@@ -8,11 +8,16 @@ enum EvaluationRendering {
     static func text(_ result: EvaluationResult, classifier: Classifier) -> String {
         let evaluation = result.evaluation
         var text = result.scoredFolder.map { "scored \($0)" + (result.isTestingSplit ? " (the dataset's testing split)" : "") + "\n\n" } ?? ""
-        text += ReportRendering.table(
-            header: ["", "accuracy", "95 % interval", "images", "calibration error"],
-            rows: [["evaluation", ReportRendering.percent(evaluation.accuracy),
-                    ReportRendering.interval(WilsonInterval.interval(proportion: evaluation.accuracy, count: evaluation.count)),
-                    "\(evaluation.count)", evaluation.expectedCalibrationError.map { String(format: "%.3f", $0) } ?? "-"]]) + "\n"
+        text +=
+            ReportRendering.table(
+                header: ["", "accuracy", "95 % interval", "images", "calibration error"],
+                rows: [
+                    [
+                        "evaluation", ReportRendering.percent(evaluation.accuracy),
+                        ReportRendering.interval(WilsonInterval.interval(proportion: evaluation.accuracy, count: evaluation.count)),
+                        "\(evaluation.count)", evaluation.expectedCalibrationError.map { String(format: "%.3f", $0) } ?? "-",
+                    ]
+                ]) + "\n"
         text += ReportRendering.evaluation(result.evaluation, labels: result.labels, title: "Evaluation") + "\n"
         if !result.unreadable.isEmpty { text += "\(result.unreadable.count) unreadable images skipped\n" }
         text += "backbone: \(classifier.backboneDescription)\n"
@@ -23,10 +28,11 @@ enum EvaluationRendering {
 
     /// `EvaluationOutput` as indented JSON.
     static func json(_ result: EvaluationResult, classifier: Classifier) throws -> String {
-        try ReportJSON.text(EvaluationOutput(
-            evaluation: result.evaluation, unreadable: result.unreadable, preprocessing: classifier.preprocessing,
-            backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning,
-            testTimeViews: result.viewsPerImage, folder: result.scoredFolder))
+        try ReportJSON.text(
+            EvaluationOutput(
+                evaluation: result.evaluation, unreadable: result.unreadable, preprocessing: classifier.preprocessing,
+                backbone: classifier.backboneDescription, fineTuning: classifier.fineTuning,
+                testTimeViews: result.viewsPerImage, folder: result.scoredFolder))
     }
 }
 

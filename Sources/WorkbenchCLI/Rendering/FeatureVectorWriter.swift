@@ -21,8 +21,10 @@ final class FeatureVectorWriter {
     func write(path: String, features: [Float]) -> Bool {
         guard failure == nil else { return false }
         do {
-            try sink.write(json ? JSONLines.line(Line(path: path, features: features))
-                                : "\(DisplayText.terminal(path))\t\(features.map { "\($0)" }.joined(separator: " "))\n")
+            try sink.write(
+                json
+                    ? JSONLines.line(Line(path: path, features: features))
+                    : "\(DisplayText.terminal(path))\t\(features.map { "\($0)" }.joined(separator: " "))\n")
             return true
         } catch {
             failure = error

@@ -18,7 +18,8 @@ struct LabeledMovieLines {
         var text = namesMovies ? "\(movie.result.path)\n" : ""
         var previous: String?
         for (frame, decision) in zip(movie.result.frames, movie.decisions) where !(changesOnly && decision.label == previous) {
-            text += String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label)
+            text +=
+                String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label)
                 + Self.explained(decision, minimumConfidence: movie.minimumConfidence) + "\n"
             previous = decision.label
         }
@@ -32,9 +33,11 @@ struct LabeledMovieLines {
         if json { return JSONLines.line(ReelObject(reel)) }
         let count = reel.clips.count
         return "\nhighlights of \(reel.label) in \(reel.output), \(reel.size.width) × \(reel.size.height), \(count) clip\(count == 1 ? "" : "s"):\n"
-            + ReportRendering.table(header: ["video", "start–end", "score"], rows: reel.clips.map { clip in
-                [clip.clip.video, String(format: "%.1f–%.1f s", clip.clip.start, clip.clip.end), String(format: "%.3f", clip.score)]
-            })
+            + ReportRendering.table(
+                header: ["video", "start–end", "score"],
+                rows: reel.clips.map { clip in
+                    [clip.clip.video, String(format: "%.1f–%.1f s", clip.clip.start, clip.clip.end), String(format: "%.3f", clip.score)]
+                })
     }
 
     /// `label --json`'s line for the highlight reel.
@@ -57,8 +60,9 @@ struct LabeledMovieLines {
         var highlights: Reel
 
         init(_ reel: HighlightReelResult) {
-            highlights = Reel(label: reel.label, output: reel.output, width: reel.size.width, height: reel.size.height,
-                              clips: reel.clips.map { Clip(video: $0.clip.video, start: $0.clip.start, end: $0.clip.end, score: $0.score) })
+            highlights = Reel(
+                label: reel.label, output: reel.output, width: reel.size.width, height: reel.size.height,
+                clips: reel.clips.map { Clip(video: $0.clip.video, start: $0.clip.start, end: $0.clip.end, score: $0.score) })
         }
     }
 
@@ -67,10 +71,12 @@ struct LabeledMovieLines {
             header: ["label", "mean confidence", "best \(Self.seconds(window)) window", "its mean"],
             rows: summary.labels.map { label in
                 let window = summary.bestWindows[label]
-                return [label == summary.topLabel ? "\(label) (top)" : label,
-                        String(format: "%.3f", summary.meanConfidence[label] ?? 0),
-                        window.map { "\(Self.seconds($0.start))–\(Self.seconds($0.end))" } ?? "-",
-                        window.map { String(format: "%.3f", $0.meanConfidence) } ?? "-"]
+                return [
+                    label == summary.topLabel ? "\(label) (top)" : label,
+                    String(format: "%.3f", summary.meanConfidence[label] ?? 0),
+                    window.map { "\(Self.seconds($0.start))–\(Self.seconds($0.end))" } ?? "-",
+                    window.map { String(format: "%.3f", $0.meanConfidence) } ?? "-",
+                ]
             })
     }
 
@@ -88,7 +94,8 @@ struct LabeledMovieLines {
                 if let shown = Double(confidence), shown < limit { break }
             }
         }
-        let reasons = [decision.verdict] + (decision.isBelowMinimum ? ["below \(threshold)"] : [])
+        let reasons =
+            [decision.verdict] + (decision.isBelowMinimum ? ["below \(threshold)"] : [])
             + (decision.isSmoothed ? ["smoothed"] : [])
         return "\(confidence) (\(reasons.joined(separator: ", ")))"
     }
@@ -134,18 +141,20 @@ struct LabeledMovieLines {
             movie = result.path
             frames = zip(result.frames, labeled.decisions).map { frame, decision in
                 let differs = decision.isBelowMinimum || decision.label != decision.verdict
-                return FrameObject(second: frame.second, label: decision.label, confidence: decision.confidence,
-                                   verdict: differs ? decision.verdict : nil,
-                                   threshold: decision.isBelowMinimum ? labeled.minimumConfidence : nil)
+                return FrameObject(
+                    second: frame.second, label: decision.label, confidence: decision.confidence,
+                    verdict: differs ? decision.verdict : nil,
+                    threshold: decision.isBelowMinimum ? labeled.minimumConfidence : nil)
             }
             markers = OrderedMembers(labeled.markers.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { ($0, labeled.markers[$0]!) })
             skippedFrames = result.skippedFrames.count
             self.summary = Summary(
                 topLabel: summary.topLabel,
                 meanConfidence: OrderedMembers(summary.labels.map { ($0, summary.meanConfidence[$0] ?? 0) }),
-                bestWindows: OrderedMembers(summary.labels.compactMap { label in
-                    summary.bestWindows[label].map { (label, Window(start: $0.start, end: $0.end, meanConfidence: $0.meanConfidence)) }
-                }))
+                bestWindows: OrderedMembers(
+                    summary.labels.compactMap { label in
+                        summary.bestWindows[label].map { (label, Window(start: $0.start, end: $0.end, meanConfidence: $0.meanConfidence)) }
+                    }))
         }
     }
 }

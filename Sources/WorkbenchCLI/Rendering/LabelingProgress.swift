@@ -23,7 +23,8 @@ final class LabelingProgress {
         case .highlightsWritten(let reel):
             Console.output(lines.text(reel))
             let count = reel.clips.count
-            Console.warn("\(count) clip\(count == 1 ? "" : "s") of '\(reel.label)' joined into \(reel.output) (\(reel.size.width) × \(reel.size.height))")
+            Console.warn(
+                "\(count) clip\(count == 1 ? "" : "s") of '\(reel.label)' joined into \(reel.output) (\(reel.size.width) × \(reel.size.height))")
         case .reviewWritten(.page, let path): Console.warn("report written to \(path)")
         case .reviewWritten(.subtitles, let path): Console.warn("subtitles written to \(path)")
         case .reviewWritten(.annotatedCopy, let path): Console.warn("review copy written to \(path)")

@@ -15,7 +15,9 @@ enum ModelSummaryRendering {
             "backbone     \(file.backboneName), \(file.backboneTensors.count) tensors, \(classifier.backboneDescription)",
         ]
         if let fineTuning = classifier.fineTuning {
-            lines.append("fine-tuned   \(fineTuning.trainedTensorNames.count) tensors trained, from block \(fineTuning.firstTrainedBlock), \(fineTuning.epochs) epochs")
+            lines.append(
+                "fine-tuned   \(fineTuning.trainedTensorNames.count) tensors trained, from block \(fineTuning.firstTrainedBlock), \(fineTuning.epochs) epochs"
+            )
             lines.append("augmented    \(fineTuning.augmentations.isEmpty ? "none" : fineTuning.augmentations.joined(separator: ", "))")
         }
         lines += [
@@ -29,7 +31,8 @@ enum ModelSummaryRendering {
         if let report = classifier.trainingReport {
             text += "\n" + ReportRendering.accuracies(report) + "\n"
             text += ReportRendering.counts(report.counts, validationTitle: ReportRendering.validationTitle(report)) + "\n"
-            text += "l2 \(ReportRendering.number(report.settings.l2))\(report.settings.l2Chosen ? " (chosen)" : ""), seed \(report.settings.seed), held out: \(report.settings.validationSource)\n"
+            text +=
+                "l2 \(ReportRendering.number(report.settings.l2))\(report.settings.l2Chosen ? " (chosen)" : ""), seed \(report.settings.seed), held out: \(report.settings.validationSource)\n"
             if let calibration = report.calibration { text += "\n" + ReportRendering.calibration(calibration: calibration) }
         }
         return text
@@ -46,12 +49,13 @@ enum ModelSummaryRendering {
     /// The same facts as JSON, the training report whole.
     static func json(_ classifier: Classifier, fileBytes: Int) throws -> String {
         let file = classifier.modelFile
-        return try ReportJSON.text(Summary(
-            path: classifier.path, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing,
-            backbone: file.backboneName, backboneTraining: classifier.backboneDescription, fineTuning: classifier.fineTuning,
-            testTimeAugmentation: file.testTimeAugmentation, fileBytes: fileBytes, created: file.creationDate,
-            workbenchVersion: file.workbenchVersion, temperature: file.temperature,
-            confidenceThreshold: file.confidenceThreshold, trainingReport: classifier.trainingReport))
+        return try ReportJSON.text(
+            Summary(
+                path: classifier.path, labels: file.labels, inputSide: file.preprocessing.inputSide, preprocessing: file.preprocessing,
+                backbone: file.backboneName, backboneTraining: classifier.backboneDescription, fineTuning: classifier.fineTuning,
+                testTimeAugmentation: file.testTimeAugmentation, fileBytes: fileBytes, created: file.creationDate,
+                workbenchVersion: file.workbenchVersion, temperature: file.temperature,
+                confidenceThreshold: file.confidenceThreshold, trainingReport: classifier.trainingReport))
     }
 
     private struct Summary: Encodable {

@@ -38,8 +38,9 @@ struct PredictionLines {
 
     /// `{"path", "label", "confidence", ["abstained"], ["topLabel"], ["top"], "probabilities"}`.
     private func jsonLine(_ prediction: Prediction, answered: Bool) -> JSONLine {
-        var line = JSONLine(path: prediction.path, label: prediction.label, confidence: prediction.confidence,
-                            probabilities: OrderedMembers(labels.indices.map { (labels[$0], prediction.probabilities[$0]) }))
+        var line = JSONLine(
+            path: prediction.path, label: prediction.label, confidence: prediction.confidence,
+            probabilities: OrderedMembers(labels.indices.map { (labels[$0], prediction.probabilities[$0]) }))
         if let label {
             (line.label, line.confidence, line.topLabel) = (label, probability(of: label, in: prediction), prediction.label)
         } else {

@@ -27,9 +27,10 @@ enum ReportRendering {
     /// validation column repeats the training one.
     static func counts(_ counts: [TrainingReport.LabelCounts], validationTitle: String = "validation") -> String {
         let total = counts.reduce((0, 0, 0)) { ($0.0 + $1.training, $0.1 + $1.validation, $0.2 + $1.testing) }
-        return table(header: ["label", "training", validationTitle, "testing"],
-                     rows: counts.map { [$0.label, "\($0.training)", "\($0.validation)", "\($0.testing)"] }
-                        + [["total", "\(total.0)", "\(total.1)", "\(total.2)"]])
+        return table(
+            header: ["label", "training", validationTitle, "testing"],
+            rows: counts.map { [$0.label, "\($0.training)", "\($0.validation)", "\($0.testing)"] }
+                + [["total", "\(total.0)", "\(total.1)", "\(total.2)"]])
     }
 
     /// "validation (5-fold)", "validation (20 % held out)" or "validation": what the validation figures are.
@@ -49,11 +50,13 @@ enum ReportRendering {
         func row(_ title: String, _ summary: TrainingReport.SplitSummary, present: Bool) -> [String] {
             present ? [title, percent(summary.accuracy), interval(summary.interval), "\(summary.count)"] : [title, "-", "-", "0"]
         }
-        return table(header: ["", "accuracy", "95 % interval", "images"], rows: [
-            row("training", report.training, present: true),
-            row(validationTitle(report), report.validation, present: report.validation.count > 0),
-            row("testing", report.testing, present: report.testingEvaluation != nil),
-        ])
+        return table(
+            header: ["", "accuracy", "95 % interval", "images"],
+            rows: [
+                row("training", report.training, present: true),
+                row(validationTitle(report), report.validation, present: report.validation.count > 0),
+                row("testing", report.testing, present: report.testingEvaluation != nil),
+            ])
     }
 
     /// One progress line of fine-tuning, for stderr.
@@ -102,34 +105,42 @@ enum ReportRendering {
         }
         let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
         let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
-        var text = choice + "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
+        var text =
+            choice + "Fine-tuning (\(blocks), the final 1x1 convolution and the head; \(tuning.trainingImages) images, "
             + "\(tuning.heldOutImages) held out; augmentation: \(tuning.augmentations.isEmpty ? "none" : tuning.augmentations.joined(separator: ", ")))\n"
         // The figure is always a trained epoch's (`bestTrainedEpoch`), named as such.
         let epoch = tuning.bestTrainedEpoch ?? tuning.bestEpoch
-        let tunedRow = tuning.keptFrozenModel
+        let tunedRow =
+            tuning.keptFrozenModel
             ? "fine-tuned, best epoch \(epoch) of \(tuning.epochs.count) (not kept)"
             : "fine-tuned, epoch \(epoch) of \(tuning.epochs.count)"
-        text += table(header: ["", "held-out accuracy"], rows: [
-            ["frozen head", percent(tuning.frozenHeldOutAccuracy)],
-            [tunedRow, percent(tuning.fineTunedHeldOutAccuracy)],
-        ])
+        text += table(
+            header: ["", "held-out accuracy"],
+            rows: [
+                ["frozen head", percent(tuning.frozenHeldOutAccuracy)],
+                [tunedRow, percent(tuning.fineTunedHeldOutAccuracy)],
+            ])
         let points = String(format: "%+.1f", tuning.gain * 100)
         if let diverged = tuning.divergedAtEpoch {
             return text + "fine-tuning diverged at epoch \(diverged) and stopped: kept the frozen model\n\n"
         }
         if let folds = tuning.folds, folds.count > 1 {
             let chosen = tuning.decision?.epoch ?? epoch
-            text += table(header: ["fold", "training", "held out", "frozen", "fine-tuned (epoch \(chosen))"],
-                          rows: folds.enumerated().map { index, fold in
-                              ["\(index + 1)", "\(fold.trainingImages)", "\(fold.heldOutImages)", percent(fold.frozenHeldOutAccuracy),
-                               percent(fold.fineTunedHeldOutAccuracy)]
-                          })
+            text += table(
+                header: ["fold", "training", "held out", "frozen", "fine-tuned (epoch \(chosen))"],
+                rows: folds.enumerated().map { index, fold in
+                    [
+                        "\(index + 1)", "\(fold.trainingImages)", "\(fold.heldOutImages)", percent(fold.frozenHeldOutAccuracy),
+                        percent(fold.fineTunedHeldOutAccuracy),
+                    ]
+                })
         }
         if let decision = tuning.decision {
             return text + "decision (\(decision.method)): \(decision.reason)"
                 + (decision.refit ? "; \(tuning.refitSummary(epochs: decision.epoch))" : "") + "\n\n"
         }
-        text += tuning.keptFrozenModel
+        text +=
+            tuning.keptFrozenModel
             ? "fine-tuning did not beat the frozen head (\(points) points): kept the frozen model\n\n"
             : "gain over the frozen head: \(points) points\n\n"
         return text
@@ -143,9 +154,12 @@ enum ReportRendering {
         var text = "l2 chosen: \(number(selection.chosen)) by \(selection.method) (\(selection.heldOutPredictions) held-out predictions)"
         text += selection.refitOnAllTrainingImages ? ", then fitted on all training images\n" : "\n"
         let marks = selection.grid.map { $0.l2 == selection.chosen ? "*" : "" }
-        text += table(header: ["l2"] + zip(selection.grid, marks).map { number($0.l2) + $1 },
-                      rows: [["accuracy"] + selection.grid.map { String(format: "%.1f", $0.accuracy * 100) },
-                             ["log-loss"] + selection.grid.map { String(format: "%.3f", $0.logLoss) }])
+        text += table(
+            header: ["l2"] + zip(selection.grid, marks).map { number($0.l2) + $1 },
+            rows: [
+                ["accuracy"] + selection.grid.map { String(format: "%.1f", $0.accuracy * 100) },
+                ["log-loss"] + selection.grid.map { String(format: "%.3f", $0.logLoss) },
+            ])
         return text + "\n"
     }
 
@@ -155,8 +169,9 @@ enum ReportRendering {
     }
 
     static func calibration(calibration: TrainingReport.Calibration) -> String {
-        var text = String(format: "calibration: temperature %.3f; expected calibration error (%d bins) held-out %.3f → %.3f",
-                          calibration.temperature, calibration.bins, calibration.heldOutBefore, calibration.heldOutAfter)
+        var text = String(
+            format: "calibration: temperature %.3f; expected calibration error (%d bins) held-out %.3f → %.3f",
+            calibration.temperature, calibration.bins, calibration.heldOutBefore, calibration.heldOutAfter)
         if let before = calibration.testingBefore, let after = calibration.testingAfter {
             text += String(format: ", testing %.3f → %.3f", before, after)
         }
@@ -167,13 +182,17 @@ enum ReportRendering {
     static func thresholds(_ report: TrainingReport) -> String {
         guard let thresholds = report.thresholds, !thresholds.table.isEmpty else { return "" }
         var text = "answering only at or above a confidence (held-out images):\n"
-        text += table(header: ["confidence ≥"] + thresholds.table.map { String(format: "%.2f", $0.threshold) },
-                      rows: [["answered %"] + thresholds.table.map { String(format: "%.0f", $0.answered * 100) },
-                             ["accuracy %"] + thresholds.table.map { $0.accuracy.map { String(format: "%.1f", $0 * 100) } ?? "-" }])
+        text += table(
+            header: ["confidence ≥"] + thresholds.table.map { String(format: "%.2f", $0.threshold) },
+            rows: [
+                ["answered %"] + thresholds.table.map { String(format: "%.0f", $0.answered * 100) },
+                ["accuracy %"] + thresholds.table.map { $0.accuracy.map { String(format: "%.1f", $0 * 100) } ?? "-" },
+            ])
         if let target = thresholds.targetPrecision {
             if let chosen = thresholds.chosen {
-                text += String(format: "stored threshold %.2f: the lowest reaching %@ precision on held-out images\n",
-                               chosen, percent(target))
+                text += String(
+                    format: "stored threshold %.2f: the lowest reaching %@ precision on held-out images\n",
+                    chosen, percent(target))
             } else {
                 text += "no threshold reaches \(percent(target)) precision on held-out images: none stored\n"
             }
@@ -187,22 +206,27 @@ enum ReportRendering {
     /// The evaluation of one split: confusion matrix, per-label metrics, misclassified files.
     static func evaluation(_ evaluation: TrainingReport.SplitEvaluation, labels: [String], title: String) -> String {
         var text = "\n\(title) confusion matrix (rows: true label, columns: predicted)\n"
-        text += table(header: ["true \\ predicted"] + labels,
-                      rows: labels.indices.map { [labels[$0]] + evaluation.confusionMatrix[$0].map { "\($0)" } })
+        text += table(
+            header: ["true \\ predicted"] + labels,
+            rows: labels.indices.map { [labels[$0]] + evaluation.confusionMatrix[$0].map { "\($0)" } })
         text += "\n"
-        text += table(header: ["label", "precision", "recall", "F1", "images"],
-                      rows: evaluation.perLabel.map {
-                          [$0.label, String(format: "%.3f", $0.precision), String(format: "%.3f", $0.recall),
-                           String(format: "%.3f", $0.f1), "\($0.support)"]
-                      })
+        text += table(
+            header: ["label", "precision", "recall", "F1", "images"],
+            rows: evaluation.perLabel.map {
+                [
+                    $0.label, String(format: "%.3f", $0.precision), String(format: "%.3f", $0.recall),
+                    String(format: "%.3f", $0.f1), "\($0.support)",
+                ]
+            })
         if evaluation.misclassified.isEmpty {
             text += "\nno misclassified \(title.lowercased()) files\n"
         } else {
             text += "\nmisclassified \(title.lowercased()) files (\(evaluation.misclassified.count))\n"
-            text += table(header: ["file", "true", "predicted", "confidence"],
-                          rows: evaluation.misclassified.map {
-                              [$0.path, $0.truth, $0.predicted, String(format: "%.2f", $0.confidence)]
-                          })
+            text += table(
+                header: ["file", "true", "predicted", "confidence"],
+                rows: evaluation.misclassified.map {
+                    [$0.path, $0.truth, $0.predicted, String(format: "%.2f", $0.confidence)]
+                })
         }
         return text
     }

@@ -6,7 +6,8 @@ enum SyncRendering {
     /// "side.mp4: 4 phases, 5.20 s (130 frames at 25 fps)", then per phase "  address  1.20 s: b.mp4 holds 0.32 s".
     static func text(_ result: SyncResult, videos: [String]) -> String {
         let plan = result.plan
-        var text = "\(result.output): \(plan.phases.count) phases, \(seconds(plan.duration)) (\(plan.outputFrameCount) frames at "
+        var text =
+            "\(result.output): \(plan.phases.count) phases, \(seconds(plan.duration)) (\(plan.outputFrameCount) frames at "
             + "\(rate(plan.framesPerSecond)) fps), rendered in \(seconds(result.renderSeconds))\n"
         let width = plan.phases.map(\.label.count).max() ?? 0
         for phase in plan.phases {
@@ -14,7 +15,8 @@ enum SyncRendering {
                 "\(video) holds \(seconds(Double(segment.holdFrameCount) / plan.framesPerSecond))"
             }
             let label = phase.label + String(repeating: " ", count: max(0, width - phase.label.count))
-            text += "  \(label)  \(seconds(Double(phase.outputFrameCount) / plan.framesPerSecond))"
+            text +=
+                "  \(label)  \(seconds(Double(phase.outputFrameCount) / plan.framesPerSecond))"
                 + (holds.isEmpty ? "\n" : ": " + holds.joined(separator: ", ") + "\n")
         }
         return text
@@ -57,12 +59,14 @@ enum SyncRendering {
             duration = plan.duration
             order = plan.order
             phases = plan.phases.map { phase in
-                Phase(label: phase.label, start: Double(phase.outputFirstFrame) / plan.framesPerSecond, firstFrame: phase.outputFirstFrame,
-                      frames: phase.outputFrameCount,
-                      inputs: zip(videos, phase.segments).map { video, segment in
-                          Segment(video: video, firstFrame: segment.firstFrame, frames: segment.frameCount,
-                                  outputFrames: segment.outputFrameCount, holdFrames: segment.holdFrameCount)
-                      })
+                Phase(
+                    label: phase.label, start: Double(phase.outputFirstFrame) / plan.framesPerSecond, firstFrame: phase.outputFirstFrame,
+                    frames: phase.outputFrameCount,
+                    inputs: zip(videos, phase.segments).map { video, segment in
+                        Segment(
+                            video: video, firstFrame: segment.firstFrame, frames: segment.frameCount,
+                            outputFrames: segment.outputFrameCount, holdFrames: segment.holdFrameCount)
+                    })
             }
         }
     }

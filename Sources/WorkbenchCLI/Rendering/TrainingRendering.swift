@@ -16,7 +16,9 @@ enum TrainingRendering {
             Console.warn("warning: no confidence threshold reaches precision \(ReportRendering.percent(target)) on the held-out images; none stored")
         }
         // With --json, stdout is the report alone, for machines; the paths still come last, on stderr.
-        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [ReportRendering.modelWritten(outcome.modelPath, replaced: outcome.replacedModel)] {
+        for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [
+            ReportRendering.modelWritten(outcome.modelPath, replaced: outcome.replacedModel)
+        ] {
             if json { Console.warn(line) } else { Console.outputLine(line) }
         }
     }
@@ -31,7 +33,8 @@ enum TrainingRendering {
         if let views = trained.settings.augmentedViews, let augmentation = trained.settings.augmentation {
             text += "Augmentation: \(views) view\(views == 1 ? "" : "s") of each training image (\(augmentation))\n\n"
         }
-        text += ReportRendering.fineTuning(trained) + ReportRendering.selection(trained)
+        text +=
+            ReportRendering.fineTuning(trained) + ReportRendering.selection(trained)
             + ReportRendering.calibration(trained) + ReportRendering.thresholds(trained)
         if let testing = trained.testingEvaluation {
             text += ReportRendering.evaluation(testing, labels: trained.labels, title: "Testing") + "\n"
