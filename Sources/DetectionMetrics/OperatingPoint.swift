@@ -23,9 +23,13 @@ public struct OperatingPoint: Sendable, Equatable {
         self.groundTruthCount = groundTruthCount
     }
 
-    /// True positives over reported boxes; 1 when nothing is reported (no box is wrong).
-    public var precision: Double {
-        truePositives + falsePositives == 0 ? 1 : Double(truePositives) / Double(truePositives + falsePositives)
+    /// Boxes reported: true and false positives.
+    public var reportedCount: Int { truePositives + falsePositives }
+
+    /// True positives over reported boxes; nil when nothing is reported: undefined (pycocotools' −1), neither 1
+    /// ("no box is wrong") nor 0, and left out of any mean.
+    public var precision: Double? {
+        reportedCount == 0 ? nil : Double(truePositives) / Double(reportedCount)
     }
 
     /// True positives over ground-truth boxes; 0 when there are none.

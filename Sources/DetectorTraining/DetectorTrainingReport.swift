@@ -90,6 +90,16 @@ public struct DetectorTrainingReport: Sendable, Equatable, Codable {
     /// Seconds per phase; nil in the model file.
     public var timings: Timings?
 
+    /// The copy the model file embeds: without the timings, so equal inputs give equal bytes, and without the
+    /// fine-tuning section when fine-tuning kept the frozen model, so that model's file is the plain run's, byte
+    /// for byte (`train --json` and `--report` still say what fine-tuning tried).
+    public var modelFileCopy: DetectorTrainingReport {
+        var copy = self
+        copy.timings = nil
+        if copy.fineTuning?.chosenEpoch == 0 { copy.fineTuning = nil }
+        return copy
+    }
+
     /// The report of `result` trained as `request` asked.
     public init(_ result: DetectorTrainingResult, request: DetectorTrainingRequest) {
         labels = result.detector.labels

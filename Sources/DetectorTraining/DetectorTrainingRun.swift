@@ -30,7 +30,8 @@ public struct DetectorTrainingRequest: Sendable {
     public var fineTuning: DetectorFineTuningSettings?
     /// When set, once the held-out pictures have chosen the epoch and the threshold, a new head (same seed) trains
     /// on every training picture, held-out ones included, for the chosen epoch count or the whole schedule, and is
-    /// kept with that threshold. Frozen runs only.
+    /// kept with that threshold. Frozen models only: when fine-tuning keeps an epoch there is no refit, and when it
+    /// keeps the frozen model the refit runs as it would without fine-tuning (the same model, byte for byte).
     public var refit: DetectorRefitLength?
 
     /// The default schedule: 30 epochs of 16 pictures a step at Adam's 0.002, seed 42, every core.
@@ -69,7 +70,8 @@ public struct DetectorTrainingRequest: Sendable {
         self.refit = refit
     }
 
-    /// Whether this run refits: asked for, and no fine-tuning (which chooses its own epoch on the held-out pictures).
+    /// Whether this run refits whatever happens: asked for, and no fine-tuning (which chooses its own epoch on the
+    /// held-out pictures, and refits only when it keeps the frozen model).
     public var refits: Bool { refit != nil && fineTuning == nil }
 }
 
@@ -155,6 +157,9 @@ public struct DetectorTrainingResult: Sendable {
     /// The refit on every training picture, when asked for: then `detector`'s head is the refit's, and `heldOut`
     /// and `heldOutPictures` are still the chosen epoch's (the refit has seen those pictures).
     public var refit: DetectorRefit?
+    /// Whether no epoch scored above 0 on the held-out pictures (nor did fine-tuning): nothing the held-out
+    /// pictures can see was learned, and the stored threshold means little. The model is still stored.
+    public var learnedNothing: Bool = false
 }
 
 /// The refit on every training picture: how many, for how many epochs, each epoch's mean loss.
@@ -285,6 +290,8 @@ public enum DetectorTrainingRun {
 
         var backbone = request.backbone, servingExtractor = extractor
         var fineTuning: DetectorFineTuningOutcome?
+        // Without fine-tuning, or when fine-tuning keeps the frozen model: the refit, as a plain run makes it.
+        var refitsFrozenModel = refits
         if let settings = request.fineTuning {
             let tuned = try fineTune(
                 request: request, settings: settings, labels: labels, head: chosen.head,
@@ -300,13 +307,21 @@ public enum DetectorTrainingRun {
                 // The held-out maps again, through the stored backbone's inference path: what `detect` will compute.
                 heldOutMaps = try wholeViewMaps(heldOutTruth.map(\.path), extractor: servingExtractor).maps
                 fineTuning?.seconds = Date().timeIntervalSince(tuned.start)
+            } else if request.refit != nil {
+                // The frozen model is kept: it must be the plain run's, refit included. The held-out pictures were
+                // seen whole only; their training views come now (the same maps a plain run computes first).
+                heldOutExamples = try everyViewExamples(
+                    of: heldOutTruth, indices: heldOutSizes.map(\.index), extractor: extractor,
+                    viewsOf: { TrainingViews.views(name: pictures[$0].name, crops: request.crops, seed: request.schedule.seed) },
+                    examples: trainingExamples)
+                refitsFrozenModel = true
             }
         }
         let heldOutImages = evaluated(detector, maps: heldOutMaps, sizes: heldOutSizes, truth: heldOutTruth)
         detector.threshold = OperatingPoint.bestF1(in: heldOutImages)?.threshold ?? 0.5
 
         var refit: DetectorRefit?
-        if refits, let length = request.refit {
+        if refitsFrozenModel, let length = request.refit {
             // A new head from the same start, on every picture, its learning rate schedule run whole over the
             // refit's epochs; the threshold stays the one the held-out pictures chose.
             let refitStart = Date()
@@ -338,7 +353,28 @@ public enum DetectorTrainingRun {
             heldOutPictures: zip(heldOutTruth, heldOutImages).map { ScoredPicture(path: $0.path, evaluated: $1) },
             testingPictures: testingPictures, trainingImageCount: examples.count,
             heldOutImageCount: heldOutMaps.count, mapSeconds: mapSeconds, trainingSeconds: trainingSeconds,
-            backbone: backbone, fineTuning: fineTuning, refit: refit)
+            backbone: backbone, fineTuning: fineTuning, refit: refit,
+            learnedNothing: chosen.score <= 0 && (fineTuning?.chosenEpoch ?? 0) == 0)
+    }
+
+    /// Every view's examples of `pictures` (at `indices` of the run's list), in order, for the refit.
+    private static func everyViewExamples(
+        of pictures: [AnnotatedImage], indices: [Int], extractor: DetectionFeatureExtractor,
+        viewsOf: @escaping @Sendable (Int) -> [DetectionView],
+        examples: (AnnotatedImage, [DetectionView], [[Float]], Int, Int) -> [DetectorExample]
+    ) throws(WorkbenchError) -> [[DetectorExample]] {
+        var result: [[DetectorExample]] = []
+        var failure: WorkbenchError?
+        extractor.extract(paths: pictures.map(\.path), views: { viewsOf(indices[$0]) }) { index, outcome in
+            guard failure == nil else { return }
+            switch outcome {
+            case .failure(let error): failure = error
+            case .success(let (maps, size)):
+                result.append(examples(pictures[index], viewsOf(indices[index]), maps, size.width, size.height))
+            }
+        }
+        if let failure { throw failure }
+        return result
     }
 
     /// Fine-tunes the backbone's top and the head from the frozen run's `head`, scoring the held-out pictures after

@@ -6,24 +6,28 @@ public struct DetectorReportPage: Sendable {
     public struct LabelRow: Sendable {
         /// The label.
         public var label: String
-        /// Its objects and its predicted boxes (at any score) in the testing pictures.
+        /// Its objects and its candidate boxes (at any score, which the APs rank) in the testing pictures.
         public var objects: Int, predictions: Int
+        /// Its boxes at or above the page's threshold: what `detect` reports.
+        public var reported: Int
         /// AP at IoU 0.5 and averaged over IoU 0.5:0.95; nil when the label has no object to find.
         public var averagePrecision50: Double?, averagePrecision: Double?
-        /// Precision and recall of the boxes at or above the page's threshold.
-        public var precision: Double, recall: Double
+        /// Precision and recall of the boxes at or above the page's threshold; precision is nil when there is none
+        /// (undefined, shown as a dash).
+        public var precision: Double?, recall: Double
         /// Interpolated precision at recall 0, 0.01 … 1 (101 values) at IoU 0.5, as COCO computes it; nil without
         /// objects.
         public var precisionCurve: [Double]?
 
         /// A row from its parts.
         public init(
-            label: String, objects: Int, predictions: Int, averagePrecision50: Double?, averagePrecision: Double?,
-            precision: Double, recall: Double, precisionCurve: [Double]?
+            label: String, objects: Int, predictions: Int, reported: Int, averagePrecision50: Double?,
+            averagePrecision: Double?, precision: Double?, recall: Double, precisionCurve: [Double]?
         ) {
             self.label = label
             self.objects = objects
             self.predictions = predictions
+            self.reported = reported
             self.averagePrecision50 = averagePrecision50
             self.averagePrecision = averagePrecision
             self.precision = precision
@@ -98,8 +102,9 @@ public struct DetectorReportPage: Sendable {
     public var threshold: Double
     /// mAP@0.5 and mAP@0.5:0.95 over the labels with objects; nil when no label has any.
     public var meanAveragePrecision50: Double?, meanAveragePrecision: Double?
-    /// Precision and recall over all labels at the threshold, and their objects.
-    public var precision: Double, recall: Double, objects: Int
+    /// Precision and recall over all labels at the threshold, and their objects; precision is nil when no box
+    /// reaches the threshold.
+    public var precision: Double?, recall: Double, objects: Int
     /// One row per label, in the model's order (their colours).
     public var labels: [LabelRow]
     /// The pictures to show, worst first (the caller orders and caps them).
@@ -107,11 +112,14 @@ public struct DetectorReportPage: Sendable {
     /// Testing pictures left out of the gallery (beyond its cap), all of them without a mistake or with fewer
     /// than the last shown.
     public var picturesLeftOut: Int
+    /// How the detector was trained (curves, dataset, settings, a warning), for a training run's page; nil on an
+    /// evaluation's.
+    public var training: DetectorTrainingSection?
 
     /// A page.
     public init(
         title: String, subtitle: [String], threshold: Double, meanAveragePrecision50: Double?,
-        meanAveragePrecision: Double?, precision: Double, recall: Double, objects: Int, labels: [LabelRow],
+        meanAveragePrecision: Double?, precision: Double?, recall: Double, objects: Int, labels: [LabelRow],
         pictures: [PictureCard], picturesLeftOut: Int
     ) {
         self.title = title
@@ -132,8 +140,14 @@ public struct DetectorReportPage: Sendable {
         labels.firstIndex { $0.label == label }.map(CategoricalPalette.color) ?? CategoricalPalette.neutral
     }
 
-    /// What an average precision reads as: a percentage, or a dash when there was nothing to find.
+    /// What an average precision or a precision reads as: a percentage, or a dash when it is undefined (nothing
+    /// to find, or no box reported).
     static func share(_ value: Double?) -> String { value.map { Markup.percent($0) } ?? "–" }
+
+    /// Candidate boxes of every label at any score.
+    public var candidates: Int { labels.reduce(0) { $0 + $1.predictions } }
+    /// Boxes of every label at or above the threshold.
+    public var reported: Int { labels.reduce(0) { $0 + $1.reported } }
 
     /// The complete HTML document.
     public func html() -> String {
@@ -141,6 +155,7 @@ public struct DetectorReportPage: Sendable {
         body.open("main")
 
         body.open("section", [("id", "summary")])
+        training?.writeWarnings(&body)
         body.element("h2", [], "How well it finds the objects")
         body.open("p", [("class", "headline")])
         body.write("mAP@0.5 ")
@@ -150,14 +165,14 @@ public struct DetectorReportPage: Sendable {
         body.close("p")
         body.element(
             "p", [("class", "explain")],
-            "At a score of \(Markup.number(threshold, decimals: 3)) or more (the threshold detect uses by default): precision \(Markup.percent(precision)), recall \(Markup.percent(recall)) of \(Markup.count(objects, "object")). A box finds an object when they overlap by at least half their union (IoU 0.5) and have the same label; AP is computed as COCO's evaluation computes it."
+            "At a score of \(Markup.number(threshold, decimals: 3)) or more (the threshold detect uses by default): \(Markup.count(reported, "box", plural: "boxes")), precision \(Self.share(precision)), recall \(Markup.percent(recall)) of \(Markup.count(objects, "object")). A box finds an object when they overlap by at least half their union (IoU 0.5) and have the same label; AP is computed as COCO's evaluation computes it, ranking all \(Markup.count(candidates, "candidate box", plural: "candidate boxes")) at any score. A dash: nothing to find (AP) or no box at the threshold (precision)."
         )
         body.table(
-            header: ["label", "objects", "boxes predicted", "AP@0.5", "AP@0.5:0.95", "precision", "recall"],
+            header: ["label", "objects", "boxes at the threshold", "AP@0.5", "AP@0.5:0.95", "precision", "recall"],
             rows: labels.map { row in
                 [
-                    row.label, "\(row.objects)", "\(row.predictions)", Self.share(row.averagePrecision50),
-                    Self.share(row.averagePrecision), Markup.percent(row.precision), Markup.percent(row.recall),
+                    row.label, "\(row.objects)", "\(row.reported)", Self.share(row.averagePrecision50),
+                    Self.share(row.averagePrecision), Self.share(row.precision), Markup.percent(row.recall),
                 ]
             },
             numericColumns: [1, 2, 3, 4, 5, 6], caption: "Per label, on the testing pictures")
@@ -167,6 +182,7 @@ public struct DetectorReportPage: Sendable {
             body.close("figure")
         }
         body.close("section")
+        training?.writeCurvesAndDataset(&body, labels: labels.map(\.label))
 
         body.open("section", [("id", "pictures")])
         body.element("h2", [], "Testing pictures, worst first")
@@ -201,6 +217,7 @@ public struct DetectorReportPage: Sendable {
         }
         body.close("div")
         body.close("section")
+        training?.writeSettings(&body)
         body.close("main")
         return PageFrame.document(title: title, body: body.text)
     }

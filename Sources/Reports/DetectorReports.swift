@@ -37,7 +37,7 @@ public enum DetectorReports {
             let point = OperatingPoint.at(threshold: threshold, in: images, label: label.label)
             return DetectorReportPage.LabelRow(
                 label: label.label, objects: label.groundTruthCount, predictions: label.predictionCount,
-                averagePrecision50: label.averagePrecision50, averagePrecision: label.averagePrecision,
+                reported: point.reportedCount, averagePrecision50: label.averagePrecision50, averagePrecision: label.averagePrecision,
                 precision: point.precision, recall: point.recall, precisionCurve: label.precisionCurve)
         }
         let pooled = OperatingPoint.at(threshold: threshold, in: images)

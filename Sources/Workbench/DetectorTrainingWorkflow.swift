@@ -120,10 +120,8 @@ public enum DetectorTrainingWorkflow {
         training.schedule.threads = max(1, request.schedule.threads)
         let result = try DetectorTrainingRun.run(training, progress: events)
         let report = DetectorTrainingReport(result, request: training)
-        var stored = report
-        stored.timings = nil
         let model = result.detector.modelFile(
-            backbone: result.backbone, trainingReportJSON: try ReportJSON.text(stored),
+            backbone: result.backbone, trainingReportJSON: try ReportJSON.text(report.modelFileCopy),
             creationDate: creationDate, workbenchVersion: WorkbenchInfo.version)
         let replacedModel = OutputFile.replacesFile(path: modelPath)
         try WorkbenchError.passingOn { try model.write(path: modelPath) }
@@ -132,7 +130,9 @@ public enum DetectorTrainingWorkflow {
             try WorkbenchError.passingOn { try AtomicFile.write(text: text, to: reportPath) }
         }
         if let pagePath {
-            try ModelReports.write(page(result, dataset: request.datasetPath, modelPath: modelPath).html(), to: pagePath)
+            var page = page(result, dataset: request.datasetPath, modelPath: modelPath)
+            page.training = trainingSection(result, report: report, training: training)
+            try ModelReports.write(page.html(), to: pagePath)
         }
         return DetectorTrainingOutcome(
             result: result, report: report, modelPath: modelPath, pagePath: pagePath,

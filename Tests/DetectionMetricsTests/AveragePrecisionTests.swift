@@ -201,7 +201,10 @@ final class AveragePrecisionTests: XCTestCase {
         XCTAssertNil(AveragePrecision.evaluate([]).meanAveragePrecision)
         XCTAssertNil(OperatingPoint.bestF1(in: [EvaluatedImage(groundTruth: [truth], predictions: [])]))
         let nothing = OperatingPoint.at(threshold: 0.5, in: [EvaluatedImage(groundTruth: [truth], predictions: [])])
-        XCTAssertEqual([nothing.precision, nothing.recall, nothing.f1], [1, 0, 0])
+        // Nothing reported: precision is undefined (pycocotools' −1), not 1; recall and F1 are 0.
+        XCTAssertNil(nothing.precision)
+        XCTAssertEqual(nothing.reportedCount, 0)
+        XCTAssertEqual([nothing.recall, nothing.f1], [0, 0])
     }
 
     private func randomBox(_ generator: inout SeededGenerator) -> CornerBox {

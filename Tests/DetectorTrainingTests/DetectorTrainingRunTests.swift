@@ -55,6 +55,7 @@ final class DetectorTrainingRunTests: XCTestCase {
         XCTAssertGreaterThan(heldOut, 0.6, "held-out mAP@0.5")
         XCTAssertGreaterThan(first.detector.threshold, 0)
         XCTAssertEqual(first.heldOut.labels.map(\.label), ["disc", "square"])
+        XCTAssertFalse(first.learnedNothing)
 
         // Again, with the maps now from the cache: the same model file, byte for byte.
         let second = try DetectorTrainingRun.run(try request())
@@ -86,6 +87,21 @@ final class DetectorTrainingRunTests: XCTestCase {
                 .filter { $0.confidence >= Float(loaded.detector.threshold) })
     }
 
+    /// Issue 44: a run whose held-out mAP@0.5 is 0 at every epoch stored a threshold without a word. It still
+    /// returns a model (a refit on every picture may yet be of use; the held-out pictures are few), and says so.
+    func testARunThatLearnsNothingOnTheHeldOutPicturesSaysSo() throws {
+        var request = try request()
+        // One epoch at a rate that cannot move the head from its start: its boxes find nothing.
+        request.schedule.epochs = 1
+        request.schedule.learningRate = 1e-12
+        request.refit = nil
+        let result = try DetectorTrainingRun.run(request)
+        XCTAssertEqual(result.epochs.map(\.heldOutMeanAveragePrecision50), [0])
+        XCTAssertEqual(result.heldOut.meanAveragePrecision50, 0)
+        XCTAssertTrue(result.learnedNothing)
+        XCTAssertEqual(result.detector.labels, ["disc", "square"], "a model is still returned")
+    }
+
     func testFineTuningStartsFromTheFrozenHeadAndGivesTheSameFileTwice() throws {
         var request = try request()
         // A head stopped early and a fine-tuning that keeps teaching it at the head run's rate: the fine-tuned
@@ -108,7 +124,7 @@ final class DetectorTrainingRunTests: XCTestCase {
             }
         }
         let outcome = try XCTUnwrap(first.fineTuning)
-        XCTAssertNil(first.refit, "fine-tuning chooses its own epoch: no refit, whatever the default")
+        XCTAssertNil(first.refit, "fine-tuning kept an epoch, chosen on the held-out pictures: no refit, whatever the default")
         XCTAssertEqual(headEpochs.count, 4)
         XCTAssertEqual(fineTuningEpochs, outcome.epochs)
         XCTAssertEqual(outcome.epochs.map(\.epoch), [1, 2, 3])

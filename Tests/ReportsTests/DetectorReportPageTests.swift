@@ -65,9 +65,40 @@ final class DetectorReportPageTests: XCTestCase {
         }
         // 2 of 4 objects found (the dog in a.png, the cat in b.png); 2 of 3 reported boxes right.
         XCTAssertEqual(page.recall, 0.5, accuracy: 1e-12)
-        XCTAssertEqual(page.precision, 2.0 / 3, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(page.precision), 2.0 / 3, accuracy: 1e-12)
         XCTAssertEqual(page.labels.map(\.label), ["dog", "cat"])
         XCTAssertEqual(page.labels.map(\.objects), [3, 1])
+    }
+
+    /// Issue 44: a label with no box at the threshold showed precision 100 % beside recall 0, and "boxes predicted"
+    /// counted every candidate at any score. Now its precision is a dash, the column counts the boxes at the
+    /// threshold, and the candidates are a detail in the explanation.
+    func testALabelWithoutBoxesAtTheThresholdHasNoPrecisionAndTheColumnCountsReportedBoxes() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // At 0.85 only a.png's dog (0.9) is reported: the cat's boxes (0.7, 0.1) are candidates only.
+        let page = DetectorReports.page(
+            title: "t", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"], threshold: 0.85)
+        XCTAssertEqual(page.labels.map(\.reported), [1, 0])
+        XCTAssertEqual(page.labels.map(\.predictions), [2, 2])
+        XCTAssertEqual([page.reported, page.candidates], [1, 4])
+        XCTAssertEqual(page.labels[0].precision, 1)
+        XCTAssertNil(page.labels[1].precision, "no cat box at 0.85: precision is undefined, not 1")
+        XCTAssertEqual(page.labels[1].recall, 0)
+        let html = page.html()
+        XCTAssertTrue(html.contains("boxes at the threshold"), "the column's header")
+        XCTAssertFalse(html.contains("boxes predicted"))
+        // The cat's row: 1 object, 0 boxes, AP@0.5 100 % (its 0.7 box is right), a dash for precision, recall 0.
+        XCTAssertTrue(
+            html.contains(
+                #"<th scope="row">cat</th><td class="number">1</td><td class="number">0</td><td class="number">100.0 %</td><td class="number">100.0 %</td><td class="number">–</td><td class="number">0.0 %</td>"#
+            ), html)
+        XCTAssertTrue(html.contains("1 box, precision 100.0 %"), "the headline counts the boxes at the threshold")
+        XCTAssertTrue(html.contains("ranking all 4 candidate boxes at any score"), "the candidates are a detail")
+        // No box at all at the threshold: the pooled precision is undefined too.
+        let none = DetectorReports.page(title: "t", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"], threshold: 0.95)
+        XCTAssertNil(none.precision)
+        XCTAssertTrue(none.html().contains("0 boxes, precision –"), none.html())
     }
 
     func testThePageKeepsItsMarkupAndIsolatesEveryName() throws {

@@ -123,7 +123,7 @@ final class DetectorEvaluateCommandTests: XCTestCase {
             lines.first,
             "Detector \(fixture.model): 2 labels, score threshold \(String(format: "%.3f", threshold)) "
                 + "(the model's, best held-out F1)")
-        XCTAssertTrue(lines.contains("label     boxes  AP@0.5  AP@.5:.95  precision  recall     F1"), text.standardOutput)
+        XCTAssertTrue(lines.contains("label     boxes  reported  AP@0.5  AP@.5:.95  precision  recall     F1"), text.standardOutput)
         let all = try XCTUnwrap(lines.first { $0.hasPrefix("all ") }, text.standardOutput)
         let mAP50 = (fixture.testing["meanAveragePrecision50"] as? Double).map { String(format: "%.3f", $0) } ?? "-"
         XCTAssertTrue(all.contains(" \(mAP50) "), all)

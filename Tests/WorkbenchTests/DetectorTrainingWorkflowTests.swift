@@ -3,8 +3,9 @@ import Workbench
 import XCTest
 import _TestSupport
 
-/// Which datasets `train` takes for a detector, and where their annotations come from (no training here: the
-/// run is tested in DetectorTrainingTests and through the binary).
+/// Which datasets `train` takes for a detector and where their annotations come from; what the workflow writes
+/// around the run (tested in DetectorTrainingTests): the model file when fine-tuning keeps the frozen model, and
+/// the page's training sections.
 final class DetectorTrainingWorkflowTests: XCTestCase {
     private var folder: URL!
 
@@ -67,5 +68,95 @@ final class DetectorTrainingWorkflowTests: XCTestCase {
                     + ": 2 pictures with boxes; a detector needs at least 3")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: request.modelPath!), "nothing written")
+    }
+
+    /// A small, quick run's request: 128-px input, no crops, a few epochs, maps cached in the test's folder.
+    private func smallRun(_ dataset: URL, model: String, epochs: Int = 3) -> DetectorTrainingWorkflowRequest {
+        var request = DetectorTrainingWorkflowRequest(datasetPath: dataset.path)
+        request.modelPath = folder.appendingPathComponent(model).path
+        request.inputSide = 128
+        request.crops = 0
+        request.schedule = DetectorHeadSchedule(epochs: epochs, batchSize: 8, learningRate: 3e-3, seed: 5, threads: 2)
+        request.page = .none
+        return request
+    }
+
+    private func train(_ request: DetectorTrainingWorkflowRequest) throws -> DetectorTrainingOutcome {
+        let weights = WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
+        return try DetectorTrainingWorkflow.train(
+            request, backbone: .pretrained(path: weights),
+            features: FeatureSettings(threads: 2, usesCache: true, cacheFolder: folder.appendingPathComponent("cache").path)
+        ) { _ in }
+    }
+
+    /// With SOURCE_DATE_EPOCH set for the block, as a reproducible build sets it.
+    private func withSourceDateEpoch<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
+        setenv("SOURCE_DATE_EPOCH", "1764576000", 1)
+        defer { if let previous { setenv("SOURCE_DATE_EPOCH", previous, 1) } else { unsetenv("SOURCE_DATE_EPOCH") } }
+        return try body()
+    }
+
+    /// Issue 44: `train --fine-tune` ending "the frozen model is kept" stored a worse model than plain `train`
+    /// (it skipped the refit on every picture). Kept-frozen now means the plain model, byte for byte.
+    func testFineTuningThatKeepsTheFrozenModelStoresThePlainModelByteForByte() throws {
+        let dataset = folder.appendingPathComponent("shapes")
+        try SyntheticDetectionDataset.write(to: dataset, count: 16, side: 128, seed: 7)
+        let plainRequest = smallRun(dataset, model: "plain.wbmodel")
+        var tunedRequest = smallRun(dataset, model: "tuned.wbmodel")
+        // Rates too small to move a Float weight: no epoch can beat the frozen head, so it is kept.
+        var settings = DetectorFineTuningSettings()
+        settings.epochs = 1
+        settings.headLearningRate = 1e-12
+        settings.backboneLearningRate = 1e-12
+        settings.weightDecay = 0
+        settings.warmupFraction = 0
+        tunedRequest.fineTuning = settings
+        let (plain, tuned) = try withSourceDateEpoch { (try train(plainRequest), try train(tunedRequest)) }
+        XCTAssertEqual(tuned.result.fineTuning?.chosenEpoch, 0, "the frozen model is kept")
+        XCTAssertNotNil(plain.result.refit)
+        XCTAssertEqual(tuned.result.refit?.losses, plain.result.refit?.losses, "the kept frozen model is refitted as plain train's")
+        XCTAssertNotNil(tuned.report.fineTuning, "the report still says what fine-tuning tried")
+        let plainBytes = try XCTUnwrap(FileManager.default.contents(atPath: plain.modelPath))
+        let tunedBytes = try XCTUnwrap(FileManager.default.contents(atPath: tuned.modelPath))
+        XCTAssertEqual(plainBytes.count, tunedBytes.count)
+        XCTAssertTrue(plainBytes == tunedBytes, "kept-frozen fine-tuning stores the plain model, byte for byte")
+    }
+
+    /// Issue 44: the detector's page lacked what the classifier's has. It now shows the loss and held-out mAP@0.5
+    /// per epoch, the pictures and boxes per label in each split, the settings, and, when the held-out mAP@0.5 is
+    /// 0 throughout, a warning that nothing was learned; Chromium shows it without errors or requests.
+    func testThePageShowsTheCurvesTheDatasetTheSettingsAndThatNothingWasLearned() throws {
+        let dataset = folder.appendingPathComponent("shapes")
+        try SyntheticDetectionDataset.write(to: dataset.appendingPathComponent("Training Data"), count: 12, side: 128, seed: 8)
+        try SyntheticDetectionDataset.write(to: dataset.appendingPathComponent("Testing Data"), count: 4, side: 128, seed: 9)
+        var request = smallRun(dataset, model: "nothing.wbmodel", epochs: 2)
+        // A rate that cannot move the head: nothing is learned.
+        request.schedule.learningRate = 1e-12
+        let page = folder.appendingPathComponent("nothing.html").path
+        request.page = .at(page)
+        let outcome = try train(request)
+        XCTAssertTrue(outcome.result.learnedNothing)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: outcome.modelPath), "the model is written all the same")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        for expected in [
+            "Held-out mAP@0.5 was 0 at every epoch", "Training loss per epoch", "Held-out mAP@0.5 per epoch", "chosen: epoch 1",
+            "training pictures", "held-out boxes", "testing pictures", "Settings", "input side", "128 px", "refit on every picture",
+            "score threshold stored",
+        ] {
+            XCTAssertTrue(html.contains(expected), expected)
+        }
+        let check = try PageCheck.run(page: page, screenshot: "detector-training-sections.png")
+        XCTAssertEqual(check.consoleErrors, [])
+        XCTAssertEqual(check.outsideRequests(page: page), [])
+        // The dataset table's last row: every picture of each split (12 split into training and held-out, 4 testing).
+        let held = outcome.result.heldOutImageCount
+        XCTAssertTrue(
+            html.contains(#"<th scope="row">all</th><td class="number">\#(12 - held)</td>"#)
+                && html.contains(#"<td class="number">\#(held)</td>"#) && html.contains(#"<td class="number">4</td>"#),
+            html)
+        for text in ["Held-out mAP@0.5 was 0 at every epoch", "Dataset", "Settings", "Training loss per epoch"] {
+            XCTAssertTrue(check.text.contains(text), text)
+        }
     }
 }

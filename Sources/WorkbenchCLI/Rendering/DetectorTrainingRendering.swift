@@ -9,6 +9,12 @@ enum DetectorTrainingRendering {
         } else {
             Console.output(tables(outcome.report))
         }
+        if outcome.result.learnedNothing {
+            Console.warn(
+                "warning: held-out mAP@0.5 was 0 at every epoch: nothing was learned that the "
+                    + "\(outcome.result.heldOutImageCount) held-out pictures can show, and the stored threshold means little "
+                    + "(the model is written all the same); annotate more pictures or train longer (--epochs)")
+        }
         if let timings = outcome.report.timings {
             if let refit = timings.refit {
                 Console.warn(
@@ -67,25 +73,40 @@ enum DetectorTrainingRendering {
         return text
     }
 
-    /// One table: a row per label and an overall row, AP@0.5, AP@0.5:0.95, precision, recall and their F1 at the
-    /// threshold (`train`'s sections, `evaluate` and `inspect` print it alike).
+    /// One table: a row per label and an overall row, the objects, the boxes reported at the threshold, AP@0.5,
+    /// AP@0.5:0.95, precision, recall and their F1 at the threshold (`train`'s sections, `evaluate` and `inspect`
+    /// print it alike), then the candidate boxes the APs rank. A dash is a value that is undefined: AP with nothing
+    /// to find, precision (and so F1) with no box at the threshold. A report written before the reported boxes were
+    /// counted shows a dash there too.
     static func scores(_ scores: DetectorScores, title: String) -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
         let names = scores.labels.map { DisplayText.terminal($0.label) }
         let width = max(8, names.map(\.count).max() ?? 0)
-        func row(_ name: String, _ boxes: Int, _ ap50: Double?, _ ap: Double?, _ precision: Double, _ recall: Double) -> String {
+        func row(_ name: String, _ boxes: Int, _ found: Int?, _ ap50: Double?, _ ap: Double?, _ precision: Double?, _ recall: Double) -> String {
             func right(_ text: String, _ columns: Int) -> String { String(repeating: " ", count: max(0, columns - text.count)) + text }
-            // The harmonic mean; nothing found and nothing right is an F1 of 0, not a division by zero.
-            let f1 = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
-            return name.padding(toLength: width, withPad: " ", startingAt: 0) + right(String(boxes), 7) + right(number(ap50), 8)
-                + right(number(ap), 11) + right(number(precision), 11) + right(number(recall), 8) + right(number(f1), 7) + "\n"
+            // The harmonic mean; nothing right is an F1 of 0, not a division by zero; no box reported and nothing
+            // to find leaves it undefined.
+            let f1 =
+                precision.map { precision in precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0 } ?? (boxes > 0 ? 0 : nil)
+            return name.padding(toLength: width, withPad: " ", startingAt: 0) + right(String(boxes), 7) + right(found.map(String.init) ?? "-", 10)
+                + right(number(ap50), 8) + right(number(ap), 11) + right(number(precision), 11) + right(number(recall), 8) + right(number(f1), 7)
+                + "\n"
         }
         var text = "\(title): \(scores.imageCount) pictures, \(scores.objectCount) boxes\n"
-        text += "label".padding(toLength: width, withPad: " ", startingAt: 0) + "  boxes  AP@0.5  AP@.5:.95  precision  recall     F1\n"
+        text += "label".padding(toLength: width, withPad: " ", startingAt: 0) + "  boxes  reported  AP@0.5  AP@.5:.95  precision  recall     F1\n"
         for (name, label) in zip(names, scores.labels) {
-            text += row(name, label.groundTruthCount, label.averagePrecision50, label.averagePrecision, label.precision, label.recall)
+            text += row(
+                name, label.groundTruthCount, label.reportedBoxes, label.averagePrecision50, label.averagePrecision, label.precision,
+                label.recall)
         }
-        text += row("all", scores.objectCount, scores.meanAveragePrecision50, scores.meanAveragePrecision, scores.precision, scores.recall)
+        text += row(
+            "all", scores.objectCount, scores.reportedBoxes, scores.meanAveragePrecision50, scores.meanAveragePrecision, scores.precision,
+            scores.recall)
+        if let candidates = scores.candidateBoxes {
+            text += String(
+                format: "reported: the boxes scoring at least %.3f (what detect shows); the APs rank all \(candidates) candidates at any score\n",
+                scores.threshold)
+        }
         return text
     }
 }
