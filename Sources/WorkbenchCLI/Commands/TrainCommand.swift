@@ -193,7 +193,7 @@ struct TrainCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Detector: after the held-out pictures choose the threshold, train a new head on all training pictures for --epochs (all, the default), for the epoch they chose (chosen), or keep the chosen epoch's head (none); --fine-tune implies none.",
+            "Detector: after the held-out pictures choose the threshold, train a new head on all training pictures for --epochs (all, the default), for the epoch they chose (chosen), or keep the chosen epoch's head (none); with --fine-tune only none may be given, and the refit runs only when fine-tuning keeps the frozen model.",
             valueName: "all|chosen|none"))
     var refit: RefitOption?
 
@@ -325,8 +325,8 @@ struct TrainCommand: ParsableCommand {
         request.schedule.threads = compute.threads ?? Parallel.coreCount
         if let crops { request.crops = crops }
         if let inputSide { request.inputSide = inputSide }
+        // With --fine-tune the refit runs only when fine-tuning keeps the frozen model, which is then plain train's.
         if let refit { request.refit = refit.length }
-        if fineTune { request.refit = nil }
         if fineTune {
             var settings = DetectorFineTuningSettings()
             if let fineTuneEpochs { settings.epochs = fineTuneEpochs }
