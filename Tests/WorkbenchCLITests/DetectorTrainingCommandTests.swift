@@ -163,8 +163,44 @@ final class DetectorTrainingCommandTests: XCTestCase {
             inspected.standardOutput.contains(
                 kept
                     ? "backbone     efficientnet-lite0, blocks 11-15 fine-tuned (epoch "
-                    : "backbone     efficientnet-lite0, pretrained, frozen (fine-tuning did not"),
+                    // The frozen model kept is plain train's file, byte for byte: nothing in it says fine-tuning ran.
+                    : "backbone     efficientnet-lite0, pretrained, frozen, "),
             inspected.standardOutput)
+    }
+
+    /// Issue 44: `train --fine-tune` ending "the frozen model is kept" wrote a worse model than plain `train` (the
+    /// command dropped the refit, and so did the run). Kept-frozen now writes plain train's file, byte for byte.
+    func testFineTuneThatKeepsTheFrozenModelWritesPlainTrainsFile() throws {
+        let folder = try WorkbenchBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("shapes")
+        try SyntheticDetectionDataset.write(to: data, count: 16, side: 128, seed: 12)
+        let environment = ["WORKBENCH_CACHE": folder.appendingPathComponent("cache").path, "SOURCE_DATE_EPOCH": "1764576000"]
+        // A head rate that cannot move it: held-out mAP@0.5 0, the case of issue 44's 9 pictures.
+        let common = [
+            "--input-side", "128", "--epochs", "3", "--learning-rate", "0.000000000001", "--crops", "0", "--threads", "2", "--no-html",
+            "--json",
+        ]
+        let plainModel = folder.appendingPathComponent("Plain.wbmodel").path
+        let plain = try WorkbenchBinary.run(["train", data.path, "-o", plainModel] + common, environment: environment)
+        XCTAssertEqual(plain.status, 0, plain.standardError)
+        // A backbone rate too small to move a Float weight and one short epoch: no better held-out score, so the
+        // frozen model is kept; and the warning that nothing was learned.
+        let tunedModel = folder.appendingPathComponent("Tuned.wbmodel").path
+        let tuned = try WorkbenchBinary.run(
+            ["train", data.path, "-o", tunedModel, "--fine-tune", "--fine-tune-epochs", "1", "--backbone-learning-rate", "0.000000000001"]
+                + common, environment: environment)
+        XCTAssertEqual(tuned.status, 0, tuned.standardError)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tuned.standardOutput.utf8)) as? [String: Any])
+        let fineTuning = try XCTUnwrap(report["fineTuning"] as? [String: Any], "the report still says what fine-tuning tried")
+        XCTAssertEqual(fineTuning["chosenEpoch"] as? Int, 0, "the premise: the frozen model is kept")
+        XCTAssertNotNil(report["refit"], "the frozen model kept is refitted, as plain train's is")
+        XCTAssertTrue(
+            tuned.errorLines.contains { $0.hasPrefix("warning: held-out mAP@0.5 was 0 at every epoch: nothing was learned") },
+            tuned.standardError)
+        let plainBytes = try XCTUnwrap(FileManager.default.contents(atPath: plainModel))
+        let tunedBytes = try XCTUnwrap(FileManager.default.contents(atPath: tunedModel))
+        XCTAssertTrue(plainBytes == tunedBytes, "the same file, byte for byte (\(plainBytes.count) and \(tunedBytes.count) bytes)")
     }
 }
 

@@ -16,22 +16,14 @@ enum DetectorTrainingRendering {
                     + "(the model is written all the same); annotate more pictures or train longer (--epochs)")
         }
         if let timings = outcome.report.timings {
-            if let refit = timings.refit {
-                Console.warn(
-                    String(
-                        format: "maps %.1f s, head %.1f s, refit %.1f s, total %.1f s", timings.maps, timings.training,
-                        refit, timings.maps + timings.training + refit))
-            } else if let fineTuning = timings.fineTuning {
-                Console.warn(
-                    String(
-                        format: "maps %.1f s, head %.1f s, fine-tuning %.1f s, total %.1f s", timings.maps, timings.training,
-                        fineTuning, timings.maps + timings.training + fineTuning))
-            } else {
-                Console.warn(
-                    String(
-                        format: "maps %.1f s, head %.1f s, total %.1f s", timings.maps, timings.training,
-                        timings.maps + timings.training))
-            }
+            // Fine-tuning that keeps the frozen model is followed by the refit: then both are named.
+            let phases =
+                [("maps", timings.maps), ("head", timings.training)]
+                + [("fine-tuning", timings.fineTuning), ("refit", timings.refit)]
+                .compactMap { name, seconds in seconds.map { (name, $0) } }
+            Console.warn(
+                (phases.map { String(format: "\($0.0) %.1f s", $0.1) } + [String(format: "total %.1f s", phases.reduce(0) { $0 + $1.1 })])
+                    .joined(separator: ", "))
         }
         // With --json, stdout is the report alone; the paths still come last, on stderr.
         for line in (outcome.pagePath.map { ["report written to \($0)"] } ?? []) + [
