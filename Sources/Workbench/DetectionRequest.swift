@@ -62,6 +62,8 @@ public enum DetectionEvent: Sendable {
     case videoStarted(path: String, expectedSamples: Int?)
     /// Samples of the current video done so far.
     case progress(done: Int, expected: Int?)
+    /// What the page's player plays for the current video (with a page only; before its `video` event).
+    case pageVideo(PageVideo)
     /// A video is done (its clips written, when asked for).
     case video(VideoDetection)
     /// A file was written: an annotated copy, a clip, captions or the page.

@@ -24,7 +24,7 @@ final class DetectionReview {
     let keepsPictures: Bool
     private var pictures: [(second: Double, picture: Picture)] = []
     private var wasPresent: Bool?
-    private var videos: [(result: VideoDetection, pictures: [(second: Double, picture: Picture)])] = []
+    private var videos: [(result: VideoDetection, pictures: [(second: Double, picture: Picture)], pageFile: String)] = []
 
     init(presenceLabel: String, keepsPictures: Bool) {
         self.presenceLabel = presenceLabel
@@ -63,9 +63,10 @@ final class DetectionReview {
         }
     }
 
-    /// Adds a finished video (after its last `observe`).
-    func add(_ result: VideoDetection) {
-        videos.append((result, pictures))
+    /// Adds a finished video (after its last `observe`); the page's player plays `pageFile` (`PageVideo`), by
+    /// default the video itself.
+    func add(_ result: VideoDetection, pageFile: String? = nil) {
+        videos.append((result, pictures, pageFile ?? result.path))
         pictures = []
     }
 
@@ -128,7 +129,7 @@ final class DetectionReview {
                     markers.append((second, stretch.label))
                 }
                 return LabelingReportPage.Movie(
-                    path: video.result.path, source: LabelingReview.relativeURL(from: pageFolder, to: video.result.path),
+                    path: video.result.path, source: LabelingReview.relativeURL(from: pageFolder, to: video.pageFile),
                     duration: video.result.duration, markers: markers,
                     stretches: stretches.map { .init(start: $0.start, end: $0.end, label: $0.label, meanConfidence: Double($0.meanConfidence)) },
                     changes: Array(changes), omittedChanges: max(0, stretches.count - LabelingReview.maximumChangeCards))

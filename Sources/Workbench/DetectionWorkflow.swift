@@ -189,7 +189,16 @@ public enum DetectionWorkflow {
                 }
                 events(.wrote(captions[index]))
             }
-            review.add(result)
+            var pageFile: String?
+            if let html = request.html {
+                let reserved = videos + (annotated ?? []) + (captions ?? []) + [html]
+                let preview = PageVideo.previewPaths(page: html, videos: videos, reserved: reserved)[index]
+                let choice = try PageVideo.choose(video: video, annotatedCopy: annotated?[index], preview: preview, tools: tools)
+                if choice.source == .preview { events(.wrote(choice.file)) }
+                events(.pageVideo(choice))
+                pageFile = choice.file
+            }
+            review.add(result, pageFile: pageFile)
             events(.video(result))
             results.append(result)
         }

@@ -161,6 +161,8 @@ public enum LabelingEvent: Sendable {
     case movieDataWritten(markers: Int, path: String, id: String)
     /// The highlight reel is written: its clips (video, window, score) and size.
     case highlightsWritten(HighlightReelResult)
+    /// What the page's player plays for a movie file (with a page only; before the page's `reviewWritten`).
+    case pageVideo(PageVideo)
     /// A review file is written.
     case reviewWritten(ReviewFileKind, path: String)
 }

@@ -32,6 +32,8 @@ public final class LabelingReview {
         var stretches: [LabelStretch]
         var pictures: [KeptPicture]
         var isVideo: Bool
+        /// The file the page's player plays (`PageVideo`); nil plays the movie itself.
+        var pageFile: String?
     }
 
     struct KeptPicture {
@@ -50,7 +52,7 @@ public final class LabelingReview {
     public let keepsPictures: Bool
     /// The `--summary` window length, for the score table's column title.
     public var windowSeconds: Double = 5
-    private var movies: [Movie] = []
+    var movies: [Movie] = []
     private var collecting: [KeptPicture] = []
     private var previousLabel: String?
 
@@ -162,7 +164,7 @@ public final class LabelingReview {
             }
         }
         return LabelingReportPage.Movie(
-            path: movie.result.path, source: movie.isVideo ? Self.relativeURL(from: pageFolder, to: movie.result.path) : nil,
+            path: movie.result.path, source: movie.isVideo ? Self.relativeURL(from: pageFolder, to: movie.pageFile ?? movie.result.path) : nil,
             duration: movie.duration, markers: movie.markers.map { ($0.second, $0.label) },
             stretches: movie.stretches.map { .init(start: $0.start, end: $0.end, label: $0.label, meanConfidence: Double($0.meanConfidence)) },
             changes: changes, omittedChanges: max(0, movie.stretches.count - Self.maximumChangeCards), summary: summary,

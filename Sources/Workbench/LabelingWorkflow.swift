@@ -208,13 +208,16 @@ extension LabelingWorkflow {
     private static func write(
         _ review: LabelingReview, files: ReviewFiles, modelPath: String, events: (LabelingEvent) -> Void
     ) throws(WorkbenchError) {
+        var subtitles: [String] = [], copies: [String]?
+        if let vtt = files.vtt { subtitles = try review.writeSubtitles(to: vtt) }
+        if let annotate = files.annotate { copies = try review.annotate(to: annotate) }
         if let html = files.html {
+            // After the copies: the page may play one of them (`PageVideo`).
+            for choice in try review.choosePageVideos(page: html, annotatedCopies: copies, reserved: subtitles) { events(.pageVideo(choice)) }
             try review.writePage(to: html, modelPath: modelPath)
             events(.reviewWritten(.page, path: html))
         }
-        if let vtt = files.vtt { for path in try review.writeSubtitles(to: vtt) { events(.reviewWritten(.subtitles, path: path)) } }
-        if let annotate = files.annotate {
-            for path in try review.annotate(to: annotate) { events(.reviewWritten(.annotatedCopy, path: path)) }
-        }
+        for path in subtitles { events(.reviewWritten(.subtitles, path: path)) }
+        for path in copies ?? [] { events(.reviewWritten(.annotatedCopy, path: path)) }
     }
 }

@@ -279,7 +279,10 @@ final class ReviewPagesTests: XCTestCase {
             "--summary", "--changes-only",
         ])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
-        for line in ["report written to \(page)", "subtitles written to \(subtitles)", "review copy written to \(annotated)"] {
+        for line in [
+            "the page plays \(movie) itself", "report written to \(page)", "subtitles written to \(subtitles)",
+            "review copy written to \(annotated)",
+        ] {
             XCTAssertTrue(outcome.errorLines.contains(line), "\(line) in \(outcome.standardError)")
         }
         let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -354,5 +357,98 @@ final class ReviewPagesTests: XCTestCase {
         let folderMovie = try WorkbenchBinary.run(["label", model, frames.path, "--annotate", folder.appendingPathComponent("x.mp4").path])
         XCTAssertEqual(folderMovie.status, 1)
         XCTAssertEqual(folderMovie.errorLines.last, "workbench: \(frames.path): a burned-in review copy needs a video file, not a folder of frames")
+    }
+
+    // MARK: Issue 44, defect 1: the page always plays
+
+    /// `movie` re-encoded as MPEG-4 Part 2 (Microsoft's msmpeg4v3) in AVI, as old cameras and OpenCV write it: a
+    /// file no browser plays.
+    private func makeAVI(_ name: String, from movie: String) throws -> String {
+        let avi = folder.appendingPathComponent(name).path
+        try Self.run("/usr/bin/env", ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", movie, "-c:v", "msmpeg4", "-q:v", "4", avi])
+        return avi
+    }
+
+    /// Opens `page` in Chromium and checks that its one `<video>` plays `file`: data to play (readyState ≥ 2), no
+    /// media error, no console error, no request but the page and `file`.
+    private func assertPagePlays(_ page: String, file: String, screenshot: String, line: UInt = #line) throws {
+        let state = """
+            (() => { const video = document.querySelector("video");
+              return [String(video.readyState), video.error ? "media error " + video.error.code : "no media error",
+                decodeURIComponent(video.currentSrc.split("/").pop())]; })()
+            """
+        let check = try PageCheck.run(page: page, screenshot: screenshot, videos: true, evaluate: [state])
+        XCTAssertEqual(check.consoleErrors, [], line: line)
+        XCTAssertEqual(check.outsideRequests(page: page, allowedFiles: [file]), [], line: line)
+        XCTAssertEqual(check.videoStates?.count, 1, line: line)
+        XCTAssertGreaterThanOrEqual(check.videoStates?.first ?? 0, 2, "the <video> has data to play", line: line)
+        guard case .strings(let values) = check.evaluations.first, values.count == 3 else {
+            return XCTFail("no video state: \(check.evaluations)", line: line)
+        }
+        XCTAssertEqual(values[1], "no media error", line: line)
+        XCTAssertEqual(values[2], URL(fileURLWithPath: file).lastPathComponent, line: line)
+    }
+
+    /// `label --html` on an AVI: the page plays a preview made beside it and named after it, the terminal says so,
+    /// and `--json` has it in a page line.
+    func testLabelPageOnAnAVIPlaysAPreviewMadeForIt() throws {
+        let avi = try makeAVI("old camera.avi", from: try makeMovie("for-avi.mp4", secondsEach: 2))
+        let outputs = folder.appendingPathComponent("avi-review")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        let page = outputs.appendingPathComponent("labels.html").path
+        let preview = outputs.appendingPathComponent("labels-old camera.mp4").path
+        let outcome = try WorkbenchBinary.run(["label", model, avi, "--html", page, "--json"])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertTrue(
+            outcome.errorLines.contains(
+                "the page plays a preview made for it, \(preview): a browser cannot be relied on to play \(avi) itself (msmpeg4v3 video in a .avi file)"
+            ), outcome.standardError)
+        let pageLine = try XCTUnwrap(outcome.standardOutput.split(separator: "\n").last.map(String.init))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pageLine.utf8)) as? [String: [String: Any]])
+        XCTAssertEqual(object["page"]?["file"] as? String, page)
+        let videos = try XCTUnwrap(object["page"]?["videos"] as? [[String: String]])
+        XCTAssertEqual(
+            videos, [["video": avi, "plays": "preview", "file": preview, "problem": "msmpeg4v3 video in a .avi file"]])
+        try assertPagePlays(page, file: preview, screenshot: "label-avi.png")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outputs.path).sorted(), ["labels-old camera.mp4", "labels.html"])
+    }
+
+    /// `detect --html` on an AVI: a preview as for label; with `--annotate` the page plays the annotated copy and no
+    /// preview is made; on an MP4 the page plays the video itself.
+    func testDetectPageOnAnAVIPlaysAPreviewOrTheAnnotatedCopy() throws {
+        let movie = try makeMovie("detect-source.mp4", secondsEach: 1)
+        let avi = try makeAVI("detect.avi", from: movie)
+        let outputs = folder.appendingPathComponent("detect-review")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        let page = outputs.appendingPathComponent("people.html").path, preview = outputs.appendingPathComponent("people-detect.mp4").path
+        let outcome = try WorkbenchBinary.run(["detect", avi, "--every", "1", "--html", page, "--json"])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertTrue(
+            outcome.errorLines.contains(
+                "the page plays a preview made for it, \(preview): a browser cannot be relied on to play \(avi) itself (msmpeg4v3 video in a .avi file)"
+            ), outcome.standardError)
+        XCTAssertTrue(outcome.errorLines.contains("written: \(preview)"), outcome.standardError)
+        let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(Set(line.keys), ["video", "samples", "clips", "page"])
+        XCTAssertEqual(
+            line["page"] as? [String: String], ["video": avi, "plays": "preview", "file": preview, "problem": "msmpeg4v3 video in a .avi file"])
+        try assertPagePlays(page, file: preview, screenshot: "detect-avi.png")
+
+        let annotated = outputs.appendingPathComponent("boxes.mp4").path, second = outputs.appendingPathComponent("second.html").path
+        let withCopy = try WorkbenchBinary.run(["detect", avi, "--every", "1", "--html", second, "--annotate", annotated])
+        XCTAssertEqual(withCopy.status, 0, withCopy.standardError)
+        XCTAssertTrue(
+            withCopy.errorLines.contains(
+                "the page plays the annotated copy \(annotated): a browser cannot be relied on to play \(avi) itself (msmpeg4v3 video in a .avi file)"
+            ), withCopy.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outputs.appendingPathComponent("second-detect.mp4").path), "no preview")
+        try assertPagePlays(second, file: annotated, screenshot: "detect-avi-annotated.png")
+
+        let itself = try WorkbenchBinary.run(["detect", movie, "--every", "1", "--html", outputs.appendingPathComponent("mp4.html").path])
+        XCTAssertEqual(itself.status, 0, itself.standardError)
+        XCTAssertTrue(itself.errorLines.contains("the page plays \(movie) itself"), itself.standardError)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: outputs.path).sorted(),
+            ["boxes.mp4", "mp4.html", "people-detect.mp4", "people.html", "second.html"])
     }
 }

@@ -7,6 +7,8 @@ import Workbench
 final class DetectionProgress {
     private let json: Bool
     private var bar: ProgressBar?
+    /// What the page plays for the current video, for its JSON line.
+    private var pageVideo: PageVideo?
 
     init(json: Bool) { self.json = json }
 
@@ -16,9 +18,16 @@ final class DetectionProgress {
         case .picture(let picture): if !json { Console.output(DetectionLines.text(picture)) }
         case .videoStarted(let path, let expected): bar = ProgressBar(total: expected ?? 0, label: (path as NSString).lastPathComponent)
         case .progress(let done, let expected): bar?.update(completed: done, total: expected)
+        case .pageVideo(let choice):
+            bar?.finish()
+            Console.warn(PageVideoRendering.line(choice))
+            pageVideo = choice
         case .video(let video):
             bar?.finish()
-            Console.output(json ? JSONLines.line(DetectionJSON.Video(video)) : DetectionLines.text(video))
+            var object = DetectionJSON.Video(video)
+            object.page = pageVideo.map(PageVideoRendering.Object.init)
+            pageVideo = nil
+            Console.output(json ? JSONLines.line(object) : DetectionLines.text(video))
         case .wrote(let path): Console.warn("written: \(path)")
         }
     }
@@ -137,6 +146,8 @@ enum DetectionJSON {
         var video: String
         var samples: [Sample]
         var clips: [Clip]
+        /// With `--html`: what the page plays for this video.
+        var page: PageVideoRendering.Object?
 
         init(_ result: VideoDetection) {
             video = result.path

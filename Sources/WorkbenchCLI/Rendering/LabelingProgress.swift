@@ -6,6 +6,8 @@ import Workbench
 final class LabelingProgress {
     private let lines: LabeledMovieLines
     private var bar: ProgressBar?
+    /// What the page plays for each movie file, for `--json`'s page line.
+    private var pageVideos: [PageVideo] = []
 
     init(lines: LabeledMovieLines) { self.lines = lines }
 
@@ -25,10 +27,27 @@ final class LabelingProgress {
             let count = reel.clips.count
             Console.warn(
                 "\(count) clip\(count == 1 ? "" : "s") of '\(reel.label)' joined into \(reel.output) (\(reel.size.width) × \(reel.size.height))")
-        case .reviewWritten(.page, let path): Console.warn("report written to \(path)")
+        case .pageVideo(let choice):
+            Console.warn(PageVideoRendering.line(choice))
+            pageVideos.append(choice)
+        case .reviewWritten(.page, let path):
+            if lines.json {
+                Console.output(JSONLines.line(PageObject(page: .init(file: path, videos: pageVideos.map(PageVideoRendering.Object.init)))))
+            }
+            Console.warn("report written to \(path)")
         case .reviewWritten(.subtitles, let path): Console.warn("subtitles written to \(path)")
         case .reviewWritten(.annotatedCopy, let path): Console.warn("review copy written to \(path)")
         }
+    }
+
+    /// `label --json`'s line for the page: `{"page": {"file", "videos": [PageVideoRendering.Object]}}`.
+    private struct PageObject: Encodable {
+        struct Page: Encodable {
+            var file: String
+            var videos: [PageVideoRendering.Object]
+        }
+
+        var page: Page
     }
 
     /// "80 frames from 2 movies in 3.1 s (25.8 frames/s)".
