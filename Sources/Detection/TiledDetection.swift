@@ -1,21 +1,44 @@
 import ImageCodecs
 
-/// `--tiles N`: the detector on the whole picture and on each tile of an N × N `TileGrid`, the boxes merged.
+/// `--tiles N`: the detector on the whole picture and, where it can help, on tiles of an N × N `TileGrid`, the
+/// boxes merged.
 ///
-/// The merge rule, in order:
-/// 1. Tile boxes are moved into the picture's pixels.
-/// 2. A tile box that touches an edge of its tile lying inside the picture (within 2 pixels) was cut by the tile;
+/// Tiling is for people too small for the whole frame's 300 × 300 input; on a close-up it can only cut the objects
+/// the whole frame already sees into parts, and magnify texture into false people. So:
+/// 1. The whole picture always runs first; its boxes are always candidates.
+/// 2. A tile runs only when no whole-frame box covers `closeUpCoverage` of it or more: such a tile shows mostly
+///    the inside of one object already found, and whatever the tile finds there is a part of it.
+/// 3. A tile's box is moved into the picture's pixels and kept only when it is smaller than `largestTileShare` of
+///    the picture (width against width, height against height): anything larger is at a size the whole frame's
+///    input already shows well, so the whole frame's answer stands (a tile box that large is a part of something
+///    bigger or magnified texture).
+/// 4. A tile box that touches an edge of its tile lying inside the picture (within 2 pixels) was cut by the tile;
 ///    it is dropped when another box of the same label, from the whole picture or another tile, covers at least
-///    half of it (intersection over the cut box's area ≥ 0.5): that box saw more of the object.
-/// 3. The rest are suppressed greedily per label, highest score first: a box goes when its intersection over union
-///    with a kept box exceeds 0.5 (the detector's own threshold for one frame).
+///    `cutCoverage` of it: that box saw more of the object.
+/// 5. A box mostly inside a larger box of the same label from the other scale (a tile's inside the whole frame's,
+///    or the whole frame's inside a tile's) is merged into it: it goes when the larger box covers
+///    `containment` of it or more. Pairs already overlapping by more than `suppressionOverlap` are left to step 6,
+///    which keeps the higher score as the single-frame detector would.
+/// 6. The rest are suppressed greedily per label, highest score first: a box goes when its intersection over union
+///    with a kept box exceeds `suppressionOverlap` (the detector's own threshold for one frame).
+///
+/// The three constants of steps 2, 3 and 5 were chosen on validation pictures only (close-ups with nobody or one
+/// or two large people, and hand-boxed crowded frames of vtest.avi), never on those docs/evidence/detect-tiles.md
+/// reports; `scripts/accuracy/detect-tiles.py --tune` prints the sweep.
 public enum TiledDetection {
     /// The share of a cut box another box must cover for the cut box to go.
     public static let cutCoverage = 0.5
     /// The intersection over union above which the lower-scoring of two boxes of one label goes.
     public static let suppressionOverlap = 0.5
+    /// The share of a tile one whole-frame box must cover for the tile not to run (step 2).
+    public static let closeUpCoverage = 0.7
+    /// The share of the picture's width or height from which a tile's box is left to the whole frame (step 3).
+    public static let largestTileShare = 0.3
+    /// The share of a box a larger same-label box of the other scale must cover to take it in (step 5).
+    public static let containment = 0.8
 
-    /// Runs `detector` on `image` and, when `tilesPerSide > 1`, on each tile, and merges the boxes (see the type).
+    /// Runs `detector` on `image` and, when `tilesPerSide > 1`, on the tiles that can help, and merges the boxes
+    /// (see the type).
     public static func detect(
         in image: RGBImage, tilesPerSide: Int, minimumConfidence: Float,
         detector: some ObjectDetecting
@@ -23,31 +46,44 @@ public enum TiledDetection {
         detect(in: [image], tilesPerSide: tilesPerSide, minimumConfidence: minimumConfidence, detector: detector)[0]
     }
 
-    /// `detect` on several pictures, every whole picture and tile handed to the detector in one call (so a
-    /// detector with worker threads keeps them all busy); the results in the pictures' order.
+    /// `detect` on several pictures: every whole picture in one call to the detector, then every tile that runs in
+    /// a second one (so a detector with worker threads keeps them all busy); the results in the pictures' order.
     public static func detect(
         in images: [RGBImage], tilesPerSide: Int, minimumConfidence: Float,
         detector: some ObjectDetecting
     ) -> [[DetectedObject]] {
-        let grids = images.map { image in
-            tilesPerSide > 1 && image.width > 1 && image.height > 1
-                ? TileGrid(width: image.width, height: image.height, tilesPerSide: tilesPerSide).tiles : []
+        let wholes = detector.detect(in: images, minimumConfidence: minimumConfidence)
+        guard tilesPerSide > 1 else { return wholes }
+        let grids = zip(images, wholes).map { image, whole in
+            image.width > 1 && image.height > 1
+                ? tilesToRun(TileGrid(width: image.width, height: image.height, tilesPerSide: tilesPerSide).tiles, whole: whole) : []
         }
-        var inputs: [RGBImage] = []
-        for (image, tiles) in zip(images, grids) { inputs += [image] + tiles.map { image.cropped(to: $0) } }
-        let found = detector.detect(in: inputs, minimumConfidence: minimumConfidence)
+        var crops: [RGBImage] = []
+        for (image, tiles) in zip(images, grids) { crops += tiles.map { image.cropped(to: $0) } }
+        let found = crops.isEmpty ? [] : detector.detect(in: crops, minimumConfidence: minimumConfidence)
         var results: [[DetectedObject]] = []
         var next = 0
-        for (image, tiles) in zip(images, grids) {
-            let whole = found[next]
-            let tiled = tiles.enumerated().map { index, tile in (tile, found[next + 1 + index].map { moved($0, by: tile) }) }
-            next += 1 + tiles.count
-            results.append(tiles.isEmpty ? whole : merge(whole: whole, tiles: tiled, pictureWidth: image.width, pictureHeight: image.height))
+        for (index, tiles) in grids.enumerated() {
+            let tiled = tiles.enumerated().map { offset, tile in (tile, found[next + offset].map { moved($0, by: tile) }) }
+            next += tiles.count
+            let image = images[index]
+            results.append(
+                tiles.isEmpty ? wholes[index] : merge(whole: wholes[index], tiles: tiled, pictureWidth: image.width, pictureHeight: image.height))
         }
         return results
     }
 
-    /// Merges the whole picture's boxes with the tiles' (already in the picture's pixels) by the rule above;
+    /// The tiles worth running (step 2): those of which no box of `whole` covers `closeUpCoverage` or more.
+    public static func tilesToRun(_ tiles: [PixelRegion], whole: [DetectedObject]) -> [PixelRegion] {
+        tiles.filter { tile in
+            let region = BoundingBox(
+                left: Double(tile.left), top: Double(tile.top),
+                right: Double(tile.left + tile.width), bottom: Double(tile.top + tile.height))
+            return !whole.contains { intersection($0.box, region) >= closeUpCoverage * region.area }
+        }
+    }
+
+    /// Merges the whole picture's boxes with the tiles' (already in the picture's pixels) by steps 3–6 above;
     /// highest score first.
     public static func merge(
         whole: [DetectedObject], tiles: [(tile: PixelRegion, objects: [DetectedObject])],
@@ -55,12 +91,13 @@ public enum TiledDetection {
     ) -> [DetectedObject] {
         var candidates = whole.map { (object: $0, source: -1, isCut: false) }
         for (index, tiled) in tiles.enumerated() {
-            for object in tiled.objects {
+            for object in tiled.objects
+            where object.box.width < largestTileShare * Double(pictureWidth) && object.box.height < largestTileShare * Double(pictureHeight) {
                 let cut = TileGrid.isCut(object.box, by: tiled.tile, pictureWidth: pictureWidth, pictureHeight: pictureHeight)
                 candidates.append((object, index, cut))
             }
         }
-        let kept = candidates.indices.filter { index in
+        let uncut = candidates.indices.filter { index in
             let candidate = candidates[index]
             guard candidate.isCut, candidate.object.box.area > 0 else { return true }
             return !candidates.indices.contains { other in
@@ -69,7 +106,21 @@ public enum TiledDetection {
                     && intersection(candidates[other].object.box, candidate.object.box) >= cutCoverage * candidate.object.box.area
             }
         }
+        let kept = uncut.filter { index in
+            !uncut.contains { other in
+                (candidates[other].source == -1) != (candidates[index].source == -1)
+                    && isMostlyInside(candidates[index].object, candidates[other].object)
+            }
+        }
         return suppress(kept.map { candidates[$0].object }, overlap: suppressionOverlap)
+    }
+
+    /// Whether `inner` merges into `outer` (step 5): the same label, `outer` the larger, covering `containment` of
+    /// `inner` or more, and the two not already overlapping by more than `suppressionOverlap` (suppression's case).
+    public static func isMostlyInside(_ inner: DetectedObject, _ outer: DetectedObject) -> Bool {
+        inner.label == outer.label && inner.box.area > 0 && outer.box.area > inner.box.area
+            && intersection(inner.box, outer.box) >= containment * inner.box.area
+            && inner.box.intersectionOverUnion(outer.box) <= suppressionOverlap
     }
 
     /// Greedy non-maximum suppression per label: highest score first (ties keep input order), a box is kept unless

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Detection
 import ImageCodecs
@@ -102,5 +103,94 @@ final class TiledDetectionTests: XCTestCase {
                 DetectedObject(label: "person", confidence: 0.55, box: far),
             ], overlap: 0.5)
         XCTAssertEqual(kept.map(\.confidence), [0.9, 0.7, 0.55])
+    }
+}
+
+/// A detector that reports fixed boxes on the whole picture (recognised by its size) and nothing on a tile, and
+/// records the size of every picture it is given.
+private final class RecordingDetector: ObjectDetecting, @unchecked Sendable {
+    let labels = ["person"]
+    let pictureWidth: Int, whole: [DetectedObject]
+    private let lock = NSLock()
+    private var seen: [Int] = []
+
+    init(pictureWidth: Int, whole: [DetectedObject]) {
+        self.pictureWidth = pictureWidth
+        self.whole = whole
+    }
+
+    /// How many pictures (the whole one and tiles) it was given.
+    var calls: Int { lock.withLock { seen.count } }
+
+    func detect(in image: RGBImage, minimumConfidence: Float) -> [DetectedObject] {
+        lock.withLock { seen.append(image.width) }
+        return image.width == pictureWidth ? whole : []
+    }
+}
+
+final class TileChoiceAndMergeTests: XCTestCase {
+    private let picture = RGBImage(width: 800, height: 600, pixels: [UInt8](repeating: 0, count: 800 * 600 * 3))
+
+    private func person(_ left: Double, _ top: Double, _ right: Double, _ bottom: Double, score: Float = 0.8) -> DetectedObject {
+        DetectedObject(label: "person", confidence: score, box: BoundingBox(left: left, top: top, right: right, bottom: bottom))
+    }
+
+    /// A close-up: the whole frame's one box covers most of the picture, so no tile is worth running.
+    func testNoTileRunsWhereTheWholeFrameFoundOneLargeObject() {
+        let closeUp = RecordingDetector(pictureWidth: 800, whole: [person(5, 5, 795, 600)])
+        _ = TiledDetection.detect(in: picture, tilesPerSide: 3, minimumConfidence: 0.5, detector: closeUp)
+        XCTAssertEqual(closeUp.calls, 1, "only the whole picture")
+        // Small people leave every tile to run.
+        let crowd = RecordingDetector(pictureWidth: 800, whole: [person(100, 100, 140, 200), person(500, 300, 540, 400)])
+        _ = TiledDetection.detect(in: picture, tilesPerSide: 3, minimumConfidence: 0.5, detector: crowd)
+        XCTAssertEqual(crowd.calls, 10, "the whole picture and 9 tiles")
+        // Nothing found: every tile runs too.
+        let empty = RecordingDetector(pictureWidth: 800, whole: [])
+        _ = TiledDetection.detect(in: picture, tilesPerSide: 2, minimumConfidence: 0.5, detector: empty)
+        XCTAssertEqual(empty.calls, 5)
+    }
+
+    func testTileChoiceSkipsOnlyTheTilesALargeBoxCovers() {
+        let tiles = TileGrid(width: 800, height: 600, tilesPerSide: 2).tiles  // 458 × 343 each, a quarter shared
+        // A box over the left half covers the two left tiles almost whole and the right ones by a fifth.
+        let run = TiledDetection.tilesToRun(tiles, whole: [person(0, 0, 420, 600)])
+        XCTAssertEqual(run, [tiles[1], tiles[3]])
+        XCTAssertEqual(TiledDetection.tilesToRun(tiles, whole: [person(0, 0, 40, 60)]), tiles)
+    }
+
+    /// A tile box the size of a large part of the picture is left to the whole frame (a fruit bowl's "person").
+    func testATileBoxTooLargeForTheTileScaleIsDropped() {
+        let tile = PixelRegion(left: 0, top: 0, width: 458, height: 343)
+        let merged = TiledDetection.merge(whole: [], tiles: [(tile, [person(20, 20, 400, 320)])], pictureWidth: 800, pictureHeight: 600)
+        XCTAssertEqual(merged, [])
+        let small = TiledDetection.merge(whole: [], tiles: [(tile, [person(20, 20, 60, 110)])], pictureWidth: 800, pictureHeight: 600)
+        XCTAssertEqual(small.count, 1, "a small person only a tile finds is kept")
+    }
+
+    /// A box mostly inside a larger same-label box of the other scale is merged into it; another label, a box of
+    /// the same scale, and a neighbour of similar size are not.
+    func testABoxInsideALargerBoxOfTheOtherScaleIsMerged() {
+        let tile = PixelRegion(left: 0, top: 0, width: 458, height: 343)
+        let astronaut = person(100, 40, 420, 600, score: 0.7)
+        let helmet = person(200, 60, 280, 160, score: 0.9)  // whole in the tile, far from its inner edges
+        let merged = TiledDetection.merge(whole: [astronaut], tiles: [(tile, [helmet])], pictureWidth: 800, pictureHeight: 600)
+        XCTAssertEqual(merged, [astronaut], "the helmet's box goes into the astronaut's")
+        // The whole frame's smaller box inside a tile's larger one goes the same way.
+        let head = person(210, 70, 250, 130)
+        let body = person(190, 55, 290, 215, score: 0.6)
+        XCTAssertEqual(TiledDetection.merge(whole: [head], tiles: [(tile, [body])], pictureWidth: 800, pictureHeight: 600), [body])
+        // Another label inside stays.
+        var ball = helmet
+        ball.label = "ball"
+        XCTAssertEqual(TiledDetection.merge(whole: [astronaut], tiles: [(tile, [ball])], pictureWidth: 800, pictureHeight: 600).count, 2)
+        // Two boxes of one tile (one scale) stay: the detector's own suppression already judged them.
+        let pair = TiledDetection.merge(whole: [], tiles: [(tile, [body, head])], pictureWidth: 800, pictureHeight: 600)
+        XCTAssertEqual(pair.count, 2)
+        // Neighbours of similar size overlapping by half of each: two people, both kept.
+        let left = person(100, 200, 160, 300), right = person(130, 200, 190, 300)
+        XCTAssertEqual(TiledDetection.merge(whole: [left], tiles: [(tile, [right])], pictureWidth: 800, pictureHeight: 600).count, 2)
+        XCTAssertTrue(TiledDetection.isMostlyInside(helmet, astronaut))
+        XCTAssertFalse(TiledDetection.isMostlyInside(astronaut, helmet))
+        XCTAssertFalse(TiledDetection.isMostlyInside(left, right))
     }
 }

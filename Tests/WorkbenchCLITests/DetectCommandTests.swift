@@ -202,6 +202,44 @@ final class DetectCommandTests: XCTestCase {
         XCTAssertEqual(array.map { ($0["annotations"] as? [Any])?.count }, [0, 0])
     }
 
+    /// Issue 44, defect 4: `--tiles` made close-ups worse (two basketball players became four boxes, the astronaut
+    /// three, the fruit bowl two people). On close-ups a tile setting gives no more boxes than the whole frame, and
+    /// keeps each of its boxes; on a crowded frame it still finds at least the whole frame's people.
+    func testTilesAddNoBoxToACloseUpAndStillHelpACrowd() throws {
+        let fixtures = WorkbenchBinary.repositoryRoot().appendingPathComponent("Tests/DetectionTests/Fixtures/detector-images")
+        let pictures = ["basketball1", "skimage-astronaut", "fruits", "messi5", "skimage-camera", "baboon", "vtest-020s"]
+            .map { fixtures.appendingPathComponent("\($0).jpg").path }
+        func boxes(tiles: Int) throws -> [[DetectionComparison.Box]] {
+            let run = try WorkbenchBinary.run(["detect"] + pictures + ["--json", "--tiles", "\(tiles)"])
+            XCTAssertEqual(run.status, 0, run.standardError)
+            let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+            return try results.map { result in
+                try XCTUnwrap(result["annotations"] as? [[String: Any]]).map { annotation in
+                    let box = try XCTUnwrap(annotation["coordinates"] as? [String: Double])
+                    let (x, y, width, height) = (box["x"] ?? .nan, box["y"] ?? .nan, box["width"] ?? .nan, box["height"] ?? .nan)
+                    return DetectionComparison.Box(left: x - width / 2, top: y - height / 2, right: x + width / 2, bottom: y + height / 2)
+                }
+            }
+        }
+        func overlap(_ a: DetectionComparison.Box, _ b: DetectionComparison.Box) -> Double {
+            let shared = max(0, min(a.right, b.right) - max(a.left, b.left)) * max(0, min(a.bottom, b.bottom) - max(a.top, b.top))
+            let union = (a.right - a.left) * (a.bottom - a.top) + (b.right - b.left) * (b.bottom - b.top) - shared
+            return union > 0 ? shared / union : 0
+        }
+        let whole = try boxes(tiles: 1)
+        for tiles in [2, 3] {
+            let tiled = try boxes(tiles: tiles)
+            for (index, picture) in pictures.enumerated().dropLast() {
+                XCTAssertLessThanOrEqual(tiled[index].count, whole[index].count, "--tiles \(tiles) on \(picture): \(tiled[index])")
+                for box in whole[index] {
+                    XCTAssertTrue(tiled[index].contains { overlap($0, box) > 0.5 }, "--tiles \(tiles) kept \(box) on \(picture)")
+                }
+            }
+            XCTAssertGreaterThanOrEqual(tiled[pictures.count - 1].count, whole[pictures.count - 1].count, "--tiles \(tiles) on the crowd")
+        }
+        XCTAssertGreaterThan(whole.dropLast().map(\.count).reduce(0, +), 3, "the close-ups hold people to keep")
+    }
+
     func testOutputsOverInputsAreRefusedBeforeAnyWork() throws {
         let pictures = path("pictures")
         try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
