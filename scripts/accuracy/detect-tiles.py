@@ -3,12 +3,15 @@
 
 Pictures, all from Debian or PyPI packages (nothing here is committed but this script):
   * crowded frames of opencv-doc's vtest.avi, with the people boxed by hand in datasets/scenes-testing-boxes.json
-    (6 frames, REPORT) and datasets/scenes-validation-boxes.json (3 frames, VALIDATION);
+    (6 frames and darknet's kite.jpg, REPORT) and datasets/scenes-validation-boxes.json (3 frames, VALIDATION),
+    and 4 more VALIDATION frames with the people counted by eye (COUNTED_FRAMES);
   * close-ups: pictures where what is there is large. Those with a hand box file entry (basketball1, astronaut,
     camera, darknet's person, dog and kite) are scored against the hand boxes; every other close-up shows nobody
     or one or two large people, so the whole frame's boxes are the reference and any box a tile setting adds is an
     extra box. The scikit-image and most opencv-doc pictures are taken from Tests/DetectionTests/Fixtures (the
-    same package pictures, shrunk to 512 px by scripts/fixtures/make-detector-goldens.py).
+    same package pictures, shrunk to 512 px by scripts/fixtures/make-detector-goldens.py); the validation set adds
+    opencv-doc pictures at full size, frames of its Megamind.avi (a cartoon face the detector calls a person) and
+    darknet's animal photos and scream.jpg.
 The constants of the tiling rule (Sources/Detection/TiledDetection.swift) were chosen on the VALIDATION rows
 only (`--tune` prints the sweep); the REPORT rows are the evidence.
 
