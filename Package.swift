@@ -106,7 +106,7 @@ let package = Package(
         // ffmpeg and ffprobe: frame sources (videos and numbered-frame folders), probing, and rendering (review
         // copies, highlight reels); the processes start in ExternalProcesses.
         .target(name: "Video", dependencies: ["Datasets", "ExternalProcesses", "FileFormats", "ImageCodecs", "Phases"], exclude: ["README.md"]),
-        .target(name: "Labeling", dependencies: ["Video", "FileFormats", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
+        .target(name: "Labeling", dependencies: ["Video", "FileFormats", "ImageCodecs", "Inference", "TensorCore"], exclude: ["README.md"]),
         // Where in the frame: detectors (the person detector's network on the shared layers), boxes, clips.
         .target(
             name: "Detection", dependencies: ["Datasets", "FileFormats", "ImageCodecs", "Layers", "Models", "TensorCore", "Video"],

@@ -45,10 +45,10 @@ public struct DetectorTrainingRequest: Sendable {
     /// The default held-out share.
     public static let defaultHeldOutFraction = 0.2
     /// The default refit: every epoch of the schedule on every training picture (measured on the validation frames
-    /// by `scripts/accuracy/detector-refit-check.sh`: README, "Training a detector").
+    /// by `scripts/accuracy/detector-refit-check.sh`: docs/evidence/detector-training.md, "Refit").
     public static let defaultRefit: DetectorRefitLength? = .allEpochs
 
-    /// The defaults measured for 300 pictures on two cores (README, "Training a detector").
+    /// The defaults measured for 300 pictures on two cores (docs/evidence/detector-training.md, "Speed").
     public init(
         training: AnnotationSet, testing: AnnotationSet? = nil, backbone: Backbone,
         featureSettings: FeatureSettings = FeatureSettings(),

@@ -32,7 +32,7 @@ public struct FineTuningFoldScores: Sendable, Equatable, Codable {
 
 /// Whether to keep the fine-tuned model or the frozen head, decided on held-out splits (folds) only.
 ///
-/// The rule, as `train --help` and the README state it:
+/// The rule, as `train --help` and docs/train.md ("Fine-tuning that holds on small data") state it:
 /// 1. The epoch is the one with the best held-out accuracy pooled over the splits (every held-out image counts
 ///    once); between equal accuracies the lower pooled held-out loss, then the earlier epoch.
 /// 2. At that epoch each split's gain is `dₖ = fine-tuned accuracyₖ − frozen accuracyₖ`. Fine-tuning is kept only

@@ -16,7 +16,7 @@ import TensorCore
 /// shrinking while decoding: a view may be a small crop, and boxes are in the picture's displayed pixels).
 /// Safe to share between threads.
 public final class DetectionFeatureExtractor: Sendable {
-    /// The input side the detector's head was measured at (see the README's "Training a detector"): 320 px gives
+    /// The input side the detector's head was measured at (docs/evidence/detector-training.md): 320 px gives
     /// 20 × 20 cells at stride 16.
     public static let defaultInputSide = 320
 

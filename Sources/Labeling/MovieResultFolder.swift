@@ -95,7 +95,7 @@ public struct MovieResultFolder: Sendable {
         }
     }
 
-    /// The format version this build writes, of the manifest and the result files alike (README, "The model file",
+    /// The format version this build writes, of the manifest and the result files alike (docs/model-file.md
     /// has the rule). 1 (before 2026-11): no `version`, the model and settings as one `settings` line in the
     /// manifest only; refused, naming the version, since its results cannot show which run made them. 2: `version`,
     /// `model` (`path`, `sha256`) and `settings` in the manifest and in every result file.

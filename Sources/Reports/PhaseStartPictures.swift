@@ -14,7 +14,7 @@ public final class PhaseStartPictures: @unchecked Sendable {
         self.preprocessing = preprocessing
     }
 
-    /// The observer for `LabelingWorkflow.label` (called on one thread, in frame order).
+    /// The observer for `MovieLabeling.label` (called on one thread, in frame order).
     public var observer: (Frame, [Float]) -> Void {
         { [self] frame, _ in
             let image = frame.image

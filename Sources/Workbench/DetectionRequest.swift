@@ -71,7 +71,7 @@ public enum DetectionEvent: Sendable {
 }
 
 /// The end of a detection run.
-public struct DetectionOutcome: Sendable {
+public struct DetectionResult: Sendable {
     /// The pictures done, in input order (empty for videos).
     public var pictures: [PictureDetection] = []
     /// The videos done, in input order (empty for pictures).

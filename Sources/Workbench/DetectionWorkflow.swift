@@ -12,7 +12,7 @@ import Video
 /// work (no output may be an input or another output), and each is written whole or not at all.
 public enum DetectionWorkflow {
     /// Runs `request` with the detector it names, loaded for `request.threads` worker threads.
-    public static func run(_ request: DetectionRequest, events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionOutcome {
+    public static func run(_ request: DetectionRequest, events: (DetectionEvent) -> Void) throws(WorkbenchError) -> DetectionResult {
         switch request.detector {
         case .person(let path):
             if request.mirror { throw WorkbenchError("mirror averaging is for detector models trained by workbench train, not the person detector") }
@@ -29,14 +29,14 @@ public enum DetectionWorkflow {
     public static func run(
         _ request: DetectionRequest, detector: some ObjectDetecting,
         events: (DetectionEvent) -> Void
-    ) throws(WorkbenchError) -> DetectionOutcome {
+    ) throws(WorkbenchError) -> DetectionResult {
         let started = Date()
         var request = request
         request.resolvedMinimumConfidence = request.minimumConfidence ?? detector.defaultMinimumConfidence
         if let label = request.label, !detector.labels.contains(label) {
             throw WorkbenchError("unknown label '\(label)': the detector knows \(detector.labels.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        var outcome = DetectionOutcome()
+        var outcome = DetectionResult()
         let inputs = try sortedInputs(request.inputs)
         if let list = inputs.pictures {
             if request.clips != nil || request.vtt != nil || request.html != nil {
@@ -70,14 +70,14 @@ public enum DetectionWorkflow {
     private static func detectPictures(
         _ list: ImageFileList, request: DetectionRequest, detector: some ObjectDetecting,
         events: (DetectionEvent) -> Void
-    ) throws(WorkbenchError) -> DetectionOutcome {
+    ) throws(WorkbenchError) -> DetectionResult {
         var copies: [String] = []
         if let folder = request.annotate {
             try prepareFolder(folder, inputs: list.files)
             copies = DetectionOutputNames.annotatedPictures(list.files, folder: folder)
             try WritableOutput.checkConflicts(inputs: list.files, outputs: copies)
         }
-        var outcome = DetectionOutcome()
+        var outcome = DetectionResult()
         for problem in list.unreadable { events(.skipped(problem)) }
         outcome.failed = list.unreadable.count
         let options = DecodeOptions(maximumPixels: request.maximumPixels, minimumCropSide: nil)
@@ -136,10 +136,10 @@ public enum DetectionWorkflow {
             return (tools, probes)
         }
         let annotated = try request.annotate.map { destination throws(WorkbenchError) in
-            try LabelingReview.outputPaths(movies: videos, destination: destination, fileExtension: "mp4")
+            try PerInputOutputs.paths(inputs: videos, destination: destination, fileExtension: "mp4")
         }
         let captions = try request.vtt.map { destination throws(WorkbenchError) in
-            try LabelingReview.outputPaths(movies: videos, destination: destination, fileExtension: "vtt")
+            try PerInputOutputs.paths(inputs: videos, destination: destination, fileExtension: "vtt")
         }
         try WorkbenchError.passingOn { for copy in annotated ?? [] { try VideoContainer.check(output: copy) } }
         if let clips = request.clips { try prepareFolder(clips, inputs: videos) }

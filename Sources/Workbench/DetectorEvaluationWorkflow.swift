@@ -20,6 +20,8 @@ public struct DetectorEvaluationRequest: Sendable {
     public var page: String?
     /// Average each picture's boxes with its mirror's (`MirrorAveraging`, `--tta`): twice the network's work.
     public var mirror = false
+    /// Threads, pixel limit and feature cache use of the network (maps come from the cache when it is used).
+    public var features = FeatureSettings()
 
     /// Scores the model at `modelPath` on `datasetPath` at its stored threshold, writing no page.
     public init(modelPath: String, datasetPath: String) {
@@ -28,8 +30,14 @@ public struct DetectorEvaluationRequest: Sendable {
     }
 }
 
+/// What a detector evaluation reports as it goes.
+public enum DetectorEvaluationEvent: Sendable {
+    /// Pictures scored so far, of the total.
+    case progress(done: Int, total: Int)
+}
+
 /// A finished detector evaluation.
-public struct DetectorEvaluationOutcome: Sendable {
+public struct DetectorEvaluationResult: Sendable {
     /// mAP@0.5 and mAP@0.5:0.95 overall and per label, precision and recall at the threshold: the values of a
     /// training report's `testing` section.
     public var scores: DetectorScores
@@ -82,14 +90,11 @@ public enum DetectorEvaluationWorkflow {
     }
 
     /// Reads the annotations, checks the page (writable, no input), loads the model, finds its boxes on every
-    /// picture (maps from the cache when `features` uses it) and scores them; then writes the page when asked.
-    /// `progress` counts the pictures done. A box whose label the model does not know is an error naming it.
-    public static func evaluate(
-        _ request: DetectorEvaluationRequest, features: FeatureSettings = FeatureSettings(),
-        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
-    )
-        throws(WorkbenchError) -> DetectorEvaluationOutcome
-    {
+    /// picture (maps from the cache when `request.features` uses it) and scores them; then writes the page when
+    /// asked. `events` counts the pictures done. A box whose label the model does not know is an error naming it.
+    public static func run(
+        _ request: DetectorEvaluationRequest, events: (DetectorEvaluationEvent) -> Void = { _ in }
+    ) throws(WorkbenchError) -> DetectorEvaluationResult {
         let set = try annotationSet(dataset: request.datasetPath)
         let pictures = set.allImages
         guard !pictures.isEmpty else { throw WorkbenchError(path: set.file, reason: "no pictures to score") }
@@ -97,7 +102,7 @@ public enum DetectorEvaluationWorkflow {
             inputs: [request.modelPath, request.datasetPath, set.file] + pictures.map(\.path),
             outputs: [request.page])
         if let page = request.page { try WritableOutput.check(page) }
-        let loaded = try LoadedDetector.load(path: request.modelPath, settings: features)
+        let loaded = try LoadedDetector.load(path: request.modelPath, settings: request.features)
         let detector = loaded.detector
         if let unknown = set.labels.first(where: { !detector.labels.contains($0) }) {
             throw WorkbenchError(
@@ -107,13 +112,13 @@ public enum DetectorEvaluationWorkflow {
         }
         let scored = try DetectorTrainingRun.scoredPictures(
             detector, on: set, extractor: loaded.extractor, mirror: request.mirror,
-            progress: progress)
+            progress: { events(.progress(done: $0, total: $1)) })
         let threshold = request.minimumScore ?? detector.threshold
         let scores = DetectorScores(scored.map(\.evaluated), labels: detector.labels, threshold: threshold)
         if let page = request.page {
             try ModelReports.write(self.page(scored, request: request, detector: detector, annotationsFile: set.file).html(), to: page)
         }
-        return DetectorEvaluationOutcome(
+        return DetectorEvaluationResult(
             scores: scores, annotationsFile: set.file, labels: detector.labels,
             storedThreshold: detector.threshold, pictures: scored, mirrored: request.mirror,
             pagePath: request.page, clippedBoxes: set.clippedBoxes)

@@ -31,6 +31,10 @@ public struct DetectorTrainingWorkflowRequest: Sendable {
     public var reportPath: String?
     /// Where the HTML page goes (`TrainingOutput.Page`): by default beside the model.
     public var page = TrainingOutput.Page.besideModel
+    /// The network the maps come from; by default set-up's pretrained weights.
+    public var backbone = BackboneSource.pretrained(path: nil)
+    /// Threads, pixel limit and feature cache use of the network.
+    public var features = FeatureSettings()
 
     /// The defaults (`DetectorTrainingRequest`'s).
     public init(datasetPath: String, testingPath: String? = nil) {
@@ -43,7 +47,7 @@ public struct DetectorTrainingWorkflowRequest: Sendable {
 }
 
 /// A finished detector training run.
-public struct DetectorTrainingOutcome: Sendable {
+public struct DetectorTrainingWorkflowResult: Sendable {
     /// The detector and its scores.
     public var result: DetectorTrainingResult
     /// The report (`--json`).
@@ -99,11 +103,10 @@ public enum DetectorTrainingWorkflow {
 
     /// Checks the outputs, reads the annotations and the backbone, trains, scores and writes the model file (then
     /// the JSON report). Progress goes to `events`. Nothing is written when training fails.
-    public static func train(
-        _ request: DetectorTrainingWorkflowRequest, backbone: BackboneSource = .pretrained(path: nil),
-        features: FeatureSettings = FeatureSettings(),
-        events: (DetectorTrainingEvent) -> Void
-    ) throws(WorkbenchError) -> DetectorTrainingOutcome {
+    public static func run(
+        _ request: DetectorTrainingWorkflowRequest, events: (DetectorTrainingEvent) -> Void = { _ in }
+    ) throws(WorkbenchError) -> DetectorTrainingWorkflowResult {
+        let (backbone, features) = (request.backbone, request.features)
         let modelPath = request.modelPath ?? defaultModelPath(dataset: request.datasetPath)
         let pagePath = request.page.path(modelPath: modelPath)
         let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 }
@@ -134,7 +137,7 @@ public enum DetectorTrainingWorkflow {
             page.training = trainingSection(result, report: report, training: training)
             try ModelReports.write(page.html(), to: pagePath)
         }
-        return DetectorTrainingOutcome(
+        return DetectorTrainingWorkflowResult(
             result: result, report: report, modelPath: modelPath, pagePath: pagePath,
             replacedModel: replacedModel)
     }

@@ -20,7 +20,7 @@ public struct FeaturesRequest: Sendable {
 }
 
 /// How a features run went.
-public struct FeaturesOutcome: Sendable, Equatable {
+public struct FeaturesResult: Sendable, Equatable {
     /// Images of the run (its shard's), unreadable entries included; 0 when the shard holds none.
     public var images: Int
     /// Images whose features were delivered, or, filling the cache, are now in it.
@@ -42,9 +42,9 @@ public enum FeaturesWorkflow {
     /// started and the run returns what it has.
     public static func run(
         _ request: FeaturesRequest, events: (ImageFilesEvent) -> Void, deliver: (_ path: String, _ features: [Float]) -> Bool
-    ) throws(WorkbenchError) -> FeaturesOutcome {
+    ) throws(WorkbenchError) -> FeaturesResult {
         let list = try ImageFileList.gather(request.inputs, shard: request.shard, strict: request.strict, events: events)
-        var outcome = FeaturesOutcome(images: list.count, done: 0, failed: list.unreadable.count, seconds: 0)
+        var outcome = FeaturesResult(images: list.count, done: 0, failed: list.unreadable.count, seconds: 0)
         if list.count == 0 { return outcome }
         var settings = request.features
         settings.usesCache = request.fillsCache

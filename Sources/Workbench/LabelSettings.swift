@@ -25,7 +25,7 @@ public struct LabelSettings: Sendable, Equatable {
     public init() {}
 
     /// The sampling for `LabelingWorkflow`.
-    public var sampling: LabelingWorkflow.Sampling { .init(every: every, framesPerSecond: framesPerSecond) }
+    public var sampling: MovieLabeling.Sampling { .init(every: every, framesPerSecond: framesPerSecond) }
 
     /// The minimum confidence in force for `classifier`: the one set, or the model's own threshold.
     func minimumConfidence(for classifier: Classifier) throws(WorkbenchError) -> Double {

@@ -20,10 +20,15 @@ public struct LabelingRequest: Sendable {
     public var highlights: HighlightRequest?
     /// Review files to write after the last movie.
     public var review = ReviewFiles()
+    /// The model.
+    public var model: ClassifierSource
+    /// Threads and pixel limit of the model's network (frames are decoded, not files: the cache is not read).
+    public var features = FeatureSettings()
 
-    /// Labels `movies` with the default settings and nothing else written.
-    public init(movies: [String], settings: LabelSettings = LabelSettings()) {
+    /// Labels `movies` with `model`, the default settings and nothing else written.
+    public init(movies: [String], model: ClassifierSource, settings: LabelSettings = LabelSettings()) {
         self.movies = movies
+        self.model = model
         self.settings = settings
     }
 }
@@ -36,14 +41,14 @@ extension LabelingRequest {
     func checkOutputs(modelPath: String) throws(WorkbenchError) {
         let copies =
             try review.annotate.map { destination throws(WorkbenchError) in
-                try LabelingReview.outputPaths(movies: movies, destination: destination, fileExtension: "mp4")
+                try PerInputOutputs.paths(inputs: movies, destination: destination, fileExtension: "mp4")
             } ?? []
         for video in copies + [highlights?.output].compactMap({ $0 }) {
             try WorkbenchError.passingOn { try VideoContainer.check(output: video) }
         }
         var outputs = [movieData?.path, review.html, highlights?.output] + (copies as [String?])
         if let vtt = review.vtt {
-            outputs += try LabelingReview.outputPaths(movies: movies, destination: vtt, fileExtension: "vtt") as [String?]
+            outputs += try PerInputOutputs.paths(inputs: movies, destination: vtt, fileExtension: "vtt") as [String?]
         }
         try WritableOutput.checkConflicts(inputs: movies + [modelPath], outputs: outputs)
     }
@@ -132,7 +137,7 @@ public struct ReviewFiles: Sendable {
 /// A movie labelled by `LabelingWorkflow.run`, with what the command shows of it.
 public struct LabeledMovie: Sendable {
     /// The frames and what was skipped.
-    public var result: LabelingWorkflow.MovieResult
+    public var result: MovieLabeling.MovieResult
     /// Each frame's decision under the marker policy, in frame order.
     public var decisions: [FrameDecision]
     /// The player file's markers: second → label.
@@ -173,7 +178,7 @@ public enum ReviewFileKind: Sendable {
 }
 
 /// How a labeling run went.
-public struct LabelingOutcome: Sendable {
+public struct LabelingResult: Sendable {
     /// Frames labelled over all movies.
     public var frames: Int
     /// Movies labelled.

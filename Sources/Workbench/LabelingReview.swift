@@ -25,7 +25,7 @@ public final class LabelingReview {
 
     /// One labelled movie, with what the outputs need.
     struct Movie {
-        var result: LabelingWorkflow.MovieResult
+        var result: MovieLabeling.MovieResult
         var summary: VideoSummary?
         var duration: Double
         var markers: [Marker]
@@ -69,7 +69,7 @@ public final class LabelingReview {
         self.keepsPictures = keepsPictures
     }
 
-    /// The observer to hand to `LabelingWorkflow.label` for the next movie: it keeps a small picture wherever the
+    /// The observer to hand to `MovieLabeling.label` for the next movie: it keeps a small picture wherever the
     /// label (after the confidence fallback) changes. Nil when no pictures are kept.
     public func observerForNextMovie() -> ((_ frame: Frame, _ probabilities: [Float]) -> Void)? {
         collecting = []
@@ -97,9 +97,9 @@ public final class LabelingReview {
         collecting.append(KeptPicture(second: frame.second, label: label, picture: picture))
     }
 
-    /// Adds a labelled movie (call after `LabelingWorkflow.label` returns for it). `summary` goes on the page when
+    /// Adds a labelled movie (call after `MovieLabeling.label` returns for it). `summary` goes on the page when
     /// given. The movie's length comes from ffprobe for a video, from the frames for a folder.
-    public func add(_ result: LabelingWorkflow.MovieResult, summary: VideoSummary?) {
+    public func add(_ result: MovieLabeling.MovieResult, summary: VideoSummary?) {
         var isDirectory: ObjCBool = false
         let isVideo = FileManager.default.fileExists(atPath: result.path, isDirectory: &isDirectory) && !isDirectory.boolValue
         let spacing = result.frames.count > 1 ? result.frames[1].second - result.frames[0].second : every
@@ -198,31 +198,9 @@ public final class LabelingReview {
     // MARK: Subtitles and review copies
 
     /// Where each movie's file goes: `destination` itself for one movie (unless it is a folder), else
-    /// `destination/<movie name>.<fileExtension>` (a number added when two movies share a name).
+    /// `destination/<movie name>.<fileExtension>` (a number added when two movies share a name; `PerInputOutputs`).
     public func outputPaths(destination: String, fileExtension: String) throws(WorkbenchError) -> [String] {
-        try Self.outputPaths(movies: movies.map(\.result.path), destination: destination, fileExtension: fileExtension)
-    }
-
-    /// Where each of `movies`' files goes (see the instance method). Computed for all the movies of a run before
-    /// it starts, these are a superset of the files written: a movie that fails only frees a numbered name.
-    public static func outputPaths(movies: [String], destination: String, fileExtension: String) throws(WorkbenchError) -> [String] {
-        var isDirectory: ObjCBool = false
-        let isFolder = FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) && isDirectory.boolValue
-        if movies.count == 1 && !isFolder { return [destination] }
-        guard isFolder else {
-            throw WorkbenchError(path: destination, reason: "with several movies this must be an existing folder (one file per movie goes in it)")
-        }
-        var used: Set<String> = []
-        return movies.map { movie in
-            let stem = URL(fileURLWithPath: movie).deletingPathExtension().lastPathComponent
-            var name = "\(stem).\(fileExtension)", number = 2
-            while used.contains(name) {
-                name = "\(stem)-\(number).\(fileExtension)"
-                number += 1
-            }
-            used.insert(name)
-            return URL(fileURLWithPath: destination).appendingPathComponent(name).path
-        }
+        try PerInputOutputs.paths(inputs: movies.map(\.result.path), destination: destination, fileExtension: fileExtension)
     }
 
     /// Writes one WebVTT file per movie (see `outputPaths`); returns the paths written.

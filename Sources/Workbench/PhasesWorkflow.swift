@@ -11,26 +11,20 @@ import Video
 /// `workbench phases`: where each phase of a fixed order (address, backswing, impact, finish) starts in a video.
 ///
 /// A model classifies a frame every `every` seconds, exactly as `label --every` does (the same frame sources and
-/// batches, `LabelingWorkflow.label`), and the phase starts that maximise the summed log-probability under the
+/// batches, `MovieLabeling.label`), and the phase starts that maximise the summed log-probability under the
 /// order are found by exact dynamic programming (`Phases.PhaseSegmentation`). Labels of the model outside the
 /// order (`before`, `after` …) may only open the video before the first phase and close it after the last.
 public enum PhasesWorkflow {
-    /// The default sampling's highest rate: every frame of a video up to 25 fps, every n-th frame above it, the
-    /// smallest n that stays at or under 25 a second (a 60 fps video every third frame, 30 fps every second).
-    public static let maximumDefaultRate = 25.0
-    /// The default shortest phase, in seconds.
-    public static let defaultMinimumLength = 0.1
-
     /// What to find and where to write it.
     public struct Request: Sendable {
         /// The video file.
         public var video: String
         /// The phases' labels in their order; each must be one of the model's labels.
         public var order: [String]
-        /// Seconds between classified frames; nil for the default (`defaultInterval(frameRate:)`).
+        /// Seconds between classified frames; nil for the default (`PhaseSampling.defaultInterval(frameRate:)`).
         public var every: Double?
         /// The shortest a phase may be, in seconds.
-        public var minimumLength: Double = PhasesWorkflow.defaultMinimumLength
+        public var minimumLength: Double = PhaseSampling.defaultMinimumLength
         /// Where to write the phases as JSON (`PhaseTimeline`'s shape), if anywhere.
         public var output: String?
         /// Where to write WebVTT subtitles with one cue per phase, if anywhere.
@@ -70,20 +64,12 @@ public enum PhasesWorkflow {
         public var seconds: Double
     }
 
-    /// The default seconds between classified frames for a video of `frameRate` fps: every frame up to
-    /// `maximumDefaultRate`, else every n-th frame with n = ⌈frameRate / 25⌉; 1/25 s when the rate is unknown.
-    public static func defaultInterval(frameRate: Double?) -> Double {
-        guard let frameRate, frameRate.isFinite, frameRate > 0 else { return 1 / maximumDefaultRate }
-        let step = max(1, (frameRate / maximumDefaultRate - 1e-6).rounded(.up))
-        return step / frameRate
-    }
-
     /// Finds `video`'s phases in `order` with `classifier`, writing nothing: the call `sync --model` makes.
     /// `every` nil takes the default sampling. Errors name the model (an order label it does not know), the
     /// video (not a video, too short for the phases at `minimumLength`), one line each.
     public static func findPhases(
         video: String, order: [String], classifier: Classifier, extractor: FeatureExtractor, every: Double? = nil,
-        minimumLength: Double = defaultMinimumLength, progress: @escaping (_ done: Int, _ expected: Int?) -> Void = { _, _ in }
+        minimumLength: Double = PhaseSampling.defaultMinimumLength, progress: @escaping (_ done: Int, _ expected: Int?) -> Void = { _, _ in }
     ) throws(WorkbenchError) -> PhaseTimeline {
         var request = Request(video: video, order: order)
         request.every = every
@@ -118,23 +104,17 @@ public enum PhasesWorkflow {
             inputs: [classifier.path, request.video],
             outputs: [request.output, request.subtitles, request.page])
         let probe = try probeVideo(request.video)
-        let every = request.every ?? defaultInterval(frameRate: probe.frameRate)
+        let every = request.every ?? PhaseSampling.defaultInterval(frameRate: probe.frameRate)
         try WorkbenchError.passingOn { try SamplingLimits.check(every: every, video: probe, path: request.video) }
         let minimumSamples = PhaseFinder.minimumSamples(minimumLength: request.minimumLength, interval: every)
         // A video whose stated length cannot hold the phases is refused before a frame is decoded.
-        if let duration = probe.duration, duration.isFinite,
-            Int((duration / every).rounded(.up)) < request.order.count * minimumSamples
-        {
-            func seconds(_ value: Double) -> String { String(format: "%g", value) }
-            throw WorkbenchError(
-                PhaseError(
-                    .videoTooShort, path: request.video,
-                    reason: "too short for \(request.order.count) phases of at least \(seconds(request.minimumLength)) s each: "
-                        + "\(seconds(duration)) s sampled every \(seconds(every)) s gives \(Int((duration / every).rounded(.up))) frames, "
-                        + "\(request.order.count * minimumSamples) needed (\(minimumSamples) a phase)"))
+        try WorkbenchError.passingOn {
+            try PhaseSampling.checkLength(
+                duration: probe.duration, every: every, phaseCount: request.order.count, minimumLength: request.minimumLength,
+                minimumSamples: minimumSamples, video: request.video)
         }
         let pictures = request.page == nil ? nil : PhaseStartPictures(preprocessing: classifier.backbone.preprocessing)
-        let labelled = try LabelingWorkflow.label(
+        let labelled = try MovieLabeling.label(
             movie: request.video, classifier: classifier, extractor: extractor,
             sampling: .init(every: every), observe: pictures?.observer, progress: progress)
         let samples = PhaseFinder.Samples(

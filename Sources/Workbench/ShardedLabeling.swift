@@ -45,6 +45,30 @@ public enum ShardedLabeling {
         return origin
     }
 
+    /// What `run` is asked to do: one shard of a sharded labeling run.
+    public struct ShardRequest: Sendable {
+        /// Every movie of the run (each task is given the same list), in order.
+        public var movies: [String]
+        /// This task's part of them.
+        public var shard: Shard
+        /// The shared results folder: one result file per movie, and the run's manifest.
+        public var results: String
+        /// The model.
+        public var model: ClassifierSource
+        /// Sampling and marker policy, the same for every task of the run.
+        public var settings = LabelSettings()
+        /// Threads and pixel limit of the model's network.
+        public var features = FeatureSettings()
+
+        /// `shard` of `movies` labelled by `model` into `results`, with the default settings.
+        public init(movies: [String], shard: Shard, results: String, model: ClassifierSource) {
+            self.movies = movies
+            self.shard = shard
+            self.results = results
+            self.model = model
+        }
+    }
+
     /// What happens to each movie of a shard, for the command to report.
     public enum Event: Sendable {
         /// A result was already there (an earlier attempt of this task got this far).
@@ -62,7 +86,7 @@ public enum ShardedLabeling {
     }
 
     /// How a shard went.
-    public struct ShardOutcome: Sendable, Equatable {
+    public struct ShardResult: Sendable, Equatable {
         /// Movies of the shard.
         public var movies: Int
         /// Labeled now.
@@ -73,19 +97,21 @@ public enum ShardedLabeling {
         public var failed: Int
     }
 
-    /// Labels `shard`'s part of `movies` into `results`, skipping movies that already have a result, so a task run
-    /// again resumes. Refuses a results folder that is a movie or the model; prepares the folder first (see `prepare`). One movie failing does not stop the others.
-    public static func label(
-        movies paths: [String], shard: Shard, results: String, classifier: Classifier, extractor: FeatureExtractor,
-        settings: LabelSettings, events: @escaping (Event) -> Void
-    ) throws(WorkbenchError) -> ShardOutcome {
+    /// `workbench label --results DIR [--shard I/N]`: reads the model and labels the shard's part of the movies
+    /// into `results`, skipping movies that already have a result, so a task run again resumes. Refuses a results
+    /// folder that is a movie or the model; prepares the folder first (see `prepare`). One movie failing does not
+    /// stop the others.
+    public static func run(_ request: ShardRequest, events: @escaping (Event) -> Void = { _ in }) throws(WorkbenchError) -> ShardResult {
+        let classifier = try request.model.load()
+        let extractor = FeatureExtractor(backbone: classifier.backbone, settings: request.features)
+        let (paths, settings, results) = (request.movies, request.settings, request.results)
         let movies = try movies(paths)
         try WritableOutput.checkConflicts(inputs: paths + [classifier.path], outputs: [results])
         let origin = try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
         let folder = MovieResultFolder(path: absolutePath(results))
         let policy = try settings.markerPolicy(for: classifier)
-        let mine = Set(InputSharding.movies(movies.map(\.path), shard: shard))
-        var outcome = ShardOutcome(movies: mine.count, labeled: 0, alreadyDone: 0, failed: 0)
+        let mine = Set(InputSharding.movies(movies.map(\.path), shard: request.shard))
+        var outcome = ShardResult(movies: mine.count, labeled: 0, alreadyDone: 0, failed: 0)
         for movie in movies where mine.contains(movie.path) {
             do throws(WorkbenchError) {
                 // A link or FIFO in the result's place fails this movie, before any labeling.
@@ -96,7 +122,7 @@ public enum ShardedLabeling {
                     continue
                 }
                 events(.started(movie))
-                let result = try LabelingWorkflow.label(
+                let result = try MovieLabeling.label(
                     movie: movie.path, classifier: classifier, extractor: extractor,
                     sampling: settings.sampling,
                     progress: { events(.progress(done: $0, expected: $1)) })
@@ -116,7 +142,7 @@ public enum ShardedLabeling {
     }
 
     /// What a merge wrote.
-    public struct MergeOutcome: Sendable, Equatable {
+    public struct MergeResult: Sendable, Equatable {
         /// Movies inserted or updated.
         public var movies: Int
         /// Their markers, in total.
@@ -127,13 +153,13 @@ public enum ShardedLabeling {
     /// write under the file's lock: the file is then what one `label --movie-data` per movie, in that order, would
     /// have made. Refuses, naming them, when movies have no result yet, and naming it and what differs when a
     /// result was made by another model or other settings than the run's; the player file is then untouched.
-    public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeOutcome {
+    public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeResult {
         try WritableOutput.checkConflicts(inputs: [results], outputs: [movieData])
         let collected: [MovieResultFolder.Result] = try WorkbenchError.passingOn { try MovieResultFolder(path: results).allResults().results }
         try WorkbenchError.passingOn {
             try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) })
         }
-        return MergeOutcome(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
+        return MergeResult(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
     }
 
     /// Reads the player file at `path`, so a broken one is reported before any labeling rather than at the merge.

@@ -18,6 +18,8 @@ public struct SyncRequest: Sendable {
     /// Whether a phase file whose `"video"` names another input (`PhaseFileVideos`) is used anyway, for the video it
     /// was given for, and listed in `SyncResult.phaseFileMismatches`; by default it is refused.
     public var acceptsOtherVideos = false
+    /// The model that finds the phases when there are no phase files.
+    public var phaseModel: SyncPhaseModel?
 
     /// A request from its parts.
     public init(
@@ -32,20 +34,19 @@ public struct SyncRequest: Sendable {
     }
 }
 
-/// How `sync` finds the phases when no phase files are given: a per-frame model, its extractor and the order
+/// How `sync` finds the phases when no phase files are given: a per-frame model and the order
 /// (`PhasesWorkflow.findPhases` on each video, at its default sampling and minimum length).
-public struct SyncPhaseModel {
+public struct SyncPhaseModel: Sendable {
     /// The per-frame classifier whose labels include the phases.
-    public var classifier: Classifier
-    /// The feature extractor over the classifier's backbone.
-    public var extractor: FeatureExtractor
+    public var model: ClassifierSource
     /// The phases' labels in their order.
     public var order: [String]
+    /// Threads and pixel limit of the model's network (frames are decoded, never cached).
+    public var features = FeatureSettings(usesCache: false)
 
     /// A phase model from its parts.
-    public init(classifier: Classifier, extractor: FeatureExtractor, order: [String]) {
-        self.classifier = classifier
-        self.extractor = extractor
+    public init(model: ClassifierSource, order: [String]) {
+        self.model = model
         self.order = order
     }
 }
@@ -65,7 +66,7 @@ public struct SyncResult: Sendable {
 }
 
 /// Where `workbench sync` is.
-public enum SyncProgress: Sendable {
+public enum SyncEvent: Sendable {
     /// With a phase model: video `index` (0-based) has `done` of about `expected` frames classified.
     case findingPhases(index: Int, done: Int, expected: Int?)
     /// The inputs are probed and the plan made; rendering starts.
@@ -85,12 +86,16 @@ public enum SyncProgress: Sendable {
 /// a phase ending after its video are errors naming the phase file; so is a phase file that names another of the
 /// inputs (`PhaseFileVideos`), unless the request accepts it.
 public enum SyncWorkflow {
-    /// Checks the request and the files (before any work), reads the phase files (or finds each video's phases
-    /// with `model`), plans and renders.
-    public static func run(
-        _ request: SyncRequest, model: SyncPhaseModel? = nil,
-        progress: @escaping (SyncProgress) -> Void = { _ in }
-    ) throws(WorkbenchError) -> SyncResult {
+    /// Checks the request and the files (before any work), reads the phase files (or reads the phase model and
+    /// finds each video's phases with it), plans and renders.
+    public static func run(_ request: SyncRequest, events: @escaping (SyncEvent) -> Void = { _ in }) throws(WorkbenchError) -> SyncResult {
+        let model = try request.phaseModel.map { phaseModel throws(WorkbenchError) in
+            let classifier = try phaseModel.model.load()
+            return (
+                classifier: classifier, order: phaseModel.order,
+                extractor: FeatureExtractor(backbone: classifier.backbone, settings: phaseModel.features)
+            )
+        }
         let count = request.videos.count
         guard (2...SyncPlan.maximumInputs).contains(count) else {
             throw WorkbenchError("sync takes 2 to \(SyncPlan.maximumInputs) videos, not \(count)")
@@ -122,7 +127,7 @@ public enum SyncWorkflow {
                             video: video, order: model.order, classifier: model.classifier,
                             extractor: model.extractor
                         ) { done, expected in
-                            progress(.findingPhases(index: index, done: done, expected: expected))
+                            events(.findingPhases(index: index, done: done, expected: expected))
                         })
                 }
             } else {
@@ -135,12 +140,12 @@ public enum SyncWorkflow {
                 inputs: zip(sources, zip(timelines, inputs)).map { file, pair in
                     SyncPlan.Input(source: file, timeline: pair.0, framesPerSecond: pair.1.framesPerSecond, frameCount: pair.1.frameCount)
                 })
-            progress(.planned(plan))
+            events(.planned(plan))
             let started = Date()
             try SideBySideVideo.render(
                 plan: plan, inputs: inputs, stack: request.stack, audioInput: request.audioInput,
                 to: request.output, tools: tools
-            ) { progress(.rendering($0)) }
+            ) { events(.rendering($0)) }
             return SyncResult(
                 plan: plan, timelines: timelines, output: request.output,
                 renderSeconds: Date().timeIntervalSince(started), phaseFileMismatches: mismatches)

@@ -4,7 +4,7 @@ import Foundation
 import Inference
 import Reports
 
-/// The files `TrainingWorkflow.train` writes, in this order: the model, the JSON report, the HTML page. The model
+/// The files `TrainingWorkflow.run` writes, in this order: the model, the JSON report, the HTML page. The model
 /// comes first, so a report never describes a model that was not written.
 public struct TrainingOutput: Sendable {
     /// Where the HTML page goes.
@@ -43,8 +43,26 @@ public struct TrainingOutput: Sendable {
     }
 }
 
-/// A training run `TrainingWorkflow.train` finished, and the files it wrote.
-public struct TrainedModelFiles: Sendable {
+/// What `workbench train` is asked to do: the training run, the files it writes, and the network it starts from.
+public struct TrainingWorkflowRequest: Sendable {
+    /// The run itself: the dataset, the splits, the head's and fine-tuning's settings (`ClassifierTraining`).
+    public var training: TrainingRequest
+    /// The files to write: by default the dataset's default model name, its page beside it, no JSON report.
+    public var output = TrainingOutput()
+    /// The network the features come from; by default set-up's pretrained weights.
+    public var backbone = BackboneSource.pretrained(path: nil)
+    /// Threads, pixel limit and feature cache use of the network.
+    public var features = FeatureSettings()
+
+    /// Trains on the dataset at `datasetPath` with the command's defaults.
+    public init(datasetPath: String) { self.init(TrainingRequest(datasetPath: datasetPath)) }
+
+    /// Runs `training`, writing the default files.
+    public init(_ training: TrainingRequest) { self.training = training }
+}
+
+/// A training run `TrainingWorkflow.run` finished, and the files it wrote.
+public struct TrainingWorkflowResult: Sendable {
     /// The report, the model file and the predictions.
     public var result: TrainingResult
     /// The model file written.
@@ -57,32 +75,25 @@ public struct TrainedModelFiles: Sendable {
     public var replacedModel = false
 }
 
-/// `workbench train`: a classifier from folders of images. `run` is the training itself
-/// (`ClassifierTraining.TrainingRun`); `train` also reads the backbone and writes the files.
+/// `workbench train`: a classifier from folders of images. The training itself is `ClassifierTraining.TrainingRun`
+/// (which a program can call to train without writing anything); this reads the backbone and writes the files.
 public enum TrainingWorkflow {
-    /// Trains a model as `request` asks, reporting progress to `events`; the model is returned, not written.
+    /// `workbench train`: checks that the request's outputs can be written and replace no input nor each other,
+    /// reads the backbone, trains (`TrainingRun`) and writes the model, then the JSON report, then the HTML page,
+    /// returning what it wrote. Nothing is written when training fails; each file is written whole (`OutputFile`,
+    /// `AtomicFile`), and a failed write leaves the files written before it.
     public static func run(
-        _ request: TrainingRequest, extractor: FeatureExtractor, events: (TrainingEvent) -> Void
-    ) throws(WorkbenchError) -> TrainingResult {
-        try TrainingRun.run(request, extractor: extractor, events: events)
-    }
-
-    /// `workbench train`: checks that `output`'s files can be written and replace no input nor each other, reads the backbone, trains (`run`) and
-    /// writes the model, then the JSON report, then the HTML page, returning what it wrote. Nothing is written when
-    /// training fails; a failed write leaves the files written before it.
-    public static func train(
-        _ request: TrainingRequest, output: TrainingOutput = TrainingOutput(),
-        backbone: BackboneSource = .pretrained(path: nil), features: FeatureSettings = FeatureSettings(),
-        events: (TrainingEvent) -> Void
-    ) throws(WorkbenchError) -> TrainedModelFiles {
-        let modelPath = output.model ?? defaultModelPath(dataset: request.datasetPath)
+        _ request: TrainingWorkflowRequest, events: (TrainingEvent) -> Void = { _ in }
+    ) throws(WorkbenchError) -> TrainingWorkflowResult {
+        let output = request.output, training = request.training
+        let modelPath = output.model ?? defaultModelPath(dataset: training.datasetPath)
         let pagePath = output.page.path(modelPath: modelPath)
-        let inputs = [request.datasetPath, request.testingPath, request.validationPath, backbone.filePath].compactMap { $0 }
+        let inputs = [training.datasetPath, training.testingPath, training.validationPath, request.backbone.filePath].compactMap { $0 }
         try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, output.report, pagePath])
         for path in [modelPath, output.report, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }
 
-        let extractor = FeatureExtractor(backbone: try backbone.load(), settings: features)
-        let result = try run(request, extractor: extractor, events: events)
+        let extractor = FeatureExtractor(backbone: try request.backbone.load(), settings: request.features)
+        let result = try TrainingRun.run(training, extractor: extractor, events: events)
         let replacedModel = OutputFile.replacesFile(path: modelPath)
         try WorkbenchError.passingOn { try result.modelFile.write(path: modelPath) }
         if let report = output.report {
@@ -92,7 +103,7 @@ public enum TrainingWorkflow {
         if let pagePath {
             try ModelReports.write(try ModelReports.trainingPage(result, modelPath: modelPath, extractor: extractor), to: pagePath)
         }
-        return TrainedModelFiles(
+        return TrainingWorkflowResult(
             result: result, modelPath: modelPath, reportPath: output.report, pagePath: pagePath,
             replacedModel: replacedModel)
     }

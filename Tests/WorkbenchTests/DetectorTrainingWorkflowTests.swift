@@ -56,12 +56,9 @@ final class DetectorTrainingWorkflowTests: XCTestCase {
         var request = DetectorTrainingWorkflowRequest(datasetPath: small.path)
         request.modelPath = folder.appendingPathComponent("Small.wbmodel").path
         let weights = WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
-        XCTAssertThrowsError(
-            try DetectorTrainingWorkflow.train(
-                request, backbone: .pretrained(path: weights),
-                features: FeatureSettings(threads: 1, usesCache: false)
-            ) { _ in }
-        ) { error in
+        request.backbone = .pretrained(path: weights)
+        request.features = FeatureSettings(threads: 1, usesCache: false)
+        XCTAssertThrowsError(try DetectorTrainingWorkflow.run(request)) { error in
             XCTAssertEqual(
                 "\(error)",
                 small.appendingPathComponent("annotations.json").path

@@ -46,15 +46,13 @@ final class LibrarySnippetTests: XCTestCase {
         var lines: [String] = []
         func print(_ items: Any...) { lines.append(items.map { "\($0)" }.joined(separator: " ")) }
         // snippet:start
-        let trained = try TrainingWorkflow.train(TrainingRequest(datasetPath: "datasets/drawings")) { event in
+        let trained = try TrainingWorkflow.run(TrainingWorkflowRequest(datasetPath: "datasets/drawings")) { event in
             if case .fitting = event { print("fitting the head") }
         }
         print(trained.modelPath, trained.result.report.testing.accuracy)  // Drawings.wbmodel, a fraction
 
-        let classifier = try Classifier.load(path: trained.modelPath)
-        let extractor = FeatureExtractor(backbone: classifier.backbone)
-        let request = ClassifyRequest(inputs: ["photo.jpg"])
-        _ = try ClassificationWorkflow.classify(request, classifier: classifier, extractor: extractor, events: { _ in }) {
+        let request = ClassifyRequest(inputs: ["photo.jpg"], model: .path(trained.modelPath))
+        _ = try ClassificationWorkflow.run(request) {
             print($0.path, $0.label, $0.confidence)
             return true
         }

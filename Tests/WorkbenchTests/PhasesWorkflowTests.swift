@@ -7,12 +7,12 @@ import _TestSupport
 /// hostile names; the terminal lines are the CLI's (`WorkbenchCLIParserTests/PhasesRenderingTests`). The run itself goes through the binary in `WorkbenchCLITests/PhasesCommandTests`.
 final class PhasesWorkflowTests: XCTestCase {
     func testDefaultSamplingIsEveryFrameUpTo25AndEveryNthAbove() {
-        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 25), 0.04, accuracy: 1e-12)
-        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 24), 1 / 24, accuracy: 1e-12)
-        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 60), 0.05, accuracy: 1e-12, "every third frame")
-        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 30), 1 / 15, accuracy: 1e-12, "every second frame")
-        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: 30_000 / 1001), 2 * 1001 / 30_000, accuracy: 1e-12)
-        XCTAssertEqual(PhasesWorkflow.defaultInterval(frameRate: nil), 0.04, accuracy: 1e-12)
+        XCTAssertEqual(PhaseSampling.defaultInterval(frameRate: 25), 0.04, accuracy: 1e-12)
+        XCTAssertEqual(PhaseSampling.defaultInterval(frameRate: 24), 1 / 24, accuracy: 1e-12)
+        XCTAssertEqual(PhaseSampling.defaultInterval(frameRate: 60), 0.05, accuracy: 1e-12, "every third frame")
+        XCTAssertEqual(PhaseSampling.defaultInterval(frameRate: 30), 1 / 15, accuracy: 1e-12, "every second frame")
+        XCTAssertEqual(PhaseSampling.defaultInterval(frameRate: 30_000 / 1001), 2 * 1001 / 30_000, accuracy: 1e-12)
+        XCTAssertEqual(PhaseSampling.defaultInterval(frameRate: nil), 0.04, accuracy: 1e-12)
     }
 
     private func timeline(_ name: String) -> PhaseTimeline {

@@ -17,26 +17,31 @@ final class WorkflowTests: XCTestCase {
 
     nonisolated(unsafe) private static var trained: Result<Trained, Error>?
 
+    /// No feature cache: a test must neither read nor fill the user's.
+    private static let features = FeatureSettings(threads: 2, usesCache: false)
+
     /// The backbone set-up made, found as an installed or cloned `workbench` finds it.
     private static func extractor(backbone: Backbone? = nil) throws -> FeatureExtractor {
         let chosen = try backbone ?? Backbone.load(path: BackboneLocation.resolve())
-        // No feature cache: a test must neither read nor fill the user's.
-        return FeatureExtractor(backbone: chosen, settings: FeatureSettings(threads: 2, usesCache: false))
+        return FeatureExtractor(backbone: chosen, settings: features)
     }
 
     private func trainedModel() throws -> Trained {
         if let trained = Self.trained { return try trained.get() }
         let outcome = Result { () throws -> Trained in
             let workspace = try TinyDatasetWorkspace()
-            var request = TrainingRequest(datasetPath: workspace.dataset.path)
-            request.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
-            var events: [TrainingEvent] = []
-            let result = try TrainingWorkflow.run(request, extractor: try Self.extractor()) { events.append($0) }
-            XCTAssertTrue(events.contains { if case .fitting = $0 { true } else { false } }, "progress reaches the fit")
             let modelPath = workspace.folder.appendingPathComponent("Tiny.wbmodel").path
-            try result.modelFile.write(path: modelPath)
+            var request = TrainingWorkflowRequest(datasetPath: workspace.dataset.path)
+            request.training.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
+            request.output = TrainingOutput(model: modelPath, page: .none)
+            request.features = Self.features
+            var events: [TrainingEvent] = []
+            let trained = try TrainingWorkflow.run(request) { events.append($0) }
+            XCTAssertTrue(events.contains { if case .fitting = $0 { true } else { false } }, "progress reaches the fit")
+            XCTAssertEqual(trained.modelPath, modelPath)
+            XCTAssertNil(trained.pagePath)
             return Trained(
-                workspace: workspace, result: result, modelPath: modelPath,
+                workspace: workspace, result: trained.result, modelPath: modelPath,
                 classifier: try Classifier.load(path: modelPath))
         }
         Self.trained = outcome
@@ -91,10 +96,9 @@ final class WorkflowTests: XCTestCase {
         let trained = try trainedModel()
         let testing = trained.workspace.dataset.appendingPathComponent("Testing Data").path
         var warnings: [String] = []
-        let evaluated = try ClassificationWorkflow.evaluate(
-            folder: testing, classifier: trained.classifier,
-            extractor: try Self.extractor(backbone: trained.classifier.backbone),
-            progress: { _, _ in }, warning: { warnings.append($0) })
+        var request = EvaluationRequest(folder: testing, model: .loaded(trained.classifier))
+        request.features = Self.features
+        let evaluated = try EvaluationWorkflow.run(request) { if case .warning(let line) = $0 { warnings.append(line) } }
         XCTAssertEqual(warnings, [])
         XCTAssertEqual(evaluated.evaluation.count, try testingImages(trained).count)
         XCTAssertEqual(evaluated.evaluation.accuracy, trained.result.report.testing.accuracy, accuracy: 1e-9)
@@ -103,11 +107,8 @@ final class WorkflowTests: XCTestCase {
         // An object-detection folder is a detector's data: refused in one line, before any image is read.
         let boxes = trained.workspace.folder.appendingPathComponent("boxes")
         try SyntheticDetectionDataset.write(to: boxes, count: 1, side: 32, seed: 1)
-        XCTAssertThrowsError(
-            try ClassificationWorkflow.evaluate(
-                folder: boxes.path, classifier: trained.classifier, extractor: try Self.extractor(backbone: trained.classifier.backbone),
-                progress: { _, _ in XCTFail("no image is read") }, warning: { _ in })
-        ) { error in
+        request.folder = boxes.path
+        XCTAssertThrowsError(try EvaluationWorkflow.run(request) { _ in XCTFail("no image is read") }) { error in
             XCTAssertEqual(
                 "\(error)",
                 "\(boxes.path): is an object-detection dataset (annotations.json); \(trained.modelPath) is a "
@@ -138,13 +139,11 @@ final class WorkflowTests: XCTestCase {
             pictures: [URL(fileURLWithPath: cat), URL(fileURLWithPath: espresso)], seconds: 3, to: movie,
             environment: ProcessInfo.processInfo.environment)
         let movieData = folder.appendingPathComponent("MovieData.json").path
-        var request = LabelingRequest(movies: [movie.path])
+        var request = LabelingRequest(movies: [movie.path], model: .loaded(trained.classifier))
         request.movieData = MovieDataEntry(path: movieData, id: "7", title: "Tiny")
+        request.features = Self.features
         var events: [LabelingEvent] = []
-        let outcome = try LabelingWorkflow.run(
-            request, classifier: trained.classifier,
-            extractor: try Self.extractor(backbone: trained.classifier.backbone)
-        ) { events.append($0) }
+        let outcome = try LabelingWorkflow.run(request) { events.append($0) }
         XCTAssertEqual(outcome.labeledMovies, 1)
         XCTAssertEqual(outcome.failedMovies, [])
         XCTAssertEqual(outcome.frames, 6, "one frame a second of a six-second movie")
@@ -170,14 +169,12 @@ final class WorkflowTests: XCTestCase {
             movies.append(movie.path)
         }
         let results = folder.appendingPathComponent("results").path
-        let extractor = try Self.extractor(backbone: trained.classifier.backbone)
         var labeled = 0
         for index in 0..<2 {
-            let outcome = try ShardedLabeling.label(
-                movies: movies, shard: try Shard(index: index, count: 2), results: results,
-                classifier: trained.classifier, extractor: extractor,
-                settings: LabelSettings()
-            ) { _ in }
+            var request = ShardedLabeling.ShardRequest(
+                movies: movies, shard: try Shard(index: index, count: 2), results: results, model: .path(trained.modelPath))
+            request.features = Self.features
+            let outcome = try ShardedLabeling.run(request)
             XCTAssertEqual(outcome.failed, 0)
             labeled += outcome.labeled
         }
@@ -202,5 +199,66 @@ final class WorkflowTests: XCTestCase {
             return true
         }
         XCTAssertEqual(classified?.probabilities, probabilities)
+    }
+
+    func testClassifyARequestChecksItAgainstTheModelAndAnswersInOrder() throws {
+        let trained = try trainedModel()
+        let images = try testingImages(trained)
+        var request = ClassifyRequest(inputs: images.map(\.path), model: .path(trained.modelPath))
+        request.features = Self.features
+        var predictions: [Prediction] = []
+        var started: Int?
+        let result = try ClassificationWorkflow.run(request, events: { if case .started(let count) = $0 { started = count } }) {
+            predictions.append($0)
+            return true
+        }
+        XCTAssertEqual(started, images.count)
+        XCTAssertEqual(result.images, images.count)
+        XCTAssertEqual(result.failed, 0)
+        XCTAssertEqual(predictions.map(\.path), images.map(\.path), "in input order")
+        let right = zip(predictions, images).filter { $0.label == $1.label }.count
+        XCTAssertEqual(trained.result.report.testing.accuracy, Double(right) / Double(images.count), accuracy: 1e-9)
+
+        request.label = "dog"
+        XCTAssertThrowsError(
+            try ClassificationWorkflow.run(request) { _ in
+                XCTFail("nothing is classified"); return true
+            }
+        ) { error in
+            XCTAssertEqual("\(error)", "\(trained.modelPath): the model has no label 'dog' (labels: cat, espresso)")
+        }
+    }
+
+    /// `slurm label --dry-run`: the array job and the merge job that waits for it, planned from the model and the
+    /// movies (which only need to exist), with nothing written and nothing submitted.
+    func testASlurmLabelDryRunPlansTheArrayAndTheMerge() throws {
+        let trained = try trainedModel()
+        let folder = trained.workspace.folder.appendingPathComponent("slurm")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let movies = try ["a.mp4", "b.mp4", "c.mp4"].map { name in
+            let movie = folder.appendingPathComponent(name)
+            try Data().write(to: movie)
+            return movie.path
+        }
+        let jobFolder = folder.appendingPathComponent("job").path
+        var request = SlurmJobRequest(
+            job: .label(
+                model: trained.modelPath, movies: movies, movieData: folder.appendingPathComponent("MovieData.json").path, results: nil,
+                settings: LabelSettings()),
+            cluster: SlurmRequest(tasks: 2, jobFolder: jobFolder))
+        request.submits = false
+        let result = try SlurmWorkflow.run(request) { _ in XCTFail("nothing is submitted") }
+        XCTAssertEqual(result.submitted, [])
+        XCTAssertEqual(result.plan.jobs.map(\.scriptPath), [jobFolder + "/label-array.sbatch", jobFolder + "/label-merge.sbatch"])
+        XCTAssertEqual(result.plan.jobs.map(\.afterPrevious), [false, true], "the merge waits for the array")
+        XCTAssertTrue(result.plan.jobs[0].script.contains("#SBATCH --array=0-1\n"), result.plan.jobs[0].script)
+        XCTAssertFalse(result.plan.jobs[1].script.contains("#SBATCH --array"), result.plan.jobs[1].script)
+        for movie in movies { XCTAssertTrue(result.plan.jobs[0].script.contains(movie), "the tasks name \(movie)") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: jobFolder), "no script, no results folder")
+
+        request.cluster.tasks = 4
+        XCTAssertThrowsError(try SlurmWorkflow.run(request)) { error in
+            XCTAssertEqual("\(error)", "4 tasks are more than the 3 movies: some tasks would have nothing to do")
+        }
     }
 }

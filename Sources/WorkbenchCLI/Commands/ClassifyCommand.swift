@@ -54,7 +54,8 @@ struct ClassifyCommand: ParsableCommand {
     func run() throws {
         try Console.run {
             let classifier = try Classifier.load(path: model)
-            var request = ClassifyRequest(inputs: inputs)
+            var request = ClassifyRequest(inputs: inputs, model: .loaded(classifier))
+            request.features = compute.settings(usesCache: !cache.noCache)
             request.label = label
             request.abstains = abstain
             request.strict = skipping.strict
@@ -64,11 +65,7 @@ struct ClassifyCommand: ParsableCommand {
                 threshold: abstain ? classifier.confidenceThreshold : nil, json: json)
             let progress = ImageFilesProgress(label: "classify")
             defer { progress.clear() }
-            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
-            let outcome = try ClassificationWorkflow.classify(
-                request, classifier: classifier, extractor: extractor,
-                events: progress.render
-            ) { prediction in
+            let outcome = try ClassificationWorkflow.run(request, events: progress.render) { prediction in
                 progress.clear()
                 // A failed stdout stops the run; Console reports it.
                 return Console.output(lines.line(prediction))

@@ -72,15 +72,14 @@ struct EvaluateCommand: ParsableCommand {
         try Console.run {
             if DetectorModelFile.isDetector(path: model) { return try evaluateDetector() }
             let classifier = try Classifier.load(path: model)
-            var request = EvaluationRequest(folder: folder)
+            var request = EvaluationRequest(folder: folder, model: .loaded(classifier))
+            request.features = compute.settings(usesCache: !cache.noCache)
             request.strict = skipping.strict
             request.shard = try sharding.resolve()
             request.page = html
             request.testTimeAugmentation = testTime.tta
             let progress = EvaluationProgress()
-            let result = try ClassificationWorkflow.evaluate(
-                request, classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache),
-                progress: progress.update, warning: progress.warn)
+            let result = try EvaluationWorkflow.run(request, events: progress.render)
             progress.finish()
             try Console.output(
                 json ? EvaluationRendering.json(result, classifier: classifier) : EvaluationRendering.text(result, classifier: classifier))
@@ -97,9 +96,10 @@ struct EvaluateCommand: ParsableCommand {
         request.page = html
         request.mirror = testTime.tta == true
         let progress = EvaluationProgress()
-        let outcome = try DetectorEvaluationWorkflow.evaluate(
-            request, features: compute.settings(usesCache: !cache.noCache),
-            progress: progress.update)
+        request.features = compute.settings(usesCache: !cache.noCache)
+        let outcome = try DetectorEvaluationWorkflow.run(request) { event in
+            if case .progress(let done, let total) = event { progress.update(done: done, total: total) }
+        }
         progress.finish()
         if !outcome.clippedBoxes.isEmpty { Console.warn(AnnotationWarnings.clipped(outcome.clippedBoxes, file: outcome.annotationsFile)) }
         try Console.output(json ? ReportJSON.text(outcome.scores) : DetectorEvaluationRendering.text(outcome, model: model))

@@ -128,15 +128,14 @@ struct LabelCommand: ParsableCommand {
     func run() throws {
         if let results { return try labelIntoResults(results) }
         try Console.run {
-            let request = try labelingRequest()
-            let classifier = try Classifier.load(path: model)
-            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
+            var request = try labelingRequest()
+            request.features = compute.settings(usesCache: !cache.noCache)
             // A movie's lines get its name when the command line names several, sharded or not.
             let lines = LabeledMovieLines(
                 json: json, changesOnly: markerOptions.changesOnly, showsSummary: highlightOptions.summary,
                 window: highlightOptions.window, namesMovies: movies.count > 1)
             let progress = LabelingProgress(lines: lines)
-            let outcome = try LabelingWorkflow.run(request, classifier: classifier, extractor: extractor, events: progress.render)
+            let outcome = try LabelingWorkflow.run(request, events: progress.render)
             Console.warn(LabelingProgress.summary(outcome))
             if let failure = outcome.failure { throw failure }
         }
@@ -146,12 +145,11 @@ struct LabelCommand: ParsableCommand {
     private func labelIntoResults(_ results: String) throws {
         try Console.run {
             let shard = try sharding.resolve() ?? .whole
-            let classifier = try Classifier.load(path: model)
-            let extractor = compute.extractor(backbone: classifier.backbone, usesCache: !cache.noCache)
+            var request = ShardedLabeling.ShardRequest(movies: movies, shard: shard, results: results, model: .path(model))
+            request.settings = labelSettings
+            request.features = compute.settings(usesCache: !cache.noCache)
             let progress = ShardedLabelingProgress()
-            let outcome = try ShardedLabeling.label(
-                movies: movies, shard: shard, results: results, classifier: classifier,
-                extractor: extractor, settings: labelSettings, events: progress.render)
+            let outcome = try ShardedLabeling.run(request, events: progress.render)
             Console.warn(ShardedLabelingProgress.summary(outcome, shard: shard))
             if outcome.failed > 0 { throw ExitCode(1) }
         }
@@ -166,7 +164,7 @@ struct LabelCommand: ParsableCommand {
 
     /// The labeling run these options ask for.
     private func labelingRequest() throws -> LabelingRequest {
-        var request = LabelingRequest(movies: movies, settings: labelSettings)
+        var request = LabelingRequest(movies: movies, model: .path(model), settings: labelSettings)
         // A run into the player's file is never split (--shard is refused with --movie-data), whatever array job it
         // runs in.
         if movieData.movieData == nil, let shard = try sharding.resolve() { request.movies = InputSharding.movies(movies, shard: shard) }

@@ -43,7 +43,7 @@ struct PhasesCommand: ParsableCommand {
     var every: Double?
 
     @Option(name: .long, help: ArgumentHelp("The shortest a phase may be, in seconds.", valueName: "seconds"))
-    var minLength: Double = PhasesWorkflow.defaultMinimumLength
+    var minLength: Double = PhaseSampling.defaultMinimumLength
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the phases as JSON to this file.", valueName: "file"))
     var output: String?

@@ -88,14 +88,13 @@ struct SyncCommand: ParsableCommand {
         try Console.run {
             var request = SyncRequest(videos: videos, phaseFiles: phases, stack: stack, audioInput: audio.map { $0 - 1 }, output: output)
             request.acceptsOtherVideos = ignorePhaseVideo
-            let phaseModel = try model.map { path in
-                let classifier = try Classifier.load(path: path)
-                return SyncPhaseModel(
-                    classifier: classifier, extractor: compute.extractor(backbone: classifier.backbone, usesCache: false),
-                    order: orderLabels)
+            request.phaseModel = model.map { path in
+                var phaseModel = SyncPhaseModel(model: .path(path), order: orderLabels)
+                phaseModel.features = compute.settings(usesCache: false)
+                return phaseModel
             }
             let bar = RenderProgress(label: output)
-            let result = try SyncWorkflow.run(request, model: phaseModel) { event in
+            let result = try SyncWorkflow.run(request) { event in
                 if case .rendering(let fraction) = event { bar.update(fraction) }
             }
             bar.finish()

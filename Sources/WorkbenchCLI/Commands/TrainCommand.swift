@@ -376,19 +376,20 @@ struct TrainCommand: ParsableCommand {
         try Console.run {
             if DetectorTrainingWorkflow.isDetectionDataset(dataset) {
                 let progress = DetectorTrainingProgress(verbose: verbose)
-                let outcome = try DetectorTrainingWorkflow.train(
-                    detectorRequest(), backbone: backboneOptions.source,
-                    features: compute.settings(usesCache: !cache.noCache),
-                    events: progress.render)
+                var request = detectorRequest()
+                request.backbone = backboneOptions.source
+                request.features = compute.settings(usesCache: !cache.noCache)
+                let outcome = try DetectorTrainingWorkflow.run(request, events: progress.render)
                 return try DetectorTrainingRendering.render(outcome, json: json)
             }
             let progress = TrainingProgress(verbose: verbose)
-            let files = TrainingOutput(model: output, report: report, page: noHtml ? .none : html.map { .at($0) } ?? .besideModel)
-            let outcome: TrainedModelFiles
+            var request = TrainingWorkflowRequest(try request())
+            request.output = TrainingOutput(model: output, report: report, page: noHtml ? .none : html.map { .at($0) } ?? .besideModel)
+            request.backbone = backboneOptions.source
+            request.features = compute.settings(usesCache: !cache.noCache)
+            let outcome: TrainingWorkflowResult
             do {
-                outcome = try TrainingWorkflow.train(
-                    try request(), output: files, backbone: backboneOptions.source,
-                    features: compute.settings(usesCache: !cache.noCache), events: progress.render)
+                outcome = try TrainingWorkflow.run(request, events: progress.render)
             } catch let error as WorkbenchError where error.hint == .leaveRefitsAtDefault {
                 throw WordedError(error: error, words: ", so --refits \(refits ?? FineTuningSettings().refits) would do nothing; drop it")
             }

@@ -33,7 +33,7 @@ final class DetectionProgress {
     }
 
     /// The pictures' JSON array, the summary line, and exit status 1 when a picture could not be read.
-    func finish(_ outcome: DetectionOutcome) throws {
+    func finish(_ outcome: DetectionResult) throws {
         if json, outcome.videos.isEmpty { Console.output(DetectionJSON.pictures(outcome.pictures)) }
         let count = outcome.videos.isEmpty ? outcome.pictures.count : outcome.videos.reduce(0) { $0 + $1.samples.count }
         let what = outcome.videos.isEmpty ? "picture" : "frame"

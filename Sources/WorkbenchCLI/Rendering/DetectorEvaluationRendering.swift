@@ -3,7 +3,7 @@ import Workbench
 
 /// What `evaluate` prints for a detector model: which model, pictures and threshold, then train's table of scores.
 enum DetectorEvaluationRendering {
-    static func text(_ outcome: DetectorEvaluationOutcome, model: String) -> String {
+    static func text(_ outcome: DetectorEvaluationResult, model: String) -> String {
         let threshold = outcome.scores.threshold
         let which =
             threshold == outcome.storedThreshold

@@ -3,7 +3,7 @@ import Workbench
 
 /// What `train` prints for a detector: the report as tables (or JSON with `--json`) on stdout, timings on stderr.
 enum DetectorTrainingRendering {
-    static func render(_ outcome: DetectorTrainingOutcome, json: Bool) throws {
+    static func render(_ outcome: DetectorTrainingWorkflowResult, json: Bool) throws {
         if json {
             Console.output(try ReportJSON.text(outcome.report))
         } else {

@@ -51,7 +51,7 @@ final class LabelingProgress {
     }
 
     /// "80 frames from 2 movies in 3.1 s (25.8 frames/s)".
-    static func summary(_ outcome: LabelingOutcome) -> String {
+    static func summary(_ outcome: LabelingResult) -> String {
         let labelled = outcome.labeledMovies
         return "\(outcome.frames) frames from \(labelled) movie\(labelled == 1 ? "" : "s") in "
             + String(format: "%.1f s (%.1f frames/s)", outcome.seconds, Double(outcome.frames) / max(outcome.seconds, 1e-9))

@@ -21,7 +21,7 @@ final class ShardedLabelingProgress {
     }
 
     /// "shard 0/2: 1 labeled, 0 already done, 0 failed, of 1 movies".
-    static func summary(_ outcome: ShardedLabeling.ShardOutcome, shard: Shard) -> String {
+    static func summary(_ outcome: ShardedLabeling.ShardResult, shard: Shard) -> String {
         "shard \(shard): \(outcome.labeled) labeled, \(outcome.alreadyDone) already done, \(outcome.failed) failed, of \(outcome.movies) movies"
     }
 }

@@ -4,7 +4,7 @@ import Workbench
 /// What `train` prints once the files are written: the report (tables, or JSON with `--json`) on stdout, the
 /// timings and a threshold that could not be stored on stderr, and the paths written last.
 enum TrainingRendering {
-    static func render(_ outcome: TrainedModelFiles, json: Bool) throws {
+    static func render(_ outcome: TrainingWorkflowResult, json: Bool) throws {
         let trained = outcome.result.report
         if json {
             Console.output(try ReportJSON.text(trained))
