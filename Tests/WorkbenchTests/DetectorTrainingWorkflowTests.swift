@@ -78,12 +78,12 @@ final class DetectorTrainingWorkflowTests: XCTestCase {
         return request
     }
 
-    private func train(_ request: DetectorTrainingWorkflowRequest) throws -> DetectorTrainingOutcome {
+    private func train(_ request: DetectorTrainingWorkflowRequest) throws -> DetectorTrainingWorkflowResult {
         let weights = WorkbenchBinary.repositoryRoot().appendingPathComponent("models/efficientnet-lite0.safetensors").path
-        return try DetectorTrainingWorkflow.train(
-            request, backbone: .pretrained(path: weights),
-            features: FeatureSettings(threads: 2, usesCache: true, cacheFolder: folder.appendingPathComponent("cache").path)
-        ) { _ in }
+        var request = request
+        request.backbone = .pretrained(path: weights)
+        request.features = FeatureSettings(threads: 2, usesCache: true, cacheFolder: folder.appendingPathComponent("cache").path)
+        return try DetectorTrainingWorkflow.run(request)
     }
 
     /// With SOURCE_DATE_EPOCH set for the block, as a reproducible build sets it.
