@@ -352,12 +352,10 @@ public enum TrainingRun {
         return table
     }
 
-    /// JSON with sorted keys, so equal reports give equal bytes.
+    /// JSON with sorted keys, so equal reports give equal bytes (`/` escaped, as model files have always stored it).
     static func encode<Value: Encodable>(_ value: Value) throws(WorkbenchError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return try JSONWriter.text(value, layout: .sortedEscapingSlashes)
         } catch {
             throw WorkbenchError("cannot encode the training report: \(error)")
         }

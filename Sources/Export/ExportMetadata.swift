@@ -1,4 +1,5 @@
 import Augmentation
+import FileFormats
 import Foundation
 import ImageCodecs
 import ModelFiles
@@ -81,7 +82,7 @@ enum ExportMetadata {
             : "the image and its centre 7/8 resized back to 224 (bicubic, a = -0.5); never mirrored"
         guard carried else {
             return "not carried: the model's default averages over \(views.count) test-time views (\(which)); this "
-                + "file answers on the image alone, as classify --no-tta does"
+                + "file answers on the image alone, as classify does with test-time augmentation off"
         }
         return "carried: the probabilities are the mean over \(views.count) views built inside the graph (\(which))"
     }
@@ -165,10 +166,8 @@ enum ExportMetadata {
     }
 
     private static func encode<Value: Encodable>(_ value: Value) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings, integers and finite floats cannot fail; a failure here is a programming error.
-        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
+        guard let text = try? JSONWriter.text(value, layout: .sorted) else {
             preconditionFailure("ExportMetadata: JSON encoding failed")
         }
         return text

@@ -7,11 +7,11 @@
 /// order and leaves out nil optionals; a value that needs members named at run time (label → probability) encodes
 /// them through a keyed container with its own `CodingKey`, in the order it chooses.
 ///
-/// It is the one writer of Workbench's own JSON layouts: `Layout.line` for JSON Lines, `Layout.document` for a small
-/// file a person reads and edits (a phase file); reports, whose keys are sorted, go through `ReportJSON`.
-public struct JSONLineEncoder {
+/// `JSONWriter`'s `line` and `document` layouts: `Layout.line` for JSON Lines and safetensors headers,
+/// `Layout.document` for a small file a person reads and edits (a phase file). Callers go through `JSONWriter`.
+struct JSONLineEncoder {
     /// How the text is laid out.
-    public enum Layout: Sendable {
+    enum Layout: Sendable {
         /// One line, no spaces: `{"a":1,"b":[1,2]}`.
         case line
         /// A top-level object with a member a line (two spaces in); an array of objects inside it with an element
@@ -21,14 +21,19 @@ public struct JSONLineEncoder {
     }
 
     /// The layout this encoder writes.
-    public var layout: Layout
+    var layout: Layout
+    /// The scalars strings and keys write as `\uXXXX` (`JSONText.quoted(_:escapingAsUnicode:)`); none by default.
+    var escapesAsUnicode: @Sendable (Unicode.Scalar) -> Bool
 
-    /// An encoder writing `layout` (by default one line).
-    public init(layout: Layout = .line) { self.layout = layout }
+    /// An encoder writing `layout` (by default one line), escaping what `escapesAsUnicode` says besides JSON's own.
+    init(layout: Layout = .line, escapesAsUnicode: @escaping @Sendable (Unicode.Scalar) -> Bool = { _ in false }) {
+        self.layout = layout
+        self.escapesAsUnicode = escapesAsUnicode
+    }
 
     /// `value` as JSON in `layout`: a line without a trailing newline, or a document ending with one.
-    public func encode<Value: Encodable>(_ value: Value) throws -> String {
-        let root = JSONLineNode()
+    func encode<Value: Encodable>(_ value: Value) throws -> String {
+        let root = JSONLineNode(quote: { [escapesAsUnicode] in JSONText.quoted($0, escapingAsUnicode: escapesAsUnicode) })
         try value.encode(to: JSONLineNodeEncoder(node: root, codingPath: []))
         var text = ""
         switch layout {
@@ -51,6 +56,10 @@ private final class JSONLineNode {
     }
 
     var content = Content.empty
+    /// How strings and keys are quoted: `JSONText.quoted` with the encoder's escapes.
+    let quote: (String) -> String
+
+    init(quote: @escaping (String) -> String) { self.quote = quote }
 
     func write(into text: inout String) {
         switch content {
@@ -60,7 +69,7 @@ private final class JSONLineNode {
             text += "{"
             for (offset, member) in members.enumerated() {
                 if offset > 0 { text += "," }
-                text += JSONText.quoted(member.key) + ":"
+                text += quote(member.key) + ":"
                 member.value.write(into: &text)
             }
             text += "}"
@@ -83,7 +92,7 @@ private final class JSONLineNode {
                 + members.map { member in
                     var value = ""
                     member.value.writeSpaced(into: &value)
-                    return JSONText.quoted(member.key) + ": " + value
+                    return quote(member.key) + ": " + value
                 }.joined(separator: ", ") + "}"
         case .array(let elements):
             text +=
@@ -117,13 +126,13 @@ private final class JSONLineNode {
                 } else {
                     member.value.writeSpaced(into: &value)
                 }
-                return "  " + JSONText.quoted(member.key) + ": " + value
+                return "  " + quote(member.key) + ": " + value
             }.joined(separator: ",\n") + "\n}"
     }
 
     /// Becomes an object (if it is not one yet) and adds an empty member.
     func addMember(_ key: String) -> JSONLineNode {
-        let node = JSONLineNode()
+        let node = JSONLineNode(quote: quote)
         if case .object(var members) = content {
             members.append((key, node))
             content = .object(members)
@@ -135,7 +144,7 @@ private final class JSONLineNode {
 
     /// Becomes an array (if it is not one yet) and adds an empty element.
     func addElement() -> JSONLineNode {
-        let node = JSONLineNode()
+        let node = JSONLineNode(quote: quote)
         if case .array(var elements) = content {
             elements.append(node)
             content = .array(elements)
@@ -156,7 +165,8 @@ private final class JSONLineNode {
     /// Stores a value: numbers and strings as `JSONText` writes them, anything else through its own `encode(to:)`.
     func store<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
         switch value {
-        case let string as String: content = .literal(JSONText.quoted(string))
+        case let string as String: content = .literal(quote(string))
+        case let number as JSONWriter.NumberText: content = .literal(number.text)
         case let bool as Bool: content = .literal(bool ? "true" : "false")
         case let number as Double: content = .literal(JSONText.number(number))
         case let number as Float: content = .literal(JSONText.number(number))

@@ -30,6 +30,13 @@ public enum JSONText {
         return result + "\""
     }
 
+    /// The scalars a JSON string inside an HTML `<script>` element writes as `\uXXXX`: `<`, `>` and `&`, so a text
+    /// such as `</script>` cannot end the element; U+2028 and U+2029, which end a line in older JavaScript; and
+    /// every control character.
+    public static func escapesInScript(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || ["<", ">", "&", "\u{2028}", "\u{2029}"].contains(scalar)
+    }
+
     /// `value` as a JSON number (Swift's shortest round-trip form), or `null` for NaN and infinities, which JSON
     /// has no way to write: output stays valid JSON whatever the numbers are.
     public static func number(_ value: Float) -> String {

@@ -146,23 +146,24 @@ public struct SafetensorsFile: Sendable {
 
     /// The file's bytes: tensors sorted by name, so equal contents give identical bytes.
     public func serialized() -> [UInt8] {
-        var header: [(String, String)] = []
+        var entries: [(name: String, entry: SafetensorsHeader.Entry)] = []
         var offset = 0
         let names = tensors.keys.sorted()
         for name in names {
             let tensor = tensors[name]!
             let byteCount = tensor.values.count * 4
-            let shapeText = tensor.shape.map(String.init).joined(separator: ",")
-            header.append((name, "{\"dtype\":\"F32\",\"shape\":[\(shapeText)],\"data_offsets\":[\(offset),\(offset + byteCount)]}"))
+            entries.append((name, .init(shape: tensor.shape, dataOffsets: [offset, offset + byteCount])))
             offset += byteCount
         }
-        var entries: [String] = []
-        if !metadata.isEmpty {
-            let pairs = metadata.keys.sorted().map { "\(JSONText.quoted($0)):\(JSONText.quoted(metadata[$0]!))" }
-            entries.append("\"__metadata__\":{\(pairs.joined(separator: ","))}")
+        let header = SafetensorsHeader(metadata: metadata.keys.sorted().map { ($0, metadata[$0]!) }, tensors: entries)
+        let headerText: String
+        do {
+            headerText = try JSONWriter.text(header, layout: .line)
+        } catch {
+            // Strings and integers in fixed containers: the line layout has nothing that can fail.
+            preconditionFailure("a safetensors header failed to encode: \(error)")
         }
-        entries += header.map { "\(JSONText.quoted($0.0)):\($0.1)" }
-        var headerBytes = Array("{\(entries.joined(separator: ","))}".utf8)
+        var headerBytes = Array(headerText.utf8)
         // Pad with spaces so the data starts 8-byte aligned, as the reference implementation does.
         while (8 + headerBytes.count) % 8 != 0 { headerBytes.append(0x20) }
         var bytes: [UInt8] = []
@@ -191,3 +192,44 @@ public enum SafetensorsErrorDomain {}
 
 /// A safetensors file that cannot be read or written: "path: reason".
 public typealias SafetensorsError = FileError<SafetensorsErrorDomain>
+
+/// A safetensors header as `JSONWriter`'s line layout writes it: `__metadata__` first (when there is any, its keys
+/// in the order given), then each tensor's `{"dtype":"F32","shape":[…],"data_offsets":[begin,end]}` in the order given.
+private struct SafetensorsHeader: Encodable {
+    /// One tensor's entry.
+    struct Entry: Encodable {
+        var shape: [Int]
+        var dataOffsets: [Int]
+
+        private enum CodingKeys: String, CodingKey {
+            case dtype, shape, dataOffsets = "data_offsets"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("F32", forKey: .dtype)
+            try container.encode(shape, forKey: .shape)
+            try container.encode(dataOffsets, forKey: .dataOffsets)
+        }
+    }
+
+    var metadata: [(key: String, value: String)]
+    var tensors: [(name: String, entry: Entry)]
+
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Name.self)
+        if !metadata.isEmpty {
+            var members = container.nestedContainer(keyedBy: Name.self, forKey: Name("__metadata__"))
+            for (key, value) in metadata { try members.encode(value, forKey: Name(key)) }
+        }
+        for (name, entry) in tensors { try container.encode(entry, forKey: Name(name)) }
+    }
+}

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// How an image file becomes the network's input tensor: decoding (alpha composited onto `alphaBackground`),
@@ -73,11 +74,8 @@ public struct ImagePreprocessing: Sendable, Equatable, Codable {
 
     /// JSON with sorted keys: equal values give equal text. Model files store it and the feature cache key hashes it.
     public var canonicalJSON: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, integers and finite floats always encode; `unsupportedField` has vetted a loaded value.
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        (try? JSONWriter.text(self, layout: .sorted)) ?? "{}"
     }
 
     /// One line for people: "tf_crop_pad32 (version 1): 224×224 RGB, centre crop 224/256, bicubic-antialiased,

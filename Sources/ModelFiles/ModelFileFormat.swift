@@ -95,10 +95,7 @@ enum ModelFileFormat {
 
     /// JSON text with sorted keys, so that equal values always give equal bytes.
     static func canonicalJSON<Value: Encodable>(_ value: Value) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        try? JSONWriter.text(value, layout: .sorted)
     }
 
     /// Whether `text` parses as JSON (any top-level value).

@@ -189,9 +189,9 @@ func quoted(_ label: String) -> String { "\"\(label)\"" }
 extension PhaseTimeline {
     /// The timeline as the documented JSON, members in the documented order (`video`, `order`, `phases`; each phase
     /// `label`, `start`, `end`, `confidence` when known), a member a line and a phase a line, ending in a line feed
-    /// (`JSONLineEncoder`'s document layout).
+    /// (`JSONWriter`'s document layout).
     public func jsonText() -> String {
         // Strings, finite or null numbers and arrays: nothing here can fail to encode.
-        (try? JSONLineEncoder(layout: .document).encode(self)) ?? ""
+        (try? JSONWriter.text(self, layout: .document)) ?? ""
     }
 }

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// The page `label --html` writes: per movie, its labels against time, a picture at each change, and a player
@@ -169,10 +170,12 @@ public struct LabelingReportPage: Sendable {
         body.raw(timeline(movie, index: index))
         body.close("figure")
         // The markers for the script, as JSON that cannot close the script element.
-        let markerJSON = movie.markers.map { "[\($0.second),\(Markup.scriptString(Markup.isolate($0.label)))]" }.joined(separator: ",")
-        body.raw(
-            "<script type=\"application/json\" id=\"markers-\(index)\">{\"lead\":\(Markup.number(leadSeconds, decimals: 3)),\"duration\":\(Markup.number(movie.duration, decimals: 3)),\"markers\":[\(markerJSON)]}</script>"
-        )
+        let markers = ScriptMarkers(
+            lead: .init(Markup.number(leadSeconds, decimals: 3)), duration: .init(Markup.number(movie.duration, decimals: 3)),
+            markers: movie.markers.map { .init(second: $0.second, label: Markup.isolate($0.label)) })
+        // Numbers and strings in fixed containers: the line layout has nothing that can fail.
+        let json = (try? JSONWriter.text(markers, layout: .scriptLine)) ?? "{}"
+        body.raw("<script type=\"application/json\" id=\"markers-\(index)\">\(json)</script>")
         writeChanges(&body, movie, index: index)
         writeStretches(&body, movie)
         if let summary = movie.summary { writeSummary(&body, summary, window: movie.windowSeconds) }
@@ -379,4 +382,24 @@ extension String {
         guard let range = range(of: target) else { return self }
         return replacingCharacters(in: range, with: replacement)
     }
+}
+
+/// A movie's markers as the page's script reads them: `{"lead": s, "duration": s, "markers": [[second, label], …]}`,
+/// the seconds rounded as the page shows them.
+private struct ScriptMarkers: Encodable {
+    /// One marker: `[second, label]`.
+    struct Marker: Encodable {
+        var second: Int
+        var label: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(second)
+            try container.encode(label)
+        }
+    }
+
+    var lead: JSONWriter.NumberText
+    var duration: JSONWriter.NumberText
+    var markers: [Marker]
 }

@@ -70,9 +70,7 @@ public enum Markup {
     /// as `\u003c` etc., so a label such as `</script>` cannot end the element.
     /// U+2028 and U+2029 end a line in older JavaScript, and every control character is written `\uXXXX` too.
     public static func scriptString(_ text: String) -> String {
-        JSONText.quoted(text) { scalar in
-            scalar.value < 0x20 || ["<", ">", "&", "\u{2028}", "\u{2029}"].contains(scalar)
-        }
+        JSONText.quoted(text, escapingAsUnicode: JSONText.escapesInScript)
     }
 }
 

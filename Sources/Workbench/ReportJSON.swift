@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// The JSON text of reports, as `train --report` writes it and `train`, `evaluate` and `inspect --json` print it:
@@ -6,10 +7,8 @@ public enum ReportJSON {
     /// `value` as indented JSON with sorted keys, ending with a newline. A value JSON cannot hold (NaN, an infinity)
     /// is an error, never a silently empty report.
     public static func text<Value: Encodable>(_ value: Value) throws(WorkbenchError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+            return try JSONWriter.text(value, layout: .indented)
         } catch {
             throw WorkbenchError("cannot write the report as JSON: \(error)")
         }

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import ImageCodecs
 
@@ -16,6 +17,17 @@ public enum SyntheticDetectionDataset {
         public var centerX: Double, centerY: Double, width: Double, height: Double
     }
 
+    /// One picture's entry in Create ML's `annotations.json`.
+    private struct Picture: Encodable {
+        struct Annotation: Encodable {
+            struct Coordinates: Encodable { var x, y, width, height: Double }
+            var label: String
+            var coordinates: Coordinates
+        }
+        var image: String
+        var annotations: [Annotation]
+    }
+
     /// Writes `count` pictures of `side × side` pixels into `folder` (created if needed) with `annotations.json`;
     /// every picture holds one or two objects whose sides are 25–40 % of the picture. Returns the boxes by file name.
     @discardableResult
@@ -31,7 +43,7 @@ public enum SyntheticDetectionDataset {
         }
         func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
         var all: [String: [Box]] = [:]
-        var entries: [String] = []
+        var entries: [Picture] = []
         for index in 0..<count {
             let base = 90 + Int(unit() * 80)
             var pixels = [UInt8](repeating: 0, count: side * side * 3)
@@ -67,13 +79,14 @@ public enum SyntheticDetectionDataset {
             let bytes = try PNGEncoder.encode(RGBImage(width: side, height: side, pixels: pixels), name: name)
             try Data(bytes).write(to: folder.appendingPathComponent(name))
             all[name] = boxes
-            let annotations = boxes.map { box in
-                "{\"label\": \"\(box.label)\", \"coordinates\": {\"x\": \(box.centerX), \"y\": \(box.centerY), "
-                    + "\"width\": \(box.width), \"height\": \(box.height)}}"
-            }
-            entries.append("{\"image\": \"\(name)\", \"annotations\": [\(annotations.joined(separator: ", "))]}")
+            entries.append(
+                Picture(
+                    image: name,
+                    annotations: boxes.map {
+                        .init(label: $0.label, coordinates: .init(x: $0.centerX, y: $0.centerY, width: $0.width, height: $0.height))
+                    }))
         }
-        try Data(("[\n" + entries.joined(separator: ",\n") + "\n]\n").utf8).write(to: folder.appendingPathComponent("annotations.json"))
+        try Data((JSONWriter.text(entries, layout: .line) + "\n").utf8).write(to: folder.appendingPathComponent("annotations.json"))
         return all
     }
 

@@ -2,7 +2,7 @@ import FileFormats
 import Foundation
 import XCTest
 
-/// `JSONLineEncoder(layout: .document)`: the phase file's layout, byte for byte as it was written by hand before
+/// `JSONWriter`'s document layout: the phase file's layout, byte for byte as it was written by hand before
 /// (a member a line, a phase a line), and valid JSON whatever the strings and numbers.
 final class JSONDocumentLayoutTests: XCTestCase {
     private struct Phase: Encodable {
@@ -36,14 +36,14 @@ final class JSONDocumentLayoutTests: XCTestCase {
             }
 
             """
-        XCTAssertEqual(try JSONLineEncoder(layout: .document).encode(timeline), expected)
+        XCTAssertEqual(try JSONWriter.text(timeline, layout: .document), expected)
     }
 
     func testTheDocumentParsesBackWithHostileStringsAndNonFiniteNumbers() throws {
         let timeline = Timeline(
             video: "a\n\u{2067}b\t\\", order: ["\u{0}", ""],
             phases: [Phase(label: "\u{1F3CC}", start: .nan, end: .infinity, confidence: 1e-300)])
-        let text = try JSONLineEncoder(layout: .document).encode(timeline)
+        let text = try JSONWriter.text(timeline, layout: .document)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         XCTAssertEqual(object["video"] as? String, "a\n\u{2067}b\t\\")
         XCTAssertEqual(object["order"] as? [String], ["\u{0}", ""])
@@ -54,7 +54,7 @@ final class JSONDocumentLayoutTests: XCTestCase {
 
     func testTheLineLayoutIsUnchanged() throws {
         XCTAssertEqual(
-            try JSONLineEncoder().encode(Timeline(video: "v", order: ["a"], phases: [])),
+            try JSONWriter.text(Timeline(video: "v", order: ["a"], phases: []), layout: .line),
             #"{"video":"v","order":["a"],"phases":[]}"#)
     }
 }

@@ -2,7 +2,7 @@ import FileFormats
 import Foundation
 import XCTest
 
-/// `JSONLineEncoder`: the bytes JSON Lines output had when it was written by hand, now from `Encodable` values.
+/// `JSONWriter`'s line layout (`JSONLineEncoder`): the bytes JSON Lines output had when it was written by hand, now from `Encodable` values.
 final class JSONLineEncoderTests: XCTestCase {
     private struct Frame: Encodable {
         var second: Double
@@ -46,7 +46,7 @@ final class JSONLineEncoderTests: XCTestCase {
             probabilities: Ordered(pairs: [("zebra", 0.25), ("ant", 0.75)]),
             features: [0, 1, .nan, -2.5])
         XCTAssertEqual(
-            try JSONLineEncoder().encode(line),
+            try JSONWriter.text(line, layout: .line),
             #"{"path":"a/b \"c\"\n","abstained":false,"count":3,"#
                 + #""frames":[{"second":0.0,"label":"cat","confidence":0.91234565},"#
                 + #"{"second":1.5,"label":"Unsure","confidence":1e-07,"verdict":"cat","threshold":0.6}],"#
@@ -54,16 +54,16 @@ final class JSONLineEncoderTests: XCTestCase {
     }
 
     func testEmptyContainersAndTopLevelValues() throws {
-        XCTAssertEqual(try JSONLineEncoder().encode([String: Int]()), "{}")
-        XCTAssertEqual(try JSONLineEncoder().encode([Int]()), "[]")
-        XCTAssertEqual(try JSONLineEncoder().encode(Ordered(pairs: [])), "{}")
-        XCTAssertEqual(try JSONLineEncoder().encode("x/y"), #""x/y""#)
-        XCTAssertEqual(try JSONLineEncoder().encode([Double.infinity, 2]), "[null,2.0]")
-        XCTAssertEqual(try JSONLineEncoder().encode([Int?.none, 4]), "[null,4]")
+        XCTAssertEqual(try JSONWriter.text([String: Int](), layout: .line), "{}")
+        XCTAssertEqual(try JSONWriter.text([Int](), layout: .line), "[]")
+        XCTAssertEqual(try JSONWriter.text(Ordered(pairs: []), layout: .line), "{}")
+        XCTAssertEqual(try JSONWriter.text("x/y", layout: .line), #""x/y""#)
+        XCTAssertEqual(try JSONWriter.text([Double.infinity, 2], layout: .line), "[null,2.0]")
+        XCTAssertEqual(try JSONWriter.text([Int?.none, 4], layout: .line), "[null,4]")
     }
 
     func testOutputIsJSONThatParsesBackToTheValues() throws {
-        let text = try JSONLineEncoder().encode(Ordered(pairs: [("é \u{1}", 0.5)]))
+        let text = try JSONWriter.text(Ordered(pairs: [("é \u{1}", 0.5)]), layout: .line)
         let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Double])
         XCTAssertEqual(parsed, ["é \u{1}": 0.5])
     }

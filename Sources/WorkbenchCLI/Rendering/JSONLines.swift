@@ -1,12 +1,12 @@
 import Workbench
 
 /// JSON Lines output (`classify`, `features` and `label` with `--json`): one `Encodable` value per line, encoded
-/// by `JSONLineEncoder` so members keep the order the output has always had and numbers their shortest form.
+/// in `JSONWriter`'s line layout so members keep the order the output has always had and numbers their shortest form.
 enum JSONLines {
     /// `value` as one line of JSON, newline included.
     static func line(_ value: some Encodable) -> String {
         do {
-            return try JSONLineEncoder().encode(value) + "\n"
+            return try JSONWriter.text(value, layout: .line) + "\n"
         } catch {
             // The encoder itself never fails, and these plain values encode without throwing.
             preconditionFailure("a JSON line failed to encode: \(error)")
