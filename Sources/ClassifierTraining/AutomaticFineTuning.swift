@@ -1,4 +1,6 @@
-/// The choice `train --fine-tune-auto` makes after the frozen head is chosen: fine-tune only when the frozen head
+import FileFormats
+
+/// The automatic choice (`train --fine-tune-auto`) made after the frozen head is chosen: fine-tune only when the frozen head
 /// leaves room and the data is small enough to finish within the time budget.
 ///
 /// - Room: the frozen head's cross-validated (held-out) accuracy is below `roomBelow`; above it, measured on held-out
@@ -36,20 +38,25 @@ public enum AutomaticFineTuning {
             / Double(max(1, threads))
     }
 
-    /// After a plain `train` (no fine-tuning asked for): a one-line hint when the frozen head leaves the room
-    /// `--fine-tune-auto` fine-tunes in, else nil (nil too without a held-out accuracy). `choice` is what
-    /// `choose` makes of the same data with the default settings: below the room threshold it declines only over
-    /// the time budget, and then the hint names `--fine-tune` and the estimate instead.
-    public static func hint(after choice: TrainingReport.FineTuningChoice, frozenHeldOutAccuracy: Double?) -> String? {
+    /// After a plain `train` (no fine-tuning asked for): a hint when the frozen head leaves the room the automatic
+    /// choice fine-tunes in, else nil (nil too without a held-out accuracy). `choice` is what `choose` makes of the
+    /// same data with the default settings: below the room threshold it declines only over the time budget, and
+    /// then the hint is to insist on fine-tuning, with the estimate, instead.
+    public static func hint(after choice: TrainingReport.FineTuningChoice, frozenHeldOutAccuracy: Double?) -> TrainingReport.FineTuningHint? {
         guard let accuracy = frozenHeldOutAccuracy, accuracy < roomBelow else { return nil }
-        let room =
+        let premise =
             "hint: the frozen head's held-out accuracy is \(String(format: "%.1f", accuracy * 100)) %, below "
             + "\(roomBelowPercent) %, where fine-tuning has paid: "
         if !choice.fineTunes {
-            return room
-                + "--fine-tune tries it (about \(Int((choice.estimatedSeconds / 60).rounded())) minutes by --fine-tune-auto's estimate, over its budget)"
+            let minutes = Int((choice.estimatedSeconds / 60).rounded())
+            return .init(
+                premise: premise,
+                remedy: "fine-tuning tries it when asked for (about \(minutes) minutes by the automatic choice's estimate, over its budget)",
+                hint: .fineTuneOverBudget, estimatedMinutes: minutes)
         }
-        return room + "--fine-tune-auto tries it (minutes, not seconds)"
+        return .init(
+            premise: premise, remedy: "the automatic choice tries it (minutes, not seconds)", hint: .fineTuneAutomatically,
+            estimatedMinutes: Int((choice.estimatedSeconds / 60).rounded()))
     }
 
     /// Whether to fine-tune, and why in one line.
@@ -70,11 +77,24 @@ public enum AutomaticFineTuning {
         }
         if seconds > budgetSeconds {
             return .init(
-                fineTunes: false, reason: "not fine-tuned: \(time), over the \(budgetMinutes)-minute budget (use --fine-tune to insist)",
-                estimatedSeconds: seconds)
+                fineTunes: false, reason: "not fine-tuned: \(time), over the \(budgetMinutes)-minute budget",
+                estimatedSeconds: seconds, hint: .insistOnFineTuning)
         }
         return .init(
             fineTunes: true, reason: "fine-tuning: \(frozen), below \(roomBelowPercent) %, and \(time)",
             estimatedSeconds: seconds)
     }
+}
+
+// What would help after the automatic choice or a plain training, named for the remedy; a program words each with
+// its own options (the CLI's `ErrorWording`).
+extension ErrorHint {
+    /// The automatic choice declined over its time budget: fine-tuning can still be insisted on.
+    public static let insistOnFineTuning = ErrorHint("ClassifierTraining.insistOnFineTuning")
+    /// A plain training left room: the automatic choice would fine-tune.
+    public static let fineTuneAutomatically = ErrorHint("ClassifierTraining.fineTuneAutomatically")
+    /// A plain training left room, but the automatic choice would decline over its budget: insisting tries it.
+    public static let fineTuneOverBudget = ErrorHint("ClassifierTraining.fineTuneOverBudget")
+    /// Fine-tuning was kept because the request asked to keep it whatever it gained.
+    public static let keptFineTunedAsAsked = ErrorHint("ClassifierTraining.keptFineTunedAsAsked")
 }

@@ -24,13 +24,15 @@ public enum FineTuningProgress: Sendable {
     case epoch(
         fold: Int?, folds: Int, epoch: Int, epochs: Int, loss: Double, heldOutAccuracy: Double, imagesPerSecond: Double,
         secondsLeft: Double)
-    /// The decision between the frozen head and fine-tuning, in one sentence (`FineTuningDecision.reason`).
-    case decision(String)
+    /// The decision between the frozen head and fine-tuning, in one sentence (`FineTuningDecision.reason`), and
+    /// `ErrorHint.keptFineTunedAsAsked` when it was kept because the request asked for it whatever it gained.
+    case decision(String, hint: ErrorHint?)
     /// An epoch of a refit on all training images finished (nothing is held out); `refit` (from 1) is nil when
     /// there is one refit.
     case refitEpoch(refit: Int?, refits: Int, epoch: Int, epochs: Int, loss: Double, imagesPerSecond: Double, secondsLeft: Double)
-    /// `train --fine-tune-auto` chose, in one line (`AutomaticFineTuning`).
-    case automaticChoice(fineTunes: Bool, reason: String)
+    /// The automatic choice was made, in one line (`AutomaticFineTuning`), with what would help when it declined
+    /// (`TrainingReport.FineTuningChoice.hint`).
+    case automaticChoice(fineTunes: Bool, reason: String, hint: ErrorHint?)
     /// The fine-tuned backbone's features of every image, computed so far (for the report and the head's inputs).
     case rescoring(done: Int, total: Int)
 }
@@ -243,7 +245,8 @@ struct FineTunedModel {
                 divergedAtEpoch: pair.1.divergedAtEpoch)
         }
         let decision = FineTuningDecision.decide(scores, requiresGain: settings.requiresGain)
-        events(.fineTuning(.decision(decision.reason)))
+        let keptAsAsked = decision.keepsFineTuned && !settings.requiresGain
+        events(.fineTuning(.decision(decision.reason, hint: keptAsAsked ? .keptFineTunedAsAsked : nil)))
         var report = makeReport(
             settings, plan: plan, outcomes: outcomes, scores: scores, decision: decision,
             trainingImages: training.count, augmentations: augmentations)

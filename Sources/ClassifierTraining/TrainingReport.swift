@@ -293,7 +293,7 @@ public struct TrainingReport: Sendable, Codable, Equatable {
     /// What `train --fine-tune-auto` chose and why; nil when fine-tuning was asked for or not at all.
     public var fineTuningChoice: FineTuningChoice? = nil
     /// Without fine-tuning: a one-line hint when the frozen head leaves room for it (`AutomaticFineTuning.hint`).
-    public var fineTuningHint: String? = nil
+    public var fineTuningHint: FineTuningHint? = nil
 
     /// The automatic choice of `train --fine-tune-auto` (`AutomaticFineTuning`).
     public struct FineTuningChoice: Sendable, Codable, Equatable {
@@ -303,5 +303,43 @@ public struct TrainingReport: Sendable, Codable, Equatable {
         public var reason: String
         /// The estimated seconds fine-tuning takes (folds and refit) at the assumed speed.
         public var estimatedSeconds: Double
+        /// What would help when it declined over the budget (`ErrorHint.insistOnFineTuning`), for a program to word
+        /// after `reason`; not stored (nil for a choice read back from a file).
+        public var hint: ErrorHint? = nil
+
+        private enum CodingKeys: String, CodingKey { case fineTunes, reason, estimatedSeconds }
+    }
+
+    /// The hint of a plain training that fine-tuning may pay. Stored (in the model file and `--report`) as one
+    /// string, `text`; the premise, the remedy and its typed `hint` are there for a program to word the remedy
+    /// with its own options, and only in memory (a hint read back from a file is its text alone).
+    public struct FineTuningHint: Sendable, Codable, Equatable {
+        /// Why fine-tuning may pay, ending with ": ".
+        public var premise: String
+        /// What would help, in the library's words.
+        public var remedy: String
+        /// The remedy, typed (`ErrorHint.fineTuneAutomatically`, `.fineTuneOverBudget`); nil when read from a file.
+        public var hint: ErrorHint?
+        /// The automatic choice's estimate of fine-tuning, in whole minutes.
+        public var estimatedMinutes: Int
+
+        /// A hint made of its parts.
+        public init(premise: String, remedy: String, hint: ErrorHint?, estimatedMinutes: Int) {
+            (self.premise, self.remedy, self.hint, self.estimatedMinutes) = (premise, remedy, hint, estimatedMinutes)
+        }
+
+        /// The premise and the remedy: the hint as files, reports and pages keep it.
+        public var text: String { premise + remedy }
+
+        /// Reads the stored text: all of it is the premise, nothing typed is known.
+        public init(from decoder: any Decoder) throws {
+            self.init(premise: try decoder.singleValueContainer().decode(String.self), remedy: "", hint: nil, estimatedMinutes: 0)
+        }
+
+        /// Writes `text`, one string.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        }
     }
 }

@@ -172,7 +172,7 @@ public enum TrainingRun {
         }
         if let settings = request.fineTuning, request.fineTunesAutomatically {
             let made = automaticChoice(settings)
-            events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason)))
+            events(.fineTuning(.automaticChoice(fineTunes: made.fineTunes, reason: made.reason, hint: made.hint)))
             choice = made
         }
         if let settings = request.fineTuning, choice?.fineTunes ?? true {

@@ -100,7 +100,7 @@ public struct FineTuningDecision: Sendable, Equatable, Codable {
             decision.reason = "fine-tuning diverged at epoch \(diverged): kept the frozen head"
         } else if !requiresGain {
             decision.keepsFineTuned = true
-            decision.reason = "\(summary): kept fine-tuning as asked (--keep-fine-tuned)"
+            decision.reason = "\(summary): kept fine-tuning as asked"
         } else if gained < minimumGainedImages {
             decision.reason = "\(summary): under \(minimumGainedImages) images, kept the frozen head"
         } else if meanGain <= error {

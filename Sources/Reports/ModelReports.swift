@@ -396,10 +396,10 @@ public enum ModelReports {
             }
         }
         if let choice = report.fineTuningChoice {
-            rows.append(("--fine-tune-auto", Markup.escape(choice.reason)))
+            rows.append(("automatic fine-tuning", Markup.escape(choice.reason)))
         }
         if let hint = report.fineTuningHint {
-            rows.append(("fine-tuning", Markup.escape(hint)))
+            rows.append(("fine-tuning", Markup.escape(hint.text)))
         }
         return rows
     }

@@ -47,6 +47,30 @@ final class ErrorWordingTests: XCTestCase {
                 + "or detect --json's output), not on folders of labelled images")
     }
 
+    /// Fine-tuning's notes: the library says what happened flag-free, with a typed hint; the CLI's words are the
+    /// lines `train` printed when the library spelt the options.
+    func testFineTuningHintsAreWordedWithTheOptions() {
+        XCTAssertEqual(ErrorWording.words(for: .insistOnFineTuning), " (use --fine-tune to insist)")
+        XCTAssertEqual(ErrorWording.words(for: .keptFineTunedAsAsked), " (--keep-fine-tuned)")
+        let premise = "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: "
+        XCTAssertEqual(
+            ErrorWording.line(for: TrainingReport.FineTuningHint(premise: premise, remedy: "r", hint: .fineTuneAutomatically, estimatedMinutes: 2)),
+            premise + "--fine-tune-auto tries it (minutes, not seconds)")
+        XCTAssertEqual(
+            ErrorWording.line(for: TrainingReport.FineTuningHint(premise: premise, remedy: "r", hint: .fineTuneOverBudget, estimatedMinutes: 12)),
+            premise + "--fine-tune tries it (about 12 minutes by --fine-tune-auto's estimate, over its budget)")
+        XCTAssertEqual(
+            ErrorWording.line(for: TrainingReport.FineTuningHint(premise: "stored text", remedy: "", hint: nil, estimatedMinutes: 0)),
+            "stored text", "a hint read back from a file is its text")
+        XCTAssertEqual(
+            ReportRendering.fineTuningProgress(.decision("+3 held-out images …: kept fine-tuning as asked", hint: .keptFineTunedAsAsked)),
+            "decision: +3 held-out images …: kept fine-tuning as asked (--keep-fine-tuned)")
+        XCTAssertEqual(
+            ReportRendering.fineTuningProgress(
+                .automaticChoice(fineTunes: false, reason: "not fine-tuned: over the budget", hint: .insistOnFineTuning)),
+            "not fine-tuned: over the budget (use --fine-tune to insist)")
+    }
+
     func testAnErrorWithoutAHintIsItsOwnLine() {
         XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: "x", reason: "no such file or folder")), "x: no such file or folder")
         XCTAssertEqual(ErrorWording.line(for: WorkbenchError(path: nil, reason: "r", hint: ErrorHint("Elsewhere.unknown"))), "r")

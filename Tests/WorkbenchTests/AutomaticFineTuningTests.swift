@@ -1,8 +1,10 @@
+import FileFormats
+import Foundation
 @testable import ClassifierTraining
 import XCTest
 
-/// `--fine-tune-auto`'s choice: the time estimate counts every fold and every refit at their rates, and the choice
-/// follows room and budget, each case computed by hand.
+/// The automatic fine-tuning choice (`train --fine-tune-auto`): the time estimate counts every fold and every refit
+/// at their rates, and the choice follows room and budget, each case computed by hand.
 final class AutomaticFineTuningTests: XCTestCase {
     func testTheEstimateCountsEachFoldAndEachRefitAsAPass() {
         // 250 images × 10 epochs = 2,500 image-passes; 3 folds at 15/s and 3 refits at 20/s: 2,500 × (0.2 + 0.15)
@@ -33,22 +35,52 @@ final class AutomaticFineTuningTests: XCTestCase {
         XCTAssertTrue(tooLong.reason.contains("about 700 s") && tooLong.reason.contains("over the 10-minute budget"), tooLong.reason)
     }
 
-    func testAPlainTrainingHintsAtFineTuningOnlyBelowTheRoomThreshold() {
-        func hint(_ accuracy: Double?, images: Int = 250) -> String? {
+    func testAPlainTrainingHintsAtFineTuningOnlyBelowTheRoomThreshold() throws {
+        func hint(_ accuracy: Double?, images: Int = 250) -> TrainingReport.FineTuningHint? {
             let choice = AutomaticFineTuning.choose(frozenHeldOutAccuracy: accuracy, images: images, epochs: 10, splits: 3, refits: 3, threads: 2)
             return AutomaticFineTuning.hint(after: choice, frozenHeldOutAccuracy: accuracy)
         }
+        let room = try XCTUnwrap(hint(0.644))
+        XCTAssertEqual(room.premise, "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: ")
+        XCTAssertEqual(room.hint, .fineTuneAutomatically)
         XCTAssertEqual(
-            hint(0.644),
+            room.text,
             "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning has paid: "
-                + "--fine-tune-auto tries it (minutes, not seconds)")
+                + "the automatic choice tries it (minutes, not seconds)")
         XCTAssertNil(hint(0.80))
         XCTAssertNil(hint(0.93))
         XCTAssertNil(hint(nil), "nothing held out: nothing to judge by")
-        // 400 images: 700 s by the estimate, over --fine-tune-auto's budget, so the hint names --fine-tune.
+        // 400 images: 700 s by the estimate, over the automatic choice's budget, so the hint is to insist.
+        let overBudget = hint(0.644, images: 400)
+        XCTAssertEqual(overBudget?.hint, .fineTuneOverBudget)
+        XCTAssertEqual(overBudget?.estimatedMinutes, 12)
         XCTAssertEqual(
-            hint(0.644, images: 400),
+            overBudget?.text,
             "hint: the frozen head's held-out accuracy is 64.4 %, below 80 %, where fine-tuning "
-                + "has paid: --fine-tune tries it (about 12 minutes by --fine-tune-auto's estimate, over its budget)")
+                + "has paid: fine-tuning tries it when asked for (about 12 minutes by the automatic choice's estimate, over its budget)")
+    }
+
+    /// The stored hint is one string, as `fineTuningHint` always was: its text, read back as the text alone.
+    func testTheHintIsStoredAsItsText() throws {
+        let hint = try XCTUnwrap(
+            AutomaticFineTuning.hint(
+                after: AutomaticFineTuning.choose(frozenHeldOutAccuracy: 0.5, images: 100, epochs: 10, splits: 3, refits: 3, threads: 2),
+                frozenHeldOutAccuracy: 0.5))
+        let stored = try JSONEncoder().encode([hint])
+        XCTAssertEqual(String(decoding: stored, as: UTF8.self), "[\"\(hint.text)\"]")
+        let read = try JSONDecoder().decode([TrainingReport.FineTuningHint].self, from: stored)
+        XCTAssertEqual(read.first?.text, hint.text)
+        XCTAssertNil(read.first?.hint, "the typed remedy lives in memory only")
+    }
+
+    /// Over the budget the choice's reason says so and its typed hint is to insist; the hint is not stored.
+    func testAChoiceOverTheBudgetCarriesTheInsistHintInMemoryOnly() throws {
+        let tooLong = AutomaticFineTuning.choose(frozenHeldOutAccuracy: 0.7, images: 400, epochs: 10, splits: 3, refits: 3, threads: 2)
+        XCTAssertEqual(tooLong.hint, .insistOnFineTuning)
+        XCTAssertTrue(tooLong.reason.hasSuffix("over the 10-minute budget"), tooLong.reason)
+        let fits = AutomaticFineTuning.choose(frozenHeldOutAccuracy: 0.79, images: 250, epochs: 10, splits: 3, refits: 3, threads: 2)
+        XCTAssertNil(fits.hint)
+        let stored = try JSONSerialization.jsonObject(with: JSONEncoder().encode(tooLong)) as? [String: Any]
+        XCTAssertEqual(stored.map { Set($0.keys) }, ["fineTunes", "reason", "estimatedSeconds"])
     }
 }

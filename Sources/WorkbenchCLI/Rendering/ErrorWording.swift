@@ -35,7 +35,20 @@ enum ErrorWording {
         case .useAsDetector: ": use it with workbench detect --model"
         case .chooseInputWithSound: " (--audio)"
         case .annotatePictures: " (detect --json on pictures writes one)"
+        case .insistOnFineTuning: " (use --fine-tune to insist)"
+        case .keptFineTunedAsAsked: " (--keep-fine-tuned)"
         default: nil
+        }
+    }
+
+    /// A plain training's hint that fine-tuning may pay, its remedy worded with this program's options; the
+    /// library's words where the hint was read back from a file (its remedy is not known apart from its text).
+    static func line(for hint: TrainingReport.FineTuningHint) -> String {
+        switch hint.hint {
+        case .fineTuneAutomatically: hint.premise + "--fine-tune-auto tries it (minutes, not seconds)"
+        case .fineTuneOverBudget:
+            hint.premise + "--fine-tune tries it (about \(hint.estimatedMinutes) minutes by --fine-tune-auto's estimate, over its budget)"
+        default: hint.text
         }
     }
 }

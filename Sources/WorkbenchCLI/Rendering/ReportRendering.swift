@@ -76,10 +76,10 @@ enum ReportRendering {
             let which = refit.map { " \($0)/\(refits)" } ?? ""
             return "refit\(which) epoch \(padded(epoch, to: epochs))/\(epochs)  loss \(String(format: "%.4f", loss))  "
                 + "\(String(format: "%.1f", imagesPerSecond)) images/s  \(duration(secondsLeft)) left"
-        case .decision(let reason):
-            return "decision: \(reason)"
-        case .automaticChoice(_, let reason):
-            return reason
+        case .decision(let reason, let hint):
+            return "decision: \(reason)\(hint.flatMap(ErrorWording.words) ?? "")"
+        case .automaticChoice(_, let reason, let hint):
+            return reason + (hint.flatMap(ErrorWording.words) ?? "")
         case .preparing(let done, let total), .rescoring(let done, let total):
             return "\(done)/\(total)"
         }
@@ -98,10 +98,10 @@ enum ReportRendering {
 
     /// What fine-tuning gained over the frozen head, or that the frozen model was kept; empty without fine-tuning.
     static func fineTuning(_ report: TrainingReport) -> String {
-        let choice = report.fineTuningChoice.map { "--fine-tune-auto: \($0.reason)\n" } ?? ""
+        let choice = report.fineTuningChoice.map { "--fine-tune-auto: \($0.reason)\($0.hint.flatMap(ErrorWording.words) ?? "")\n" } ?? ""
         guard let tuning = report.fineTuning else {
             if !choice.isEmpty { return choice + "\n" }
-            return report.fineTuningHint.map { $0 + "\n\n" } ?? ""
+            return report.fineTuningHint.map { ErrorWording.line(for: $0) + "\n\n" } ?? ""
         }
         let last = tuning.firstTrainedBlock + tuning.trainedBlocks - 1
         let blocks = tuning.trainedBlocks == 1 ? "block \(last)" : "blocks \(tuning.firstTrainedBlock)-\(last)"
