@@ -25,7 +25,8 @@ struct WorkbenchCommand: ParsableCommand {
               workbench features photos/ --json -o features.jsonl
               workbench slurm label Drawings.wbmodel clips/*.mp4 --tasks 2 --dry-run
 
-            Docs: README.md, and docs/ holds one page per job.
+            Docs: README.md, whose Documentation table lists the pages of docs/ (docs/train.md for train, \
+            docs/detect.md for detect, docs/json-output.md for every --json, docs/troubleshooting.md ...).
             """,
         version: WorkbenchInfo.version,
         subcommands: [
