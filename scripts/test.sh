@@ -6,8 +6,9 @@
 #   --quick  the inner loop while developing: set-up without the release build (and without Python once the
 #            weights are in place), then `swift test` without the end-to-end target WorkbenchCLITests (the only one
 #            that runs the release binary), without the tests listed in scripts/test-needs-tools.txt (they start
-#            ffmpeg, Python or Chromium), and no sanitizer or fuzz runs. Every other test runs, in-process ones added
-#            later included; scripts/check/quick-without-tools.sh checks that it needs none of those programs.
+#            ffmpeg, Python or Chromium) or in scripts/test-slow.txt (minutes each), and no sanitizer or fuzz
+#            runs. Every other test runs, in-process ones added later included; scripts/check/quick-without-tools.sh
+#            checks that it needs none of those programs.
 set -euo pipefail
 usage="usage: scripts/test.sh [--quick]   (--quick: no release build, no WorkbenchCLITests or tests needing ffmpeg, Python or Chromium, no sanitizers or fuzzing)"
 quick=false
@@ -28,7 +29,7 @@ if "$quick"; then
     while read -r test _; do
         case "$test" in ''|'#'*) continue ;; esac
         skip+=(--skip "^${test//./\\.}\$")
-    done < scripts/test-needs-tools.txt
+    done < <(cat scripts/test-needs-tools.txt scripts/test-slow.txt)
 else
     scripts/setup.sh
 fi
