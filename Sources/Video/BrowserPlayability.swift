@@ -87,20 +87,10 @@ public struct BrowserPlayability: Sendable, Equatable {
     /// ffprobe cannot read it, ffprobe printed something else than JSON.
     public static func probe(path: String, tools: ExternalTools) throws(VideoError) -> BrowserPlayability {
         guard FileManager.default.fileExists(atPath: path) else { throw VideoError(.fileNotFound, path: path, reason: "file not found") }
-        let result = try ToolRunner.run(
-            tools.ffprobe,
-            [
-                "-v", "error", "-print_format", "json", "-show_entries",
-                "format=format_name:stream=codec_type,codec_name,pix_fmt,profile:stream_disposition=attached_pic", "--", MediaPath.url(path),
-            ],
-            subject: path)
-        guard result.status == 0 else {
-            let detail = result.lastErrorLine.isEmpty ? "" : " (ffprobe: \(result.lastErrorLine))"
-            throw VideoError(.notAVideo, path: path, reason: "not a video file\(detail)")
-        }
-        guard let root = try? JSONParser.parse(result.output).objectValue else {
-            throw VideoError(.toolFailed, path: path, reason: "ffprobe printed output that is not a JSON object")
-        }
+        let root = try VideoProbe.ffprobeJSON(
+            path: path,
+            entries: ["-show_entries", "format=format_name:stream=codec_type,codec_name,pix_fmt,profile:stream_disposition=attached_pic"],
+            tools: tools)
         let streams = (root["streams"]?.arrayValue ?? []).compactMap(\.objectValue).compactMap { stream -> Stream? in
             guard stream["disposition"]?.objectValue?["attached_pic"]?.doubleValue != 1,
                 let type = stream["codec_type"]?.stringValue

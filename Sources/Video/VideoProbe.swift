@@ -103,17 +103,7 @@ public struct VideoProbe: Sendable, Equatable {
         guard !isDirectory.boolValue else {
             throw VideoError(.notAVideo, path: path, reason: "is a folder, not a video file")
         }
-        let result = try ToolRunner.run(
-            tools.ffprobe,
-            ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", "--", MediaPath.url(path)],
-            subject: path)
-        guard result.status == 0 else {
-            let detail = result.lastErrorLine.isEmpty ? "" : " (ffprobe: \(result.lastErrorLine))"
-            throw VideoError(.notAVideo, path: path, reason: "not a video file\(detail)")
-        }
-        guard let root = try? JSONParser.parse(result.output).objectValue else {
-            throw VideoError(.toolFailed, path: path, reason: "ffprobe printed output that is not a JSON object")
-        }
+        let root = try ffprobeJSON(path: path, entries: ["-show_streams", "-show_format"], tools: tools)
         let format = root["format"]?.objectValue ?? [:]
         // ffmpeg's "tty" demuxer renders any .txt file as an ANSI-art "video"; that is never a movie.
         if let formatName = format["format_name"]?.stringValue, formatName == "tty" {
@@ -157,6 +147,21 @@ public struct VideoProbe: Sendable, Equatable {
     }
 
     /// A frame rate as ffprobe writes it ("30000/1001", "25/1"); nil for "0/0" and anything not a positive rate.
+    /// ffprobe's JSON about `path` for the given entry options. Errors, each "path: reason": ffprobe cannot read
+    /// it (not a media file, with ffprobe's last line), ffprobe printed something else than a JSON object.
+    static func ffprobeJSON(path: String, entries: [String], tools: ExternalTools) throws(VideoError) -> [String: JSONValue] {
+        let result = try ToolRunner.run(
+            tools.ffprobe, ["-v", "error", "-print_format", "json"] + entries + ["--", MediaPath.url(path)], subject: path)
+        guard result.status == 0 else {
+            let detail = result.lastErrorLine.isEmpty ? "" : " (ffprobe: \(result.lastErrorLine))"
+            throw VideoError(.notAVideo, path: path, reason: "not a video file\(detail)")
+        }
+        guard let root = try? JSONParser.parse(result.output).objectValue else {
+            throw VideoError(.toolFailed, path: path, reason: "ffprobe printed output that is not a JSON object")
+        }
+        return root
+    }
+
     static func rate(_ text: String) -> Double? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]),
