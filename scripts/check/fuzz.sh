@@ -179,7 +179,9 @@ if needs movie_data || needs frame_number || needs result_folder; then
     module ExternalProcesses FileFormats
     module Phases FileFormats
     module Video FileFormats ImageCodecs Datasets ExternalProcesses Phases
-    module Labeling FileFormats TensorCore Video
+    # Labeling without its per-movie loop (MovieLabeling.swift runs a classifier: Inference and the network below
+    # it); the harnesses fuzz the files it reads and names, which need none of that.
+    SOURCES="$(ls Sources/Labeling/*.swift | grep -v '/MovieLabeling\.swift$')" module Labeling FileFormats TensorCore Video
     needs movie_data && harness movie_data Tests/Fuzz/MovieDataFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Labeling Crypto
     needs frame_number && harness frame_number Tests/Fuzz/FrameNumberFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Crypto
     needs result_folder && harness result_folder Tests/Fuzz/ResultFolderFuzz.swift FileFormats TensorCore ImageCodecs Datasets ExternalProcesses Phases Video Labeling Crypto
