@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// The names of the files a detection run writes into a folder, fixed before anything is written.
@@ -11,12 +12,7 @@ public enum DetectionOutputNames {
             let ending = url.pathExtension.lowercased()
             let fileExtension = ["png", "jpg", "jpeg"].contains(ending) ? ending : "jpg"
             let stem = url.deletingPathExtension().lastPathComponent
-            var name = "\(stem).\(fileExtension)", number = 2
-            while used.contains(name) {
-                name = "\(stem)-\(number).\(fileExtension)"
-                number += 1
-            }
-            used.insert(name)
+            let name = PerInputOutputs.uniqueName(stem: stem, fileExtension: fileExtension, used: &used)
             return URL(fileURLWithPath: folder).appendingPathComponent(name).path
         }
     }

@@ -16,13 +16,20 @@ public enum PerInputOutputs {
         var used: Set<String> = []
         return inputs.map { input in
             let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-            var name = "\(stem).\(fileExtension)", number = 2
-            while used.contains(name) {
-                name = "\(stem)-\(number).\(fileExtension)"
-                number += 1
-            }
-            used.insert(name)
+            let name = uniqueName(stem: stem, fileExtension: fileExtension, used: &used)
             return URL(fileURLWithPath: destination).appendingPathComponent(name).path
         }
+    }
+
+    /// `stem.fileExtension`, or `stem-2.fileExtension`, `stem-3` … when `used` holds it already; the name is added
+    /// to `used`. One numbering for every folder a run fills with a file per input.
+    public static func uniqueName(stem: String, fileExtension: String, used: inout Set<String>) -> String {
+        var name = "\(stem).\(fileExtension)", number = 2
+        while used.contains(name) {
+            name = "\(stem)-\(number).\(fileExtension)"
+            number += 1
+        }
+        used.insert(name)
+        return name
     }
 }
