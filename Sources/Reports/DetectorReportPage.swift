@@ -142,7 +142,7 @@ public struct DetectorReportPage: Sendable {
 
     /// What an average precision or a precision reads as: a percentage, or a dash when it is undefined (nothing
     /// to find, or no box reported).
-    static func share(_ value: Double?) -> String { value.map { Markup.percent($0) } ?? "–" }
+    static func share(_ value: Double?) -> String { value.map { Markup.percent($0) } ?? "—" }
 
     /// Candidate boxes of every label at any score.
     public var candidates: Int { labels.reduce(0) { $0 + $1.predictions } }

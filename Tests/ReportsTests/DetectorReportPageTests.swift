@@ -91,14 +91,14 @@ final class DetectorReportPageTests: XCTestCase {
         // The cat's row: 1 object, 0 boxes, AP@0.5 100 % (its 0.7 box is right), a dash for precision, recall 0.
         XCTAssertTrue(
             html.contains(
-                #"<th scope="row">cat</th><td class="number">1</td><td class="number">0</td><td class="number">100.0 %</td><td class="number">100.0 %</td><td class="number">–</td><td class="number">0.0 %</td>"#
+                #"<th scope="row">cat</th><td class="number">1</td><td class="number">0</td><td class="number">100.0 %</td><td class="number">100.0 %</td><td class="number">—</td><td class="number">0.0 %</td>"#
             ), html)
         XCTAssertTrue(html.contains("1 box, precision 100.0 %"), "the headline counts the boxes at the threshold")
         XCTAssertTrue(html.contains("ranking all 4 candidate boxes at any score"), "the candidates are a detail")
         // No box at all at the threshold: the pooled precision is undefined too.
         let none = DetectorReports.page(title: "t", subtitle: [], pictures: try pictures(in: folder), labels: ["dog", "cat"], threshold: 0.95)
         XCTAssertNil(none.precision)
-        XCTAssertTrue(none.html().contains("0 boxes, precision –"), none.html())
+        XCTAssertTrue(none.html().contains("0 boxes, precision —"), none.html())
     }
 
     func testThePageKeepsItsMarkupAndIsolatesEveryName() throws {

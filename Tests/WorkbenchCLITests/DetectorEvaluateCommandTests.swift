@@ -125,7 +125,7 @@ final class DetectorEvaluateCommandTests: XCTestCase {
                 + "(the model's, best held-out F1)")
         XCTAssertTrue(lines.contains("label     boxes  reported  AP@0.5  AP@.5:.95  precision  recall     F1"), text.standardOutput)
         let all = try XCTUnwrap(lines.first { $0.hasPrefix("all ") }, text.standardOutput)
-        let mAP50 = (fixture.testing["meanAveragePrecision50"] as? Double).map { String(format: "%.3f", $0) } ?? "-"
+        let mAP50 = (fixture.testing["meanAveragePrecision50"] as? Double).map { String(format: "%.3f", $0) } ?? "—"
         XCTAssertTrue(all.contains(" \(mAP50) "), all)
         XCTAssertEqual(lines.last { !$0.isEmpty }, "report written to \(page)")
         let html = try String(contentsOfFile: page, encoding: .utf8)

@@ -67,11 +67,11 @@ enum DetectorTrainingRendering {
 
     /// One table: a row per label and an overall row, the objects, the boxes reported at the threshold, AP@0.5,
     /// AP@0.5:0.95, precision, recall and their F1 at the threshold (`train`'s sections, `evaluate` and `inspect`
-    /// print it alike), then the candidate boxes the APs rank. A dash is a value that is undefined: AP with nothing
+    /// print it alike), then the candidate boxes the APs rank. A dash (—) is a value that is undefined: AP with nothing
     /// to find, precision (and so F1) with no box at the threshold. A report written before the reported boxes were
     /// counted shows a dash there too.
     static func scores(_ scores: DetectorScores, title: String) -> String {
-        func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
+        func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "—" }
         let names = scores.labels.map { DisplayText.terminal($0.label) }
         let width = max(8, names.map(\.count).max() ?? 0)
         func row(_ name: String, _ boxes: Int, _ found: Int?, _ ap50: Double?, _ ap: Double?, _ precision: Double?, _ recall: Double) -> String {
@@ -80,7 +80,7 @@ enum DetectorTrainingRendering {
             // to find leaves it undefined.
             let f1 =
                 precision.map { precision in precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0 } ?? (boxes > 0 ? 0 : nil)
-            return name.padding(toLength: width, withPad: " ", startingAt: 0) + right(String(boxes), 7) + right(found.map(String.init) ?? "-", 10)
+            return name.padding(toLength: width, withPad: " ", startingAt: 0) + right(String(boxes), 7) + right(found.map(String.init) ?? "—", 10)
                 + right(number(ap50), 8) + right(number(ap), 11) + right(number(precision), 11) + right(number(recall), 8) + right(number(f1), 7)
                 + "\n"
         }
