@@ -4,7 +4,8 @@ import PackageDescription
 // Grouped by role; dependencies point down, and each target declares exactly the modules it imports:
 // WorkbenchCLI → Workbench (the API: one file per workflow) → the engines:
 //   ClassifierTraining (the train run) → {Inference, Training, FineTuning, Augmentation, Datasets, ModelFiles}
-//   Reports (pages and their assembly) → {ClassifierTraining, Inference, Labeling, Video}
+//   Reports (the pages' assembly) → {Pages (the page writers) → {ImageCodecs, FileFormats}, ClassifierTraining, Inference,
+//   Video}
 //   Labeling (markers, MovieData, results) → Video (ffmpeg: frame sources, probe, rendering) → {ExternalProcesses, Phases}
 //   Overlays (what Workbench draws over a video: the trace curve) → FileFormats
 //   ClusterJobs (shards, Slurm scripts) → ExternalProcesses; Export (ONNX, Core ML) → {Models, ModelFiles}
@@ -148,13 +149,16 @@ let package = Package(
                 "Augmentation", "ImageCodecs", "Layers", "Models", "ModelFiles", "FileFormats",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ], exclude: ["README.md"]),
-        // HTML pages with inline SVG charts and data: URI pictures (the page writers know nothing of the network), and
-        // their assembly from a training run, an evaluation or a labelled movie (pictures, activation maps, stretches).
+        // The page writers: self-contained HTML pages with inline SVG charts and data: URI pictures, plain values in and
+        // markup out; they import no trainer, only the JSON quoting and the picture encoders.
+        .target(name: "Pages", dependencies: ["FileFormats", "ImageCodecs"], exclude: ["README.md"]),
+        // The pages' assembly from a training run, an evaluation, a detector's scoring or a video's phases (pictures,
+        // activation maps, the worst pictures first).
         .target(
             name: "Reports",
             dependencies: [
                 "ClassifierTraining", "Datasets", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference",
-                "LogisticHead", "Models", "TensorCore",
+                "LogisticHead", "Models", "Pages", "TensorCore", "Video",
             ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["ExternalProcesses", "FileFormats"], exclude: ["README.md"]),
@@ -257,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: [
-                "Reports", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
+                "Reports", "Pages", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
             ]),
         .testTarget(
             name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],

@@ -1,6 +1,7 @@
 import DetectionAnnotations
 import DetectionMetrics
 import ImageCodecs
+import Pages
 
 /// Fills a `DetectorReportPage` from a detector's boxes on the testing pictures: the metrics (`DetectionMetrics`),
 /// each picture's mistakes at the threshold (`PictureOutcome`), and the worst pictures read again, scaled down, with

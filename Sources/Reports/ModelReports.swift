@@ -6,6 +6,7 @@ import ImageCodecs
 import Inference
 import LogisticHead
 import Models
+import Pages
 import TensorCore
 
 /// The HTML pages of `train` and `evaluate`: the run's numbers from its report, pictures of the images it got

@@ -1,4 +1,5 @@
 import ImageCodecs
+import Pages
 import Video
 
 /// A small picture of every classified frame, kept until the phases are known (only for a page): about 3 KB of

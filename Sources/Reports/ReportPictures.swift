@@ -5,6 +5,7 @@ import ImageCodecs
 import Inference
 import LogisticHead
 import Models
+import Pages
 import TensorCore
 
 /// Reads images again for a page: the thumbnail the network's crop gives, and for a mistake the class-activation

@@ -171,7 +171,7 @@ public enum PhasesWorkflow {
             })
     }
 
-    /// The HTML page of `timeline` (Reports' `PhaseReportPage`): the strip over a video of `duration` seconds
+    /// The HTML page of `timeline` (Pages' `PhaseReportPage`): the strip over a video of `duration` seconds
     /// sampled every `every` seconds, with `picture(second)` (the frame nearest that time) at each phase's start.
     public static func page(
         _ timeline: PhaseTimeline, duration: Double, every: Double, modelPath: String,

@@ -4,6 +4,7 @@ import Foundation
 import ImageCodecs
 import XCTest
 import _TestSupport
+@testable import Pages
 @testable import Reports
 
 /// The detector's report page: pictures worst first with their boxes scaled with them, its markup under hostile

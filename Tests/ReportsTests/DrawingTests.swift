@@ -1,4 +1,5 @@
 import Foundation
+@testable import Pages
 @testable import Reports
 import XCTest
 

@@ -1,5 +1,6 @@
 import XCTest
 import _TestSupport
+@testable import Pages
 @testable import Reports
 
 /// The model page and the labeling page under hostile labels and paths (issue 23, item 9): the markup is the one

@@ -119,6 +119,18 @@ final class PageTests: XCTestCase {
         XCTAssertFalse(untied.caption.contains("tied"), "no rule named where none was used")
     }
 
+    /// The page (in Pages, which imports no trainer) writes an interval as the head's `AccuracyInterval.percentText`.
+    func testThePagesIntervalIsTheTextOutputsOwn() {
+        for (successes, trials) in [(0, 1), (21, 22), (7, 9), (999, 1000), (50, 50)] {
+            let interval = WilsonInterval.interval(successes: successes, trials: trials)
+            var page = ModelReportPage(title: "T", subtitle: [])
+            page.accuracy = [
+                .init(split: "testing", accuracy: Double(successes) / Double(trials), interval: interval.lower...interval.upper, count: trials)
+            ]
+            XCTAssertTrue(page.html().contains("(95 % interval \(interval.percentText))"), "\(successes)/\(trials): \(interval.percentText)")
+        }
+    }
+
     func testTheHTMLEscapesEverythingItIsGiven() throws {
         let html = try Self.fullPage().page.html()
         XCTAssertFalse(html.contains("<script>alert(1)</script>"), "a label cannot inject markup")

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import XCTest
 import _TestSupport
+@testable import Pages
 @testable import Reports
 
 /// The page `phases --html` writes: its markup under hostile phase names and video paths, and Chromium's view of it.

@@ -1,5 +1,4 @@
 import Foundation
-import LogisticHead
 
 /// The page `train` and `evaluate` write: what a model gets right and wrong, with pictures.
 ///
@@ -189,15 +188,33 @@ public struct ModelReportPage: Sendable {
         }
     }
 
+    /// One threshold on the top probability and what it gives (the page's copy of a `ThresholdOutcome`, which
+    /// Reports' assembly fills in: the page knows no trainer).
+    public struct ThresholdPoint: Sendable, Equatable {
+        /// A prediction is answered when its confidence is at least this.
+        public var threshold: Double
+        /// Share of predictions answered, 0 to 1.
+        public var answered: Double
+        /// Accuracy of the answered predictions; nil when none is answered.
+        public var accuracy: Double?
+
+        /// A point.
+        public init(threshold: Double, answered: Double, accuracy: Double?) {
+            self.threshold = threshold
+            self.answered = answered
+            self.accuracy = accuracy
+        }
+    }
+
     /// The threshold curves' data.
     public struct Thresholds: Sendable {
         public var split: String
-        public var points: [ThresholdOutcome]
+        public var points: [ThresholdPoint]
         /// The threshold the model stores (`--target-precision`), if any, with its caption.
         public var chosen: (threshold: Double, caption: String)?
 
         /// Curves.
-        public init(split: String, points: [ThresholdOutcome], chosen: (threshold: Double, caption: String)? = nil) {
+        public init(split: String, points: [ThresholdPoint], chosen: (threshold: Double, caption: String)? = nil) {
             self.split = split
             self.points = points
             self.chosen = chosen
@@ -297,9 +314,10 @@ public struct ModelReportPage: Sendable {
         body.close("nav")
     }
 
-    /// An accuracy interval as the text output prints it (`AccuracyInterval.percentText`).
+    /// An accuracy interval as the text output prints it, "78.2–99.2 %" (`AccuracyInterval.percentText` in the head,
+    /// which this module does not import; `PageTests.testThePagesIntervalIsTheTextOutputsOwn` holds them together).
     static func intervalText(_ interval: ClosedRange<Double>) -> String {
-        AccuracyInterval(lower: interval.lowerBound, upper: interval.upperBound).percentText
+        String(format: "%.1f–%.1f %%", interval.lowerBound * 100, interval.upperBound * 100)
     }
 
     private func writeAccuracy(_ body: inout HTMLWriter) {
