@@ -136,7 +136,8 @@ public enum PhasesWorkflow {
         _ = try WorkbenchError.passingOn { try PhaseScores(probabilities: [], labels: classifier.labels, order: order, modelPath: classifier.path) }
     }
 
-    private static func probeVideo(_ path: String) throws(WorkbenchError) -> VideoProbe {
+    /// Probes the video at `path`, refusing a missing file or a folder first (`PhasesCheckWorkflow` probes alike).
+    static func probeVideo(_ path: String) throws(WorkbenchError) -> VideoProbe {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw WorkbenchError(path: path, reason: "no such video file")
@@ -190,19 +191,5 @@ public enum PhasesWorkflow {
                     picture: picture(phase.start))
             }
         ).html()
-    }
-
-    /// Reads a phase file written by hand (or by `phases -o`), checks its rules (`PhaseTimeline.validate`) and,
-    /// when `video` is given, that its phases fit in that video's length. The file's own `"video"` member is
-    /// informational: the video checked is the one given here.
-    public static func check(phases path: String, video: String?) throws(WorkbenchError) -> PhaseTimeline {
-        try WorkbenchError.passingOn(naming: path) {
-            let timeline = try PhaseTimeline.read(path: path)
-            if let video {
-                let probe = try probeVideo(video)
-                if let duration = probe.duration { try timeline.checkFits(videoDuration: duration, path: path) }
-            }
-            return timeline
-        }
     }
 }

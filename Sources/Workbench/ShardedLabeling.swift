@@ -4,8 +4,9 @@ import ClusterJobs
 import Inference
 import Labeling
 
-/// `workbench label --results DIR` and `workbench label merge`: a labeling run split into shards that write one
-/// result file per movie into a shared folder, then one locked write of them all into the player's file.
+/// `workbench label --results DIR`: a labeling run split into shards that write one result file per movie into a
+/// shared folder; `MovieDataMergeWorkflow` (`label merge`) then folds them all into the player's file in one locked
+/// write.
 public enum ShardedLabeling {
     /// A movie of a run and its id in the player file.
     public typealias Movie = MovieResultFolder.Movie
@@ -139,27 +140,6 @@ public enum ShardedLabeling {
             }
         }
         return outcome
-    }
-
-    /// What a merge wrote.
-    public struct MergeResult: Sendable, Equatable {
-        /// Movies inserted or updated.
-        public var movies: Int
-        /// Their markers, in total.
-        public var markers: Int
-    }
-
-    /// Folds every result of the run in `results` into the player file `movieData`, in the run's movie order, in one
-    /// write under the file's lock: the file is then what one `label --movie-data` per movie, in that order, would
-    /// have made. Refuses, naming them, when movies have no result yet, and naming it and what differs when a
-    /// result was made by another model or other settings than the run's; the player file is then untouched.
-    public static func merge(results: String, movieData: String) throws(WorkbenchError) -> MergeResult {
-        try WritableOutput.checkConflicts(inputs: [results], outputs: [movieData])
-        let collected: [MovieResultFolder.Result] = try WorkbenchError.passingOn { try MovieResultFolder(path: results).allResults().results }
-        try WorkbenchError.passingOn {
-            try MovieData.update(path: movieData, with: collected.map { MovieUpdate(id: $0.movie.id, markers: $0.markers) })
-        }
-        return MergeResult(movies: collected.count, markers: collected.reduce(0) { $0 + $1.markers.count })
     }
 
     /// Reads the player file at `path`, so a broken one is reported before any labeling rather than at the merge.

@@ -180,7 +180,7 @@ final class WorkflowTests: XCTestCase {
         }
         XCTAssertEqual(labeled, movies.count, "the two shards split the movies between them")
         let movieData = folder.appendingPathComponent("MovieData.json").path
-        let merged = try ShardedLabeling.merge(results: results, movieData: movieData)
+        let merged = try MovieDataMergeWorkflow.run(MovieDataMergeRequest(results: results, movieData: movieData))
         XCTAssertEqual(merged.movies, movies.count)
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: movieData))) as? [[String: Any]]
         XCTAssertEqual(Set(written?.compactMap { $0["id"] as? String } ?? []), ["clip0", "clip1", "clip2"])

@@ -46,7 +46,7 @@ struct LabelMergeCommand: ParsableCommand {
 
     func run() throws {
         try Console.run {
-            let outcome = try ShardedLabeling.merge(results: folder, movieData: movieData)
+            let outcome = try MovieDataMergeWorkflow.run(MovieDataMergeRequest(results: folder, movieData: movieData))
             Console.warn("\(outcome.movies) movies, \(outcome.markers) markers merged into \(movieData)")
         }
     }

@@ -85,8 +85,8 @@ struct PhasesCommand: ParsableCommand {
     func run() throws {
         try Console.run {
             if let check {
-                let timeline = try PhasesWorkflow.check(phases: check, video: video)
-                render(timeline)
+                let result = try PhasesCheckWorkflow.run(PhasesCheckRequest(phases: check, video: video))
+                render(result.timeline)
                 return
             }
             guard let model else { return }
