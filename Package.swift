@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "workbench-bench-training", targets: ["BenchTraining"]),
         .executable(name: "workbench-bench-finetune", targets: ["BenchFineTune"]),
         .executable(name: "workbench-bench-detector", targets: ["BenchDetector"]),
+        .executable(name: "workbench-bench-neighbours", targets: ["BenchNeighbours"]),
         // Run by set-up: the person detector's frozen TensorFlow graph to Workbench's safetensors file.
         .executable(name: "workbench-convert-detector", targets: ["ConvertDetector"]),
         .library(name: "Workbench", targets: ["Workbench"]),
@@ -99,6 +100,10 @@ let package = Package(
 
         // The head, the model file, labeling, export, pages, cluster jobs.
         .target(name: "LogisticHead", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        // Exact k nearest neighbours by cosine over feature vectors (blocked GEMM, beside a naive reference).
+        .target(name: "Neighbours", dependencies: ["TensorCore"], exclude: ["README.md"]),
+        // What is wrong with a dataset, from values: confident learning, copies and leaks, outliers (doctor's rules).
+        .target(name: "DataAudit", dependencies: ["Neighbours"], exclude: ["README.md"]),
         .target(
             name: "ModelFiles",
             dependencies: [
@@ -157,8 +162,8 @@ let package = Package(
         .target(
             name: "Reports",
             dependencies: [
-                "ClassifierTraining", "Datasets", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs", "Inference",
-                "LogisticHead", "Models", "Pages", "TensorCore", "Video",
+                "ClassifierTraining", "DataAudit", "Datasets", "DetectionAnnotations", "DetectionMetrics", "FileFormats", "ImageCodecs",
+                "Inference", "LogisticHead", "Models", "Pages", "TensorCore", "Video",
             ], exclude: ["README.md"]),
         // Cluster jobs: shards of the inputs, Slurm batch scripts and their submission.
         .target(name: "ClusterJobs", dependencies: ["ExternalProcesses", "FileFormats"], exclude: ["README.md"]),
@@ -180,11 +185,12 @@ let package = Package(
         .target(
             name: "Workbench",
             dependencies: [
-                "Augmentation", "ClassifierTraining", "ClusterJobs", "Datasets", "DetectionAnnotations", "DetectionMetrics", "DetectorTraining",
+                "Augmentation", "ClassifierTraining", "ClusterJobs", "DataAudit", "Datasets", "DetectionAnnotations", "DetectionMetrics",
+                "DetectorTraining",
                 "Export",
                 "FileFormats", "FineTuning", "Detection", "ImageCodecs", "Inference", "Labeling", "ModelFiles", "Models", "Overlays", "Phases",
                 "Reports", "TensorCore",
-                "LogisticHead", "Video",
+                "LogisticHead", "Neighbours", "Video",
             ], exclude: ["README.md"]),
         // The Swift runtime and Foundation are linked in statically, so an installed `workbench` runs without the
         // toolchain (no LD_LIBRARY_PATH, no toolchain left in place). Only the link differs: the objects stay those
@@ -213,6 +219,7 @@ let package = Package(
             name: "BenchNetwork", dependencies: ["BenchSupport", "Layers", "Models", "ImageCodecs", "TensorCore"], exclude: ["README.md"]),
         .executableTarget(name: "BenchTraining", dependencies: ["BenchSupport", "LogisticHead", "TensorCore"]),
         .executableTarget(name: "BenchDetector", dependencies: ["BenchSupport", "Detection", "ImageCodecs"]),
+        .executableTarget(name: "BenchNeighbours", dependencies: ["BenchSupport", "Neighbours", "TensorCore"]),
         .executableTarget(name: "BenchFineTune", dependencies: ["BenchSupport", "TrainableLayers", "Models", "TensorCore"], exclude: ["README.md"]),
 
         // Tests.
@@ -240,6 +247,8 @@ let package = Package(
                 "Augmentation", "ImageCodecs", "Models", "TensorCore", "_TestSupport",
             ]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "_TestSupport"]),
+        .testTarget(name: "NeighboursTests", dependencies: ["Neighbours", "TensorCore", "_TestSupport"]),
+        .testTarget(name: "DataAuditTests", dependencies: ["DataAudit", "Neighbours", "_TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "LogisticHeadTests", dependencies: ["LogisticHead", "_TestSupport"],
             resources: [.copy("Fixtures")]),

@@ -51,6 +51,9 @@ public struct TrainingRequest: Sendable {
     /// With `fineTuning` set: fine-tune only when `AutomaticFineTuning` says the frozen head leaves room and the
     /// run fits the time budget (`train --fine-tune-auto`).
     public var fineTunesAutomatically = false
+    /// A file listing pictures to leave out of every split (`Datasets.ExcludedPaths`: doctor's JSON report, or one
+    /// path a line); nil leaves the dataset as scanned.
+    public var exclusionList: String?
 
     public init(datasetPath: String) { self.datasetPath = datasetPath }
 }

@@ -40,14 +40,30 @@ struct TrainingScan {
         let labels = layout.labels
         let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         var items: [TrainingItem] = []
+        var excluded = 0
+        var excludedPaths = Set<String>()
+        if let list = request.exclusionList { excludedPaths = try WorkbenchError.passingOn { try ExcludedPaths.read(path: list) } }
         func add(_ folder: ImageFolder?, as split: TrainingSplit) {
             for labelFolder in folder?.classes ?? [] {
-                items += labelFolder.files.map { TrainingItem(path: $0, label: labelIndex[labelFolder.label]!, split: split) }
+                for file in labelFolder.files {
+                    if !excludedPaths.isEmpty && excludedPaths.contains(ExcludedPaths.standardized(file)) {
+                        excluded += 1
+                        continue
+                    }
+                    items.append(TrainingItem(path: file, label: labelIndex[labelFolder.label]!, split: split))
+                }
             }
         }
         add(layout.training, as: .training)
         add(layout.validation, as: .validation)
         add(layout.testing, as: .testing)
+        if excluded > 0 {
+            events(.warning("left out \(excluded) picture(s) \(request.exclusionList ?? "") names"))
+            let trained = Set(items.filter { $0.split == .training }.map(\.label))
+            for (index, label) in labels.enumerated() where !trained.contains(index) {
+                throw WorkbenchError(path: layout.training.path, reason: "the exclusion list leaves label '\(label)' without a training picture")
+            }
+        }
         events(.scanned(counts: TrainingRun.counts(labels: labels, items: items), skipped: layout.skipped))
         let unreadable = try UnreadableFiles(
             scanned: layout.unreadable.map { .init(path: $0.path, reason: $0.reason) },

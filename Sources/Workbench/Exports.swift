@@ -8,6 +8,7 @@
 @_exported import DetectorTraining
 @_exported import ClassifierTraining
 @_exported import ClusterJobs
+@_exported import DataAudit
 @_exported import FileFormats
 @_exported import FineTuning
 @_exported import ImageCodecs

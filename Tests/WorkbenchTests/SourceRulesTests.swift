@@ -33,6 +33,7 @@ final class SourceRulesTests: XCTestCase {
         ("BenchDetector/", "a benchmark program with options of its own"),
         ("BenchFineTune/", "a benchmark program with options of its own"),
         ("BenchNetwork/", "a benchmark program with options of its own"),
+        ("BenchNeighbours/", "a benchmark program with options of its own"),
         ("_TestSupport/", "tests drive the binary and the page checker through their options"),
     ]
 

@@ -34,6 +34,7 @@ struct TrainCommand: ParsableCommand {
               workbench train datasets/drawings --l2 10 --class-weights balanced
               workbench train datasets/drawings --target-precision 0.95
               workbench train datasets/drawings --report report.json --json
+              workbench train datasets/drawings --exclude findings.json
               workbench train datasets/drawings --html report.html
               workbench train datasets/drawings --augment 2 --no-flip
               workbench train datasets/drawings --augment 1 --augmentations crop,rotate
@@ -164,6 +165,13 @@ struct TrainCommand: ParsableCommand {
 
     @Flag(help: "Print the full report as JSON instead of tables.")
     var json = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Leave out the pictures this file lists: doctor's JSON (its findings' files; of a copy all but the first) or one path a line.",
+            valueName: "file"))
+    var exclude: String?
 
     @Option(
         name: .long,
@@ -412,6 +420,7 @@ struct TrainCommand: ParsableCommand {
         request.augmentedViews = augmentationOptions.augment
         request.augmentation = try augmentationOptions.policy()
         request.fineTuning = fineTuningSettings()
+        request.exclusionList = exclude
         request.testTimeAugmentation = tta
         request.fineTunesAutomatically = fineTuneAuto
         return request
