@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: [
-                "Reports", "Pages", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
+                "Reports", "Pages", "DataAudit", "DetectionAnnotations", "DetectionMetrics", "ImageCodecs", "LogisticHead", "_TestSupport",
             ]),
         .testTarget(
             name: "DetectionTests", dependencies: ["Detection", "Models", "ImageCodecs", "FileFormats", "TensorCore", "_TestSupport"],

@@ -92,8 +92,10 @@ public enum DoctorWorkflow {
             events(.hashing(done: index + 1, total: count))
         }
         events(.searchingNeighbours(pictures: count))
+        // Query blocks run on the workers; BLAS on more threads of its own would oversubscribe the cores.
+        GEMM.setBLASThreads(1)
         let neighbours = NearestNeighbours.search(
-            features: predictions.features, count: count, dimension: predictions.features.count / max(count, 1),
+            features: predictions.features, count: count, dimension: max(1, predictions.features.count / max(count, 1)),
             k: AuditSettings.neighbourCount, threads: request.features.threads)
         let pictures = (0..<count).map {
             AuditedPicture(path: predictions.paths[$0], split: predictions.splits[$0], label: predictions.truths[$0])

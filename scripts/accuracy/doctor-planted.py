@@ -137,7 +137,7 @@ def score(findings, plants):
     rows = {
         "doctor (own cut)": (len(flagged), *precision_recall(flagged)),
         "cleanlab default": (len(cleanlab_flagged), *precision_recall(cleanlab_flagged)),
-        "doctor, top as many as cleanlab": (len(cleanlab_flagged), *precision_recall(flagged[:len(cleanlab_flagged)])),
+        "doctor, top as many as cleanlab": (min(len(flagged), len(cleanlab_flagged)), *precision_recall(flagged[:len(cleanlab_flagged)])),
     }
     copies = {entry["copy"]: entry["source"] for entry in plants["copies"]}
     found, involved, wrong = set(), 0, 0
