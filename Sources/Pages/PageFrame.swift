@@ -1,6 +1,6 @@
 /// The frame every report page shares: the document head (character set, viewport, a content-security policy that
 /// forbids the page to load anything from the network, the style sheet) and the body around the content.
-enum PageFrame {
+public enum PageFrame {
     /// Pages embed their pictures as `data:` URIs and their style and script inline. The policy makes the browser
     /// itself refuse anything else, so a page that renders here renders the same offline or from a mail.
     /// `media` is the source allowed for `<video>` (the labeling page's relative movie files), if any.
@@ -10,7 +10,7 @@ enum PageFrame {
     }
 
     /// The start of every page's body: the title and the lines under it (what, when, by which version).
-    static func header(title: String, subtitle: [String]) -> HTMLWriter {
+    public static func header(title: String, subtitle: [String]) -> HTMLWriter {
         var body = HTMLWriter()
         body.open("header", [("class", "page")])
         body.element("h1", [], title)
@@ -20,7 +20,7 @@ enum PageFrame {
     }
 
     /// A complete HTML document.
-    static func document(title: String, body: String, script: String? = nil, allowsMedia: Bool = false) -> String {
+    public static func document(title: String, body: String, script: String? = nil, allowsMedia: Bool = false) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(Markup.escape(contentSecurityPolicy(allowsMedia: allowsMedia)))\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
