@@ -329,8 +329,9 @@ public enum TrainingRun {
         return 0
     }
 
-    /// The dataset folders the request names, checked.
-    static func resolveLayout(_ request: TrainingRequest) throws(WorkbenchError) -> DatasetLayout {
+    /// The dataset folders the request names, scanned and checked (what `run` trains on, and the files a
+    /// workflow checks its outputs against before any work).
+    public static func resolveLayout(_ request: TrainingRequest) throws(WorkbenchError) -> DatasetLayout {
         do {
             var layout = try DatasetLayout.resolve(path: request.datasetPath)
             if let testingPath = request.testingPath { layout.testing = try ImageFolder.scan(path: testingPath) }

@@ -43,6 +43,12 @@ public struct DatasetLayout: Sendable, Equatable {
         training.unreadable + (validation?.unreadable ?? []) + (testing?.unreadable ?? [])
     }
 
+    /// Every file the scans found to read: each split's images, then the entries that could not be read. What no
+    /// output of a run on the dataset may replace.
+    public var files: [String] {
+        [training, validation, testing].compactMap { $0 }.flatMap { $0.classes.flatMap(\.files) } + unreadable.map(\.path)
+    }
+
     /// Creates a layout value (users call `resolve`).
     public init(
         root: String, kind: Kind, training: ImageFolder, validation: ImageFolder? = nil,

@@ -22,6 +22,20 @@ public enum DetectionOutputNames {
     public struct Clips {
         private var used: Set<String> = []
 
+        /// `folder` as the outputs check sees it before any clip is made (their count is known only after the
+        /// work): every `<stem>-<n>.mp4` of one of `videos`' stems is a clip to be.
+        public static func folder(_ folder: String, videos: [String]) -> OutputConflicts.FilledFolder {
+            let stems = Set(videos.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+            return OutputConflicts.FilledFolder(path: folder, contents: "a clip") { name in
+                guard name.hasSuffix(".mp4") else { return false }
+                let base = name.dropLast(4)
+                guard let dash = base.lastIndex(of: "-") else { return false }
+                let number = base[base.index(after: dash)...]
+                return !number.isEmpty && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
+                    && stems.contains(String(base[..<dash]))
+            }
+        }
+
         /// No clip named yet.
         public init() {}
 

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The check that no output of a run replaces one of its inputs or another of its outputs (a review copy written
@@ -16,9 +17,36 @@ public enum OutputConflicts {
     /// A refused output: the output as the caller named it, and a reason naming the other file.
     public typealias Conflict = FileError<ConflictDomain>
 
-    /// Throws for the first output that is the same file as an input or as an earlier output, naming both.
-    /// An input that does not exist (yet) is compared by its resolved path, like an output.
-    public static func check(inputs: [String], outputs: [String]) throws(Conflict) {
+    /// A folder a run fills with files whose names are known only by their form until the work is done (`detect`'s
+    /// clips, `<video stem>-<n>.mp4`): every file of the folder whose name `holds` accepts counts as an output.
+    public struct FilledFolder: Sendable {
+        /// The folder as the caller named it.
+        public var path: String
+        /// What goes into it, for messages ("a clip").
+        public var contents: String
+        /// Whether the run may write a file of this name (no folder part) into the folder.
+        public var holds: @Sendable (String) -> Bool
+        /// Whether a write into the folder goes through a symbolic link there to its target, as every output does;
+        /// false for a folder whose writes replace the entry itself (`ConfinedFolder`), where only names can clash.
+        public var writesThroughLinks: Bool
+
+        /// A folder that receives `contents`, files whose names `holds` accepts.
+        public init(
+            path: String, contents: String, writesThroughLinks: Bool = true, holds: @escaping @Sendable (String) -> Bool
+        ) {
+            self.path = path
+            self.contents = contents
+            self.writesThroughLinks = writesThroughLinks
+            self.holds = holds
+        }
+    }
+
+    /// Throws for the first output that is the same file as an input or as an earlier output, naming both; then for
+    /// an input or output that a file written into one of `filledFolders` could replace (its name in that folder
+    /// is one the folder holds, or a file of such a name there is a link to it). An input that does not exist (yet)
+    /// is compared by its resolved path, like an output. `inputs` are every file the run reads (a folder's files
+    /// listed, not only the folder), so an output inside an input folder is refused only where it replaces one.
+    public static func check(inputs: [String], outputs: [String], filledFolders: [FilledFolder] = []) throws(Conflict) {
         let inputIdentities = inputs.map { ($0, identity(of: $0)) }
         var earlierOutputs: [(String, Identity)] = []
         for output in outputs {
@@ -31,6 +59,63 @@ public enum OutputConflicts {
             }
             earlierOutputs.append((output, outputIdentity))
         }
+        for folder in filledFolders {
+            try check(folder, inputs: inputIdentities, outputs: earlierOutputs)
+        }
+    }
+
+    /// Refuses an input or output that a file written into `folder` could replace: named in the folder with a name
+    /// it holds, or the same file as an entry of the folder with such a name (a symbolic or hard link).
+    private static func check(
+        _ folder: FilledFolder, inputs: [(String, Identity?)], outputs: [(String, Identity)]
+    ) throws(Conflict) {
+        let location = folderLocation(folder.path)
+        func threatened(_ path: String) -> Bool {
+            let (parent, name) = split(path)
+            return folderLocation(parent) == location && folder.holds(name)
+        }
+        let named = inputs.map { ($0.0, true) } + outputs.map { ($0.0, false) }
+        for (path, isInput) in named where threatened(path) {
+            throw Conflict(path: path, reason: refusal(folder, isInput: isInput))
+        }
+        guard folder.writesThroughLinks, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in entries where folder.holds(name) {
+            guard let entryIdentity = identity(of: location + name) else { continue }
+            if let input = inputs.first(where: { $0.1 == entryIdentity })?.0 {
+                throw Conflict(path: input, reason: refusal(folder, isInput: true) + " (\(location + name) is the same file)")
+            }
+            if let output = outputs.first(where: { $0.1 == entryIdentity })?.0 {
+                throw Conflict(path: output, reason: refusal(folder, isInput: false) + " (\(location + name) is the same file)")
+            }
+        }
+    }
+
+    private static func refusal(_ folder: FilledFolder, isInput: Bool) -> String {
+        isInput
+            ? "is an input that \(folder.contents) written into \(folder.path) would replace: an output must not replace an input"
+            : "is an output that \(folder.contents) written into \(folder.path) would replace: each output needs a file of its own"
+    }
+
+    /// Where the files of a folder are, ending in "/": the folder resolved when it exists, else its nearest existing
+    /// ancestor resolved and the rest of its names after it (where it will be made).
+    private static func folderLocation(_ path: String) -> String {
+        var location: String
+        if let resolved = realpath(path, nil) {
+            location = String(cString: resolved)
+            free(resolved)
+        } else {
+            let (parent, name) = split(path)
+            location = parent == path ? path : folderLocation(parent) + name
+        }
+        return location.hasSuffix("/") ? location : location + "/"
+    }
+
+    /// A path's folder ("." for a bare name) and its last name, trailing slashes dropped.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return (".", trimmed) }
+        return (slash == trimmed.startIndex ? "/" : String(trimmed[..<slash]), String(trimmed[trimmed.index(after: slash)...]))
     }
 
     /// What makes two paths one file.
@@ -62,15 +147,7 @@ public enum OutputConflicts {
     /// The absolute path a file not yet at `path` would get: its folder resolved by `realpath` when the folder
     /// exists, else made absolute against the working directory, then its name.
     static func plannedLocation(of path: String) -> String {
-        var trimmed = path
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let folder: String, name: String
-        if let slash = trimmed.lastIndex(of: "/") {
-            folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-            name = String(trimmed[trimmed.index(after: slash)...])
-        } else {
-            (folder, name) = (".", trimmed)
-        }
+        let (folder, name) = split(path)
         var resolvedFolder: String
         if let resolved = realpath(folder, nil) {
             resolvedFolder = String(cString: resolved)

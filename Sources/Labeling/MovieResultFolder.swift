@@ -109,8 +109,16 @@ public struct MovieResultFolder: Sendable {
 
     private static let manifestName = "manifest.json"
     private static let moviesName = "movies"
-    private var manifestPath: String { path + "/" + Self.manifestName }
-    private var moviesFolder: String { path + "/" + Self.moviesName }
+    /// The run's manifest.
+    public var manifestPath: String { path + "/" + Self.manifestName }
+    /// The folder of the result files, one per movie.
+    public var moviesFolder: String { path + "/" + Self.moviesName }
+
+    /// The manifest and the result files now in the folder, listed without opening any: what a merge reads.
+    public var listedFiles: [String] {
+        let results = (try? FileManager.default.contentsOfDirectory(atPath: moviesFolder)) ?? []
+        return [manifestPath] + results.sorted().map { moviesFolder + "/" + $0 }
+    }
 
     /// The result file of the movie with `id`.
     public func resultPath(id: String) -> String { moviesFolder + "/" + Self.resultName(id: id) }

@@ -14,10 +14,11 @@ public enum BackboneSource: Sendable, Equatable {
         }
     }
 
-    /// The file the backbone is read from, when named (nil: set-up's weights, wherever the search finds them).
+    /// The file the backbone is read from: the one named, or set-up's weights where the search finds them (nil when
+    /// it finds none; `load` then says so), which no output may replace.
     var filePath: String? {
         switch self {
-        case .pretrained(let path): return path
+        case .pretrained(let path): return path ?? (try? BackboneLocation.resolve(explicit: nil))
         case .model(let path): return path
         }
     }

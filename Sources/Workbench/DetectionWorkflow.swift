@@ -73,9 +73,9 @@ public enum DetectionWorkflow {
     ) throws(WorkbenchError) -> DetectionResult {
         var copies: [String] = []
         if let folder = request.annotate {
-            try prepareFolder(folder, inputs: list.files)
             copies = DetectionOutputNames.annotatedPictures(list.files, folder: folder)
-            try WritableOutput.checkConflicts(inputs: list.files, outputs: copies)
+            try WritableOutput.checkConflicts(inputs: list.files + weights(request.detector), outputs: copies)
+            try prepareFolder(folder)
         }
         var outcome = DetectionResult()
         for problem in list.unreadable { events(.skipped(problem)) }
@@ -107,8 +107,17 @@ public enum DetectionWorkflow {
         return outcome
     }
 
-    /// Creates `folder` if missing; refuses one that is an input file.
-    private static func prepareFolder(_ folder: String, inputs: [String]) throws(WorkbenchError) {
+    /// The detector's file the run reads, which no output may replace: the model, or the person detector's
+    /// weights where `DetectorLocation` finds them.
+    static func weights(_ detector: DetectionRequest.Detector) -> [String] {
+        switch detector {
+        case .person(let path): return [try? DetectorLocation.resolve(explicit: path)].compactMap { $0 }
+        case .model(let path): return [path]
+        }
+    }
+
+    /// Creates `folder` if missing; refuses a file that is not a folder.
+    private static func prepareFolder(_ folder: String) throws(WorkbenchError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -142,8 +151,15 @@ public enum DetectionWorkflow {
             try PerInputOutputs.paths(inputs: videos, destination: destination, fileExtension: "vtt")
         }
         try WorkbenchError.passingOn { for copy in annotated ?? [] { try VideoContainer.check(output: copy) } }
-        if let clips = request.clips { try prepareFolder(clips, inputs: videos) }
-        try WritableOutput.checkConflicts(inputs: videos, outputs: (annotated ?? []) + (captions ?? []) + [request.html])
+        let read = videos + weights(request.detector)
+        // A preview is made only for a video browsers cannot play, but its name is fixed now, with the others'.
+        let previews = request.html.map { html in
+            PageVideo.previewPaths(page: html, videos: videos, reserved: videos + (annotated ?? []) + (captions ?? []) + [html])
+        }
+        try WritableOutput.checkConflicts(
+            inputs: read, outputs: (annotated ?? []) + (captions ?? []) + [request.html] + (previews ?? []),
+            filledFolders: request.clips.map { [DetectionOutputNames.Clips.folder($0, videos: videos)] } ?? [])
+        if let clips = request.clips { try prepareFolder(clips) }
         for output in (annotated ?? []) + (captions ?? []) + [request.html].compactMap({ $0 }) { try WritableOutput.check(output) }
         let review = DetectionReview(
             presenceLabel: request.label ?? (detector.labels.count == 1 ? detector.labels[0] : "object"),
@@ -166,7 +182,7 @@ public enum DetectionWorkflow {
             if let folder = request.clips {
                 for clipIndex in result.clips.indices {
                     let path = clipNames.path(video: video, index: clipIndex, folder: folder)
-                    try WritableOutput.checkConflicts(inputs: videos, outputs: [path])
+                    try WritableOutput.checkConflicts(inputs: read, outputs: [path])
                     let clip = result.clips[clipIndex].clip
                     try WorkbenchError.passingOn {
                         try BoxOverlay.renderVideo(
@@ -190,10 +206,8 @@ public enum DetectionWorkflow {
                 events(.wrote(captions[index]))
             }
             var pageFile: String?
-            if let html = request.html {
-                let reserved = videos + (annotated ?? []) + (captions ?? []) + [html]
-                let preview = PageVideo.previewPaths(page: html, videos: videos, reserved: reserved)[index]
-                let choice = try PageVideo.choose(video: video, annotatedCopy: annotated?[index], preview: preview, tools: tools)
+            if let previews {
+                let choice = try PageVideo.choose(video: video, annotatedCopy: annotated?[index], preview: previews[index], tools: tools)
                 if choice.source == .preview { events(.wrote(choice.file)) }
                 events(.pageVideo(choice))
                 pageFile = choice.file

@@ -109,12 +109,13 @@ public enum DetectorTrainingWorkflow {
         let (backbone, features) = (request.backbone, request.features)
         let modelPath = request.modelPath ?? defaultModelPath(dataset: request.datasetPath)
         let pagePath = request.page.path(modelPath: modelPath)
-        let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 }
+        let sets = try annotationSets(request)
+        let read = [sets.training, sets.testing].compactMap { $0 }.flatMap { [$0.file] + $0.allImages.map(\.path) }
+        let inputs = [request.datasetPath, request.testingPath, backbone.filePath].compactMap { $0 } + read
         try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, request.reportPath, pagePath])
         for path in [modelPath, request.reportPath, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }
         // Checked first, so a bad SOURCE_DATE_EPOCH fails before the long part of the run.
         let creationDate = TrainingRun.iso8601(try TrainingRun.reproducibleNow())
-        let sets = try annotationSets(request)
         var training = DetectorTrainingRequest(
             training: sets.training, testing: sets.testing, backbone: try backbone.load(),
             featureSettings: features, inputSide: request.inputSide, crops: request.crops,

@@ -46,7 +46,9 @@ public enum EvaluationWorkflow {
     public static func run(_ request: EvaluationRequest, events: (EvaluationEvent) -> Void = { _ in }) throws(WorkbenchError) -> EvaluationResult {
         let classifier = try request.model.load()
         let extractor = FeatureExtractor(backbone: classifier.backbone, settings: request.features)
-        try WritableOutput.checkConflicts(inputs: [classifier.path, request.folder], outputs: [request.page])
+        // A folder that cannot be scanned is `evaluate`'s to name; its images are what no page may replace.
+        let images = (try? labelledFolder(request.folder)).map { $0.classes.flatMap(\.files) + $0.unreadable.map(\.path) } ?? []
+        try WritableOutput.checkConflicts(inputs: [classifier.path, request.folder] + images, outputs: [request.page])
         if let page = request.page { try WritableOutput.check(page) }
         let result = try evaluate(
             folder: request.folder, classifier: classifier, extractor: extractor, strict: request.strict,
@@ -57,6 +59,12 @@ public enum EvaluationWorkflow {
                 try ModelReports.evaluationPage(result, folder: request.folder, classifier: classifier, extractor: extractor), to: page)
         }
         return result
+    }
+
+    /// The labelled images `folder` holds: a whole dataset folder's testing split, otherwise the folder's own label
+    /// subfolders.
+    static func labelledFolder(_ folder: String) throws(WorkbenchError) -> ImageFolder {
+        try WorkbenchError.passingOn { try (try? DatasetLayout.resolve(path: folder))?.testing ?? ImageFolder.scan(path: folder) }
     }
 
     /// Evaluates `folder`: its label subfolders (or, for a dataset folder, its testing split) against the model.
@@ -77,10 +85,7 @@ public enum EvaluationWorkflow {
                 reason: "is an object-detection dataset (\(AnnotationReader.fileName)); "
                     + "\(classifier.path) is a classifier, evaluated on folders of labelled images")
         }
-        // A whole dataset folder is evaluated on its testing split; otherwise the folder's own label subfolders.
-        let labelled = try WorkbenchError.passingOn {
-            try (try? DatasetLayout.resolve(path: folder))?.testing ?? ImageFolder.scan(path: folder)
-        }
+        let labelled = try labelledFolder(folder)
         let labelIndex = Dictionary(uniqueKeysWithValues: classifier.labels.enumerated().map { ($1, $0) })
         var paths: [String] = [], truths: [Int] = []
         for labelFolder in labelled.classes {

@@ -14,6 +14,9 @@ public struct FeaturesRequest: Sendable {
     public var backbone = BackboneSource.pretrained(path: nil)
     /// Threads and pixel limit of the network (whether the cache is used is `fillsCache`'s to say).
     public var features = FeatureSettings()
+    /// The file `deliver` writes the vectors to, if any (the caller opens and writes it): checked before any work,
+    /// like every output, against every image and the backbone's file.
+    public var output: String?
 
     /// Embeds `inputs`, every image, skipping unreadable files.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -44,6 +47,8 @@ public enum FeaturesWorkflow {
         _ request: FeaturesRequest, events: (ImageFilesEvent) -> Void, deliver: (_ path: String, _ features: [Float]) -> Bool
     ) throws(WorkbenchError) -> FeaturesResult {
         let list = try ImageFileList.gather(request.inputs, shard: request.shard, strict: request.strict, events: events)
+        try WritableOutput.checkConflicts(
+            inputs: request.inputs + list.files + [request.backbone.filePath].compactMap { $0 }, outputs: [request.output])
         var outcome = FeaturesResult(images: list.count, done: 0, failed: list.unreadable.count, seconds: 0)
         if list.count == 0 { return outcome }
         var settings = request.features

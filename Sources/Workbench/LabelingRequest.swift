@@ -50,7 +50,7 @@ extension LabelingRequest {
         if let vtt = review.vtt {
             outputs += try PerInputOutputs.paths(inputs: movies, destination: vtt, fileExtension: "vtt") as [String?]
         }
-        try WritableOutput.checkConflicts(inputs: movies + [modelPath], outputs: outputs)
+        try WritableOutput.checkConflicts(inputs: WritableOutput.movieFiles(movies) + [modelPath], outputs: outputs)
     }
 }
 

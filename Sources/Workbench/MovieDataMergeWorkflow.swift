@@ -35,7 +35,8 @@ public enum MovieDataMergeWorkflow {
     public static func run(
         _ request: MovieDataMergeRequest, events: (MovieDataMergeEvent) -> Void = { _ in }
     ) throws(WorkbenchError) -> MovieDataMergeResult {
-        try WritableOutput.checkConflicts(inputs: [request.results], outputs: [request.movieData])
+        try WritableOutput.checkConflicts(
+            inputs: [request.results] + MovieResultFolder(path: request.results).listedFiles, outputs: [request.movieData])
         let collected: [MovieResultFolder.Result] = try WorkbenchError.passingOn {
             try MovieResultFolder(path: request.results).allResults().results
         }

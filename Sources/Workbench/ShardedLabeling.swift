@@ -107,9 +107,17 @@ public enum ShardedLabeling {
         let extractor = FeatureExtractor(backbone: classifier.backbone, settings: request.features)
         let (paths, settings, results) = (request.movies, request.settings, request.results)
         let movies = try movies(paths)
-        try WritableOutput.checkConflicts(inputs: paths + [classifier.path], outputs: [results])
-        let origin = try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
         let folder = MovieResultFolder(path: absolutePath(results))
+        // The folder's writes replace its entries, never what a link there points to: only names can clash.
+        let resultNames = Set(movies.map { (folder.resultPath(id: $0.id) as NSString).lastPathComponent })
+        let ownNames = Set([folder.manifestPath, folder.moviesFolder].map { ($0 as NSString).lastPathComponent })
+        try WritableOutput.checkConflicts(
+            inputs: WritableOutput.movieFiles(paths) + [classifier.path], outputs: [results],
+            filledFolders: [
+                .init(path: results, contents: "the run's manifest", writesThroughLinks: false) { ownNames.contains($0) },
+                .init(path: folder.moviesFolder, contents: "a movie's result", writesThroughLinks: false) { resultNames.contains($0) },
+            ])
+        let origin = try prepare(results: results, movies: movies, modelPath: classifier.path, settings: settings)
         let policy = try settings.markerPolicy(for: classifier)
         let mine = Set(InputSharding.movies(movies.map(\.path), shard: request.shard))
         var outcome = ShardResult(movies: mine.count, labeled: 0, alreadyDone: 0, failed: 0)

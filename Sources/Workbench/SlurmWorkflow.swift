@@ -35,6 +35,7 @@ public enum SlurmWorkflow {
                 request: request.cluster)
         }
         guard request.submits else { return SlurmResult(plan: plan, submitted: []) }
+        try WritableOutput.checkConflicts(inputs: try filesRead(request.job), outputs: plan.jobs.map(\.scriptPath))
         let submitted = try submit(plan)
         for job in submitted { events(.submitted(job)) }
         return SlurmResult(plan: plan, submitted: submitted)
@@ -173,6 +174,16 @@ public enum SlurmWorkflow {
             }
         }
         return submitted
+    }
+
+    /// What the job's tasks read and the player file its merge writes, which no script may replace.
+    private static func filesRead(_ job: SlurmJobRequest.Job) throws(WorkbenchError) -> [String] {
+        switch job {
+        case .label(let model, let movies, let movieData, _, _):
+            return [model, movieData] + WritableOutput.movieFiles(movies)
+        case .features(let inputs, let backbone):
+            return inputs + (try ImageFileList.expand(inputs)).files + [try BackboneLocation.resolve(explicit: backbone)]
+        }
     }
 
     private static func requireTasks(_ tasks: Int, atMost count: Int, of things: String) throws(WorkbenchError) {

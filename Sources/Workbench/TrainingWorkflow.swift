@@ -88,8 +88,9 @@ public enum TrainingWorkflow {
         let output = request.output, training = request.training
         let modelPath = output.model ?? defaultModelPath(dataset: training.datasetPath)
         let pagePath = output.page.path(modelPath: modelPath)
-        let inputs = [training.datasetPath, training.testingPath, training.validationPath, request.backbone.filePath].compactMap { $0 }
-        try WritableOutput.checkConflicts(inputs: inputs, outputs: [modelPath, output.report, pagePath])
+        let folders = [training.datasetPath, training.testingPath, training.validationPath, request.backbone.filePath].compactMap { $0 }
+        let files = try TrainingRun.resolveLayout(training).files
+        try WritableOutput.checkConflicts(inputs: folders + files, outputs: [modelPath, output.report, pagePath])
         for path in [modelPath, output.report, pagePath].compactMap({ $0 }) { try WritableOutput.check(path) }
 
         let extractor = FeatureExtractor(backbone: try request.backbone.load(), settings: request.features)

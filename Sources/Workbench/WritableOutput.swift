@@ -1,4 +1,5 @@
 import Foundation
+import Video
 
 /// The check every workflow makes of the files it will write before it starts: a long run never ends without its
 /// file because the folder was missing.
@@ -22,9 +23,21 @@ public enum WritableOutput {
     }
 
     /// Fails when one of `outputs` is one of `inputs` or another of `outputs` (the same file by device and inode,
-    /// or, not there yet, by resolved path: `OutputConflicts`), naming both. Files read and written by design (the
-    /// player's MovieData.json) are listed once, as outputs.
-    public static func checkConflicts(inputs: [String], outputs: [String?]) throws(WorkbenchError) {
-        try WorkbenchError.passingOn { try OutputConflicts.check(inputs: inputs, outputs: outputs.compactMap { $0 }) }
+    /// or, not there yet, by resolved path: `OutputConflicts`), or when a file written into one of `filledFolders`
+    /// could replace an input or an output, naming both. `inputs` are every file the run reads (a dataset's files as
+    /// listed, the model, the weights), not only the folders named. Files read and written by design (the player's
+    /// MovieData.json) are listed once, as outputs. Every workflow that writes calls this before any work.
+    public static func checkConflicts(
+        inputs: [String], outputs: [String?], filledFolders: [OutputConflicts.FilledFolder] = []
+    ) throws(WorkbenchError) {
+        try WorkbenchError.passingOn {
+            try OutputConflicts.check(inputs: inputs, outputs: outputs.compactMap { $0 }, filledFolders: filledFolders)
+        }
+    }
+
+    /// The files labeling `movies` reads: each video file, and each frames folder with its frames (`FrameFolder`'s
+    /// listing, no picture decoded), for `checkConflicts`.
+    static func movieFiles(_ movies: [String]) -> [String] {
+        movies.flatMap { movie in [movie] + ((try? FrameFolder(path: movie))?.framePaths ?? []) }
     }
 }

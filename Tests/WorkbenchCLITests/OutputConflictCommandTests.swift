@@ -170,6 +170,70 @@ final class OutputConflictCommandTests: XCTestCase {
         XCTAssertEqual(devices.status, 0, devices.standardError)
     }
 
+    // MARK: - Issue 45, defects 1 and 2: every file the command reads, and the clips
+
+    /// Asserts a refusal before any work: exit status 1, one line naming `output` and `other`, `files` unchanged,
+    /// and nothing on stdout.
+    private func assertRefusedNaming(
+        _ outcome: WorkbenchBinary.Outcome, _ output: String, _ other: String, unchanged files: [String: Data],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(outcome.status, 1, outcome.standardError, file: file, line: line)
+        XCTAssertEqual(outcome.errorLines.count, 1, outcome.standardError, file: file, line: line)
+        let error = outcome.errorLines.first ?? ""
+        XCTAssertTrue(error.hasPrefix("workbench: \(output): "), error, file: file, line: line)
+        XCTAssertTrue(error.contains(other), "names \(other): \(error)", file: file, line: line)
+        XCTAssertEqual(outcome.standardOutput, "", "no work before the refusal", file: file, line: line)
+        for (path, bytes) in files {
+            XCTAssertEqual(FileManager.default.contents(atPath: path), bytes, "\(path) must be untouched", file: file, line: line)
+        }
+    }
+
+    func testTrainRefusesToWriteOverTheDatasetsOwnFiles() throws {
+        // A detector dataset: its annotations and its pictures, as the annotations list them.
+        let boxes = folder.appendingPathComponent("d")
+        try SyntheticDetectionDataset.write(to: boxes, count: 3, side: 48, seed: 1)
+        let annotations = boxes.appendingPathComponent("annotations.json").path
+        let picture = boxes.appendingPathComponent("picture-001.png").path
+        let saved = contents(annotations, picture)
+        assertRefusedNaming(
+            try WorkbenchBinary.run(["train", boxes.path, "-o", annotations, "--no-cache"]), annotations, annotations, unchanged: saved)
+        assertRefusedNaming(
+            try WorkbenchBinary.run(["train", boxes.path, "--html", picture, "-o", folder.appendingPathComponent("d.wbmodel").path]),
+            picture, picture, unchanged: saved)
+        // A classifier dataset: any of its training pictures.
+        let dataset = folder.appendingPathComponent("c")
+        try FileManager.default.copyItem(at: Self.dataset, to: dataset)
+        let cats = dataset.appendingPathComponent("Training Data/cat")
+        let first = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: cats.path).sorted().first)
+        let image = cats.appendingPathComponent(first).path
+        assertRefusedNaming(
+            try WorkbenchBinary.run(["train", dataset.path, "-o", image, "--no-cache"]), image, image, unchanged: contents(image))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cats.appendingPathComponent((first as NSString).deletingPathExtension + ".html").path))
+    }
+
+    func testDetectRefusesToWriteOverTheWeightsAndTheClips() throws {
+        let video = try movie("a.mp4", seconds: 1)
+        let weights = folder.appendingPathComponent("person.safetensors").path
+        try FileManager.default.copyItem(
+            atPath: WorkbenchBinary.repositoryRoot().appendingPathComponent("models/ssdlite-mobilenetv2-person.safetensors").path,
+            toPath: weights)
+        let saved = contents(video, weights)
+        for option in ["--vtt", "--html"] {
+            assertRefusedNaming(
+                try WorkbenchBinary.run(["detect", video, "--detector", weights, option, weights]), weights, weights, unchanged: saved)
+        }
+        // The clips are a-1.mp4, a-2.mp4 … in their folder: no other output may take such a name there.
+        let clips = folder.appendingPathComponent("clips").path
+        for option in ["--vtt", "--annotate", "--html"] {
+            let clip = clips + "/a-1.mp4"
+            assertRefusedNaming(
+                try WorkbenchBinary.run(["detect", video, "--detector", weights, "--clips", clips, option, clip]), clip, clips,
+                unchanged: saved)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: clips), "refused before the folder is made")
+        }
+    }
+
     // MARK: - Item 10 (third part): review copies and reels need a video container's ending
 
     func testReviewCopyAndReelWithAnEndingNoContainerHasAreRefusedUpFront() throws {

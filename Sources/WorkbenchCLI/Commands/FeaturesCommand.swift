@@ -61,7 +61,8 @@ struct FeaturesCommand: ParsableCommand {
             let progress = ImageFilesProgress(label: "features")
             defer { progress.clear() }
             // -o is opened before any work, so a run never ends without its file.
-            let vectors = fillCache ? nil : try FeatureVectorWriter(output: output, json: json, inputs: inputs + [model].compactMap { $0 })
+            request.output = output
+            let vectors = fillCache ? nil : try FeatureVectorWriter(output: output, json: json)
             let embed = {
                 try FeaturesWorkflow.run(request, events: progress.render, deliver: { vectors?.write(path: $0, features: $1) ?? true })
             }

@@ -10,9 +10,9 @@ final class FeatureVectorWriter {
     /// The first failed write; the run stops there and the failure is the command's.
     private var failure: OutputFile.Failure?
 
-    /// Opens `output` (nil: stdout), refused when it is one of `inputs` (the images and the model read).
-    init(output: String?, json: Bool, inputs: [String]) throws {
-        try WritableOutput.checkConflicts(inputs: inputs, outputs: [output])
+    /// Opens `output` (nil: stdout); the workflow checks it against the inputs (`FeaturesRequest.output`) before
+    /// any work, and a refused run drops it whole.
+    init(output: String?, json: Bool) throws {
         sink = try output.map { path throws(OutputFile.Failure) in try OutputFile.open(path: path) } ?? Console.standardOutput
         self.json = json
     }
