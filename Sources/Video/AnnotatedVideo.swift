@@ -41,7 +41,9 @@ public enum AnnotatedVideo {
             // The copy is written beside the output and renamed over it: never over a device or a pipe.
             throw VideoError(.writeFailed, path: output, reason: "not a regular file (a review copy needs a file it can seek in)")
         }
-        let outputURL = URL(fileURLWithPath: output)
+        // Written through a symbolic link to its target, as every output is.
+        let destination = try RenderTarget.destination(of: output)
+        let outputURL = URL(fileURLWithPath: destination)
         let folder = outputURL.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -80,7 +82,7 @@ public enum AnnotatedVideo {
             let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
             throw VideoError(.toolFailed, path: video, reason: "ffmpeg could not burn in the labels (exit status \(result.status))\(detail)")
         }
-        if rename(partial, output) != 0 {
+        if rename(partial, destination) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: partial)
             throw VideoError(.writeFailed, path: output, reason: reason)

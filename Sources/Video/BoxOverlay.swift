@@ -140,7 +140,9 @@ public enum BoxOverlay {
             // Written beside the output and renamed over it: never over a device or a pipe.
             throw VideoError(.writeFailed, path: output, reason: "not a regular file (an annotated copy is renamed into place)")
         }
-        let outputURL = URL(fileURLWithPath: output)
+        // Written through a symbolic link to its target, as every output is.
+        let destination = try RenderTarget.destination(of: output)
+        let outputURL = URL(fileURLWithPath: destination)
         let folder = outputURL.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -180,7 +182,7 @@ public enum BoxOverlay {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
-        if rename(partial, output) != 0 {
+        if rename(partial, destination) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: partial)
             throw VideoError(.writeFailed, path: output, reason: reason)

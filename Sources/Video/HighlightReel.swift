@@ -68,7 +68,9 @@ public enum HighlightReel {
         try VideoContainer.check(output: output)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: output) }
-        let outputURL = URL(fileURLWithPath: output)
+        // Written through a symbolic link to its target, as every output is.
+        let destination = try RenderTarget.destination(of: output)
+        let outputURL = URL(fileURLWithPath: destination)
         let folder = outputURL.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -125,7 +127,7 @@ public enum HighlightReel {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
-        if rename(partial, output) != 0 {
+        if rename(partial, destination) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: partial)
             throw VideoError(.writeFailed, path: output, reason: reason)
