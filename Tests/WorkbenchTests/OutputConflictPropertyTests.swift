@@ -117,20 +117,25 @@ final class OutputConflictPropertyTests: XCTestCase {
         XCTAssertEqual(snapshot(), before, "\(what): nothing changed, nothing added", file: file, line: line)
     }
 
-    /// One output of a request: its name, the path the base request gives it, and how to point it elsewhere.
+    /// One output of a request: its name and how to point it at a path.
     private struct Output<Request> {
         let name: String
-        let path: String
         let set: (inout Request, String) -> Void
     }
 
-    /// The property for one workflow: each output pointed at each of `reads` (and at links to the first of them)
-    /// and at each other output's path is refused before any work.
+    /// The property for one workflow: with each output at a path of its own (`out/<command>-<name>`), each output
+    /// pointed at each of `reads` (and at links to the first of them) and at each other output's path is refused
+    /// before any work. Returns `base` with those paths, for further cases.
+    @discardableResult
     private func assertEveryClashRefused<Request>(
-        _ command: String, base: Request, reads: [String], outputs: [Output<Request>],
+        _ command: String, base given: Request, reads: [String], outputs: [Output<Request>],
         file: StaticString = #filePath, line: UInt = #line, run: (Request) throws -> Void
-    ) throws {
+    ) throws -> Request {
         XCTAssertFalse(reads.isEmpty)
+        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
+        var base = given
+        let paths = Dictionary(uniqueKeysWithValues: outputs.map { ($0.name, path("out/\(command)-\($0.name)")) })
+        for output in outputs { output.set(&base, paths[output.name]!) }
         let symbolic = path("links/\(command)-symbolic"), hard = path("links/\(command)-hard")
         try FileManager.default.createDirectory(atPath: path("links"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: reads[0])
@@ -140,7 +145,7 @@ final class OutputConflictPropertyTests: XCTestCase {
         }
         if let fileRead { try FileManager.default.linkItem(atPath: fileRead, toPath: hard) }
         for output in outputs {
-            let targets = reads + [symbolic] + (fileRead == nil ? [] : [hard]) + outputs.filter { $0.name != output.name }.map(\.path)
+            let targets = reads + [symbolic] + (fileRead == nil ? [] : [hard]) + outputs.filter { $0.name != output.name }.map { paths[$0.name]! }
             for target in targets {
                 var request = base
                 output.set(&request, target)
@@ -149,6 +154,7 @@ final class OutputConflictPropertyTests: XCTestCase {
         }
         try FileManager.default.removeItem(atPath: symbolic)
         if fileRead != nil { try FileManager.default.removeItem(atPath: hard) }
+        return base
     }
 
     // MARK: Training
@@ -165,14 +171,12 @@ final class OutputConflictPropertyTests: XCTestCase {
         base.training.testingPath = testing
         base.training.validationPath = validation
         base.backbone = .pretrained(path: backbone)
-        base.output = TrainingOutput(model: path("out/C.wbmodel"), report: path("out/report.json"), page: .at(path("out/page.html")))
-        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
-        try assertEveryClashRefused(
+        base = try assertEveryClashRefused(
             "train", base: base, reads: pictures + [dataset, testing, validation, backbone],
             outputs: [
-                Output(name: "model", path: path("out/C.wbmodel")) { $0.output.model = $1 },
-                Output(name: "report", path: path("out/report.json")) { $0.output.report = $1 },
-                Output(name: "page", path: path("out/page.html")) { $0.output.page = .at($1) },
+                Output(name: "model") { $0.output.model = $1 },
+                Output(name: "report") { $0.output.report = $1 },
+                Output(name: "page") { $0.output.page = .at($1) },
             ]
         ) { _ = try TrainingWorkflow.run($0) }
         // An output inside an input folder that replaces nothing read is no clash (a model beside the pictures, its
@@ -201,10 +205,6 @@ final class OutputConflictPropertyTests: XCTestCase {
         let backbone = try decoy("backbone.safetensors")
         var base = DetectorTrainingWorkflowRequest(datasetPath: dataset.path, testingPath: testing.path)
         base.backbone = .pretrained(path: backbone)
-        base.modelPath = path("out/D.wbmodel")
-        base.reportPath = path("out/report.json")
-        base.page = .at(path("out/page.html"))
-        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         let sets = try DetectorTrainingWorkflow.annotationSets(base)
         XCTAssertEqual(sets.training.negatives.map(\.path).map { URL(fileURLWithPath: $0).lastPathComponent }, ["empty.png"])
         let reads =
@@ -216,9 +216,9 @@ final class OutputConflictPropertyTests: XCTestCase {
         try assertEveryClashRefused(
             "train-detector", base: base, reads: reads,
             outputs: [
-                Output(name: "model", path: path("out/D.wbmodel")) { $0.modelPath = $1 },
-                Output(name: "report", path: path("out/report.json")) { $0.reportPath = $1 },
-                Output(name: "page", path: path("out/page.html")) { $0.page = .at($1) },
+                Output(name: "model") { $0.modelPath = $1 },
+                Output(name: "report") { $0.reportPath = $1 },
+                Output(name: "page") { $0.page = .at($1) },
             ]
         ) { _ = try DetectorTrainingWorkflow.run($0) }
     }
@@ -252,18 +252,14 @@ final class OutputConflictPropertyTests: XCTestCase {
         let weights = try decoy("m.wbmodel")
         var base = DetectionRequest(inputs: [video])
         base.detector = .model(path: weights)
-        base.annotate = path("out/a.mp4")
-        base.vtt = path("out/c.vtt")
-        base.html = path("out/p.html")
         base.clips = path("clips")
-        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         func run(_ request: DetectionRequest) throws { _ = try DetectionWorkflow.run(request, detector: SeesNothing()) { _ in } }
-        try assertEveryClashRefused(
+        base = try assertEveryClashRefused(
             "detect", base: base, reads: [video, weights],
             outputs: [
-                Output(name: "annotate", path: path("out/a.mp4")) { $0.annotate = $1 },
-                Output(name: "vtt", path: path("out/c.vtt")) { $0.vtt = $1 },
-                Output(name: "html", path: path("out/p.html")) { $0.html = $1 },
+                Output(name: "annotate") { $0.annotate = $1 },
+                Output(name: "vtt") { $0.vtt = $1 },
+                Output(name: "html") { $0.html = $1 },
             ], run: run)
         // Clips are named v-1.mp4, v-2.mp4 … in their folder: no other output and no input may have such a name
         // there, nor be what such a name there links to.
@@ -298,16 +294,13 @@ final class OutputConflictPropertyTests: XCTestCase {
         let classifier = try Classifier.load(path: model)
         let movie = try decoy("movie.mp4")
         var base = LabelingRequest(movies: [movie], model: .loaded(classifier))
-        base.movieData = MovieDataEntry(path: path("out/MovieData.json"))
-        base.review = ReviewFiles(html: path("out/r.html"), vtt: path("out/r.vtt"), annotate: path("out/r.mp4"))
         base.highlights = HighlightRequest(label: "a", output: path("out/h.mp4"))
-        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         let outputs: [Output<LabelingRequest>] = [
-            Output(name: "movie-data", path: path("out/MovieData.json")) { $0.movieData = MovieDataEntry(path: $1) },
-            Output(name: "html", path: path("out/r.html")) { $0.review.html = $1 },
-            Output(name: "vtt", path: path("out/r.vtt")) { $0.review.vtt = $1 },
-            Output(name: "annotate", path: path("out/r.mp4")) { $0.review.annotate = $1 },
-            Output(name: "highlights", path: path("out/h.mp4")) { $0.highlights?.output = $1 },
+            Output(name: "movie-data") { $0.movieData = MovieDataEntry(path: $1) },
+            Output(name: "html") { $0.review.html = $1 },
+            Output(name: "vtt") { $0.review.vtt = $1 },
+            Output(name: "annotate") { $0.review.annotate = $1 },
+            Output(name: "highlights") { $0.highlights?.output = $1 },
         ]
         try assertEveryClashRefused("label", base: base, reads: [movie, model], outputs: outputs) { _ = try LabelingWorkflow.run($0) }
         // A frames folder is its frames (a file per movie put into the folder itself is no clash: frames/frames.vtt).
@@ -338,23 +331,19 @@ final class OutputConflictPropertyTests: XCTestCase {
         let video = try decoy("swing.mp4")
         var phases = PhasesWorkflow.Request(video: video, order: ["a", "b"])
         phases.model = model
-        phases.output = path("out/phases.json")
-        phases.subtitles = path("out/phases.vtt")
-        phases.page = path("out/phases.html")
-        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         try assertEveryClashRefused(
             "phases", base: phases, reads: [video, model],
             outputs: [
-                Output(name: "output", path: path("out/phases.json")) { $0.output = $1 },
-                Output(name: "vtt", path: path("out/phases.vtt")) { $0.subtitles = $1 },
-                Output(name: "html", path: path("out/phases.html")) { $0.page = $1 },
+                Output(name: "output") { $0.output = $1 },
+                Output(name: "vtt") { $0.subtitles = $1 },
+                Output(name: "html") { $0.page = $1 },
             ]
         ) { _ = try PhasesWorkflow.run($0) }
         let other = try decoy("other.mp4"), phaseFiles = [try decoy("swing.json"), try decoy("other.json")]
         let sync = SyncRequest(videos: [video, other], phaseFiles: phaseFiles, output: path("out/sync.mp4"))
         try assertEveryClashRefused(
             "sync", base: sync, reads: [video, other] + phaseFiles,
-            outputs: [Output(name: "output", path: path("out/sync.mp4")) { $0.output = $1 }]
+            outputs: [Output(name: "output") { $0.output = $1 }]
         ) { _ = try SyncWorkflow.run($0) }
         var byModel = SyncRequest(videos: [video, other], phaseFiles: [], output: path("out/sync.mp4"))
         byModel.phaseModel = SyncPhaseModel(model: .path(model), order: ["a", "b"])
@@ -364,7 +353,7 @@ final class OutputConflictPropertyTests: XCTestCase {
         let trace = TraceRequest(video: video, points: points, start: 0, output: path("out/trace.mp4"))
         try assertEveryClashRefused(
             "trace", base: trace, reads: [video],
-            outputs: [Output(name: "output", path: path("out/trace.mp4")) { $0.output = $1 }]
+            outputs: [Output(name: "output") { $0.output = $1 }]
         ) { _ = try TraceWorkflow.run($0) }
     }
 
@@ -374,35 +363,30 @@ final class OutputConflictPropertyTests: XCTestCase {
         let model = try model()
         let images = [try picture("e/a/0.png"), try picture("e/b/0.png", shade: 220)]
         var evaluation = EvaluationRequest(folder: path("e"), model: .loaded(try Classifier.load(path: model)))
-        evaluation.page = path("out/e.html")
-        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         try assertEveryClashRefused(
             "evaluate", base: evaluation, reads: images + [model, path("e")],
-            outputs: [Output(name: "html", path: path("out/e.html")) { $0.page = $1 }]
+            outputs: [Output(name: "html") { $0.page = $1 }]
         ) { _ = try EvaluationWorkflow.run($0) }
         let dataset = folder.appendingPathComponent("boxes")
         let boxes = try SyntheticDetectionDataset.write(to: dataset, count: 2, side: 48, seed: 3)
         let detector = try decoy("detector.wbmodel")
         var detectorEvaluation = DetectorEvaluationRequest(modelPath: detector, datasetPath: dataset.path)
-        detectorEvaluation.page = path("out/d.html")
         try assertEveryClashRefused(
             "evaluate-detector", base: detectorEvaluation,
             reads: [detector, dataset.appendingPathComponent("annotations.json").path] + boxes.keys.map { dataset.appendingPathComponent($0).path },
-            outputs: [Output(name: "html", path: path("out/d.html")) { $0.page = $1 }]
+            outputs: [Output(name: "html") { $0.page = $1 }]
         ) { _ = try DetectorEvaluationWorkflow.run($0) }
         var export = ExportRequest(model: model, format: .onnx)
-        export.output = path("out/m.onnx")
         try assertEveryClashRefused(
             "export", base: export, reads: [model],
-            outputs: [Output(name: "output", path: path("out/m.onnx")) { $0.output = $1 }]
+            outputs: [Output(name: "output") { $0.output = $1 }]
         ) { _ = try ExportWorkflow.run($0) }
         let backbone = try decoy("backbone.safetensors")
         var features = FeaturesRequest(inputs: [path("e")])
         features.backbone = .pretrained(path: backbone)
-        features.output = path("out/f.jsonl")
         try assertEveryClashRefused(
             "features", base: features, reads: images + [backbone],
-            outputs: [Output(name: "output", path: path("out/f.jsonl")) { $0.output = $1 }]
+            outputs: [Output(name: "output") { $0.output = $1 }]
         ) { _ = try FeaturesWorkflow.run($0, events: { _ in }, deliver: { _, _ in true }) }
     }
 }
