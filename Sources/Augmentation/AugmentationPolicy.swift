@@ -155,7 +155,7 @@ public struct AugmentationPolicy: Codable, Sendable, Equatable {
     /// One line for reports and progress: each transform with its range, or "none".
     public var describe: String {
         func number(_ value: Double) -> String {
-            value == value.rounded() ? String(Int(value)) : String(format: "%.3g", value)
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.3g", value)
         }
         var parts: [String] = []
         if let crop {

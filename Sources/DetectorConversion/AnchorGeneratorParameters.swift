@@ -64,8 +64,8 @@ public struct AnchorGeneratorParameters: Sendable, Equatable {
                         + "\(heightScales.count)/\(widthScales.count) scales, expected \(map.anchorsPerPosition) of each")
             }
             func range(_ number: Int) -> String { scope + (number == 0 ? "range" : "range_\(number)") + "/limit" }
-            let gridHeight = Int(try graph.scalar(range(2 * index), for: "the anchor grid's height"))
-            let gridWidth = Int(try graph.scalar(range(2 * index + 1), for: "the anchor grid's width"))
+            let gridHeight = try graph.wholeScalar(range(2 * index), for: "the anchor grid's height")
+            let gridWidth = try graph.wholeScalar(range(2 * index + 1), for: "the anchor grid's width")
             guard gridHeight == map.side, gridWidth == map.side else {
                 throw DetectorConversionError(
                     path: graph.path,

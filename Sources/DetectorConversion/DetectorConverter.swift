@@ -161,7 +161,7 @@ public enum DetectorConverter {
             logitScale: try graph.scalar("Postprocessor/scale_logits/y", for: "the logit scale"),
             overlapThreshold: try graph.scalar(suppression + "non_max_suppression/iou_threshold", for: "the suppression's IoU threshold"),
             scoreThreshold: try graph.scalar(suppression + "non_max_suppression/score_threshold", for: "the suppression's score threshold"),
-            maximumPerClass: Int(try graph.scalar(suppression + "Minimum/x", for: "the detections kept per class")),
-            maximumTotal: Int(try graph.scalar(suppression + "Minimum_1/x", for: "the detections kept in all")))
+            maximumPerClass: try graph.wholeScalar(suppression + "Minimum/x", for: "the detections kept per class"),
+            maximumTotal: try graph.wholeScalar(suppression + "Minimum_1/x", for: "the detections kept in all"))
     }
 }

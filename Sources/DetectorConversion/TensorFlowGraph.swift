@@ -116,6 +116,15 @@ struct TensorFlowGraph {
         return values[0]
     }
 
+    /// The scalar constant `name` as a whole number (a count or a size): refused when it is not one.
+    func wholeScalar(_ name: String, for purpose: String) throws(DetectorConversionError) -> Int {
+        let value = try scalar(name, for: purpose)
+        guard let whole = WholeNumber.rounding(Double(value)), Float(whole) == value else {
+            throw DetectorConversionError(path: path, reason: "constant \(name) (\(purpose)) is \(value), not a whole number")
+        }
+        return whole
+    }
+
     /// The nodes that take `name`'s output as an input.
     func consumers(of name: String) -> [Tensorflow_NodeDef] {
         nodes.values.filter { node in node.input.contains { $0 == name || $0.hasPrefix(name + ":") } }

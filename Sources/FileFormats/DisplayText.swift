@@ -32,6 +32,23 @@ public enum DisplayText {
         return result
     }
 
+    /// `text` as a terminal may show it with its line breaks kept: each line in the terminal form of a single field
+    /// (a tab in it written `\t`). For stderr, whose messages have lines but never columns.
+    public static func terminalLines(_ text: String) -> String {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { terminal(String(String.UnicodeScalarView($0))) }.joined(separator: "\n")
+    }
+
+    /// `value` rounded to the thousandth for a message, as Swift writes a `Double` ("0.04", "3600.0", "1e+308"):
+    /// rounded only where that is exact enough to matter, so a large finite number is never shown as "inf".
+    public static func thousandths(_ value: Double) -> String {
+        abs(value) < 1e15 ? "\((value * 1000).rounded() / 1000)" : "\(value)"
+    }
+
+    /// `name` between double quotes in its terminal form (a line feed or tab in it written `\n`, `\t`), for a name
+    /// from outside quoted inside a message: whatever it holds, the message stays one line with the name one field.
+    public static func quoted(_ name: String) -> String { "\"" + terminal(name) + "\"" }
+
     /// Whether the terminal form of `scalar` differs from the scalar.
     public static func needsEscape(_ scalar: Unicode.Scalar, keepingLayout: Bool = false) -> Bool {
         if scalar == "\n" || scalar == "\t" { return !keepingLayout }

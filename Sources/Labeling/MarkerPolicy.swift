@@ -1,3 +1,5 @@
+import FileFormats
+
 /// One marker of the player file: from `second` on, the scene is `label`.
 public struct Marker: Sendable, Equatable {
     /// Whole second (the JSON key, as a decimal string).
@@ -108,7 +110,7 @@ public struct MarkerPolicy: Sendable, Equatable {
         let labels = frameLabels(frames)
         var markers: [Marker] = []
         for (frame, label) in zip(frames, labels) {
-            let key = Int(frame.second.rounded(.down))
+            let key = WholeNumber.saturating(frame.second, .down)
             if let last = markers.last, last.second == key {
                 markers[markers.count - 1] = Marker(second: key, label: label)
             } else {

@@ -20,7 +20,7 @@ public enum WebVTT {
 
     /// `hh:mm:ss.ttt`, rounded to the millisecond (hours always written, so every timestamp has one form).
     public static func timestamp(_ seconds: Double) -> String {
-        let milliseconds = Int((max(0, seconds.isFinite ? seconds : 0) * 1000).rounded())
+        let milliseconds = WholeNumber.clamped(seconds * 1000, .toNearestOrAwayFromZero, to: 0...Int.max) ?? 0
         let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
         let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
         let (wholeSeconds, thousandths) = rest2.quotientAndRemainder(dividingBy: 1000)

@@ -59,7 +59,8 @@ public struct CurveAnimation: Sendable, Equatable {
         }
         let end = Double(frameCount) / framesPerSecond
         guard start.isFinite, start >= 0 else { throw Failure(path: video, reason: "the start time \(start) is not a time in seconds") }
-        let first = max(0, Int((start * framesPerSecond - 1e-3).rounded(.up)))
+        // Clamped to the video first: a start of 1e18 s is a frame index Int cannot hold, and past the end anyway.
+        let first = WholeNumber.clamped(start * framesPerSecond - 1e-3, .up, to: 0...frameCount) ?? frameCount
         guard first < frameCount else {
             throw Failure(
                 path: video, reason: "the curve would start at \(Self.number(start)) s, at or after the end of the video (\(Self.number(end)) s)")
@@ -78,7 +79,7 @@ public struct CurveAnimation: Sendable, Equatable {
         self.framesPerSecond = framesPerSecond
         firstFrame = first
         // The first frame whose progress is 1, or the video's last.
-        let whole = Int(((start + duration) * framesPerSecond - 1e-3).rounded(.up))
+        let whole = WholeNumber.clamped((start + duration) * framesPerSecond - 1e-3, .up, to: first...frameCount) ?? frameCount
         pictureCount = min(frameCount - 1, max(first, whole)) - first + 1
         let outline = curve.polyline(upTo: 1)
         let reach = strokeWidth / 2 + 1
@@ -104,6 +105,6 @@ public struct CurveAnimation: Sendable, Equatable {
     }
 
     private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String((value * 1000).rounded() / 1000)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : DisplayText.thousandths(value)
     }
 }

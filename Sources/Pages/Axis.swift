@@ -24,9 +24,11 @@ public struct Axis: Sendable, Equatable {
     public var spacing: Spacing
     public var tickStyle: TickStyle
 
-    /// An axis over `lower…upper` (swapped if given the wrong way round; widened when empty).
+    /// An axis over `lower…upper` (swapped if given the wrong way round; widened when empty; 0…1 when a bound is
+    /// not a finite number, whose ticks could not be counted).
     public init(lower: Double, upper: Double, spacing: Spacing = .linear, tickStyle: TickStyle = .number) {
         var low = min(lower, upper), high = max(lower, upper)
+        if !low.isFinite || !high.isFinite { (low, high) = (0, 1) }
         if spacing == .logarithmic {
             low = max(low, Double.leastNormalMagnitude)
             high = max(high, low)

@@ -289,7 +289,7 @@ public struct LabelingReportPage: Sendable {
     /// `m:ss` (or `h:mm:ss`), with tenths when the time is not whole.
     static func clock(_ seconds: Double) -> String {
         let safe = seconds.isFinite ? max(0, seconds) : 0
-        let allTenths = Int((safe * 10).rounded())
+        let allTenths = WholeNumber.clamped(safe * 10, .toNearestOrAwayFromZero, to: 0...Int.max) ?? 0
         let whole = allTenths / 10, tenths = allTenths % 10
         let (hours, minutes, rest) = (whole / 3600, (whole % 3600) / 60, whole % 60)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// How often `phases` classifies a video's frames, and whether its stated length can hold the phases at all: both
@@ -24,7 +25,7 @@ public enum PhaseSampling {
         duration: Double?, every: Double, phaseCount: Int, minimumLength: Double, minimumSamples: Int, video: String
     ) throws(PhaseError) {
         guard let duration, duration.isFinite else { return }
-        let frames = Int((duration / every).rounded(.up))
+        let frames = WholeNumber.clamped(duration / every, .up, to: 0...Int.max) ?? 0
         guard frames < phaseCount * minimumSamples else { return }
         func seconds(_ value: Double) -> String { String(format: "%g", value) }
         throw PhaseError(

@@ -183,8 +183,8 @@ public struct PhaseTimeline: Sendable, Equatable, Codable {
     }
 }
 
-/// A label in an error line, quoted; the CLI escapes control and bidi characters when it prints the line.
-func quoted(_ label: String) -> String { "\"\(label)\"" }
+/// A label in an error line, quoted in its terminal form, so a line feed or tab in it cannot break the line.
+func quoted(_ label: String) -> String { DisplayText.quoted(label) }
 
 extension PhaseTimeline {
     /// The timeline as the documented JSON, members in the documented order (`video`, `order`, `phases`; each phase

@@ -149,7 +149,7 @@ public struct SyncPlan: Sendable, Equatable {
     /// The first frame shown at or after `seconds` at `rate` frames per second (frame k is shown from k / rate on).
     /// A thousandth of a frame of slack keeps a time written as a frame's own (0.04 at 25 fps) on that frame.
     public static func frame(at seconds: Double, rate: Double) -> Int {
-        max(0, Int((seconds * rate - 1e-3).rounded(.up)))
+        WholeNumber.clamped(seconds * rate - 1e-3, .up, to: 0...Int.max) ?? 0
     }
 
     /// Checks one input's timeline and rate: the timeline's own rules (`PhaseTimeline.validate`), and an order
@@ -167,8 +167,8 @@ public struct SyncPlan: Sendable, Equatable {
         }
     }
 
-    private static func quoted(_ label: String) -> String { "\"\(label)\"" }
+    private static func quoted(_ label: String) -> String { DisplayText.quoted(label) }
     private static func list(_ labels: [String]) -> String { labels.joined(separator: ",") }
-    private static func seconds(_ value: Double) -> String { "\((value * 1000).rounded() / 1000) s" }
-    private static func rate(_ value: Double) -> String { "\((value * 1000).rounded() / 1000)" }
+    private static func seconds(_ value: Double) -> String { DisplayText.thousandths(value) + " s" }
+    private static func rate(_ value: Double) -> String { DisplayText.thousandths(value) }
 }

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// A small copy of a video that every browser plays (`BrowserPlayability`), for a review page whose video a
@@ -23,7 +24,7 @@ public enum PagePreview {
         arguments += ["-map", "0:v:0", "-vf", "\(scale),format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23"]
         arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
         arguments += ["-progress", "pipe:1", "-nostats"] + target.arguments
-        let frames = Int(((probe.duration ?? 0) * (probe.frameRate ?? 0)).rounded())
+        let frames = WholeNumber.clamped((probe.duration ?? 0) * (probe.frameRate ?? 0), .toNearestOrAwayFromZero, to: 0...Int.max) ?? 0
         try FFmpegRun.run(
             tools: tools, arguments: arguments, subject: video, target: target, outputFrames: frames,
             what: "make a preview for the page", progress: nil)

@@ -84,7 +84,7 @@ public enum SideBySideVideo {
                 throw VideoError(.notAVideo, path: video, reason: "the video stream states no frame rate")
             }
             let counted = probe.frameCount ?? VideoProbe.countFrames(path: video, tools: tools)
-            let estimated = (probe.streamDuration ?? probe.duration).map { Int(($0 * rate).rounded()) }
+            let estimated = (probe.streamDuration ?? probe.duration).flatMap { WholeNumber.rounding($0 * rate, .toNearestOrAwayFromZero) }
             guard let frameCount = counted ?? estimated, frameCount > 0 else {
                 throw VideoError(.noFrames, path: video, reason: "the video stream has no frames")
             }
@@ -260,7 +260,7 @@ public enum SideBySideVideo {
 
     /// A frame rate as ffmpeg reads it: a whole number, or the NTSC fractions exactly, else six decimals.
     static func rateText(_ rate: Double) -> String {
-        if abs(rate - rate.rounded()) < 1e-9 { return String(Int(rate.rounded())) }
+        if abs(rate - rate.rounded()) < 1e-9, let whole = WholeNumber.rounding(rate, .toNearestOrAwayFromZero) { return String(whole) }
         for base in [24.0, 30.0, 60.0, 120.0] where abs(rate - base * 1000 / 1001) < 1e-6 {
             return "\(Int(base * 1000))/1001"
         }

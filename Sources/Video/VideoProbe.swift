@@ -119,8 +119,8 @@ public struct VideoProbe: Sendable, Equatable {
             let what = hasAudio ? "it has only audio" : "it has no streams ffmpeg can show as video"
             throw VideoError(.noVideoStream, path: path, reason: "no video stream (\(what))")
         }
-        let width = Int(video["width"]?.doubleValue ?? 0)
-        let height = Int(video["height"]?.doubleValue ?? 0)
+        let width = WholeNumber.rounding(video["width"]?.doubleValue ?? 0) ?? 0
+        let height = WholeNumber.rounding(video["height"]?.doubleValue ?? 0) ?? 0
         guard width > 0, height > 0 else {
             throw VideoError(.notAVideo, path: path, reason: "video stream has no picture size")
         }
@@ -135,7 +135,7 @@ public struct VideoProbe: Sendable, Equatable {
         // A rotation is in the display matrix side data (newer muxers) or in the old "rotate" tag.
         let sideRotation = (video["side_data_list"]?.arrayValue ?? []).compactMap { $0.objectValue?["rotation"]?.doubleValue }.first
         let tagRotation = video["tags"]?.objectValue?["rotate"]?.stringValue.flatMap(Double.init)
-        let rotation = Int((sideRotation ?? tagRotation ?? 0).rounded())
+        let rotation = WholeNumber.rounding(sideRotation ?? tagRotation ?? 0, .toNearestOrAwayFromZero) ?? 0
         return VideoProbe(
             width: width, height: height, duration: duration, hasAudio: hasAudio,
             baseFrameRate: video["r_frame_rate"]?.stringValue.flatMap(rate),

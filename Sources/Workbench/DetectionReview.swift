@@ -124,7 +124,7 @@ final class DetectionReview {
                 }
                 var markers: [(second: Int, label: String)] = []
                 for stretch in stretches {
-                    let second = Int(stretch.start.rounded(.down))
+                    let second = WholeNumber.saturating(stretch.start, .down)
                     if markers.last?.second == second { markers.removeLast() }
                     markers.append((second, stretch.label))
                 }

@@ -10,7 +10,9 @@ import Workbench
 ///
 /// Text from outside (label folders, file names, paths) reaches the terminal only through `output` and `warn`,
 /// which write every control and bidi character in it as `\u001B` etc. (`DisplayText.terminal`), keeping only
-/// line feeds and tabs: a name cannot clear the screen, retitle the window or reorder the numbers beside it.
+/// line feeds (and, on stdout, the tabs between columns): a name cannot clear the screen, retitle the window or
+/// reorder the numbers beside it. A name's own line feed or tab is escaped where the name is put in a line
+/// (`DisplayText.terminal(name)`, `DisplayText.quoted`), and a failure's path by `failureText`.
 enum Console {
     /// Standard output. The CLI writes results from one thread only (deliveries come in order on the caller).
     nonisolated(unsafe) static let standardOutput = OutputFile.standardOutput()
@@ -36,13 +38,23 @@ enum Console {
     /// Whether stdout has failed.
     static var outputFailed: Bool { standardOutput.failure != nil }
 
-    /// Writes one line to stderr.
+    /// Writes a line (or lines) to stderr: tabs, control and bidi characters escaped, line feeds kept.
     static func warn(_ line: String) {
         // Results so far go out first, so a warning lands after them even when stdout is a pipe. A failure is kept
         // by the writer and reported at the end.
         try? standardOutput.flush()
         fflush(nil)  // the C library's streams too (nil: all of them), which anything using `print` fills
-        writeToStandardError(DisplayText.terminal(line, keepingLayout: true) + "\n")
+        writeToStandardError(DisplayText.terminalLines(line) + "\n")
+    }
+
+    /// A failure as a line says it (`ErrorWording`'s words; `"\(error)"` with `worded: false`), its path (text from
+    /// outside, where a line feed would start a line of its own) in its terminal form; `warn` escapes the rest.
+    static func failureText(_ error: any Error, worded: Bool = true) -> String {
+        let line = worded ? ErrorWording.line(for: error) : "\(error)"
+        guard let path = WorkbenchError(passing: error).path, line.hasPrefix(path + ": ") else {
+            return line
+        }
+        return DisplayText.terminal(path) + line.dropFirst(path.count)
     }
 
     /// Writes text to stderr as it is (the progress bar's own escapes), ignoring failures: there is nowhere left to report them.
@@ -69,7 +81,7 @@ enum Console {
             // Reported below, once.
             status = ExitCode(1)
         } catch {
-            warn("workbench: \(ErrorWording.line(for: error))")
+            warn("workbench: \(failureText(error))")
             status = ExitCode(1)
         }
         if let failure = finishStandardOutput() {

@@ -72,8 +72,22 @@ struct WorkbenchCommand: ParsableCommand {
             // --help and --version: the text is ours, and it goes to stdout as swift-argument-parser puts it.
             if !message.isEmpty { print(message) }
         } else if !message.isEmpty {
-            Console.warn(message)
+            Console.warn(escapingArguments(message))
         }
         Foundation.exit(status.rawValue)
+    }
+
+    /// A usage message with every argument it quotes (or the value after an option's `=`) in its terminal form
+    /// when the argument holds a line feed: the message's own line breaks are swift-argument-parser's, an
+    /// argument's would forge a line of its own. (`Console.warn` escapes tabs and the other controls.)
+    static func escapingArguments(_ message: String, arguments given: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+        let arguments = given.flatMap { argument in
+            [argument] + argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().map(String.init)
+        }
+        var result = message
+        for argument in arguments.sorted(by: { $0.utf8.count > $1.utf8.count }) where argument.unicodeScalars.contains("\n") {
+            result = result.replacingOccurrences(of: argument, with: DisplayText.terminal(argument))
+        }
+        return result
     }
 }

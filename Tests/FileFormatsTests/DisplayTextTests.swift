@@ -13,6 +13,17 @@ final class DisplayTextTests: XCTestCase {
         XCTAssertEqual(DisplayText.terminal("Café שלום 😀"), "Café שלום 😀", "printable text, right-to-left letters included, is untouched")
     }
 
+    /// Issue 45, items 7 and 9: lines for stderr keep their breaks but show a tab; a quoted name is one field; a
+    /// large finite number is never "inf".
+    func testLinesQuotedNamesAndThousandths() {
+        XCTAssertEqual(DisplayText.terminalLines("a\tb\nc\u{1B}"), #"a\tb"# + "\n" + #"c\u001B"#)
+        XCTAssertEqual(DisplayText.quoted("one\ntwo\tthree"), #""one\ntwo\tthree""#)
+        XCTAssertEqual(DisplayText.thousandths(0.04), "0.04")
+        XCTAssertEqual(DisplayText.thousandths(2.0004), "2.0")
+        XCTAssertEqual(DisplayText.thousandths(1e308), "1e+308")
+        XCTAssertEqual(DisplayText.thousandths(-1e308), "-1e+308")
+    }
+
     func testIsolatedNamesCannotReorderTheNumberBesideThem() {
         XCTAssertEqual(DisplayText.isolated("cat"), "\u{2068}cat\u{2069}")
         XCTAssertEqual(DisplayText.isolated("a\u{2069}\u{202E}b"), "\u{2068}a\u{202E}b\u{2069}", "a stray PDI cannot close the isolate early")

@@ -137,6 +137,39 @@ final class SyncTraceCommandTests: XCTestCase {
         XCTAssertFalse(outcome.standardOutput.contains("\u{202E}"), "the terminal line escapes the override")
     }
 
+    /// Issue 45, defect 7: a phase name's line feed and tab stay inside its field in the summary and in a one-line
+    /// error, and a usage error quoting an argument with a tab or line feed is still its three lines.
+    func testAPhaseNamesLineFeedAndTabAreEscapedInTheSummaryAndTheErrors() throws {
+        let a = try video("a.mp4"), b = try video("b.mp4")
+        let name = #"one\ttwo\nthree"#
+        func file(_ named: String, end: Double) throws -> String {
+            try phases(
+                named,
+                #"{"video": "v.mp4", "order": ["\#(name)", "b"], "phases": [{"label": "\#(name)", "start": 0, "end": 1}, {"label": "b", "start": 1, "end": \#(end)}]}"#
+            )
+        }
+        let good = try file("good.json", end: 2), late = try file("late.json", end: 9)
+        let outcome = try WorkbenchBinary.run(["sync", a, b, "--phases", good, good, "-o", path("odd.mp4")])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines.count, 4, "the summary, a line per phase, the final line feed: \(lines)")
+        XCTAssertTrue(lines[1].hasPrefix(#"  one\ttwo\nthree  "#), lines[1])
+        XCTAssertFalse(outcome.standardOutput.contains("\t"), "no raw tab")
+
+        let refused = try WorkbenchBinary.run(["sync", a, b, "--phases", good, late, "-o", path("late.mp4")])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.errorLines.count, 1, refused.standardError)
+        XCTAssertFalse(refused.standardError.contains("\t"), refused.standardError)
+
+        for (stack, shown) in [("x\ty", #"x\ty"#), ("x\ny", #"x\ny"#)] {
+            let usage = try WorkbenchBinary.run(["sync", a, b, "--phases", good, good, "--stack", stack, "-o", path("s.mp4")])
+            XCTAssertEqual(usage.status, 64)
+            XCTAssertEqual(usage.errorLines.count, 3, "Error, Usage and See: \(usage.standardError)")
+            XCTAssertTrue(usage.errorLines.first?.contains(shown) ?? false, usage.standardError)
+            XCTAssertFalse(usage.standardError.contains("\t"), usage.standardError)
+        }
+    }
+
     /// `sync --model --order`: the phases found by the tiny cat/espresso model in each video (as `phases` finds
     /// them), then played in step: two videos of a cat then espresso, 2 s + 2 s and 1 s + 1 s, make 4 s.
     func testSyncFindsThePhasesWithAModel() throws {

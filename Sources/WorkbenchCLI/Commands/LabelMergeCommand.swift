@@ -37,7 +37,7 @@ struct LabelMergeCommand: ParsableCommand {
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {
-            Console.warn("Error: \(message(for: error))")
+            Console.warn(WorkbenchCommand.escapingArguments("Error: \(message(for: error))"))
             Console.warn("Usage: workbench label merge <folder> --movie-data <file>")
             Console.warn("  See 'workbench label merge --help' for more information.")
             Foundation.exit(exitCode(for: error).rawValue)

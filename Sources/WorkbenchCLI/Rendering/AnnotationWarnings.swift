@@ -16,6 +16,6 @@ enum AnnotationWarnings {
 
     /// "2", "1.5".
     private static func pixels(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.1f", value)
     }
 }

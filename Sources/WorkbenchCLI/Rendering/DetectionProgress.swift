@@ -14,7 +14,7 @@ final class DetectionProgress {
 
     func render(_ event: DetectionEvent) {
         switch event {
-        case .skipped(let error): Console.warn("workbench: \(error) (skipped)")
+        case .skipped(let error): Console.warn("workbench: \(Console.failureText(error, worded: false)) (skipped)")
         case .picture(let picture): if !json { Console.output(DetectionLines.text(picture)) }
         case .videoStarted(let path, let expected): bar = ProgressBar(total: expected ?? 0, label: (path as NSString).lastPathComponent)
         case .progress(let done, let expected): bar?.update(completed: done, total: expected)

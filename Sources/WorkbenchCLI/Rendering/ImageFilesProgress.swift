@@ -14,7 +14,7 @@ final class ImageFilesProgress {
         case .shard(let shard, let images, let total): Console.warn("shard \(shard): \(images) of \(total) images")
         case .skipped(let error):
             bar?.finish()
-            Console.warn("\(error)")
+            Console.warn(Console.failureText(error, worded: false))
         case .started(let images): bar = ProgressBar(total: images, label: label)
         case .progress(let done, _): bar?.update(completed: done)
         }

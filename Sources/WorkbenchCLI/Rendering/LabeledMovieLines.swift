@@ -19,7 +19,7 @@ struct LabeledMovieLines {
         var previous: String?
         for (frame, decision) in zip(movie.result.frames, movie.decisions) where !(changesOnly && decision.label == previous) {
             text +=
-                String(format: "%6d  %@  ", Int(frame.second.rounded(.down)), decision.label)
+                String(format: "%6d  %@  ", WholeNumber.saturating(frame.second, .down), decision.label)
                 + Self.explained(decision, minimumConfidence: movie.minimumConfidence) + "\n"
             previous = decision.label
         }
@@ -102,7 +102,7 @@ struct LabeledMovieLines {
 
     /// "5 s", "2.5 s".
     private static func seconds(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 
     /// `label --json`'s object for one movie. Each frame's "label" is the one the markers use (after --fallback

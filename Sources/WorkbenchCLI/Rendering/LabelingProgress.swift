@@ -17,7 +17,7 @@ final class LabelingProgress {
         case .progress(let done, let expected): bar?.update(completed: done, total: expected)
         case .failed(_, let error):
             bar?.finish()
-            Console.warn("workbench: \(error) (movie skipped)")
+            Console.warn("workbench: \(Console.failureText(error, worded: false)) (movie skipped)")
         case .finished: bar?.finish()
         case .warning(let line): Console.warn(line)
         case .labeled(let movie): Console.output(lines.text(movie))

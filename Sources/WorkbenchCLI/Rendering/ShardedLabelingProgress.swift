@@ -16,7 +16,7 @@ final class ShardedLabelingProgress {
         case .skippedFrame(_, let reason): Console.warn("warning: \(reason) (frame skipped)")
         case .failed(let movie, let error):
             bar?.finish()
-            Console.warn("workbench: \(error) (movie \(movie.id) has no result)")
+            Console.warn("workbench: \(Console.failureText(error, worded: false)) (movie \(movie.id) has no result)")
         }
     }
 

@@ -7,14 +7,16 @@ enum SyncRendering {
     static func text(_ result: SyncResult, videos: [String]) -> String {
         let plan = result.plan
         var text =
-            "\(result.output): \(plan.phases.count) phases, \(seconds(plan.duration)) (\(plan.outputFrameCount) frames at "
+            "\(DisplayText.terminal(result.output)): \(plan.phases.count) phases, \(seconds(plan.duration)) (\(plan.outputFrameCount) frames at "
             + "\(rate(plan.framesPerSecond)) fps), rendered in \(seconds(result.renderSeconds))\n"
-        let width = plan.phases.map(\.label.count).max() ?? 0
-        for phase in plan.phases {
+        // Names in their terminal form: a line feed or tab in a label or a video's name stays inside its field.
+        let labels = plan.phases.map { DisplayText.terminal($0.label) }
+        let width = labels.map(\.count).max() ?? 0
+        for (phase, shown) in zip(plan.phases, labels) {
             let holds = zip(videos, phase.segments).filter { $0.1.holdFrameCount > 0 }.map { video, segment in
-                "\(video) holds \(seconds(Double(segment.holdFrameCount) / plan.framesPerSecond))"
+                "\(DisplayText.terminal(video)) holds \(seconds(Double(segment.holdFrameCount) / plan.framesPerSecond))"
             }
-            let label = phase.label + String(repeating: " ", count: max(0, width - phase.label.count))
+            let label = shown + String(repeating: " ", count: max(0, width - shown.count))
             text +=
                 "  \(label)  \(seconds(Double(phase.outputFrameCount) / plan.framesPerSecond))"
                 + (holds.isEmpty ? "\n" : ": " + holds.joined(separator: ", ") + "\n")
