@@ -76,8 +76,7 @@ public struct VideoSampling {
         }
         guard !samples.isEmpty else { throw VideoError(.noFrames, path: video, reason: "no frames could be decoded (an empty video)") }
         let lastTime = samples[samples.count - 1].time
-        // ffprobe's length when it reaches the last sample; else one interval past it.
-        let duration = probe.duration.flatMap { $0 > lastTime ? $0 : nil } ?? lastTime + every
+        let duration = SamplingLimits.videoEnd(lastSample: lastTime, every: every, stated: probe.duration)
         if let clip = presence.finish(videoEnd: duration) { clips.append(.init(clip: clip, file: nil)) }
         let size = probe.uprightSize
         return VideoDetection(path: video, samples: samples, clips: clips, duration: duration, width: size.width, height: size.height)

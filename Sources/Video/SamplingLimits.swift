@@ -66,6 +66,16 @@ public enum SamplingLimits {
         return max(1, Int(samples))
     }
 
+    /// Where a sampled video ends, from the frames decoded: its stated length (`probe.duration`) when that falls
+    /// after the last sample and within one interval of it, where it is more exact than the samples; else one
+    /// interval after the last sample. Sampling goes on to the last frame, so the true end lies in that interval,
+    /// and a header claiming an hour for four seconds of frames is not believed.
+    public static func videoEnd(lastSample: Double?, every: Double, stated: Double?) -> Double {
+        let last = lastSample ?? 0
+        if let stated, stated > last, stated <= last + every * (1 + 1e-9) { return stated }
+        return last + every
+    }
+
     /// Up to six significant digits, no exponent for ordinary values ("0.04", "86400", "1e-300").
     static func format(_ value: Double) -> String { String(format: "%g", value) }
 }

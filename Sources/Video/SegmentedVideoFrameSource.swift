@@ -28,8 +28,10 @@ public final class SegmentedVideoFrameSource: FrameSource {
     private let tools: ExternalTools
     private let parallelism: Int
     private let maximumSegmentFrames: Int
-    private var inFlight: [PrefetchingFrameSource] = []
+    private var inFlight: [(source: PrefetchingFrameSource, segment: VideoFrameSource.Segment)] = []
     private var nextSegment = 0
+    /// Frames the first segment in flight has delivered.
+    private var delivered = 0
 
     /// Probes `path` and plans segments of at most `maximumSegmentFrames` samples (each one's read-ahead) over its
     /// probed duration. A video whose duration is unknown (or implausible), or whose container ffmpeg cannot seek
@@ -94,14 +96,25 @@ public final class SegmentedVideoFrameSource: FrameSource {
         while true {
             fill()
             guard let current = inFlight.first else { return nil }
-            if let frame = try current.nextFrame() { return frame }
-            current.close()
+            if let frame = try current.source.nextFrame() {
+                delivered += 1
+                return frame
+            }
+            // A segment that ends short met the video's real end (its stated duration lied): the later segments
+            // lie past it, and seeking into them would only decode the end again, so they are never started.
+            let endedShort = !current.segment.runsToEnd && delivered < current.segment.frameCount
+            current.source.close()
             inFlight.removeFirst()
+            delivered = 0
+            if endedShort {
+                close()
+                return nil
+            }
         }
     }
 
     public func close() {
-        for source in inFlight { source.close() }
+        for flight in inFlight { flight.source.close() }
         inFlight.removeAll()
         nextSegment = segments.count
     }
@@ -115,7 +128,7 @@ public final class SegmentedVideoFrameSource: FrameSource {
                 VideoFrameSource(path: path, every: every, probe: probe, decoding: decoding, tools: tools, segment: segment, skipping: skipping),
                 depth: segment.frameCount > 0 ? min(segment.frameCount, maximumSegmentFrames) : maximumSegmentFrames)
             source.start()
-            inFlight.append(source)
+            inFlight.append((source, segment))
         }
     }
 }

@@ -107,8 +107,7 @@ public final class LabelingReview {
         if isVideo, let tools = try? ExternalTools.locate(for: result.path),
             let probed = (try? VideoProbe.probe(path: result.path, tools: tools))?.duration
         {
-            // The sampled frames end within one interval of the end; a stated duration is more exact.
-            duration = max(probed, result.frames.last?.second ?? 0)
+            duration = SamplingLimits.videoEnd(lastSample: result.frames.last?.second, every: spacing, stated: probed)
         }
         let markers = policy.markers(result.frames)
         let stretches = LabelStretches.make(markers: markers, frames: result.frames, labels: labels, end: duration)

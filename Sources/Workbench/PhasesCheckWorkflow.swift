@@ -1,4 +1,5 @@
 import Phases
+import Video
 
 /// What `workbench phases --check` is asked to do: read a phase file written by hand (or by `phases -o`) and check
 /// it, against a video's length when one is given.
@@ -41,8 +42,13 @@ public enum PhasesCheckWorkflow {
             let timeline = try PhaseTimeline.read(path: path)
             var duration: Double?
             if let video = request.video {
-                duration = try PhasesWorkflow.probeVideo(video).duration
-                if let duration { try timeline.checkFits(videoDuration: duration, path: path) }
+                // The frames are counted as `sync` counts them (a stated duration can lie), with its half a frame
+                // of slack.
+                _ = try PhasesWorkflow.probeVideo(video)
+                let input = try SideBySideVideo.probe(videos: [video], tools: try ExternalTools.locate(for: video))[0]
+                let counted = Double(input.frameCount) / input.framesPerSecond
+                duration = counted
+                try timeline.checkFits(videoDuration: counted, tolerance: 0.5 / input.framesPerSecond, path: path)
             }
             return PhasesCheckResult(timeline: timeline, videoDuration: duration)
         }

@@ -119,7 +119,8 @@ public enum PhasesWorkflow {
             sampling: .init(every: every), observe: pictures?.observer, progress: progress)
         let samples = PhaseFinder.Samples(
             times: labelled.frames.map(\.second), probabilities: labelled.frames.map(\.probabilities),
-            interval: every, videoDuration: probe.duration)
+            interval: every,
+            videoDuration: SamplingLimits.videoEnd(lastSample: labelled.frames.last?.second, every: every, stated: probe.duration))
         let timeline = try WorkbenchError.passingOn {
             try PhaseFinder.timeline(
                 video: request.video, samples: samples, labels: classifier.labels, order: request.order,
