@@ -178,6 +178,12 @@ public struct AnnotationDocument: Sendable, Equatable {
         guard [box.left, box.top, box.right, box.bottom].allSatisfy(\.isFinite) else {
             throw AnnotationError(path: file, reason: "\(labelled): its edges are too large to be pixel coordinates")
         }
+        // A centre past 2^52 has no room between whole numbers (1e308 + 5 is 1e308): it is no picture's pixel, and
+        // naming its size as the fault would mislead.
+        for (name, centre, side) in [("x", numbers[0], box.width), ("y", numbers[1], box.height)] where !(side > 0) && abs(centre) >= 0x1p52 {
+            throw AnnotationError(
+                path: file, reason: "\(labelled): \"\(name)\" \(format(centre)) is too large to be a pixel coordinate")
+        }
         // A size far below the centre's precision vanishes from the edges (1 + 1e-300 is 1): no box is left.
         guard box.width > 0, box.height > 0 else {
             throw AnnotationError(

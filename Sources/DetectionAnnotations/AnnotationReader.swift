@@ -21,27 +21,28 @@ public enum AnnotationReader {
     public static let maximumFileBytes = 256 << 20
 
     /// Reads `folder/annotations.json`, the pictures its entries name, and as negatives the pictures anywhere below
-    /// `folder` that no entry names.
-    public static func read(folder: String) throws(AnnotationError) -> AnnotationSet {
+    /// `folder` that no entry names. A picture over `maximumPixels` is refused as decoding it would be.
+    public static func read(folder: String, maximumPixels: Int = DecodeOptions().maximumPixels) throws(AnnotationError) -> AnnotationSet {
         let file = FolderWalk.join(folder, fileName)
         var information = stat()
         guard stat(file, &information) == 0 else {
             throw AnnotationError(path: folder, reason: "no \(fileName) (a Create ML object-detection folder holds its pictures and one \(fileName))")
         }
-        let read = try entries(file: file)
+        let options = DecodeOptions(maximumPixels: maximumPixels, minimumCropSide: nil)
+        let read = try entries(file: file, options: options)
         var set = read.set
-        (set.negatives, set.notes) = try negatives(below: set.folder, file: file, except: read.namedFiles)
+        (set.negatives, set.notes) = try negatives(below: set.folder, file: file, except: read.namedFiles, options: options)
         return set
     }
 
     /// Reads the annotations file `file` and the pictures its entries name, with no negatives: the pictures of the
     /// file's folder are not walked (that folder may be any folder; `read(folder:)` reads a dataset's negatives).
-    public static func read(file: String) throws(AnnotationError) -> AnnotationSet {
-        try entries(file: file).set
+    public static func read(file: String, maximumPixels: Int = DecodeOptions().maximumPixels) throws(AnnotationError) -> AnnotationSet {
+        try entries(file: file, options: DecodeOptions(maximumPixels: maximumPixels, minimumCropSide: nil)).set
     }
 
     /// The set of `file`'s entries, without negatives, and the files its entries name (by device and inode).
-    private static func entries(file: String) throws(AnnotationError) -> (set: AnnotationSet, namedFiles: Set<FileIdentity>) {
+    private static func entries(file: String, options: DecodeOptions) throws(AnnotationError) -> (set: AnnotationSet, namedFiles: Set<FileIdentity>) {
         let bytes: [UInt8]
         do {
             let input = try InputFile.open(path: file, maximumBytes: maximumFileBytes)
@@ -53,7 +54,6 @@ public enum AnnotationReader {
         var problems = AnnotationProblems(file: file)
         let document = AnnotationDocument.parse(try AnnotationDocument.elements(bytes, file: file), file: file, problems: &problems)
         let folder = Self.folder(of: file)
-        let options = DecodeOptions(minimumCropSide: nil)
 
         var images: [AnnotatedImage] = []
         var clipped: [ClippedBox] = []
@@ -65,6 +65,10 @@ public enum AnnotationReader {
                 let path = entry.image.hasPrefix("/") ? entry.image : FolderWalk.join(folder, entry.image)
                 var information = stat()
                 guard stat(path, &information) == 0 else {
+                    // Only a missing file is "no such picture": a link loop or a folder it may not enter is named.
+                    guard errno == ENOENT || errno == ENOTDIR else {
+                        throw AnnotationError(path: file, reason: "\(place): cannot read the picture \(path): \(SystemError.describe(errno))")
+                    }
                     throw AnnotationError(path: file, reason: "\(place): no such picture \(path) (names are relative to the folder of \(file))")
                 }
                 guard (information.st_mode & S_IFMT) == S_IFREG else {
@@ -104,9 +108,8 @@ public enum AnnotationReader {
     /// and notes for those left out; `file` names the annotations in notes.
     private static func negatives(
         below folder: String, file: String,
-        except namedFiles: Set<FileIdentity>
+        except namedFiles: Set<FileIdentity>, options: DecodeOptions
     ) throws(AnnotationError) -> (negatives: [AnnotatedImage], notes: [String]) {
-        let options = DecodeOptions(minimumCropSide: nil)
         var walk = FolderWalk()
         let found: [String]
         do {

@@ -251,6 +251,10 @@ public enum DetectorTrainingRun {
         extractor.extract(paths: pictures.map(\.path), views: viewsOf) { index, result in
             guard failure == nil else { return }
             switch result {
+            case .failure(let error) where index >= set.images.count:
+                // A negative that does not decode (a truncated file) is left out with a note, as one whose header
+                // does not read is (`AnnotationReader`): one rule for every negative. It only trains, never held out.
+                progress(.note("\(error.description) (a picture without an entry, left out)"))
             case .failure(let error): failure = error
             case .success(let (maps, size)):
                 let picture = pictures[index]

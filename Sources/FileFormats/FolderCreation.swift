@@ -14,7 +14,11 @@ public enum FolderCreation {
             }
         }
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        // A name that exists but cannot be followed (a link loop, a link to nothing) is not "a file in the way".
+        guard stat(path, &status) == 0 else {
+            throw AtomicFile.WriteError(path: path, reason: "cannot create the folder: \(SystemError.describe(errno))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
             throw AtomicFile.WriteError(path: path, reason: "cannot create the folder: a file is in the way")
         }
     }

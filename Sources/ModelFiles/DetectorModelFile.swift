@@ -180,6 +180,9 @@ public struct DetectorModelFile: Sendable, Equatable {
         } catch {
             throw fail("corrupted: \(error.reason)")
         }
+        guard ModelFile.tensorsMatchChecksum(container, stored: metadata[Key.tensorDataSHA256] ?? "") else {
+            throw fail(ModelFile.misplacedTensorsReason)
+        }
         var backbone: [String: SafetensorsFile.Tensor] = [:], head: [String: SafetensorsFile.Tensor] = [:]
         var unexpected: [String] = []
         for (name, tensor) in container.tensors {

@@ -56,6 +56,9 @@ extension ModelFile {
         } catch {
             throw fail("corrupted: \(error.reason)")
         }
+        if version >= 4, let stored = metadata[Key.tensorDataSHA256], !tensorsMatchChecksum(container, stored: stored) {
+            throw fail(misplacedTensorsReason)
+        }
 
         let labels = try decodeLabels(metadata[Key.labels]!, path: path)
         let preprocessing = try decodePreprocessing(metadata[Key.preprocessing]!, formatVersion: version, path: path)

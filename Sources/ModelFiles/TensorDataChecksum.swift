@@ -20,6 +20,18 @@ extension ModelFile {
         return hexadecimal(hasher.finalize())
     }
 
+    /// Whether `container`'s tensors as its header places them are the checksummed data: the checksum covers the
+    /// data section, not the header, so two tensors of one size with their offsets swapped would pass it and load
+    /// each other's weights. Every writer lays tensors out in name order (`SafetensorsFile.serialized()`), so for
+    /// an intact file the digest of the tensors in name order is the stored one.
+    static func tensorsMatchChecksum(_ container: SafetensorsFile, stored: String) -> Bool {
+        tensorDataChecksum(container) == stored
+    }
+
+    /// The reason a file whose header places its tensors elsewhere than they were written is refused.
+    static let misplacedTensorsReason =
+        "corrupted header: its tensors' offsets do not place them where they were written (the data matches its checksum, the tensors do not)"
+
     private static func hexadecimal(_ digest: SHA256.Digest) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

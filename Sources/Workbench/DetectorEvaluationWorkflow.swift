@@ -2,6 +2,7 @@ import DetectionAnnotations
 import DetectorTraining
 import FileFormats
 import Foundation
+import ImageCodecs
 import Inference
 import Reports
 
@@ -65,17 +66,18 @@ public enum DetectorEvaluationWorkflow {
     /// Reads the boxes `dataset` names (see `DetectorEvaluationRequest.datasetPath`). A folder without
     /// annotations (a classifier's folder of label subfolders, say) and a dataset with training annotations but
     /// no testing ones are refused in one line.
-    public static func annotationSet(dataset path: String) throws(WorkbenchError) -> AnnotationSet {
+    public static func annotationSet(dataset path: String, maximumPixels: Int = DecodeOptions().maximumPixels) throws(WorkbenchError) -> AnnotationSet
+    {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         // A file, or nothing there: the reader says which.
         guard files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            return try AnnotationReader.readFileOrFolder(path)
+            return try AnnotationReader.readFileOrFolder(path, maximumPixels: maximumPixels)
         }
         func has(_ folder: String) -> Bool { files.fileExists(atPath: folder + "/" + AnnotationReader.fileName) }
         let testing = path + "/Testing Data"
-        if has(testing) { return try AnnotationReader.readFileOrFolder(testing) }
-        if has(path) { return try AnnotationReader.readFileOrFolder(path) }
+        if has(testing) { return try AnnotationReader.readFileOrFolder(testing, maximumPixels: maximumPixels) }
+        if has(path) { return try AnnotationReader.readFileOrFolder(path, maximumPixels: maximumPixels) }
         if has(path + "/Training Data") {
             throw WorkbenchError(
                 path: path,
@@ -95,7 +97,7 @@ public enum DetectorEvaluationWorkflow {
     public static func run(
         _ request: DetectorEvaluationRequest, events: (DetectorEvaluationEvent) -> Void = { _ in }
     ) throws(WorkbenchError) -> DetectorEvaluationResult {
-        let set = try annotationSet(dataset: request.datasetPath)
+        let set = try annotationSet(dataset: request.datasetPath, maximumPixels: request.features.maximumPixels)
         let pictures = set.allImages
         guard !pictures.isEmpty else { throw WorkbenchError(path: set.file, reason: "no pictures to score") }
         try WritableOutput.checkConflicts(

@@ -81,14 +81,17 @@ public enum DetectorTrainingWorkflow {
     {
         let path = request.datasetPath
         let trainingFolder = path + "/Training Data"
+        let read = { (path: String) throws(WorkbenchError) in
+            try AnnotationReader.readFileOrFolder(path, maximumPixels: request.features.maximumPixels)
+        }
         if FileManager.default.fileExists(atPath: trainingFolder + "/" + AnnotationReader.fileName) {
             let testingFolder = path + "/Testing Data"
             let testingPath =
                 request.testingPath
                 ?? (FileManager.default.fileExists(atPath: testingFolder + "/" + AnnotationReader.fileName) ? testingFolder : nil)
-            return (try AnnotationReader.readFileOrFolder(trainingFolder), try testingPath.map(AnnotationReader.readFileOrFolder))
+            return (try read(trainingFolder), try testingPath.map(read))
         }
-        return (try AnnotationReader.readFileOrFolder(path), try request.testingPath.map(AnnotationReader.readFileOrFolder))
+        return (try read(path), try request.testingPath.map(read))
     }
 
     /// Where the model goes by default: named after the dataset folder (an annotations file's folder), as a

@@ -103,6 +103,8 @@ public enum PhasesWorkflow {
         try WritableOutput.checkConflicts(
             inputs: [classifier.path, request.video],
             outputs: [request.output, request.subtitles, request.page])
+        // Before a frame is decoded: a missing folder is found now, not after the work.
+        for output in [request.output, request.subtitles, request.page].compactMap({ $0 }) { try WritableOutput.check(output) }
         let probe = try probeVideo(request.video)
         let every = request.every ?? PhaseSampling.defaultInterval(frameRate: probe.frameRate)
         try WorkbenchError.passingOn { try SamplingLimits.check(every: every, video: probe, path: request.video) }
@@ -153,7 +155,8 @@ public enum PhasesWorkflow {
         _ timeline: PhaseTimeline, request: Request, duration: Double, every: Double, modelPath: String,
         pictures: PhaseStartPictures?
     ) throws(WorkbenchError) {
-        try WorkbenchError.passingOn(context: "cannot write") {
+        // The writer's errors say "cannot write" themselves.
+        try WorkbenchError.passingOn {
             if let output = request.output { try AtomicFile.write(text: timeline.jsonText(), to: output) }
             if let subtitles = request.subtitles { try AtomicFile.write(text: Self.subtitles(timeline), to: subtitles) }
         }

@@ -184,6 +184,23 @@ final class AnnotationReaderTests: XCTestCase {
         try assertRefused(
             box(#""x": 10, "y": 1, "width": 5, "height": 1e-300"#),
             "box 1 (\"dog\"): width 5 and height 1e-300 are too small to be told apart at its centre: the box has no size")
+        // Issue 45, item 9: a centre of 1e308 swallows any size too, but the size is not what is wrong.
+        for (coordinates, name) in [
+            (#""x": 1e308, "y": 1, "width": 10, "height": 10"#, "x"), (#""x": 1, "y": -1e308, "width": 10, "height": 10"#, "y"),
+        ] {
+            let reason = try refusal(box(coordinates))
+            XCTAssertTrue(
+                reason.contains("box 1 (\"dog\"): \"\(name)\" \(name == "x" ? "1e+308" : "-1e+308") is too large to be a pixel coordinate"), reason)
+            XCTAssertFalse(reason.contains("too small"), reason)
+        }
+    }
+
+    /// Issue 45, item 9: an entry naming a symbolic link that loops is not "no such picture": the loop is named.
+    func testAPictureNameThatLoopsIsNamedAsALoop() throws {
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop.png", withDestinationPath: "loop.png")
+        try assertRefused(
+            "[{\"image\": \"loop.png\", \"annotations\": []}]",
+            "entry 1 (\"loop.png\"): cannot read the picture \(folder!)/loop.png: too many levels of symbolic links (ELOOP)")
     }
 
     /// Issue 44, item 8: a box overshooting its picture by a few pixels (as annotation tools let one) is cut to it

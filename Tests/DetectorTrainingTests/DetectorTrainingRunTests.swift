@@ -102,6 +102,29 @@ final class DetectorTrainingRunTests: XCTestCase {
         XCTAssertEqual(result.detector.labels, ["disc", "square"], "a model is still returned")
     }
 
+    /// Issue 45, item 9: a negative whose header does not read was left out with a note, but a truncated one (its
+    /// header whole) stopped the run when its pixels would not decode. One rule now: both are left out, with a note.
+    func testATruncatedNegativeIsLeftOutLikeOneWithABadHeader() throws {
+        let data = folder.appendingPathComponent("with-negatives")
+        try? FileManager.default.removeItem(at: data)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("data"), to: data)
+        let whole = try Data(contentsOf: data.appendingPathComponent("picture-000.png"))
+        try whole.prefix(whole.count / 2).write(to: data.appendingPathComponent("negative-truncated.png"))
+        try Data("not a picture at all".utf8).write(to: data.appendingPathComponent("negative-bad-header.png"))
+        var request = try request()
+        request.training = try AnnotationReader.read(folder: data.path)
+        XCTAssertEqual(request.training.negatives.map(\.name), ["negative-truncated.png"], "its header reads")
+        XCTAssertTrue(request.training.notes.contains { $0.contains("negative-bad-header.png") && $0.hasSuffix("left out)") })
+        request.schedule.epochs = 1
+        request.refit = nil
+        var notes: [String] = []
+        let result = try DetectorTrainingRun.run(request) { event in
+            if case .note(let note) = event { notes.append(note) }
+        }
+        XCTAssertTrue(notes.contains { $0.contains("negative-truncated.png") && $0.hasSuffix("(a picture without an entry, left out)") }, "\(notes)")
+        XCTAssertEqual(result.trainingImageCount, 14, "the annotated training pictures, without the negative left out")
+    }
+
     func testFineTuningStartsFromTheFrozenHeadAndGivesTheSameFileTwice() throws {
         var request = try request()
         // A head stopped early and a fine-tuning that keeps teaching it at the head run's rate: the fine-tuned

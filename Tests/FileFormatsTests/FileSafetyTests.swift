@@ -17,6 +17,22 @@ final class FileSafetyTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// Issue 45, item 9: a folder to create that is a looping symbolic link is named as a loop, not "a file is in
+    /// the way"; a plain file there still is.
+    func testCreatingAFolderWhereALinkLoopsNamesTheLoop() throws {
+        let loop = folder + "/loop"
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop")
+        XCTAssertThrowsError(try FolderCreation.create(loop)) { error in
+            XCTAssertEqual("\(error)", "\(loop): cannot create the folder: too many levels of symbolic links (ELOOP)")
+        }
+        let file = folder + "/file"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))
+        XCTAssertThrowsError(try FolderCreation.create(file)) { error in
+            XCTAssertEqual("\(error)", "\(file): cannot create the folder: a file is in the way")
+        }
+        XCTAssertEqual(fileType(loop), S_IFLNK, "the link is left as it was")
+    }
+
     private func mode(_ path: String) throws -> Int {
         try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }

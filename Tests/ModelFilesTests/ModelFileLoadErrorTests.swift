@@ -55,6 +55,36 @@ final class ModelFileLoadErrorTests: XCTestCase {
         }
     }
 
+    /// Issue 45, item 9: the checksum covers the data, not the header, so two tensors of one size with their
+    /// offsets swapped passed it and loaded each other's weights. The tensors as placed must be the data written.
+    func testTwoTensorsWithTheirOffsetsSwappedAreRefused() throws {
+        var bytes = validBytes()
+        let headerLength = (0..<8).reduce(0) { $0 | Int(bytes[$1]) << (8 * $1) }
+        var header = String(decoding: bytes[8..<(8 + headerLength)], as: UTF8.self)
+        func offsets(of name: String) throws -> Range<String.Index> {
+            let entry = try XCTUnwrap(header.range(of: "\"\(name)\":"), name)
+            let key = try XCTUnwrap(header.range(of: "\"data_offsets\":", range: entry.upperBound..<header.endIndex))
+            let close = try XCTUnwrap(header.range(of: "]", range: key.upperBound..<header.endIndex))
+            return key.upperBound..<close.upperBound
+        }
+        let mean = try offsets(of: "head.feature_mean"), scale = try offsets(of: "head.feature_scale")
+        let (meanText, scaleText) = (String(header[mean]), String(header[scale]))
+        XCTAssertNotEqual(meanText, scaleText)
+        XCTAssertEqual(meanText.count, scaleText.count, "the swap keeps the header's length")
+        // The later range first, so the earlier one's indices stay valid.
+        for (range, text) in [(mean, scaleText), (scale, meanText)].sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+            header.replaceSubrange(range, with: text)
+        }
+        bytes.replaceSubrange(8..<(8 + headerLength), with: Array(header.utf8))
+        XCTAssertEqual(
+            loadError(bytes),
+            "corrupted header: its tensors' offsets do not place them where they were written (the data matches its checksum, the tensors do not)")
+        // The file as written still loads.
+        let path = folder + "/intact.wbmodel"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(validBytes())))
+        XCTAssertEqual(try ModelFile.read(path: path).head, sampleModel().head)
+    }
+
     func testTruncatedInsideTheHeader() {
         let reason = loadError(Array(validBytes().prefix(40)))
         XCTAssertTrue(reason.hasPrefix("truncated: the header needs "), reason)

@@ -158,6 +158,17 @@ final class PhasesCommandTests: XCTestCase {
         assertOneLineError(
             try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", "-o", video]), naming: video, "must not replace an input"
         )
+        // Issue 45, item 9: an output in a folder that does not exist is refused before any frame is decoded, once
+        // (it was "cannot write: cannot write: ..." after the whole run).
+        for option in ["-o", "--vtt", "--html"] {
+            let missing = workspace.folder.appendingPathComponent("no such folder/out").path
+            let started = Date()
+            let outcome = try workspace.run(["phases", video, "--model", model, "--order", "cat,espresso", option, missing])
+            assertOneLineError(outcome, naming: missing, "cannot write here: folder")
+            XCTAssertFalse(outcome.standardError.contains("cannot write: cannot write"), outcome.standardError)
+            XCTAssertFalse(outcome.standardError.contains("frames classified"), "no frame was classified: \(outcome.standardError)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+        }
         let usage = try workspace.run(["phases", video, "--model", model])
         XCTAssertEqual(usage.status, 64, usage.standardError)
         let mixed = try workspace.run(["phases", video, "--check", "x.json", "--model", model])

@@ -16,6 +16,23 @@ final class DetectorTrainingWorkflowTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
+    /// Issue 45, item 9: `--max-megapixels` reaches the annotation reader, for `train` and `evaluate` alike: a
+    /// picture over the limit is refused as reading it, naming the limit given (the reader had always used 300).
+    func testTheAnnotationReaderKeepsThePixelLimitOfTheRequest() throws {
+        let plain = folder.appendingPathComponent("plain")
+        try SyntheticDetectionDataset.write(to: plain, count: 3, side: 48, seed: 1)
+        var request = DetectorTrainingWorkflowRequest(datasetPath: plain.path)
+        XCTAssertEqual(try DetectorTrainingWorkflow.annotationSets(request).training.images.count, 3, "48 × 48 is under 300 megapixels")
+        request.features.maximumPixels = 2000
+        XCTAssertThrowsError(try DetectorTrainingWorkflow.annotationSets(request)) { error in
+            XCTAssertTrue("\(error)".contains("48×48"), "\(error)")
+            XCTAssertTrue("\(error)".contains("over the limit of 0 megapixels"), "the limit given, not 300: \(error)")
+        }
+        XCTAssertThrowsError(try DetectorEvaluationWorkflow.annotationSet(dataset: plain.path, maximumPixels: 2000)) { error in
+            XCTAssertTrue("\(error)".contains("over the limit of 0 megapixels"), "\(error)")
+        }
+    }
+
     func testTheThreeLayoutsAreRecognisedAndRead() throws {
         // One folder with annotations.json.
         let plain = folder.appendingPathComponent("plain")
