@@ -138,7 +138,7 @@ final class SyncTraceCommandTests: XCTestCase {
     }
 
     /// Issue 45, defect 7: a phase name's line feed and tab stay inside its field in the summary and in a one-line
-    /// error, and a usage error quoting an argument with a tab or line feed is still its three lines.
+    /// error, and a usage error quoting an argument with a tab or line feed is still its four lines.
     func testAPhaseNamesLineFeedAndTabAreEscapedInTheSummaryAndTheErrors() throws {
         let a = try video("a.mp4"), b = try video("b.mp4")
         let name = #"one\ttwo\nthree"#
@@ -164,7 +164,7 @@ final class SyncTraceCommandTests: XCTestCase {
         for (stack, shown) in [("x\ty", #"x\ty"#), ("x\ny", #"x\ny"#)] {
             let usage = try WorkbenchBinary.run(["sync", a, b, "--phases", good, good, "--stack", stack, "-o", path("s.mp4")])
             XCTAssertEqual(usage.status, 64)
-            XCTAssertEqual(usage.errorLines.count, 3, "Error, Usage and See: \(usage.standardError)")
+            XCTAssertEqual(usage.errorLines.count, 4, "Error, Help, Usage and See: \(usage.standardError)")
             XCTAssertTrue(usage.errorLines.first?.contains(shown) ?? false, usage.standardError)
             XCTAssertFalse(usage.standardError.contains("\t"), usage.standardError)
         }
