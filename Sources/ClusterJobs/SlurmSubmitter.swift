@@ -46,7 +46,8 @@ public struct SlurmSubmitter: Sendable {
 
     private func run(_ arguments: [String], subject: String) throws(ClusterJobError) -> ExternalProcess.Completed {
         do {
-            return try ExternalProcess.run(sbatch, arguments, subject: subject)
+            // sbatch retries an unreachable controller on its own for a while; five minutes is past any of that.
+            return try ExternalProcess.run(sbatch, arguments, subject: subject, deadline: ExternalProcess.Deadline(total: 300))
         } catch {
             throw ClusterJobError(path: error.path, reason: error.reason)
         }

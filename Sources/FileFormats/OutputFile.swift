@@ -38,18 +38,24 @@ public final class OutputFile {
     private var descriptor: Int32
     private let temporaryPath: String?
     private let destinationPath: String?
+    /// The temporary file's registration with `InterruptCleanup`, which removes it if a signal ends the run.
+    private let registration: InterruptCleanup.Registration?
     private var buffer: [UInt8] = []
     private var stickyFailure: Failure?
     private var finished = false
     /// Buffered bytes that trigger a write.
     private static let bufferLimit = 1 << 20
 
-    private init(path: String, kind: Kind, descriptor: Int32, temporaryPath: String? = nil, destinationPath: String? = nil) {
+    private init(
+        path: String, kind: Kind, descriptor: Int32, temporaryPath: String? = nil, destinationPath: String? = nil,
+        registration: InterruptCleanup.Registration? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.descriptor = descriptor
         self.temporaryPath = temporaryPath
         self.destinationPath = destinationPath
+        self.registration = registration
     }
 
     deinit {
@@ -173,7 +179,8 @@ public final class OutputFile {
                 let descriptor = self.descriptor
                 self.descriptor = -1
                 if Glibc.close(descriptor) != 0 && errno != EINTR { try fail(errno) }
-                if rename(temporaryPath!, destinationPath!) != 0 { try fail(errno) }
+                let code = InterruptCleanup.rename(temporaryPath!, to: destinationPath!, forgetting: registration)
+                if code != 0 { try fail(code) }
             }
             finished = true
         } catch {
@@ -194,6 +201,7 @@ public final class OutputFile {
             if descriptor >= 0 { _ = Glibc.close(descriptor) }
             descriptor = -1
             if let temporaryPath { unlink(temporaryPath) }
+            if let registration { InterruptCleanup.forget(registration) }
         }
     }
 
@@ -213,11 +221,17 @@ public final class OutputFile {
             throw fail("cannot write: folder \(folder) does not exist")
         }
         let temporary = TemporaryFileName.beside(name, in: folder)
+        // Registered before it exists: an interrupt right after the open still finds it.
+        let registration = InterruptCleanup.removeOnInterrupt(file: temporary)
         var descriptor: Int32
         repeat {
             descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0o666)
         } while descriptor < 0 && errno == EINTR
-        if descriptor < 0 { throw fail("cannot write: \(SystemError.describe(errno))") }
+        if descriptor < 0 {
+            let code = errno
+            InterruptCleanup.forget(registration)
+            throw fail("cannot write: \(SystemError.describe(code))")
+        }
         if let existing {
             // The new file takes the old one's place, so it takes its permissions and (where allowed) its owner.
             _ = fchmod(descriptor, existing.st_mode & 0o7777)
@@ -225,7 +239,9 @@ public final class OutputFile {
                 _ = fchown(descriptor, existing.st_uid, existing.st_gid)
             }
         }
-        return OutputFile(path: path, kind: .atomic, descriptor: descriptor, temporaryPath: temporary, destinationPath: destination)
+        return OutputFile(
+            path: path, kind: .atomic, descriptor: descriptor, temporaryPath: temporary, destinationPath: destination,
+            registration: registration)
     }
 
     /// Where a chain of symbolic links at `path` ends (a file that does not exist yet); `path` itself otherwise.

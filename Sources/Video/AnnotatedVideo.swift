@@ -41,52 +41,33 @@ public enum AnnotatedVideo {
             // The copy is written beside the output and renamed over it: never over a device or a pipe.
             throw VideoError(.writeFailed, path: output, reason: "not a regular file (a review copy needs a file it can seek in)")
         }
-        // Written through a symbolic link to its target, as every output is.
-        let destination = try RenderTarget.destination(of: output)
-        let outputURL = URL(fileURLWithPath: destination)
-        let folder = outputURL.deletingLastPathComponent().path
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw VideoError(.writeFailed, path: output, reason: "folder \(folder) does not exist")
         }
         let encoder = try HighlightReel.videoEncoder(tools: resolvedTools, subject: output)
-        let workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-annotate-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
-        } catch {
-            throw VideoError(.writeFailed, path: workFolder, reason: "cannot create temporary folder: \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: workFolder) }
-        let commandsPath = workFolder + "/captions.cmd"
+        let workFolder = try TemporaryFolder.forRender(prefix: "workbench-annotate")
+        defer { workFolder.remove() }
+        let commandsPath = workFolder.file("captions.cmd")
         guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(captions).utf8)) else {
             throw VideoError(.writeFailed, path: commandsPath, reason: "cannot write the caption commands")
         }
-        let partial = TemporaryFileName.beside(
-            outputURL.lastPathComponent, in: folder,
-            ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
+        let target = try RenderTarget(partialBeside: output, defaultEnding: "mp4")
         let fontSize = max(16, probe.height / 18)
-        // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
+        // The script by its name in the work folder ffmpeg runs in; the font through the one escaping of paths.
         let filter =
-            "sendcmd=f=\(commandsPath),drawtext=fontfile=\(font):expansion=none:text=…:fontsize=\(fontSize)"
+            "sendcmd=f=captions.cmd,drawtext=fontfile=\(FilterValue.escaped(font)):expansion=none:text=…:fontsize=\(fontSize)"
             + ":fontcolor=white:box=1:boxcolor=black@0.65:boxborderw=\(fontSize / 3):x=\(fontSize):y=\(fontSize)"
         var arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(video),
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats", "-i", MediaPath.url(video),
             "-map", "0:v:0", "-vf", filter + ",format=yuv420p", "-c:v", encoder,
         ]
         arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
         arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
-        arguments += ["-movflags", "+faststart", MediaPath.url(partial)]
-        let result = try ToolRunner.run(resolvedTools.ffmpeg, arguments, subject: video)
-        guard result.status == 0 else {
-            try? FileManager.default.removeItem(atPath: partial)
-            let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
-            throw VideoError(.toolFailed, path: video, reason: "ffmpeg could not burn in the labels (exit status \(result.status))\(detail)")
-        }
-        if rename(partial, destination) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: partial)
-            throw VideoError(.writeFailed, path: output, reason: reason)
-        }
+        try FFmpegRun.run(
+            tools: resolvedTools, arguments: arguments + target.arguments, subject: video, workingDirectory: workFolder.path,
+            target: target, outputFrames: 0, what: "burn in the labels", progress: nil)
     }
 
     /// The `sendcmd` script: at each caption's time, `drawtext reinit text=…`.

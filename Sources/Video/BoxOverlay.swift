@@ -67,17 +67,15 @@ public enum BoxOverlay {
         if let start { arguments += ["-ss", String(format: "%.6f", start)] }
         arguments += ["-i", MediaPath.url(video)]
         if let start, let end { arguments += ["-t", String(format: "%.6f", max(0.001, end - start))] }
-        try render(samples: held + shown, offset: offset, size: probe.uprightSize, output: output, font: font) { filter, partial throws(VideoError) in
+        try render(samples: held + shown, offset: offset, size: probe.uprightSize, output: output, font: font) { filter, target throws(VideoError) in
             var encoding = ["-map", "0:v:0", "-vf", filter.graph + ",format=yuv420p", "-c:v", encoder]
             encoding += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
             encoding += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
-            let result = try ToolRunner.run(
-                resolvedTools.ffmpeg, arguments + encoding + ["-movflags", "+faststart", MediaPath.url(partial)],
-                subject: video)
-            guard result.status == 0 else {
-                let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
-                throw VideoError(.toolFailed, path: video, reason: "ffmpeg could not draw the boxes (exit status \(result.status))\(detail)")
-            }
+            encoding += ["-progress", "pipe:1", "-nostats"]
+            try FFmpegRun.run(
+                tools: resolvedTools, arguments: arguments + encoding + target.arguments, subject: video,
+                workingDirectory: filter.workFolder.path, target: target, outputFrames: 0, what: "draw the boxes",
+                progress: nil)
         }
     }
 
@@ -99,22 +97,25 @@ public enum BoxOverlay {
         try render(
             samples: [Sample(second: 0, boxes: boxes)], offset: 0, size: (image.width, image.height), output: output,
             font: font
-        ) { filter, partial throws(VideoError) in
+        ) { filter, target throws(VideoError) in
             // The decoded picture (EXIF rotation applied) goes to ffmpeg losslessly, beside the caption commands.
-            let source = URL(fileURLWithPath: filter.workFolder).appendingPathComponent("picture.png").path
+            let source = filter.workFolder.file("picture.png")
             guard FileManager.default.createFile(atPath: source, contents: Data(pngBytes)) else {
                 throw VideoError(.writeFailed, path: source, reason: "cannot write the picture for ffmpeg")
             }
             var arguments = [
-                "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", MediaPath.url(source),
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "file:picture.png",
                 "-vf", filter.graph, "-frames:v", "1", "-update", "1",
             ]
             arguments += isPNG ? ["-c:v", "png"] : ["-c:v", "mjpeg", "-q:v", "3", "-pix_fmt", "yuvj444p"]
-            let result = try ToolRunner.run(resolvedTools.ffmpeg, arguments + [MediaPath.url(partial)], subject: name)
+            let result = try ToolRunner.run(
+                resolvedTools.ffmpeg, arguments + [MediaPath.url(target.writtenPath)], subject: name,
+                workingDirectory: filter.workFolder.path, deadline: ToolRunner.picture)
             guard result.status == 0 else {
                 let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
                 throw VideoError(.toolFailed, path: name, reason: "ffmpeg could not draw the boxes (exit status \(result.status))\(detail)")
             }
+            try target.finish()
         }
     }
 
@@ -122,15 +123,16 @@ public enum BoxOverlay {
     struct Filter {
         /// The `-vf` value.
         var graph: String
-        /// A folder removed when the render ends, for the script and any other temporary input.
-        var workFolder: String
+        /// A folder removed when the render ends, for the script and any other temporary input; ffmpeg runs in it
+        /// and reads them by fixed relative names.
+        var workFolder: TemporaryFolder
     }
 
-    /// Prepares the command script and the filter, runs `encode` to write the partial file beside `output`, and
-    /// renames it over `output`; the partial file and the temporary folder are removed on every exit path.
+    /// Prepares the command script and the filter, and runs `encode` to write the partial file beside `output` and
+    /// rename it over `output` (the `RenderTarget`); the temporary folder is removed on every exit path.
     private static func render(
         samples: [Sample], offset: Double, size: (width: Int, height: Int), output: String, font: String,
-        encode: (Filter, String) throws(VideoError) -> Void
+        encode: (Filter, RenderTarget) throws(VideoError) -> Void
     ) throws(VideoError) {
         guard FileManager.default.isReadableFile(atPath: font) else {
             throw VideoError(.toolNotFound, path: font, reason: "font not found; install Debian's fonts-dejavu-core (scripts/setup.sh does)")
@@ -140,52 +142,37 @@ public enum BoxOverlay {
             // Written beside the output and renamed over it: never over a device or a pipe.
             throw VideoError(.writeFailed, path: output, reason: "not a regular file (an annotated copy is renamed into place)")
         }
-        // Written through a symbolic link to its target, as every output is.
-        let destination = try RenderTarget.destination(of: output)
-        let outputURL = URL(fileURLWithPath: destination)
-        let folder = outputURL.deletingLastPathComponent().path
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw VideoError(.writeFailed, path: output, reason: "folder \(folder) does not exist")
         }
-        let workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-boxes-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
-        } catch {
-            throw VideoError(.writeFailed, path: workFolder, reason: "cannot create temporary folder: \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: workFolder) }
+        let workFolder = try TemporaryFolder.forRender(prefix: "workbench-boxes")
+        defer { workFolder.remove() }
         let style = Style(width: size.width, height: size.height)
         let slots = min(maximumSlots, max(1, samples.map(\.boxes.count).max() ?? 0))
-        let commandsPath = workFolder + "/boxes.cmd"
+        let commandsPath = workFolder.file("boxes.cmd")
         guard FileManager.default.createFile(atPath: commandsPath, contents: Data(commands(samples, offset: offset, slots: slots, style: style).utf8))
         else {
             throw VideoError(.writeFailed, path: commandsPath, reason: "cannot write the box commands")
         }
-        // Paths inside a filter graph would need escaping; the temporary folder's and the font's never do.
-        var graph = "sendcmd=f=\(commandsPath)"
+        // The script by its name in the work folder ffmpeg runs in; the font through the one escaping of paths.
+        var graph = "sendcmd=f=boxes.cmd"
         for slot in 0..<slots {
             graph += ",drawbox@b\(slot)=x=\(Style.parked):y=\(Style.parked):w=1:h=1:color=\(color):t=\(style.thickness)"
         }
         // Captions drawn last slot first, so the first (highest-scoring) box's caption lies on top.
         for slot in (0..<slots).reversed() {
             graph +=
-                ",drawtext@t\(slot)=fontfile=\(font):expansion=none:text=.:x=\(Style.parked):y=\(Style.parked)"
+                ",drawtext@t\(slot)=fontfile=\(FilterValue.escaped(font)):expansion=none:text=.:x=\(Style.parked):y=\(Style.parked)"
                 + ":fontsize=\(style.fontSize):fontcolor=black:box=1:boxcolor=\(color):boxborderw=\(style.border)"
         }
-        let partial = TemporaryFileName.beside(
-            outputURL.lastPathComponent, in: folder,
-            ending: outputURL.pathExtension.isEmpty ? nil : outputURL.pathExtension)
+        let target = try RenderTarget(partialBeside: output, defaultEnding: nil)
         do {
-            try encode(Filter(graph: graph, workFolder: workFolder), partial)
+            try encode(Filter(graph: graph, workFolder: workFolder), target)
         } catch {
-            try? FileManager.default.removeItem(atPath: partial)
+            target.abandon()
             throw error
-        }
-        if rename(partial, destination) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: partial)
-            throw VideoError(.writeFailed, path: output, reason: reason)
         }
     }
 

@@ -35,31 +35,55 @@ public struct ExternalTools: Sendable, Equatable {
     }
 }
 
-/// Runs ffmpeg and ffprobe through `ExternalProcesses`, with failures as `VideoError`s naming `subject`.
+/// Runs ffmpeg and ffprobe through `ExternalProcesses`, with failures as `VideoError`s naming `subject`, and the
+/// deadlines every run of them keeps.
 enum ToolRunner {
     typealias Result = ExternalProcess.Completed
+    typealias Running = ExternalProcess.Running
+    typealias Deadline = ExternalProcess.Deadline
 
-    /// Starts `executable` with stdin closed, stdout and stderr piped. Throws `.toolFailed` naming `subject`.
-    static func start(_ executable: String, _ arguments: [String], subject: String)
-        throws(VideoError) -> (process: Process, output: FileHandle, errorTail: StandardErrorTail)
-    {
+    /// What a quick question may take (ffprobe reading a file's header, `ffmpeg -encoders`): seconds when it
+    /// takes anything, so a minute means it will never answer.
+    static let question = Deadline(total: 60)
+    /// What a renderer or decoder may go without writing a progress line or a frame: far beyond the slowest frame
+    /// of a 4K encode on a busy machine, so a longer silence means it is stuck.
+    static let work = Deadline(idle: 600)
+    /// What drawing on one picture may take: seconds even for the largest picture a reader accepts.
+    static let picture = Deadline(total: 300)
+
+    /// Starts `executable` with stdin closed, stdout and stderr piped, in `workingDirectory` when given. Throws
+    /// `.toolFailed` naming `subject`.
+    static func start(
+        _ executable: String, _ arguments: [String], subject: String, workingDirectory: String? = nil,
+        deadline: Deadline = work
+    ) throws(VideoError) -> Running {
         do {
-            let running = try ExternalProcess.start(executable, arguments, subject: subject)
-            return (running.process, running.output, running.errorTail)
+            return try ExternalProcess.start(
+                executable, arguments, subject: subject, workingDirectory: workingDirectory, deadline: deadline)
         } catch {
             throw VideoError(.toolFailed, path: error.path, reason: error.reason)
         }
     }
 
-    /// Runs to completion, reading all of stdout.
-    static func run(_ executable: String, _ arguments: [String], subject: String) throws(VideoError) -> Result {
+    /// Runs to completion, reading all of stdout, within `deadline`.
+    static func run(
+        _ executable: String, _ arguments: [String], subject: String, workingDirectory: String? = nil,
+        deadline: Deadline
+    ) throws(VideoError) -> Result {
         do {
-            return try ExternalProcess.run(executable, arguments, subject: subject)
+            return try ExternalProcess.run(
+                executable, arguments, subject: subject, workingDirectory: workingDirectory, deadline: deadline)
         } catch {
             throw VideoError(.toolFailed, path: error.path, reason: error.reason)
         }
     }
 
-    /// Ends a running process: SIGTERM, then SIGKILL after `grace` seconds; always reaps it.
-    static func stop(_ process: Process, grace: Double = 3) { ExternalProcess.stop(process, grace: grace) }
+    /// Reads the child's next output into `buffer` from `offset`, within its deadline.
+    static func read(_ running: Running, into buffer: inout [UInt8], from offset: Int = 0) throws(VideoError) -> Int {
+        do {
+            return try running.read(into: &buffer, from: offset)
+        } catch {
+            throw VideoError(.toolFailed, path: error.path, reason: error.reason)
+        }
+    }
 }

@@ -68,24 +68,15 @@ public enum HighlightReel {
         try VideoContainer.check(output: output)
         let resolvedTools: ExternalTools
         if let tools { resolvedTools = tools } else { resolvedTools = try ExternalTools.locate(for: output) }
-        // Written through a symbolic link to its target, as every output is.
-        let destination = try RenderTarget.destination(of: output)
-        let outputURL = URL(fileURLWithPath: destination)
+        let outputURL = URL(fileURLWithPath: output)
         let folder = outputURL.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw VideoError(.writeFailed, path: output, reason: "folder \(folder) does not exist")
         }
         let encoder = try videoEncoder(tools: resolvedTools, subject: output)
-        let workFolder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("workbench-highlights-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
-        } catch {
-            throw VideoError(.writeFailed, path: workFolder, reason: "cannot create temporary folder: \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: workFolder) }
-
+        let workFolder = try TemporaryFolder.forRender(prefix: "workbench-highlights")
+        defer { workFolder.remove() }
         var probes: [VideoProbe] = []
         for clip in clips { probes.append(try VideoProbe.probe(path: clip.video, tools: resolvedTools)) }
         let size = format.size ?? defaultSize(probes.map { ImageSize(width: $0.uprightSize.width, height: $0.uprightSize.height) })
@@ -97,41 +88,35 @@ public enum HighlightReel {
         }
         var list = ""
         for (number, (clip, probe)) in zip(clips, probes).enumerated() {
-            let segment = workFolder + "/segment-\(number).mkv"
+            // Named relative to the work folder ffmpeg runs in (and the list is in): TMPDIR's characters never matter.
+            let segment = "segment-\(number).mkv"
             try run(
                 resolvedTools.ffmpeg,
                 segmentArguments(
                     clip: clip, hasAudio: probe.hasAudio, size: size,
                     framesPerSecond: format.framesPerSecond,
-                    encoder: encoder, segment: segment), subject: clip.video)
-            // The concat list quotes paths (a single quote inside one is written as '\''); its entries are URLs too.
-            list += "file '\(MediaPath.url(segment).replacingOccurrences(of: "'", with: "'\\''"))'\n"
+                    encoder: encoder, segment: segment), subject: clip.video, in: workFolder)
+            list += "file '\(segment)'\n"
             progress?(number + 1, clips.count)
         }
-        let listPath = workFolder + "/segments.txt"
+        let listPath = workFolder.file("segments.txt")
         guard FileManager.default.createFile(atPath: listPath, contents: Data(list.utf8)) else {
             throw VideoError(.writeFailed, path: listPath, reason: "cannot write the segment list")
         }
-        let partial = TemporaryFileName.beside(
-            outputURL.lastPathComponent, in: folder,
-            ending: outputURL.pathExtension.isEmpty ? "mp4" : outputURL.pathExtension)
+        let target = try RenderTarget(partialBeside: output, defaultEnding: "mp4")
         do {
             try run(
                 resolvedTools.ffmpeg,
                 [
-                    "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                    "-f", "concat", "-safe", "0", "-i", MediaPath.url(listPath), "-c", "copy", MediaPath.url(partial),
+                    "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats",
+                    "-f", "concat", "-i", "file:segments.txt", "-c", "copy", MediaPath.url(target.writtenPath),
                 ],
-                subject: output)
+                subject: output, in: workFolder)
         } catch {
-            try? FileManager.default.removeItem(atPath: partial)
+            target.abandon()
             throw error
         }
-        if rename(partial, destination) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: partial)
-            throw VideoError(.writeFailed, path: output, reason: reason)
-        }
+        try target.finish()
         return size
     }
 
@@ -157,7 +142,7 @@ public enum HighlightReel {
         let startText = String(format: "%.3f", max(clip.start, 0))
         let durationText = String(format: "%.3f", duration)
         var arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats",
             "-ss", startText, "-t", durationText, "-i", MediaPath.url(clip.video),
         ]
         if !hasAudio {
@@ -170,13 +155,13 @@ public enum HighlightReel {
             + "pad=\(size.width):\(size.height):(ow-iw)/2:(oh-ih)/2,setsar=1,fps=\(framesPerSecond),format=yuv420p"
         arguments += ["-map", "0:v:0", "-map", hasAudio ? "0:a:0" : "1:a:0", "-vf", video, "-c:v", encoder]
         arguments += encoder == "libx264" ? ["-preset", "veryfast", "-crf", "20"] : ["-q:v", "3"]
-        arguments += ["-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-shortest", MediaPath.url(segment)]
+        arguments += ["-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-shortest", "file:" + segment]
         return arguments
     }
 
     /// "libx264" when this ffmpeg was built with it, else "mpeg4" (always built in).
     static func videoEncoder(tools: ExternalTools, subject: String) throws(VideoError) -> String {
-        let result = try ToolRunner.run(tools.ffmpeg, ["-hide_banner", "-encoders"], subject: subject)
+        let result = try ToolRunner.run(tools.ffmpeg, ["-hide_banner", "-encoders"], subject: subject, deadline: ToolRunner.question)
         let text = String(decoding: result.output, as: UTF8.self)
         let hasX264 = text.split(separator: "\n").contains { line in
             line.split(separator: " ").dropFirst().first == "libx264"
@@ -184,8 +169,9 @@ public enum HighlightReel {
         return hasX264 ? "libx264" : "mpeg4"
     }
 
-    private static func run(_ executable: String, _ arguments: [String], subject: String) throws(VideoError) {
-        let result = try ToolRunner.run(executable, arguments, subject: subject)
+    /// Runs one ffmpeg in `folder`; its `-progress` lines keep it within `ToolRunner.work`.
+    private static func run(_ executable: String, _ arguments: [String], subject: String, in folder: TemporaryFolder) throws(VideoError) {
+        let result = try ToolRunner.run(executable, arguments, subject: subject, workingDirectory: folder.path, deadline: ToolRunner.work)
         guard result.status == 0 else {
             let detail = result.lastErrorLine.isEmpty ? "" : ": \(result.lastErrorLine)"
             throw VideoError(.toolFailed, path: subject, reason: "ffmpeg failed (exit status \(result.status))\(detail)")

@@ -120,23 +120,18 @@ public enum SideBySideVideo {
         }
         let target = try RenderTarget(output: output)
         let encoder = try HighlightReel.videoEncoder(tools: tools, subject: output)
-        let workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-sync-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
-        } catch {
-            throw VideoError(.writeFailed, path: workFolder, reason: "cannot create temporary folder: \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: workFolder) }
+        let workFolder = try TemporaryFolder.forRender(prefix: "workbench-sync")
+        defer { workFolder.remove() }
         let layout = Layout(sizes: inputs.map(\.probe.uprightSize))
-        let names = phaseNameFiles(plan: plan, folder: workFolder)
-        for (path, text) in names {
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                throw VideoError(.writeFailed, path: path, reason: "cannot write the phase name")
+        let names = phaseNameFiles(plan: plan)
+        for (name, text) in names {
+            guard FileManager.default.createFile(atPath: workFolder.file(name), contents: Data(text.utf8)) else {
+                throw VideoError(.writeFailed, path: workFolder.file(name), reason: "cannot write the phase name")
             }
         }
         let graph = filterGraph(
             plan: plan, inputs: inputs, layout: layout, stack: stack, audioInput: audioInput,
-            nameFiles: names.map(\.path), font: font)
+            nameFiles: names.map(\.name), font: font)
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats"]
         for input in inputs { arguments += ["-i", MediaPath.url(input.video)] }
         arguments += ["-filter_complex", graph, "-map", "[video]"]
@@ -146,22 +141,22 @@ public enum SideBySideVideo {
         if audioInput != nil { arguments += ["-map", "[audio]", "-c:a", "aac", "-b:a", "128k"] }
         arguments += target.arguments
         try FFmpegRun.run(
-            tools: tools, arguments: arguments, subject: inputs[0].video, target: target,
+            tools: tools, arguments: arguments, subject: inputs[0].video, workingDirectory: workFolder.path, target: target,
             outputFrames: plan.outputFrameCount, what: "render the synced video", progress: progress)
     }
 
-    /// The phase-name files: one per phase, in the work folder, each holding the name as one drawable line
+    /// The phase-name files: one per phase, named relative to the work folder, each holding the name as one drawable line
     /// (`AnnotatedVideo.drawable`: controls shown as spaces or U+FFFD, bidi and other format characters left out,
     /// so an override cannot reverse the name and drawtext draws no box for a character its font lacks).
-    static func phaseNameFiles(plan: SyncPlan, folder: String) -> [(path: String, text: String)] {
+    static func phaseNameFiles(plan: SyncPlan) -> [(name: String, text: String)] {
         plan.phases.enumerated().map { index, phase in
-            (folder + "/phase-\(index).txt", AnnotatedVideo.drawable(phase.label))
+            ("phase-\(index).txt", AnnotatedVideo.drawable(phase.label))
         }
     }
 
     /// The filter graph (exposed for tests): see the type's description. Labels: `[video]`, and `[audio]` with
-    /// `audioInput`. Nothing in it comes from a phase name; the names are in `nameFiles`, whose paths are the work
-    /// folder's (a UUID under the temporary folder: no character there needs escaping).
+    /// `audioInput`. Nothing in it comes from a phase name; the names are in `nameFiles`, named relative to the work
+    /// folder ffmpeg runs in, so nothing of the temporary folder's path is in the graph either.
     static func filterGraph(
         plan: SyncPlan, inputs: [Input], layout: SideBySideVideo.Layout, stack: Stack,
         audioInput: Int?, nameFiles: [String], font: String
@@ -216,7 +211,7 @@ public enum SideBySideVideo {
         let margin = max(4, layout.fontSize / 2)
         for (phase, file) in zip(plan.phases, nameFiles) {
             composed +=
-                ",drawtext=fontfile=\(filterValue(font)):textfile=\(filterValue(file)):expansion=none:fontsize=\(layout.fontSize)"
+                ",drawtext=fontfile=\(FilterValue.escaped(font)):textfile=\(FilterValue.escaped(file)):expansion=none:fontsize=\(layout.fontSize)"
                 + ":fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=\(max(2, layout.fontSize / 4)):x=\(margin):y=\(margin)"
                 + ":enable='between(n,\(phase.outputFirstFrame),\(phase.outputFirstFrame + phase.outputFrameCount - 1))'"
         }
@@ -241,21 +236,6 @@ public enum SideBySideVideo {
             chains.append(audio)
         }
         return chains.joined(separator: ";")
-    }
-
-    /// A file path as a filter option's value inside a filter graph: `\\`, `'` and `:` escaped for the option
-    /// parser, then `\\`, `'`, `,`, `;`, `[` and `]` for the graph parser (a temporary folder or font path with
-    /// a colon stays one value).
-    static func filterValue(_ path: String) -> String {
-        func escaped(_ text: String, _ special: Set<Character>) -> String {
-            var result = ""
-            for character in text {
-                if special.contains(character) { result.append("\\") }
-                result.append(character)
-            }
-            return result
-        }
-        return escaped(escaped(path, ["\\", "'", ":"]), ["\\", "'", ",", ";", "[", "]"])
     }
 
     /// A frame rate as ffmpeg reads it: a whole number, or the NTSC fractions exactly, else six decimals.

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import ImageCodecs
 
@@ -53,15 +54,10 @@ public enum TracedVideo {
         }
         let target = try RenderTarget(output: output)
         let encoder = try HighlightReel.videoEncoder(tools: tools, subject: output)
-        let workFolder = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-trace-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
-        } catch {
-            throw VideoError(.writeFailed, path: workFolder, reason: "cannot create temporary folder: \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: workFolder) }
+        let workFolder = try TemporaryFolder.forRender(prefix: "workbench-trace")
+        defer { workFolder.remove() }
         for index in 0..<overlay.count {
-            let path = workFolder + "/" + String(format: "overlay-%06d.png", index)
+            let path = workFolder.file(String(format: "overlay-%06d.png", index))
             let bytes: [UInt8]
             do {
                 bytes = try PNGEncoder.encode(rgba: overlay.picture(index), width: overlay.width, height: overlay.height, name: path)
@@ -74,17 +70,20 @@ public enum TracedVideo {
             progress?(0.2 * Double(index + 1) / Double(overlay.count))
         }
         let rate = SideBySideVideo.rateText(overlay.framesPerSecond)
+        let input = try MediaPath.input(video)
         var arguments = [
             "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-progress", "pipe:1", "-nostats",
-            "-i", MediaPath.url(video),
-            "-framerate", rate, "-start_number", "0", "-f", "image2", "-i", workFolder + "/overlay-%06d.png",
+            "-i", input,
+            // Relative to the work folder ffmpeg runs in: no character of TMPDIR reaches the sequence pattern.
+            "-framerate", rate, "-start_number", "0", "-f", "image2", "-pattern_type", "sequence", "-i", "overlay-%06d.png",
             "-filter_complex", filterGraph(overlay: overlay), "-map", "[video]", "-c:v", encoder,
         ]
         arguments += encoder == "libx264" ? ["-preset", encoderPreset, "-crf", "18"] : ["-q:v", "2"]
         arguments += probe.hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : []
         arguments += target.arguments
         try FFmpegRun.run(
-            tools: tools, arguments: arguments, subject: video, target: target, outputFrames: frameCount,
+            tools: tools, arguments: arguments, subject: video, workingDirectory: workFolder.path, target: target,
+            outputFrames: frameCount,
             what: "draw over the video"
         ) { fraction in progress?(0.2 + 0.8 * fraction) }
     }

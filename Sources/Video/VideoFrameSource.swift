@@ -58,7 +58,7 @@ public final class VideoFrameSource: FrameSource {
     /// How a frame's pixels become the picture handed on (the preprocessing's crop and resize).
     public let decoding: RawFrameDecoding
     private let tools: ExternalTools
-    private var running: (process: Process, output: FileHandle, errorTail: StandardErrorTail)?
+    private var running: ToolRunner.Running?
     private var nextIndex: Int
     private var finished = false
     /// The raw pixels of one frame's rectangle, reused from frame to frame.
@@ -147,18 +147,22 @@ public final class VideoFrameSource: FrameSource {
             return nil
         }
         if running == nil {
+            _ = try MediaPath.input(path)
             running = try ToolRunner.start(tools.ffmpeg, ffmpegArguments, subject: path)
         }
-        guard let (process, output, errorTail) = running else { return nil }
+        guard let running else { return nil }
         let frameBytes = decoding.rectangle.byteCount
         if buffer.count != frameBytes { buffer = [UInt8](repeating: 0, count: frameBytes) }
         var filled = 0
         while filled < frameBytes {
-            let count = buffer.withUnsafeMutableBytes { buffer in
-                read(output.fileDescriptor, buffer.baseAddress! + filled, frameBytes - filled)
+            let count: Int
+            do throws(VideoError) {
+                count = try ToolRunner.read(running, into: &buffer, from: filled)
+            } catch {
+                finish()
+                throw error
             }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
+            if count == 0 { break }
             filled += count
         }
         if filled == frameBytes {
@@ -168,14 +172,12 @@ public final class VideoFrameSource: FrameSource {
             return frame
         }
         // End of stream: ffmpeg finished or died; its exit status decides which.
-        process.waitUntilExit()
-        let lastLine = errorTail.lastLine()
+        let status = running.wait()
+        let lastLine = running.errorTail.lastLine()
         finish()
         let detail = lastLine.isEmpty ? "" : ": \(lastLine)"
-        if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
-            throw VideoError(
-                .toolFailed, path: path,
-                reason: "ffmpeg failed (exit status \(process.terminationStatus))\(detail)")
+        if running.process.terminationReason == .uncaughtSignal || status != 0 {
+            throw VideoError(.toolFailed, path: path, reason: "ffmpeg failed (exit status \(status))\(detail)")
         }
         if filled != 0 {
             throw VideoError(.toolFailed, path: path, reason: "ffmpeg output ended in the middle of a frame\(detail)")
@@ -185,17 +187,17 @@ public final class VideoFrameSource: FrameSource {
 
     /// Stops decoding; terminates ffmpeg if it is still running. Safe to call more than once.
     public func close() {
-        if let (process, output, _) = running {
+        if let running {
             // Closing our end first makes a blocked ffmpeg fail its write at once instead of waiting for a signal.
-            try? output.close()
-            ToolRunner.stop(process)
+            try? running.output.close()
+            running.stop()
         }
         running = nil
         finished = true
     }
 
     private func finish() {
-        if let (_, output, _) = running { try? output.close() }
+        if let running { try? running.output.close() }
         running = nil
         finished = true
     }

@@ -63,13 +63,19 @@ public struct VideoProbe: Sendable, Equatable {
     }
 
     /// Counts the video stream's packets (one per frame) by reading the file through without decoding: a few
-    /// seconds for a feature film. Nil when ffprobe fails.
+    /// seconds for a feature film. Nil when ffprobe fails, or when it has not read the file through in a minute
+    /// plus a second for every 20 MB (a slow disk's pace).
     public static func countFrames(path: String, tools: ExternalTools) -> Int? {
+        guard let url = try? MediaPath.input(path) else { return nil }
         let arguments = [
             "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
-            "-of", "csv=p=0", "--", MediaPath.url(path),
+            "-of", "csv=p=0", "--", url,
         ]
-        guard let result = try? ToolRunner.run(tools.ffprobe, arguments, subject: path), result.status == 0 else { return nil }
+        let megabytes = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
+        let deadline = ToolRunner.Deadline(total: (ToolRunner.question.total ?? 60) + megabytes / 20)
+        guard let result = try? ToolRunner.run(tools.ffprobe, arguments, subject: path, deadline: deadline), result.status == 0 else {
+            return nil
+        }
         let text = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.split(separator: "\n").first.flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
     }
@@ -93,16 +99,10 @@ public struct VideoProbe: Sendable, Equatable {
 
     /// Runs ffprobe on `path` and checks it is a video.
     ///
-    /// Errors, each "path: reason": the file is missing; ffprobe cannot read it (not a media file); it has no
+    /// Errors, each "path: reason": the file is missing, a folder, or not a regular file (a FIFO or a device, on
+    /// which ffprobe would wait for good: `MediaPath.input`); ffprobe cannot read it (not a media file); it has no
     /// video stream (audio only — cover art attached to audio files does not count as video); ffprobe is missing.
     public static func probe(path: String, tools: ExternalTools) throws(VideoError) -> VideoProbe {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VideoError(.fileNotFound, path: path, reason: "file not found")
-        }
-        guard !isDirectory.boolValue else {
-            throw VideoError(.notAVideo, path: path, reason: "is a folder, not a video file")
-        }
         let root = try ffprobeJSON(path: path, entries: ["-show_streams", "-show_format"], tools: tools)
         let format = root["format"]?.objectValue ?? [:]
         // ffmpeg's "tty" demuxer renders any .txt file as an ANSI-art "video"; that is never a movie.
@@ -151,7 +151,8 @@ public struct VideoProbe: Sendable, Equatable {
     /// it (not a media file, with ffprobe's last line), ffprobe printed something else than a JSON object.
     static func ffprobeJSON(path: String, entries: [String], tools: ExternalTools) throws(VideoError) -> [String: JSONValue] {
         let result = try ToolRunner.run(
-            tools.ffprobe, ["-v", "error", "-print_format", "json"] + entries + ["--", MediaPath.url(path)], subject: path)
+            tools.ffprobe, ["-v", "error", "-print_format", "json"] + entries + ["--", try MediaPath.input(path)], subject: path,
+            deadline: ToolRunner.question)
         guard result.status == 0 else {
             let detail = result.lastErrorLine.isEmpty ? "" : " (ffprobe: \(result.lastErrorLine))"
             throw VideoError(.notAVideo, path: path, reason: "not a video file\(detail)")

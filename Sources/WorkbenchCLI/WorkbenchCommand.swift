@@ -48,6 +48,9 @@ struct WorkbenchCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         // Likewise a file-size limit (`ulimit -f`) must be a reportable EFBIG, not a kill that leaves a partial file.
         signal(SIGXFSZ, SIG_IGN)
+        // ^C, kill and a closed terminal stop the children, remove the partial files and temporary folders, and
+        // exit with 128 + the signal's number (the children are in a process group of their own: ^C misses them).
+        InterruptCleanup.installSignalHandlers()
         // swift-argument-parser looks for a subcommand only after its parent's own arguments, and `label` has
         // required ones (the model, the movies): `workbench label merge ...` goes to the merge command here.
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -57,7 +60,7 @@ struct WorkbenchCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-            Foundation.exit(0)
+            InterruptCleanup.holding { Foundation.exit(0) }
         } catch {
             exitReporting(error)
         }
@@ -66,6 +69,9 @@ struct WorkbenchCommand: ParsableCommand {
     /// What `ParsableCommand.exit(withError:)` does, except that a usage error goes through `Console.warn`: it can
     /// quote an argument (`Unknown option '--…'`), and an argument is text from outside that may hold escapes.
     private static func exitReporting(_ error: Error) -> Never {
+        // A failure an interrupt caused (its children killed) is not reported: once the interrupt's cleanup holds
+        // the registry, this waits until that cleanup exits with the signal's status.
+        InterruptCleanup.holding {}
         let status = exitCode(for: error)
         let message = fullMessage(for: error)
         if status == .success {

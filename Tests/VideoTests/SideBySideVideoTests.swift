@@ -126,17 +126,17 @@ final class SideBySideVideoTests: XCTestCase {
             SideBySideVideo.Input(video: "a.mp4", probe: probe, frameCount: 50, framesPerSecond: 25),
             SideBySideVideo.Input(video: "b.mp4", probe: probe, frameCount: 50, framesPerSecond: 25),
         ]
-        func graph(_ label: String) throws -> (String, [(path: String, text: String)]) {
+        func graph(_ label: String) throws -> (String, [(name: String, text: String)]) {
             let order = [label, "plain"]
             let timeline = PhaseTimeline(
                 video: "a.mp4", order: order, phases: [.init(label: label, start: 0, end: 1), .init(label: "plain", start: 1, end: 2)])
             let plan = try SyncPlan(inputs: inputs.map { SyncPlan.Input(source: $0.video, timeline: timeline, framesPerSecond: 25, frameCount: 50) })
-            let files = SideBySideVideo.phaseNameFiles(plan: plan, folder: "/tmp/work")
+            let files = SideBySideVideo.phaseNameFiles(plan: plan)
             let layout = SideBySideVideo.Layout(sizes: inputs.map(\.probe.uprightSize))
             return (
                 SideBySideVideo.filterGraph(
                     plan: plan, inputs: inputs, layout: layout, stack: .horizontal, audioInput: 0,
-                    nameFiles: files.map(\.path), font: "/font.ttf"), files
+                    nameFiles: files.map(\.name), font: "/font.ttf"), files
             )
         }
         let (plainGraph, _) = try graph("address")
