@@ -30,7 +30,7 @@ struct WorkbenchCommand: ParsableCommand {
             """,
         version: WorkbenchInfo.version,
         subcommands: [
-            TrainCommand.self, DoctorCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self,
+            DoctorCommand.self, TrainCommand.self, EvaluateCommand.self, ClassifyCommand.self, LabelCommand.self, DetectCommand.self,
             PhasesCommand.self,
             SyncCommand.self, TraceCommand.self, ExportCommand.self, InspectCommand.self, FeaturesCommand.self, SlurmCommand.self,
         ]

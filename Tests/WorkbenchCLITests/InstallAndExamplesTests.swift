@@ -414,7 +414,8 @@ final class InstallAndExamplesTests: XCTestCase {
         let help = try run(fixture, [fixture.workbench, "--help"])
         let commands = try subcommands(help)
         XCTAssertEqual(
-            commands, ["train", "evaluate", "classify", "label", "detect", "phases", "sync", "trace", "export", "inspect", "features", "slurm"])
+            commands,
+            ["doctor", "train", "evaluate", "classify", "label", "detect", "phases", "sync", "trace", "export", "inspect", "features", "slurm"])
         // Commands with subcommands of their own (`label merge`, `slurm label`) have examples too.
         var nested: [String] = []
         for command in commands {
