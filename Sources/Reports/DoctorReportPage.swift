@@ -52,10 +52,7 @@ public struct DoctorReportPage: Sendable {
         let preprocessing = extractor.preprocessing, maximumPixels = extractor.settings.maximumPixels
         Parallel.forEach(paths.count, threads: max(1, extractor.settings.threads)) { index in
             guard let image = try? ImageLoader.load(path: paths[index], options: DecodeOptions(maximumPixels: maximumPixels)) else { return }
-            let crop = preprocessing.centerCrop(width: image.width, height: image.height)
-            guard crop.side > 0 else { return }
-            let thumbnail = Resize.bicubic(image, crop: crop, outputSide: ModelReports.thumbnailSide)
-            results.value[index] = try? Picture.jpeg(thumbnail, name: paths[index])
+            results.value[index] = try? Picture.networkCropThumbnail(of: image, preprocessing: preprocessing, name: paths[index])
         }
         var pictures: [String: Picture] = [:]
         for (index, path) in paths.enumerated() { if let picture = results.value[index] { pictures[path] = picture } }

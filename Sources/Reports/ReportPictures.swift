@@ -46,10 +46,10 @@ struct PictureMaker: Sendable {
         do throws(ImageError) {
             let image = try ImageLoader.load(path: request.path, options: DecodeOptions(maximumPixels: settings.maximumPixels))
             let preprocessing = classifier.backbone.preprocessing
-            let crop = preprocessing.centerCrop(width: image.width, height: image.height)
-            guard crop.side > 0 else { return Made(problem: "image too small to show") }
-            let thumbnail = Resize.bicubic(image, crop: crop, outputSide: ModelReports.thumbnailSide)
-            var made = Made(picture: try Picture.jpeg(thumbnail, name: request.path))
+            guard let picture = try Picture.networkCropThumbnail(of: image, preprocessing: preprocessing, name: request.path) else {
+                return Made(problem: "image too small to show")
+            }
+            var made = Made(picture: picture)
             if let label = request.label {
                 let side = EfficientNetLite0.featureMapSide
                 let map = network.featureMaps(preprocessing.networkInput(from: image), batch: 1)
@@ -62,5 +62,15 @@ struct PictureMaker: Sendable {
         } catch {
             return Made(problem: error.reason)
         }
+    }
+}
+
+extension Picture {
+    /// A page's thumbnail of `image`: the network's centre crop, scaled to `ModelReports.thumbnailSide`, as JPEG;
+    /// nil when the picture is too small to have a crop. The model pages and doctor's Explore page show the same.
+    static func networkCropThumbnail(of image: RGBImage, preprocessing: ImagePreprocessing, name: String) throws(ImageError) -> Picture? {
+        let crop = preprocessing.centerCrop(width: image.width, height: image.height)
+        guard crop.side > 0 else { return nil }
+        return try Picture.jpeg(Resize.bicubic(image, crop: crop, outputSide: ModelReports.thumbnailSide), name: name)
     }
 }
